@@ -1,0 +1,22 @@
+/** Every service definition, as the embedded runner and the scripts start them. */
+import type { ServiceName } from '@puente/contracts';
+import { loadConfig, type ServiceDefinition } from '@puente/platform';
+import { identityService, IdentitySettings } from '@puente/identity';
+import { accountsService } from '@puente/accounts';
+import { exchangeService } from '@puente/exchange';
+import { ratingService } from '@puente/rating';
+import { notificationService } from '@puente/notification';
+import { subscriptionService } from '@puente/subscription';
+import { auditService } from '@puente/audit';
+
+export function serviceDefinitions(env: NodeJS.ProcessEnv = process.env, opts: { printAdmin?: (line: string) => void } = {}): Record<ServiceName, ServiceDefinition> {
+  return {
+    identity: identityService(loadConfig(IdentitySettings, env), opts),
+    accounts: accountsService(),
+    exchange: exchangeService(),
+    rating: ratingService(),
+    notification: notificationService(),
+    subscription: subscriptionService(),
+    audit: auditService(),
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * Domain events: one envelope, one catalogue. An event type is `<service>.<aggregate>.<past-tense verb>`,
+ * its version a literal; it travels on its producer's topic (`puente.<producer>`), keyed by aggregate id so one
+ * aggregate's events stay in order. Payloads never carry secrets or bank details.
+ */
+import { z } from 'zod';
+
+export const ServiceNames = ['identity', 'accounts', 'exchange', 'rating', 'notification', 'subscription', 'audit'] as const;
+export const ServiceName = z.enum(ServiceNames);
+export type ServiceName = z.infer<typeof ServiceName>;
+
+/** The topic a producer publishes on. */
+export const topicOf = (producer: ServiceName): string => `puente.${producer}`;
+
+export const EventEnvelope = z.object({
+  id: z.uuid(),
+  type: z.string().min(1),
+  version: z.number().int().positive(),
+  occurredAt: z.iso.datetime(),
+  producer: ServiceName,
+  aggregateId: z.string().min(1),
+  payload: z.unknown(),
+});
+export type EventEnvelope = z.infer<typeof EventEnvelope>;
+
+export interface EventContract<T extends string = string, V extends number = number, P extends z.ZodType = z.ZodType> {
+  type: T;
+  version: V;
+  producer: ServiceName;
+  payload: P;
+}
+
+function event<const T extends string, const V extends number, P extends z.ZodType>(
+  producer: ServiceName, type: T, version: V, payload: P,
+): EventContract<T, V, P> {
+  return { type, version, producer, payload };
+}
+
+const Id = z.number().int().positive();
+const Currency = z.enum(['GBP', 'CLP']);
+/** Money in events is a decimal string in major units (GBP '12.50', CLP '255000'), never a float. */
+const Decimal = z.string().regex(/^\d+(\.\d+)?$/);
+const AttemptFields = {
+  email: z.string(),
+  status: z.enum(['pending', 'failed', 'completed']),
+  failureReason: z.string().nullable(),
+  ipAddress: z.string().nullable(),
+  userAgent: z.string().nullable(),
+};
+const MatchParties = { matchId: Id, requestId: Id, requesterId: Id, matcherId: Id };
+
+export const Events = {
+  // identity
+  userRegistered: event('identity', 'identity.user.registered', 1, z.object({
+    userId: Id, firstName: z.string(), lastName: z.string(), role: z.enum(['user', 'admin']), referrerId: Id.nullable(),
+  })),
+  userProfileUpdated: event('identity', 'identity.user.profile-updated', 1, z.object({
+    userId: Id, firstName: z.string(), lastName: z.string(), profileImageUrl: z.string().nullable(),
+  })),
+  userVerified: event('identity', 'identity.user.verified', 1, z.object({
+    userId: Id, kind: z.enum(['email', 'phone', 'id', 'bank']),
+  })),
+  signupAttempted: event('identity', 'identity.signup.attempted', 1, z.object({
+    ...AttemptFields, step: z.string(), referralCode: z.string().nullable(),
+  })),
+  loginAttempted: event('identity', 'identity.login.attempted', 1, z.object({
+    ...AttemptFields, method: z.string(),
+  })),
+  // accounts
+  bankAccountAdded: event('accounts', 'accounts.bank-account.added', 1, z.object({ accountId: Id, userId: Id, currency: Currency })),
+  bankAccountUpdated: event('accounts', 'accounts.bank-account.updated', 1, z.object({ accountId: Id, userId: Id, currency: Currency })),
+  bankAccountRemoved: event('accounts', 'accounts.bank-account.removed', 1, z.object({ accountId: Id, userId: Id, currency: Currency })),
+  // exchange
+  requestCreated: event('exchange', 'exchange.request.created', 1, z.object({
+    requestId: Id, userId: Id, fromCurrency: Currency, toCurrency: Currency, amount: Decimal, exchangeRate: Decimal,
+  })),
+  requestCompleted: event('exchange', 'exchange.request.completed', 1, z.object({ requestId: Id, userId: Id })),
+  requestCancelled: event('exchange', 'exchange.request.cancelled', 1, z.object({ requestId: Id, userId: Id })),
+  requestNotificationsSent: event('exchange', 'exchange.request.notifications-sent', 1, z.object({ requestId: Id, userId: Id })),
+  matchCreated: event('exchange', 'exchange.match.created', 1, z.object(MatchParties)),
+  matchConfirmed: event('exchange', 'exchange.match.confirmed', 1, z.object(MatchParties)),
+  matchCompleted: event('exchange', 'exchange.match.completed', 1, z.object(MatchParties)),
+  // rating
+  ratingSubmitted: event('rating', 'rating.rating.submitted', 1, z.object({
+    ratingId: Id, matchId: Id, fromUserId: Id, toUserId: Id, rating: z.number().int().min(1).max(5),
+    toUserAverage: Decimal, toUserCount: z.number().int().nonnegative(),
+  })),
+  // notification
+  notificationCreated: event('notification', 'notification.notification.created', 1, z.object({
+    notificationId: Id, userId: Id,
+    type: z.enum(['exchange_request', 'exchange_match', 'exchange_confirmed', 'exchange_completed', 'rating']),
+    content: z.string(), referenceId: Id.nullable(),
+  })),
+  matchAnnounced: event('notification', 'notification.match.announced', 1, z.object({
+    userId: Id, matchId: Id, requestId: Id,
+  })),
+  // subscription
+  subscriptionActivated: event('subscription', 'subscription.subscription.activated', 1, z.object({
+    userId: Id, tier: z.literal('premium'), currentPeriodEnd: z.iso.datetime(),
+  })),
+  subscriptionCancelled: event('subscription', 'subscription.subscription.cancelled', 1, z.object({
+    userId: Id, tier: z.literal('free'),
+  })),
+} as const;
+
+export type EventsCatalogue = typeof Events;
+export type EventName = keyof EventsCatalogue;
+export type EventPayload<N extends EventName> = z.infer<EventsCatalogue[N]['payload']>;
+export type EventType = EventsCatalogue[EventName]['type'];
+
+/** Looks up a contract by its wire type and version (consumers use it to validate what they receive). */
+export function contractOf(type: string, version: number): EventContract | undefined {
+  return Object.values(Events).find((c) => c.type === type && c.version === version);
+}

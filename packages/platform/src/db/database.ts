@@ -1,0 +1,73 @@
+/**
+ * The database layer: one MikroORM per service, bound to the service's own PostgreSQL schema, migrated at start
+ * from the service's committed migrations (src/migrations, with their snapshot). A service never names another
+ * service's schema or tables.
+ */
+import { MikroORM, type EntityManager, type Options } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import type { Logger } from 'pino';
+import { ServiceNames } from '@puente/contracts';
+import { platformEntities } from './platform-entities.ts';
+
+export type { EntityManager };
+export type Orm = MikroORM;
+
+export interface DatabaseOptions {
+  url: string;
+  /** The service's schema, e.g. 'identity'. */
+  schema: string;
+  entities: unknown[];
+  /** Absolute path to the service's migrations folder. */
+  migrationsPath: string;
+  logger?: Logger;
+  debug?: boolean;
+  poolMax?: number;
+}
+
+export function ormOptions(opts: DatabaseOptions): Options {
+  return {
+    clientUrl: opts.url,
+    schema: opts.schema,
+    entities: [...(opts.entities as never[]), ...platformEntities],
+    extensions: [Migrator],
+    debug: opts.debug ?? false,
+    pool: { min: 0, max: opts.poolMax ?? 10 },
+    allowGlobalContext: false,
+    // A service's schema diff must never see (let alone drop) another service's schema.
+    schemaGenerator: { ignoreSchema: ['public', ...ServiceNames.filter((n) => n !== opts.schema)] },
+    migrations: {
+      path: opts.migrationsPath,
+      pathTs: opts.migrationsPath,
+      glob: '!(*.d|*.test|index).{js,ts}',
+      schema: opts.schema,
+      tableName: 'mikro_orm_migrations',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: true,
+      snapshotOnMigrate: false,
+      snapshotName: `.snapshot-${opts.schema}`,
+      silent: true,
+      emit: 'ts',
+    },
+    ...(opts.logger ? { logger: (message: string) => opts.logger!.debug({ orm: true }, message) } : {}),
+  } as Options;
+}
+
+/** Connects, makes sure the schema exists and applies pending migrations. */
+export async function openDatabase(opts: DatabaseOptions): Promise<Orm> {
+  const orm = await MikroORM.init(ormOptions(opts));
+  const em = orm.em.fork();
+  await em.execute(`create schema if not exists "${opts.schema.replace(/"/g, '')}"`);
+  await orm.migrator.up();
+  return orm;
+}
+
+/** Cheap liveness query for readiness checks. */
+export async function databaseHealthy(orm: Orm): Promise<boolean> {
+  try {
+    await orm.em.fork().execute('select 1');
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Typed errors: each carries its HTTP status and a code; one handler (http/errors.ts) turns them into the
+ * api-conventions body `{ message, code?, errors? }`.
+ */
+import type { z } from 'zod';
+
+export interface FieldError { field: string; message: string }
+
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly status: number;
+  readonly code: string;
+  readonly errors: FieldError[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+  constructor(status: number, code: string, message: string, extra?: { errors?: FieldError[]; headers?: Record<string, string> }) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.errors = extra?.errors;
+    this.headers = extra?.headers;
+  }
+}
+
+export const badRequest = (message: string, errors?: FieldError[]) => new AppError(400, 'bad_request', message, { errors: errors ?? [] });
+export const unauthorized = (message = 'Authentication required') => new AppError(401, 'unauthorized', message);
+export const forbidden = (message = 'You are not allowed to do this') => new AppError(403, 'forbidden', message);
+export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
+export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message);
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new AppError(429, 'rate_limited', message, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+
+/** A zod failure as a 400 whose message is the first field's message (the spec's words) and errors lists them all. */
+export function validationError(error: z.ZodError): AppError {
+  const errors = error.issues.map((i) => ({ field: i.path.map(String).join('.'), message: i.message }));
+  return new AppError(400, 'validation_failed', errors[0]?.message ?? 'Invalid input', { errors });
+}
+
+/** Parses input with a schema or throws the 400 above. Routes call this on body, params and query. */
+export function parse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}

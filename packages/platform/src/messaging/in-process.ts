@@ -1,0 +1,203 @@
+/**
+ * In-process EventBus: a small in-memory Kafka. Topics have PARTITIONS partitions (an event's partition
+ * follows its aggregateId); each consumer group keeps a committed offset per partition and spreads the
+ * partitions over its members; an event is committed only after its handler resolved. Used by the embedded
+ * mode (one process) and by unit tests. The log lives in memory: events are kept until every group that
+ * was subscribed when they arrived has committed them (close() waits for that, see drain()).
+ */
+import type { EventEnvelope } from '@puente/contracts';
+import type { Logger } from 'pino';
+import {
+  DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_DELAY_MS, PARTITIONS, deadLetterTopic, partitionFor, retryDelay,
+  type EventBus, type Subscription, type SubscriptionHandle,
+} from './bus.ts';
+import { deadLetterEvent } from './envelope.ts';
+
+interface Member {
+  sub: Subscription;
+  stopped: boolean;
+  /** Partitions this member owns, as `topic#partition`; replaced on every rebalance. */
+  owned: Set<string>;
+}
+
+interface Group {
+  id: string;
+  members: Member[];
+  /** committed offset per `topic#partition` */
+  committed: Map<string, number>;
+  /** partitions currently being worked, so a rebalance never runs two loops on one partition */
+  busy: Set<string>;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export class InProcessBus implements EventBus {
+  readonly kind = 'in-process' as const;
+  private readonly logs = new Map<string, EventEnvelope[][]>();
+  private readonly groups = new Map<string, Group>();
+  private readonly waiters = new Set<() => void>();
+  private closed = false;
+  private readonly log: Logger | undefined;
+
+  constructor(opts: { logger?: Logger } = {}) {
+    this.log = opts.logger;
+  }
+
+  async publish(topic: string, events: EventEnvelope[]): Promise<void> {
+    if (this.closed) throw new Error('bus is closed');
+    const log = this.topicLog(topic);
+    for (const e of events) log[partitionFor(e.aggregateId)]!.push(structuredClone(e));
+    this.wake();
+  }
+
+  async subscribe(sub: Subscription): Promise<SubscriptionHandle> {
+    let group = this.groups.get(sub.group);
+    if (!group) {
+      group = { id: sub.group, members: [], committed: new Map(), busy: new Set() };
+      this.groups.set(sub.group, group);
+    }
+    for (const t of sub.topics) this.topicLog(t);
+    const member: Member = { sub, stopped: false, owned: new Set() };
+    group.members.push(member);
+    this.rebalance(group);
+    return {
+      stop: async () => {
+        member.stopped = true;
+        group.members = group.members.filter((m) => m !== member);
+        this.rebalance(group);
+      },
+    };
+  }
+
+  async healthy(): Promise<boolean> {
+    return !this.closed;
+  }
+
+  /** Resolves when every group has committed everything published so far (or the timeout passes). */
+  async drain(timeoutMs = 10_000): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (this.lag() === 0) return true;
+      await sleep(20);
+    }
+    return this.lag() === 0;
+  }
+
+  async close(): Promise<void> {
+    await this.drain(5_000);
+    this.closed = true;
+    for (const g of this.groups.values()) for (const m of g.members) m.stopped = true;
+    this.wake();
+  }
+
+  private lag(): number {
+    let lag = 0;
+    for (const g of this.groups.values()) {
+      if (g.members.length === 0) continue;
+      for (const t of new Set(g.members.flatMap((m) => m.sub.topics))) {
+        const parts = this.topicLog(t);
+        parts.forEach((p, i) => { lag += p.length - (g.committed.get(`${t}#${i}`) ?? 0); });
+      }
+    }
+    return lag;
+  }
+
+  private topicLog(topic: string): EventEnvelope[][] {
+    let log = this.logs.get(topic);
+    if (!log) {
+      log = Array.from({ length: PARTITIONS }, () => []);
+      this.logs.set(topic, log);
+    }
+    return log;
+  }
+
+  private wake(): void {
+    const ws = [...this.waiters];
+    this.waiters.clear();
+    for (const w of ws) w();
+  }
+
+  private waitForWork(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => { this.waiters.delete(done); resolve(); }, ms);
+      const done = () => { clearTimeout(t); resolve(); };
+      this.waiters.add(done);
+    });
+  }
+
+  /** Spreads every (topic, partition) of the group's topics over its live members, round-robin. */
+  private rebalance(group: Group): void {
+    const members = group.members.filter((m) => !m.stopped);
+    for (const m of members) m.owned = new Set();
+    const topics = [...new Set(members.flatMap((m) => m.sub.topics))].sort();
+    let i = 0;
+    for (const t of topics) {
+      for (let p = 0; p < PARTITIONS; p++) {
+        const candidates = members.filter((m) => m.sub.topics.includes(t));
+        if (candidates.length === 0) continue;
+        const owner = candidates[i++ % candidates.length]!;
+        owner.owned.add(`${t}#${p}`);
+      }
+    }
+    for (const m of members) for (const key of m.owned) void this.runPartition(group, m, key);
+    this.wake();
+  }
+
+  private async runPartition(group: Group, member: Member, key: string): Promise<void> {
+    // Wait for a previous owner's loop on this partition to notice it lost it.
+    while (group.busy.has(key)) {
+      if (!this.owns(member, key)) return;
+      await sleep(5);
+    }
+    if (!this.owns(member, key)) return;
+    group.busy.add(key);
+    try {
+      const [topic, part] = splitKey(key);
+      const partition = this.topicLog(topic)[part]!;
+      while (this.owns(member, key)) {
+        const offset = group.committed.get(key) ?? 0;
+        const event = partition[offset];
+        if (!event) {
+          await this.waitForWork(200);
+          continue;
+        }
+        const handled = await this.deliver(member, topic, event);
+        // A member that stopped (crashed) or lost the partition meanwhile must not commit: the next owner redelivers.
+        if (handled && this.owns(member, key)) group.committed.set(key, offset + 1);
+      }
+    } finally {
+      group.busy.delete(key);
+    }
+  }
+
+  private owns(member: Member, key: string): boolean {
+    return !member.stopped && !this.closed && member.owned.has(key);
+  }
+
+  /** Runs the handler with retries; parks the event on the dead-letter topic after the last attempt. */
+  private async deliver(member: Member, topic: string, event: EventEnvelope): Promise<boolean> {
+    const { sub } = member;
+    const maxAttempts = sub.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    for (let attempt = 1; ; attempt++) {
+      if (member.stopped || this.closed) return false;
+      try {
+        await sub.handle(structuredClone(event));
+        return true;
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        if (attempt >= maxAttempts) {
+          this.log?.error({ group: sub.group, topic, eventId: event.id, type: event.type, attempts: attempt, err: message }, 'event dead-lettered');
+          await this.publish(deadLetterTopic(sub.group), [deadLetterEvent({ group: sub.group, topic, attempts: attempt, error: message, event })]);
+          return true;
+        }
+        this.log?.warn({ group: sub.group, eventId: event.id, type: event.type, attempt, err: message }, 'event handler failed; retrying');
+        await sleep(retryDelay(sub.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS, attempt));
+      }
+    }
+  }
+}
+
+function splitKey(key: string): [string, number] {
+  const i = key.lastIndexOf('#');
+  return [key.slice(0, i), Number(key.slice(i + 1))];
+}

@@ -1,0 +1,187 @@
+/**
+ * A service is a definition — its entities, migrations, routes, consumers and jobs — started on a Runtime that
+ * says where its database, bus and job queue are. The embedded mode starts all seven definitions on one runtime
+ * (PGlite, in-process bus and jobs) in one process; the distributed mode starts each in its own process on
+ * Postgres, Kafka and Redis (runServiceProcess). The definition is the same in both.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { topicOf, Events, type EventEnvelope, type EventName, type EventPayload, type ServiceName } from '@puente/contracts';
+import { createHttpApp } from './http/app.ts';
+import { INTERNAL_TOKEN_HEADER, type InternalAuth } from './auth.ts';
+import { openDatabase, databaseHealthy, type Orm } from './db/database.ts';
+import { OutboxRelay, addToOutbox } from './messaging/outbox.ts';
+import { applyOnce } from './messaging/inbox.ts';
+import { readEvent } from './messaging/envelope.ts';
+import type { EventBus, SubscriptionHandle } from './messaging/bus.ts';
+import type { JobDefinition, JobQueue } from './jobs/port.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A fresh EntityManager for this request (MikroORM request context). */
+    em: EntityManager;
+  }
+}
+
+export interface ConsumerContext {
+  em: EntityManager;
+  event: EventEnvelope;
+  log: Logger;
+}
+
+export interface Consumer {
+  event: EventName;
+  handle(payload: unknown, ctx: ConsumerContext): Promise<void>;
+}
+
+/** One entry of a service's subscription list (src/events/consumers.ts). */
+export function consume<N extends EventName>(event: N, handle: (payload: EventPayload<N>, ctx: ConsumerContext) => Promise<void>): Consumer {
+  return { event, handle: handle as Consumer['handle'] };
+}
+
+export interface ServiceContext {
+  name: ServiceName;
+  orm: Orm;
+  bus: EventBus;
+  jobs: JobQueue;
+  auth: InternalAuth;
+  logger: Logger;
+  relay: OutboxRelay;
+  /** Runs fn in one transaction; events staged with addToOutbox(tx, ...) are published after the commit. */
+  transaction<T>(fn: (tx: EntityManager) => Promise<T>): Promise<T>;
+  /** Calls another service's HTTP API as this service (internal token). */
+  callService(service: ServiceName, path: string, init?: RequestInit): Promise<Response>;
+}
+
+export interface ScheduleDefinition { job: string; everyMs: number; schedulerId: string; data?: unknown }
+
+export interface ServiceDefinition {
+  name: ServiceName;
+  /** The service's own entities (defineEntity schemas); outbox/inbox tables are added by the platform. */
+  entities: unknown[];
+  /** Absolute path of the service's committed migrations (src/migrations). */
+  migrationsPath: string;
+  routes(app: FastifyInstance, ctx: ServiceContext): Promise<void> | void;
+  consumers?: Consumer[];
+  jobs?: JobDefinition[];
+  schedules?: ScheduleDefinition[];
+  /** Runs once the database is migrated, before the service takes traffic (seeding, caches). */
+  onStart?(ctx: ServiceContext): Promise<void>;
+}
+
+export function defineService(def: ServiceDefinition): ServiceDefinition {
+  return def;
+}
+
+export interface Runtime {
+  databaseUrl: string;
+  bus: EventBus;
+  /** The job queue for one service (one queue per service). */
+  jobs(service: ServiceName): JobQueue;
+  auth: InternalAuth;
+  logger: Logger;
+  /** Base URLs of the services, for internal calls; filled as services start in the embedded mode. */
+  serviceUrls: Partial<Record<ServiceName, string>>;
+  outboxPollMs?: number;
+  dbPoolMax?: number;
+  dbDebug?: boolean;
+}
+
+export interface RunningService {
+  name: ServiceName;
+  url: string;
+  app: FastifyInstance;
+  ctx: ServiceContext;
+  stop(): Promise<void>;
+}
+
+export async function startService(def: ServiceDefinition, runtime: Runtime, listen: { host: string; port: number }): Promise<RunningService> {
+  const logger = runtime.logger.child({ svc: def.name });
+  const orm = await openDatabase({
+    url: runtime.databaseUrl, schema: def.name, entities: def.entities, migrationsPath: def.migrationsPath,
+    logger, debug: runtime.dbDebug ?? false, poolMax: runtime.dbPoolMax ?? 10,
+  });
+  const relay = new OutboxRelay({ orm, schema: def.name, bus: runtime.bus, logger, pollMs: runtime.outboxPollMs ?? 250 });
+  const jobs = runtime.jobs(def.name);
+  const ctx: ServiceContext = {
+    name: def.name, orm, bus: runtime.bus, jobs, auth: runtime.auth, logger, relay,
+    async transaction(fn) {
+      const result = await orm.em.fork().transactional(fn);
+      relay.kick();
+      return result;
+    },
+    async callService(service, path, init = {}) {
+      const base = runtime.serviceUrls[service];
+      if (!base) throw new Error(`No URL known for service ${service} (set SERVICE_URLS)`);
+      const headers = new Headers(init.headers);
+      headers.set(INTERNAL_TOKEN_HEADER, await runtime.auth.sign({ kind: 'service', service: def.name }));
+      return fetch(new URL(path, base), { ...init, headers, signal: init.signal ?? AbortSignal.timeout(10_000) });
+    },
+  };
+
+  const app = createHttpApp({ logger, auth: runtime.auth });
+  app.decorateRequest('em', null as unknown as EntityManager);
+  app.addHook('onRequest', async (request) => { request.em = orm.em.fork(); });
+  app.get('/ready', { logLevel: 'warn' }, async (_request, reply) => {
+    const [db, bus, queue] = await Promise.all([databaseHealthy(orm), runtime.bus.healthy(), jobs.healthy()]);
+    const ok = db && bus && queue;
+    return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', checks: { database: db, bus, jobs: queue } });
+  });
+  await app.register(async (scope) => { await def.routes(scope, ctx); });
+
+  if (def.onStart) await def.onStart(ctx);
+  for (const job of def.jobs ?? []) jobs.register(job);
+  await jobs.start();
+  for (const s of def.schedules ?? []) await jobs.schedule(s.job, s.data ?? {}, { everyMs: s.everyMs, schedulerId: s.schedulerId });
+
+  const subscription = await subscribeConsumers(def, ctx);
+  relay.start();
+  await app.listen({ host: listen.host, port: listen.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : listen.port;
+  const url = `http://${listen.host}:${port}`;
+  runtime.serviceUrls[def.name] = url;
+  logger.info({ url }, `${def.name} service ready`);
+
+  return {
+    name: def.name, url, app, ctx,
+    async stop() {
+      await app.close();
+      await subscription?.stop();
+      await relay.stop();
+      await jobs.stop();
+      await orm.close();
+    },
+  };
+}
+
+/** One consumer group per service over the topics its consumers need; each event applied once via the inbox. */
+async function subscribeConsumers(def: ServiceDefinition, ctx: ServiceContext): Promise<SubscriptionHandle | undefined> {
+  const consumers = def.consumers ?? [];
+  if (consumers.length === 0) return undefined;
+  const byType = new Map<string, Consumer[]>();
+  for (const c of consumers) {
+    const type = Events[c.event].type;
+    byType.set(type, [...(byType.get(type) ?? []), c]);
+  }
+  const topics = [...new Set(consumers.map((c) => topicOf(Events[c.event].producer)))];
+  return ctx.bus.subscribe({
+    group: def.name,
+    topics,
+    handle: async (event) => {
+      const handlers = byType.get(event.type);
+      if (!handlers) return; // another event on a topic we read: not ours
+      await applyOnce(ctx.orm.em.fork(), def.name, event, async (tx) => {
+        for (const c of handlers) {
+          const payload = readEvent(c.event, event);
+          if (payload === undefined) continue; // a version this consumer does not know
+          await c.handle(payload, { em: tx, event, log: ctx.logger.child({ eventId: event.id, type: event.type }) });
+        }
+      });
+      ctx.relay.kick();
+    },
+  });
+}
+
+export { addToOutbox };

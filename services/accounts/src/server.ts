@@ -1,0 +1,4 @@
+import { runServiceProcess } from '@puente/platform/process';
+import { accountsService } from './app.ts';
+
+await runServiceProcess(accountsService());

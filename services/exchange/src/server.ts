@@ -1,0 +1,4 @@
+import { runServiceProcess } from '@puente/platform/process';
+import { exchangeService } from './app.ts';
+
+await runServiceProcess(exchangeService());

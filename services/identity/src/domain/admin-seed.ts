@@ -1,0 +1,44 @@
+/**
+ * The first admin, so the first real user has a referral code to sign up with. Created once, on the first
+ * start; its credentials come from ADMIN_EMAIL / ADMIN_PASSWORD / ADMIN_REFERRAL_CODE or are generated and
+ * printed once (to the terminal, never to the structured log).
+ */
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { addToOutbox, makeEvent } from '@puente/platform';
+import { User, normaliseEmail } from './user.ts';
+import { hashPassword } from './passwords.ts';
+import { newReferralCode, normaliseReferralCode } from './referral-codes.ts';
+
+export interface AdminSettings { ADMIN_EMAIL?: string | undefined; ADMIN_PASSWORD?: string | undefined; ADMIN_REFERRAL_CODE?: string | undefined }
+
+export interface SeededAdmin { email: string; password: string; referralCode: string; passwordGenerated: boolean }
+
+/** Creates the admin if there is none; returns what to print, or null when an admin already existed. */
+export async function seedAdmin(em: EntityManager, settings: AdminSettings): Promise<SeededAdmin | null> {
+  return em.transactional(async (tx) => {
+    if (await tx.count(User, { role: 'admin' }) > 0) return null;
+    const email = normaliseEmail(settings.ADMIN_EMAIL ?? 'admin@puente.local');
+    const passwordGenerated = !settings.ADMIN_PASSWORD;
+    const password = settings.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');
+    const referralCode = settings.ADMIN_REFERRAL_CODE ? normaliseReferralCode(settings.ADMIN_REFERRAL_CODE) : newReferralCode();
+    const admin = tx.create(User, {
+      email, passwordHash: await hashPassword(password), firstName: 'Puente', lastName: 'Admin', profileImageUrl: null,
+      role: 'admin', referralCode, referredById: null, emailVerified: true, trustRating: null,
+    });
+    await tx.flush();
+    addToOutbox(tx, makeEvent('userRegistered', admin.id, {
+      userId: admin.id, firstName: admin.firstName, lastName: admin.lastName, role: 'admin', referrerId: null,
+    }));
+    return { email, password, referralCode, passwordGenerated };
+  });
+}
+
+export function printAdminBanner(admin: SeededAdmin, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): void {
+  out('');
+  out('  Puente admin account created (shown once):');
+  out(`    email:         ${admin.email}`);
+  out(`    password:      ${admin.passwordGenerated ? admin.password : '(the ADMIN_PASSWORD you set)'}`);
+  out(`    referral code: ${admin.referralCode}   (new users sign up at /register/${admin.referralCode})`);
+  out('');
+}

@@ -1,0 +1,34 @@
+import { defineEntity, p } from '@mikro-orm/postgresql';
+
+export const UserSchema = defineEntity({
+  name: 'User',
+  tableName: 'user_account',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    /** Trimmed and lower-cased; compared case-insensitively. */
+    email: p.string().unique(),
+    passwordHash: p.string().nullable().lazy(),
+    firstName: p.string(),
+    lastName: p.string(),
+    profileImageUrl: p.string().nullable(),
+    role: p.enum(['user', 'admin']).default('user'),
+    referralCode: p.string().unique(),
+    referredById: p.integer().nullable(),
+    emailVerified: p.boolean().default(false),
+    phoneVerified: p.boolean().default(false),
+    idVerified: p.boolean().default(false),
+    bankVerified: p.boolean().default(false),
+    /** Projection of the rating service: average 0-5 with one decimal, null before the first rating. */
+    trustRating: p.decimal('string').precision(2).scale(1).nullable(),
+    ratingCount: p.integer().default(0),
+    transactionCount: p.integer().default(0),
+    hasBothAccounts: p.boolean().default(false),
+    subscriptionTier: p.enum(['free', 'premium']).default('free'),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export class User extends UserSchema.class {}
+UserSchema.setClass(User);
+
+export const normaliseEmail = (email: string): string => email.trim().toLowerCase();

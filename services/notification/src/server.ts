@@ -1,0 +1,4 @@
+import { runServiceProcess } from '@puente/platform/process';
+import { notificationService } from './app.ts';
+
+await runServiceProcess(notificationService());

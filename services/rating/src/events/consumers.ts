@@ -1,0 +1,4 @@
+/** Every event the rating service consumes, in one list. */
+import type { Consumer } from '@puente/platform';
+
+export const consumers: Consumer[] = [];

@@ -1,0 +1,4 @@
+import { runServiceProcess } from '@puente/platform/process';
+import { ratingService } from './app.ts';
+
+await runServiceProcess(ratingService());

@@ -1,0 +1,4 @@
+import { runServiceProcess } from '@puente/platform/process';
+import { subscriptionService } from './app.ts';
+
+await runServiceProcess(subscriptionService());
