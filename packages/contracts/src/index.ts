@@ -1,1 +1,2 @@
 export * from './events.ts';
+export * from './api/index.ts';

@@ -1,0 +1,652 @@
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import {
+  AdminUserView,
+  ApiRoutes,
+  AttemptsQuery,
+  BankAccount,
+  BankAccountCreate,
+  BankAccountUpdate,
+  CurrentUser,
+  ErrorBody,
+  ExchangeMatch,
+  ExchangeMatchCreate,
+  ExchangeRate,
+  ExchangeRequest,
+  ExchangeRequestCreate,
+  ExchangeRequestIdParam,
+  ExchangeRequestIdParams,
+  HealthResponse,
+  IdParam,
+  LiveMessage,
+  LoginAttempt,
+  LoginFailureStat,
+  LoginRequest,
+  MatchAccountsResponse,
+  MatchesByRequestParams,
+  Notification,
+  NotificationCount,
+  Paths,
+  Plan,
+  PublicUser,
+  Rating,
+  RatingCreate,
+  ReferralCodeParams,
+  SignupAttempt,
+  SignupFailureStat,
+  SignupForm,
+  SignupRequest,
+  SignupRequestResponse,
+  SignupVerifyRequest,
+  SubscriptionInfo,
+  SubscriptionPlans,
+  TransactionHistoryItem,
+  UserDirectory,
+  ValidationMessages,
+  VerificationTypeParams,
+  fieldErrors,
+  fillPath,
+  findRoute,
+} from './index.ts';
+
+/** The messages a parse gives, by field ('' for the root). */
+function messages(schema: z.ZodType, input: unknown): Record<string, string[]> {
+  const result = schema.safeParse(input);
+  if (result.success) return {};
+  const byField: Record<string, string[]> = {};
+  for (const { field, message } of fieldErrors(result.error).errors) (byField[field] ??= []).push(message);
+  return byField;
+}
+
+/** The first message (what the web app shows). */
+function firstMessage(schema: z.ZodType, input: unknown): string | undefined {
+  const result = schema.safeParse(input);
+  return result.success ? undefined : fieldErrors(result.error).message;
+}
+
+const now = '2025-03-01T12:00:00.000Z';
+
+describe('login', () => {
+  it('parses a good payload, trimming the email', () => {
+    expect(LoginRequest.parse({ email: ' ana@example.com ', password: 'x' })).toEqual({
+      email: 'ana@example.com',
+      password: 'x',
+    });
+  });
+
+  it("gives the spec's messages", () => {
+    expect(messages(LoginRequest, { email: 'not-an-email', password: '' })).toEqual({
+      email: ['Please enter a valid email address'],
+      password: ['Password is required'],
+    });
+    expect(messages(LoginRequest, {})).toEqual({
+      email: ['Please enter a valid email address'],
+      password: ['Password is required'],
+    });
+  });
+});
+
+describe('sign-up', () => {
+  const good = {
+    email: 'ana@example.com',
+    password: 'correct horse',
+    firstName: ' Ana ',
+    lastName: 'Rojas',
+    referralCode: ' ABC123 ',
+  };
+
+  it('parses a good request, trimming names and the referral code', () => {
+    expect(SignupRequest.parse(good)).toEqual({ ...good, firstName: 'Ana', referralCode: 'ABC123' });
+  });
+
+  it("gives the spec's messages, all at once", () => {
+    expect(
+      messages(SignupRequest, { email: 'ana@', password: '1234567', firstName: ' ', lastName: '', referralCode: '  ' }),
+    ).toEqual({
+      email: ['Please enter a valid email address'],
+      password: ['Password must be at least 8 characters'],
+      firstName: ['First name is required'],
+      lastName: ['Last name is required'],
+      referralCode: [ValidationMessages.referralCodeRequired],
+    });
+    expect(messages(SignupRequest, {})).toEqual({
+      email: ['Please enter a valid email address'],
+      password: ['Password must be at least 8 characters'],
+      firstName: ['First name is required'],
+      lastName: ['Last name is required'],
+      referralCode: ['Referral code is required'],
+    });
+  });
+
+  it("the form adds \"Passwords don't match\" on confirmPassword", () => {
+    const form = { email: good.email, password: good.password, firstName: 'Ana', lastName: 'Rojas' };
+    expect(SignupForm.parse({ ...form, confirmPassword: good.password })).toEqual({
+      ...form,
+      confirmPassword: good.password,
+    });
+    expect(messages(SignupForm, { ...form, confirmPassword: 'something else' })).toEqual({
+      confirmPassword: ["Passwords don't match"],
+    });
+    // Also alongside other errors.
+    expect(messages(SignupForm, { ...form, firstName: '', confirmPassword: 'x' })).toEqual({
+      firstName: ['First name is required'],
+      confirmPassword: ["Passwords don't match"],
+    });
+  });
+
+  it('verify needs a token', () => {
+    expect(SignupVerifyRequest.parse({ token: 'abc' })).toEqual({ token: 'abc' });
+    expect(firstMessage(SignupVerifyRequest, { token: ' ' })).toBe(ValidationMessages.verificationTokenRequired);
+  });
+});
+
+describe('bank account create', () => {
+  const gbp = {
+    currency: 'GBP',
+    bankName: 'Monzo',
+    accountNumber: '12345678',
+    accountHolder: 'Ana Rojas',
+    sortCode: '04-00-04',
+  };
+  const clp = {
+    currency: 'CLP',
+    bankName: 'BancoEstado',
+    accountNumber: '987654321',
+    accountHolder: 'Ana Rojas',
+    rut: '12.345.678-5',
+    accountType: 'vista',
+    email: 'ana@example.cl',
+  };
+
+  it('parses good payloads, keeping only the fields of the currency and normalising RUT and sort code', () => {
+    expect(BankAccountCreate.parse({ ...gbp, rut: '1-9', email: '', iban: 'GB33BUKB20201555555555' })).toEqual({
+      currency: 'GBP',
+      bankName: 'Monzo',
+      accountNumber: '12345678',
+      accountHolder: 'Ana Rojas',
+      sortCode: '040004',
+      iban: 'GB33BUKB20201555555555',
+    });
+    expect(BankAccountCreate.parse({ ...clp, sortCode: '', iban: '' })).toEqual({ ...clp, rut: '12345678-5' });
+  });
+
+  it("gives the common messages whether a field is absent or blank", () => {
+    const expected = {
+      bankName: ['Bank name is required'],
+      accountNumber: ['Account number is required'],
+      accountHolder: ['Account holder name is required'],
+    };
+    expect(messages(BankAccountCreate, { currency: 'GBP', sortCode: '040004' })).toEqual(expected);
+    expect(
+      messages(BankAccountCreate, { currency: 'GBP', sortCode: '040004', bankName: '', accountNumber: ' ', accountHolder: '\t' }),
+    ).toEqual(expected);
+  });
+
+  it('requires rut, accountType and email for CLP, absent or blank', () => {
+    const expected = {
+      rut: ['RUT is required for CLP accounts'],
+      accountType: ['Account type is required for CLP accounts'],
+      email: ['Email is required for CLP accounts'],
+    };
+    const { rut: _rut, accountType: _type, email: _email, ...common } = clp;
+    expect(messages(BankAccountCreate, common)).toEqual(expected);
+    expect(messages(BankAccountCreate, { ...common, rut: ' ', accountType: '', email: '' })).toEqual(expected);
+  });
+
+  it('requires sortCode for GBP, absent or blank', () => {
+    const { sortCode: _sortCode, ...common } = gbp;
+    expect(messages(BankAccountCreate, common)).toEqual({ sortCode: ['Sort code is required for GBP accounts'] });
+    expect(messages(BankAccountCreate, { ...common, sortCode: '  ' })).toEqual({
+      sortCode: ['Sort code is required for GBP accounts'],
+    });
+  });
+
+  it("an email, if given, must be valid ('Invalid email')", () => {
+    expect(messages(BankAccountCreate, { ...clp, email: 'ana@' })).toEqual({ email: ['Invalid email'] });
+    expect(messages(BankAccountCreate, { ...gbp, email: 'nope' })).toEqual({ email: ['Invalid email'] });
+  });
+
+  it('reports every missing field of a CLP account at once, the first one as message', () => {
+    expect(firstMessage(BankAccountCreate, { currency: 'CLP' })).toBe('Bank name is required');
+    expect(Object.keys(messages(BankAccountCreate, { currency: 'CLP' }))).toEqual([
+      'bankName',
+      'accountNumber',
+      'accountHolder',
+      'rut',
+      'accountType',
+      'email',
+    ]);
+  });
+
+  it('accepts only GBP or CLP and the five account types', () => {
+    expect(messages(BankAccountCreate, { ...gbp, currency: 'EUR' })).toEqual({
+      currency: [ValidationMessages.currencyInvalid],
+    });
+    expect(messages(BankAccountCreate, { ...clp, accountType: 'savings' })).toEqual({
+      accountType: [ValidationMessages.accountTypeInvalid],
+    });
+  });
+});
+
+describe('bank account update', () => {
+  it('keeps only bankName, accountNumber and accountHolder; other keys are stripped, not errors', () => {
+    expect(
+      BankAccountUpdate.parse({
+        bankName: ' Lloyds ',
+        accountNumber: '87654321',
+        accountHolder: 'Ana Rojas',
+        currency: 'CLP',
+        sortCode: '309634',
+        id: 4,
+      }),
+    ).toEqual({ bankName: 'Lloyds', accountNumber: '87654321', accountHolder: 'Ana Rojas' });
+  });
+
+  it("gives the spec's messages", () => {
+    expect(messages(BankAccountUpdate, { bankName: '', accountHolder: ' ' })).toEqual({
+      bankName: ['Bank name is required'],
+      accountNumber: ['Account number is required'],
+      accountHolder: ['Account holder name is required'],
+    });
+  });
+});
+
+describe('exchange request create', () => {
+  const good = { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 500, exchangeRate: 1187.5432 };
+
+  it('parses good payloads in both directions', () => {
+    expect(ExchangeRequestCreate.parse(good)).toEqual(good);
+    expect(ExchangeRequestCreate.parse({ ...good, amount: 10.5 })).toEqual({ ...good, amount: 10.5 });
+    const clp = { fromCurrency: 'CLP', toCurrency: 'GBP', amount: 250000, exchangeRate: 1187.5 };
+    expect(ExchangeRequestCreate.parse(clp)).toEqual(clp);
+  });
+
+  it("'Amount must be positive' for zero, negative, missing or non-numeric amounts", () => {
+    for (const amount of [0, -5, undefined, '500', null]) {
+      expect(messages(ExchangeRequestCreate, { ...good, amount })).toEqual({ amount: ['Amount must be positive'] });
+    }
+  });
+
+  it('the target must be the other currency', () => {
+    expect(messages(ExchangeRequestCreate, { ...good, toCurrency: 'GBP' })).toEqual({
+      toCurrency: [ValidationMessages.currenciesMustDiffer],
+    });
+    expect(messages(ExchangeRequestCreate, { ...good, toCurrency: 'USD' })).toEqual({
+      toCurrency: [ValidationMessages.currencyInvalid],
+    });
+  });
+
+  it('amount fits the source currency; the rate is positive with at most 4 decimals', () => {
+    expect(firstMessage(ExchangeRequestCreate, { ...good, amount: 10.555 })).toBe(ValidationMessages.gbpAmountDecimals);
+    expect(
+      firstMessage(ExchangeRequestCreate, { fromCurrency: 'CLP', toCurrency: 'GBP', amount: 100.5, exchangeRate: 1 }),
+    ).toBe(ValidationMessages.clpAmountWhole);
+    expect(firstMessage(ExchangeRequestCreate, { ...good, exchangeRate: 0 })).toBe(ValidationMessages.exchangeRatePositive);
+    expect(firstMessage(ExchangeRequestCreate, { ...good, exchangeRate: 1187.54321 })).toBe(
+      ValidationMessages.exchangeRateDecimals,
+    );
+  });
+});
+
+describe('ids in paths and bodies', () => {
+  it("'Invalid exchange request ID' unless the id is numeric", () => {
+    for (const id of ['abc', '1.5', '-3', '0', '', '12abc', '1e3']) {
+      expect(firstMessage(ExchangeRequestIdParam, id)).toBe('Invalid exchange request ID');
+    }
+    expect(ExchangeRequestIdParams.parse({ id: '42' })).toEqual({ id: 42 });
+    expect(MatchesByRequestParams.parse({ requestId: '7' })).toEqual({ requestId: 7 });
+    expect(messages(MatchesByRequestParams, { requestId: 'x' })).toEqual({ requestId: ['Invalid exchange request ID'] });
+  });
+
+  it("the generic id parameter says 'Invalid id'", () => {
+    expect(IdParam.parse('12')).toBe(12);
+    expect(firstMessage(IdParam, 'twelve')).toBe('Invalid id');
+    expect(firstMessage(IdParam, '99999999999999999999')).toBe('Invalid id');
+  });
+
+  it('a match is created from a request id', () => {
+    expect(ExchangeMatchCreate.parse({ exchangeRequestId: 3 })).toEqual({ exchangeRequestId: 3 });
+    expect(firstMessage(ExchangeMatchCreate, { exchangeRequestId: 'three' })).toBe('Invalid exchange request ID');
+  });
+
+  it('other path parameters', () => {
+    expect(VerificationTypeParams.parse({ type: 'phone' })).toEqual({ type: 'phone' });
+    expect(firstMessage(VerificationTypeParams, { type: 'passport' })).toBe(ValidationMessages.verificationTypeInvalid);
+    expect(ReferralCodeParams.parse({ code: ' ABC ' })).toEqual({ code: 'ABC' });
+  });
+});
+
+describe('rating create', () => {
+  it('parses a good payload; comment optional', () => {
+    expect(RatingCreate.parse({ exchangeMatchId: 1, toUserId: 2, rating: 4, comment: ' Great ' })).toEqual({
+      exchangeMatchId: 1,
+      toUserId: 2,
+      rating: 4,
+      comment: 'Great',
+    });
+    expect(RatingCreate.parse({ exchangeMatchId: 1, toUserId: 2, rating: 5, comment: '' })).toEqual({
+      exchangeMatchId: 1,
+      toUserId: 2,
+      rating: 5,
+    });
+  });
+
+  it('rating is a whole number from 1 to 5', () => {
+    for (const rating of [0, 6, 3.5, undefined]) {
+      expect(messages(RatingCreate, { exchangeMatchId: 1, toUserId: 2, rating })).toEqual({
+        rating: [ValidationMessages.ratingRange],
+      });
+    }
+  });
+});
+
+describe('admin attempts query', () => {
+  it('defaults limit and offset, treats blanks as no filter', () => {
+    expect(AttemptsQuery.parse({ email: ' ', from: '', to: '2025-03-01' })).toEqual({
+      limit: 50,
+      offset: 0,
+      to: '2025-03-01',
+    });
+    expect(AttemptsQuery.parse({ email: 'Ana@Example.com', from: now, limit: '500', offset: '20' })).toEqual({
+      email: 'Ana@Example.com',
+      from: now,
+      limit: 500,
+      offset: 20,
+    });
+  });
+
+  it('refuses bad limits and dates', () => {
+    expect(messages(AttemptsQuery, { limit: '501', offset: '-1', from: 'yesterday' })).toEqual({
+      limit: [ValidationMessages.limitInvalid],
+      offset: [ValidationMessages.offsetInvalid],
+      from: [ValidationMessages.dateInvalid],
+    });
+  });
+});
+
+describe('fieldErrors', () => {
+  it('builds the api-conventions error body: first message, every field by dotted path', () => {
+    const result = BankAccountCreate.safeParse({ currency: 'CLP', bankName: 'B', accountNumber: '1', accountHolder: 'H' });
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    const body = fieldErrors(result.error);
+    expect(ErrorBody.parse(body)).toEqual(body);
+    expect(body).toEqual({
+      message: 'RUT is required for CLP accounts',
+      errors: [
+        { field: 'rut', message: 'RUT is required for CLP accounts' },
+        { field: 'accountType', message: 'Account type is required for CLP accounts' },
+        { field: 'email', message: 'Email is required for CLP accounts' },
+      ],
+    });
+    const nested = HealthResponse.safeParse({ status: 'ok', services: 'all good' });
+    expect(nested.success || fieldErrors(nested.error).errors[0]?.field).toBe('services');
+  });
+});
+
+describe('response shapes', () => {
+  const publicUser = {
+    id: 1,
+    firstName: 'Ana',
+    lastName: 'Rojas',
+    profileImageUrl: null,
+    trustRating: 4.5,
+    ratingCount: 2,
+    transactionCount: 3,
+    trustLevel: 'Silver',
+    emailVerified: true,
+    phoneVerified: false,
+    idVerified: false,
+    bankVerified: false,
+    createdAt: now,
+  };
+  const gbpAccount = {
+    id: 10,
+    currency: 'GBP',
+    bankName: 'Monzo',
+    accountNumber: '12345678',
+    accountHolder: 'Ana Rojas',
+    sortCode: '040004',
+    rut: null,
+  };
+  const clpAccount = {
+    id: 11,
+    currency: 'CLP',
+    bankName: 'BancoEstado',
+    accountNumber: '987654321',
+    accountHolder: 'Ana Rojas',
+    rut: '12345678-5',
+    accountType: 'vista',
+    email: 'ana@example.cl',
+  };
+
+  it('users: current, public (strict: no private keys), admin directory', () => {
+    const user = {
+      ...publicUser,
+      email: 'ana@example.com',
+      subscriptionTier: 'free',
+      hasBothAccounts: true,
+      role: 'user',
+      trustScore: 48.5,
+    };
+    expect(CurrentUser.parse(user)).toEqual(user);
+    expect(CurrentUser.safeParse({ ...user, trustRating: 4.25 }).success).toBe(false);
+    expect(CurrentUser.safeParse({ ...user, trustRating: null, trustLevel: 'Diamond' }).success).toBe(false);
+    expect(PublicUser.parse(publicUser)).toEqual(publicUser);
+    expect(PublicUser.safeParse({ ...publicUser, email: 'ana@example.com' }).success).toBe(false);
+    const admin = { ...publicUser, email: 'ana@example.com', role: 'admin', subscriptionTier: 'premium' };
+    expect(AdminUserView.parse(admin)).toEqual(admin);
+    expect(UserDirectory.parse([publicUser, admin])).toEqual([publicUser, admin]);
+    expect(SignupRequestResponse.parse({ verificationToken: 'tok' })).toEqual({ verificationToken: 'tok' });
+  });
+
+  it('bank accounts', () => {
+    expect(BankAccount.parse(gbpAccount)).toEqual(gbpAccount);
+    expect(BankAccount.parse(clpAccount)).toEqual(clpAccount);
+  });
+
+  it('exchange rate, requests, matches, match accounts and history', () => {
+    expect(ExchangeRate.parse({ gbpToClp: 1187.5432, lastUpdated: now })).toBeTruthy();
+    expect(ExchangeRate.safeParse({ gbpToClp: 1187.5432, lastUpdated: 'yesterday' }).success).toBe(false);
+    const request = {
+      id: 5,
+      userId: 1,
+      fromCurrency: 'GBP',
+      toCurrency: 'CLP',
+      amount: 500,
+      exchangeRate: 1187.5432,
+      status: 'open',
+      createdAt: now,
+      user: { firstName: 'Ana', lastName: 'Rojas', profileImageUrl: null, trustRating: null, transactionCount: 0 },
+    };
+    expect(ExchangeRequest.parse(request)).toEqual(request);
+    expect(ExchangeRequest.safeParse({ ...request, fromCurrency: 'CLP', toCurrency: 'GBP', amount: 10.5 }).success).toBe(
+      false,
+    );
+    const match = { id: 9, exchangeRequestId: 5, matchedById: 2, matcherName: 'Ben Smith', status: 'pending' };
+    expect(ExchangeMatch.parse(match)).toEqual(match);
+    const accounts = {
+      exchangeDetails: { id: 5, amount: 500, exchangeRate: 1187.5432, fromCurrency: 'GBP', toCurrency: 'CLP', status: 'confirmed' },
+      myAccount: gbpAccount,
+      partnerAccount: clpAccount,
+      partnerDetails: {
+        firstName: 'Ben',
+        lastName: 'Smith',
+        profileImageUrl: 'https://example.com/ben.png',
+        verificationLevel: 'partial',
+        transactionCount: 1,
+        trustRating: 5,
+      },
+      isRequestor: true,
+    };
+    expect(MatchAccountsResponse.parse(accounts)).toEqual(accounts);
+    const item = {
+      id: 9,
+      exchangeRequestId: 5,
+      exchangeMatchId: 9,
+      fromCurrency: 'GBP',
+      toCurrency: 'CLP',
+      fromAmount: 500,
+      toAmount: 593772,
+      exchangeRate: 1187.5432,
+      status: 'completed',
+      completedAt: now,
+      userRole: 'matcher',
+      otherUser: { firstName: 'Ana', lastName: 'Rojas', email: 'ana@example.com' },
+    };
+    expect(TransactionHistoryItem.parse(item)).toEqual(item);
+    expect(TransactionHistoryItem.parse({ ...item, otherUser: null })).toBeTruthy();
+    expect(TransactionHistoryItem.safeParse({ ...item, toAmount: 593771.6 }).success).toBe(false);
+  });
+
+  it('ratings, notifications, live messages', () => {
+    const rating = { id: 1, exchangeMatchId: 9, fromUserId: 2, toUserId: 1, rating: 4, comment: null, createdAt: now };
+    expect(Rating.parse(rating)).toEqual(rating);
+    const notification = { id: 3, type: 'exchange_match', content: 'Ben accepted your request', read: false, referenceId: 5, createdAt: now };
+    expect(Notification.parse(notification)).toEqual(notification);
+    expect(NotificationCount.parse({ count: 12 })).toEqual({ count: 12 });
+    expect(LiveMessage.parse({ type: 'new_notification', notification })).toEqual({ type: 'new_notification', notification });
+    const data = {
+      requester: { id: 1, firstName: 'Ana' },
+      matcher: { id: 2, firstName: 'Ben' },
+      requesterBankAccount: clpAccount,
+      matcherBankAccount: gbpAccount,
+      exchangeRequest: { id: 5, userId: 1, fromCurrency: 'GBP', toCurrency: 'CLP', amount: 500, exchangeRate: 1187.5432, status: 'confirmed', createdAt: now },
+    };
+    expect(LiveMessage.parse({ type: 'match_success', data })).toEqual({ type: 'match_success', data });
+    expect(LiveMessage.safeParse({ type: 'something_else' }).success).toBe(false);
+  });
+
+  it('subscription plans carry the spec numbers, info parses', () => {
+    expect(Plan.parse(SubscriptionPlans.free)).toEqual(SubscriptionPlans.free);
+    expect(Plan.parse(SubscriptionPlans.premium)).toEqual(SubscriptionPlans.premium);
+    expect(SubscriptionPlans.premium.priceGbpPerMonth).toBe(9.99);
+    expect(SubscriptionPlans.free.maxPerExchange).toEqual({ GBP: 200, CLP: 255000 });
+    expect(SubscriptionPlans.premium.maxPerExchange).toEqual({ GBP: 10000, CLP: 12750000 });
+    const info = {
+      tier: 'free',
+      status: 'none',
+      currentPeriodEnd: null,
+      cancelAtPeriodEnd: false,
+      plan: SubscriptionPlans.free,
+      usage: { exchangesToday: 1, exchangesThisMonth: 4 },
+    };
+    expect(SubscriptionInfo.parse(info)).toEqual(info);
+  });
+
+  it('admin attempts and failure stats', () => {
+    const signup = {
+      id: 1,
+      email: 'ana@',
+      step: 'request',
+      status: 'failed',
+      failureReason: 'invalid email',
+      referralCode: 'ABC',
+      ipAddress: '203.0.113.7',
+      userAgent: 'Mozilla/5.0',
+      createdAt: now,
+    };
+    expect(SignupAttempt.parse(signup)).toEqual(signup);
+    const login = { ...signup, method: 'password', status: 'success', failureReason: null };
+    expect(LoginAttempt.parse(login)).toBeTruthy();
+    expect(SignupFailureStat.parse({ step: 'verify', failureReason: 'expired token', count: 3 })).toBeTruthy();
+    expect(LoginFailureStat.safeParse({ method: 'password', failureReason: 'wrong password', count: '3' }).success).toBe(false);
+  });
+
+  it('gateway health covers all seven services', () => {
+    const services = {
+      identity: 'ok',
+      accounts: 'ok',
+      exchange: 'ok',
+      rating: 'down',
+      notification: 'ok',
+      subscription: 'ok',
+      audit: 'ok',
+    };
+    expect(HealthResponse.parse({ status: 'degraded', services })).toEqual({ status: 'degraded', services });
+    expect(HealthResponse.safeParse({ status: 'ok', services: { identity: 'ok' } }).success).toBe(false);
+  });
+});
+
+describe('ApiRoutes', () => {
+  // Spec section 7, one line per call, as the spec lists them.
+  const specCalls = [
+    'GET /api/auth/verify-referral/{code}',
+    'GET /api/auth/user',
+    'POST /api/auth/login',
+    'GET /api/auth/google',
+    'GET /api/login',
+    'POST /api/auth/logout',
+    'POST /api/signup/request',
+    'POST /api/signup/verify',
+    'GET /api/bank-accounts',
+    'POST /api/bank-accounts',
+    'PUT /api/bank-accounts/{id}',
+    'DELETE /api/bank-accounts/{id}',
+    'GET /api/exchange-rate',
+    'GET /api/exchange-requests',
+    'GET /api/exchange-requests/{id}',
+    'GET /api/exchange-requests/user',
+    'POST /api/exchange-requests',
+    'PATCH /api/exchange-requests/{id}/complete',
+    'PATCH /api/exchange-requests/{id}/cancel',
+    'POST /api/exchange-requests/{id}/notify',
+    'GET /api/exchange-matches/request/{requestId}',
+    'POST /api/exchange-matches',
+    'PUT /api/exchange-matches/{id}/confirm',
+    'PUT /api/exchange-matches/{id}/complete',
+    'GET /api/exchange-matches/{id}/accounts',
+    'GET /api/exchange-matches',
+    'GET /api/users/{id}',
+    'GET /api/ratings/exchange/{exchangeMatchId}',
+    'GET /api/ratings/user/{userId}',
+    'POST /api/ratings',
+    'GET /api/transaction-history',
+    'GET /api/referral/code',
+    'GET /api/referral/list',
+    'POST /api/users/verification/{type}',
+    'GET /api/subscription/info',
+    'POST /api/create-subscription',
+    'POST /api/cancel-subscription',
+    'GET /api/admin/signup-failures',
+    'GET /api/admin/login-failures',
+    'GET /api/admin/signup-attempts',
+    'GET /api/admin/login-attempts',
+    'GET /api/admin/users',
+    'GET /api/notifications',
+    'GET /api/notifications/count',
+    'PUT /api/notifications/read-all',
+    'PUT /api/notifications/{id}/read',
+  ];
+  const routeKeys = ApiRoutes.map((route) => `${route.method} ${route.path}`);
+
+  it('covers every call of spec section 7, plus the gateway health, and nothing else', () => {
+    expect([...routeKeys].sort()).toEqual([...specCalls, 'GET /api/health'].sort());
+    expect(new Set(routeKeys).size).toBe(routeKeys.length);
+  });
+
+  it('assigns each call to its owning service', () => {
+    const owner = (path: string): string => {
+      if (path === '/api/health') return 'gateway';
+      if (/^\/api\/admin\/(signup|login)-/.test(path)) return 'audit';
+      if (/^\/api\/(auth|login|signup|users|referral|admin\/users)\b/.test(path)) return 'identity';
+      if (path.startsWith('/api/bank-accounts')) return 'accounts';
+      if (/^\/api\/(exchange-rate|exchange-requests|exchange-matches|transaction-history)\b/.test(path)) return 'exchange';
+      if (path.startsWith('/api/ratings')) return 'rating';
+      if (path.startsWith('/api/notifications')) return 'notification';
+      if (/^\/api\/(subscription|create-subscription|cancel-subscription)\b/.test(path)) return 'subscription';
+      return 'unknown';
+    };
+    for (const route of ApiRoutes) expect(`${route.path} ${route.service}`).toBe(`${route.path} ${owner(route.path)}`);
+  });
+
+  it('fills and finds paths', () => {
+    expect(fillPath(Paths.exchangeMatchForRequest, { requestId: 5 })).toBe('/api/exchange-matches/request/5');
+    expect(fillPath(Paths.verifyReferral, { code: 'A B/C' })).toBe('/api/auth/verify-referral/A%20B%2FC');
+    expect(findRoute('GET', '/api/exchange-requests/user')?.path).toBe('/api/exchange-requests/user');
+    expect(findRoute('GET', '/api/exchange-requests/12')?.path).toBe('/api/exchange-requests/{id}');
+    expect(findRoute('put', '/api/notifications/read-all')?.path).toBe('/api/notifications/read-all');
+    expect(findRoute('PUT', '/api/notifications/3/read?x=1')?.service).toBe('notification');
+    expect(findRoute('GET', '/api/nothing')).toBeUndefined();
+  });
+});

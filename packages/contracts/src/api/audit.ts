@@ -1,0 +1,87 @@
+/**
+ * Audit: sign-up and login attempts for the admin monitoring page.
+ * Calls: GET /api/admin/signup-attempts, /api/admin/login-attempts, /api/admin/signup-failures,
+ * /api/admin/login-failures.
+ */
+import { z } from 'zod';
+import { Count, Id, IsoDateTime, PaginationQuery, ValidationMessages as M, blankToUndefined } from './common.ts';
+
+/** 'pending' until the sign-up is verified ('completed') or refused ('failed'). */
+export const SignupAttemptStatus = z.enum(['pending', 'failed', 'completed']);
+export type SignupAttemptStatus = z.infer<typeof SignupAttemptStatus>;
+
+/** The sign-up step an attempt reached: the request (form submitted) or the verification of its token. */
+export const SignupStep = z.enum(['request', 'verify']);
+export type SignupStep = z.infer<typeof SignupStep>;
+
+/** One item of GET /api/admin/signup-attempts. email is recorded as typed (it may be invalid). */
+export const SignupAttempt = z.object({
+  id: Id,
+  email: z.string(),
+  step: SignupStep,
+  status: SignupAttemptStatus,
+  failureReason: z.string().nullable(),
+  referralCode: z.string().nullable(),
+  ipAddress: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  createdAt: IsoDateTime,
+});
+export type SignupAttempt = z.infer<typeof SignupAttempt>;
+
+export const SignupAttemptList = z.array(SignupAttempt);
+export type SignupAttemptList = z.infer<typeof SignupAttemptList>;
+
+export const LoginMethod = z.enum(['password', 'google']);
+export type LoginMethod = z.infer<typeof LoginMethod>;
+
+export const LoginAttemptStatus = z.enum(['success', 'failed']);
+export type LoginAttemptStatus = z.infer<typeof LoginAttemptStatus>;
+
+/** One item of GET /api/admin/login-attempts. email is null when a Google login failed before one was known. */
+export const LoginAttempt = z.object({
+  id: Id,
+  email: z.string().nullable(),
+  method: LoginMethod,
+  status: LoginAttemptStatus,
+  failureReason: z.string().nullable(),
+  ipAddress: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  createdAt: IsoDateTime,
+});
+export type LoginAttempt = z.infer<typeof LoginAttempt>;
+
+export const LoginAttemptList = z.array(LoginAttempt);
+export type LoginAttemptList = z.infer<typeof LoginAttemptList>;
+
+/** One item of GET /api/admin/signup-failures: failed sign-ups grouped by step and reason. */
+export const SignupFailureStat = z.object({ step: SignupStep, failureReason: z.string(), count: Count });
+export type SignupFailureStat = z.infer<typeof SignupFailureStat>;
+
+export const SignupFailureStats = z.array(SignupFailureStat);
+export type SignupFailureStats = z.infer<typeof SignupFailureStats>;
+
+/** One item of GET /api/admin/login-failures: failed logins grouped by method and reason. */
+export const LoginFailureStat = z.object({ method: LoginMethod, failureReason: z.string(), count: Count });
+export type LoginFailureStat = z.infer<typeof LoginFailureStat>;
+
+export const LoginFailureStats = z.array(LoginFailureStat);
+export type LoginFailureStats = z.infer<typeof LoginFailureStats>;
+
+/** `YYYY-MM-DD` or a full ISO date-time (UTC); blank means no bound. */
+const DateBound = z.preprocess(
+  blankToUndefined,
+  z.union([z.iso.date(), z.iso.datetime({ offset: true })], { error: M.dateInvalid }).optional(),
+);
+
+/**
+ * Query of GET /api/admin/signup-attempts and /api/admin/login-attempts: email (exact, case-insensitive), from and
+ * to (inclusive; a bare date covers its whole UTC day), limit (default 50, max 500) and offset (default 0). Blank
+ * values mean no filter, as a form sends them.
+ */
+export const AttemptsQuery = PaginationQuery.extend({
+  // Not checked as an address: failed sign-ups record whatever was typed, and the admin may look for exactly that.
+  email: z.preprocess(blankToUndefined, z.string().trim().optional()),
+  from: DateBound,
+  to: DateBound,
+});
+export type AttemptsQuery = z.infer<typeof AttemptsQuery>;

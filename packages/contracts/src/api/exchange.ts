@@ -1,0 +1,286 @@
+/**
+ * Exchange: the rate, requests, matches and the transaction history.
+ * Calls: /api/exchange-rate, /api/exchange-requests*, /api/exchange-matches*, /api/transaction-history.
+ */
+import { z } from 'zod';
+import { BankAccount } from './accounts.ts';
+import {
+  Count,
+  Currency,
+  ExchangeRateValue,
+  Id,
+  IsoDateTime,
+  Message,
+  Money,
+  TrustRating,
+  ValidationMessages as M,
+  bodyId,
+  currencyDecimalsMessage,
+  fitsCurrency,
+  idParam,
+} from './common.ts';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Path parameters
+
+/** An exchange request id in a path: digits only, otherwise 'Invalid exchange request ID' (spec section 5). */
+export const ExchangeRequestIdParam = idParam(M.exchangeRequestIdInvalid);
+export type ExchangeRequestIdParam = z.infer<typeof ExchangeRequestIdParam>;
+
+/** Route params of /api/exchange-requests/{id}, .../{id}/complete, .../{id}/cancel, .../{id}/notify */
+export const ExchangeRequestIdParams = z.object({ id: ExchangeRequestIdParam });
+export type ExchangeRequestIdParams = z.infer<typeof ExchangeRequestIdParams>;
+
+/** Route params of GET /api/exchange-matches/request/{requestId} */
+export const MatchesByRequestParams = z.object({ requestId: ExchangeRequestIdParam });
+export type MatchesByRequestParams = z.infer<typeof MatchesByRequestParams>;
+
+export const ExchangeMatchIdParam = idParam(M.exchangeMatchIdInvalid);
+export type ExchangeMatchIdParam = z.infer<typeof ExchangeMatchIdParam>;
+
+/** Route params of /api/exchange-matches/{id}/confirm, .../{id}/complete, .../{id}/accounts */
+export const ExchangeMatchIdParams = z.object({ id: ExchangeMatchIdParam });
+export type ExchangeMatchIdParams = z.infer<typeof ExchangeMatchIdParams>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Exchange rate
+
+/** GET /api/exchange-rate: CLP per GBP, at most 4 decimals. */
+export const ExchangeRate = z.object({
+  gbpToClp: ExchangeRateValue,
+  lastUpdated: IsoDateTime,
+});
+export type ExchangeRate = z.infer<typeof ExchangeRate>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Exchange requests
+
+export const ExchangeRequestStatus = z.enum(['open', 'matched', 'confirmed', 'completed', 'cancelled']);
+export type ExchangeRequestStatus = z.infer<typeof ExchangeRequestStatus>;
+
+/** Statuses the dashboard lists as active (spec section 2). */
+export const ActiveExchangeRequestStatuses = ['open', 'matched', 'confirmed'] as const satisfies readonly ExchangeRequestStatus[];
+
+/**
+ * POST /api/exchange-requests. The target is always the other currency; amount is positive and fits the source
+ * currency (GBP 2 decimals, CLP whole pesos); exchangeRate is positive with at most 4 decimals and is always
+ * quoted as CLP per GBP (the gbpToClp of GET /api/exchange-rate) whatever the direction: the receive amount is
+ * amount times the rate for GBP to CLP and amount divided by it for CLP to GBP (spec section 9). Tier limits (spec
+ * section 9) and the both-accounts rule are the exchange service's, not this schema's.
+ */
+export const ExchangeRequestCreate = z
+  .object({
+    fromCurrency: Currency,
+    toCurrency: Currency,
+    amount: z.number({ error: M.amountPositive }).positive(M.amountPositive),
+    exchangeRate: ExchangeRateValue,
+  })
+  .superRefine(
+    (request, ctx) => {
+      if (request.fromCurrency === request.toCurrency) {
+        ctx.addIssue({ code: 'custom', path: ['toCurrency'], message: M.currenciesMustDiffer });
+      }
+      if (!fitsCurrency(request.fromCurrency, request.amount)) {
+        ctx.addIssue({ code: 'custom', path: ['amount'], message: currencyDecimalsMessage(request.fromCurrency) });
+      }
+    },
+    {
+      when: (payload) =>
+        !payload.issues.some((issue) => ['fromCurrency', 'toCurrency', 'amount'].includes(String(issue.path?.[0]))),
+    },
+  );
+export type ExchangeRequestCreate = z.infer<typeof ExchangeRequestCreate>;
+
+/** The poster shown on a request card. */
+export const ExchangeRequestUser = z.object({
+  firstName: z.string(),
+  lastName: z.string(),
+  profileImageUrl: z.string().nullable(),
+  trustRating: TrustRating,
+  transactionCount: Count,
+});
+export type ExchangeRequestUser = z.infer<typeof ExchangeRequestUser>;
+
+const exchangeRequestFields = {
+  id: Id,
+  userId: Id,
+  fromCurrency: Currency,
+  toCurrency: Currency,
+  amount: Money,
+  exchangeRate: ExchangeRateValue,
+  status: ExchangeRequestStatus,
+  createdAt: IsoDateTime,
+};
+
+function amountFitsFromCurrency(request: { fromCurrency: Currency; amount: number }, ctx: z.RefinementCtx): void {
+  if (!fitsCurrency(request.fromCurrency, request.amount)) {
+    ctx.addIssue({ code: 'custom', path: ['amount'], message: currencyDecimalsMessage(request.fromCurrency) });
+  }
+}
+
+/** An exchange request without its poster (as embedded in match data). */
+export const ExchangeRequestSummary = z.object(exchangeRequestFields).superRefine(amountFitsFromCurrency);
+export type ExchangeRequestSummary = z.infer<typeof ExchangeRequestSummary>;
+
+/**
+ * An exchange request with its poster: GET /api/exchange-requests, /api/exchange-requests/{id},
+ * /api/exchange-requests/user; the answer to POST (201) and to PATCH .../complete and .../cancel (200).
+ */
+export const ExchangeRequest = z
+  .object({ ...exchangeRequestFields, user: ExchangeRequestUser })
+  .superRefine(amountFitsFromCurrency);
+export type ExchangeRequest = z.infer<typeof ExchangeRequest>;
+
+export const ExchangeRequestList = z.array(ExchangeRequest);
+export type ExchangeRequestList = z.infer<typeof ExchangeRequestList>;
+
+/** POST /api/exchange-requests/{id}/notify, 200 */
+export const ExchangeRequestNotifyResponse = Message;
+export type ExchangeRequestNotifyResponse = z.infer<typeof ExchangeRequestNotifyResponse>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Matches
+
+export const ExchangeMatchStatus = z.enum(['pending', 'confirmed', 'completed']);
+export type ExchangeMatchStatus = z.infer<typeof ExchangeMatchStatus>;
+
+/** POST /api/exchange-matches: accept an open request. */
+export const ExchangeMatchCreate = z.object({ exchangeRequestId: bodyId(M.exchangeRequestIdInvalid) });
+export type ExchangeMatchCreate = z.infer<typeof ExchangeMatchCreate>;
+
+/**
+ * An exchange match: GET /api/exchange-matches (the caller's matches, as either party), the answer to POST (201)
+ * and to PUT .../confirm and .../complete (200).
+ */
+export const ExchangeMatch = z.object({
+  id: Id,
+  exchangeRequestId: Id,
+  matchedById: Id,
+  matcherName: z.string(),
+  status: ExchangeMatchStatus,
+});
+export type ExchangeMatch = z.infer<typeof ExchangeMatch>;
+
+export const ExchangeMatchList = z.array(ExchangeMatch);
+export type ExchangeMatchList = z.infer<typeof ExchangeMatchList>;
+
+/** GET /api/exchange-matches/request/{requestId}: the request's match, or null while it has none. */
+export const ExchangeMatchForRequest = ExchangeMatch.nullable();
+export type ExchangeMatchForRequest = z.infer<typeof ExchangeMatchForRequest>;
+
+/** A party in match data. */
+export const MatchParty = z.object({ id: Id, firstName: z.string() });
+export type MatchParty = z.infer<typeof MatchParty>;
+
+/**
+ * Match data (the `data` of a live `match_success` message): both parties, the account each one receives into,
+ * and the request. The receiver amount is amount times exchangeRate (divided by it for a CLP to GBP request, as the
+ * rate is always CLP per GBP).
+ */
+export const MatchData = z.object({
+  requester: MatchParty,
+  matcher: MatchParty,
+  requesterBankAccount: BankAccount,
+  matcherBankAccount: BankAccount,
+  exchangeRequest: ExchangeRequestSummary,
+});
+export type MatchData = z.infer<typeof MatchData>;
+
+/** The account fields a party sees of the other one in match details. */
+export const MatchDetailsAccount = z.object({
+  bankName: z.string(),
+  accountNumber: z.string(),
+  accountHolder: z.string(),
+  currency: Currency,
+});
+export type MatchDetailsAccount = z.infer<typeof MatchDetailsAccount>;
+
+export const MatchDetailsParty = z.object({
+  id: Id,
+  name: z.string(),
+  profileImageUrl: z.string().nullable(),
+  trustRating: TrustRating,
+  transactionCount: Count,
+  account: MatchDetailsAccount,
+});
+export type MatchDetailsParty = z.infer<typeof MatchDetailsParty>;
+
+/** Match details: requester and matcher, each with the account they receive into. */
+export const MatchDetails = z.object({
+  requester: MatchDetailsParty,
+  matcher: MatchDetailsParty,
+});
+export type MatchDetails = z.infer<typeof MatchDetails>;
+
+/**
+ * 'verified' when all four verifications are done, 'partial' when some are, 'unverified' when none (the spec's
+ * "other").
+ */
+export const VerificationLevel = z.enum(['verified', 'partial', 'unverified']);
+export type VerificationLevel = z.infer<typeof VerificationLevel>;
+
+/**
+ * GET /api/exchange-matches/{id}/accounts (only once the match is confirmed or completed). exchangeDetails
+ * describes the exchange request (its id and status); myAccount is the caller's account that receives the
+ * partner's transfer, partnerAccount the account the caller transfers to.
+ */
+export const MatchAccountsResponse = z.object({
+  exchangeDetails: z.object({
+    id: Id,
+    amount: Money,
+    exchangeRate: ExchangeRateValue,
+    fromCurrency: Currency,
+    toCurrency: Currency,
+    status: ExchangeRequestStatus,
+  }),
+  myAccount: BankAccount,
+  partnerAccount: BankAccount,
+  partnerDetails: z.object({
+    firstName: z.string(),
+    lastName: z.string(),
+    profileImageUrl: z.string().nullable(),
+    verificationLevel: VerificationLevel,
+    transactionCount: Count,
+    trustRating: TrustRating,
+  }),
+  isRequestor: z.boolean(),
+});
+export type MatchAccountsResponse = z.infer<typeof MatchAccountsResponse>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// History
+
+export const UserRole = z.enum(['requester', 'matcher']);
+export type UserRole = z.infer<typeof UserRole>;
+
+/**
+ * One item of GET /api/transaction-history (completed exchanges). fromAmount fits fromCurrency, toAmount fits
+ * toCurrency. otherUser may be missing or null (the page then shows 'User information unavailable').
+ */
+export const TransactionHistoryItem = z
+  .object({
+    id: Id,
+    exchangeRequestId: Id,
+    exchangeMatchId: Id,
+    fromCurrency: Currency,
+    toCurrency: Currency,
+    fromAmount: Money,
+    toAmount: Money,
+    exchangeRate: ExchangeRateValue,
+    status: ExchangeRequestStatus,
+    completedAt: IsoDateTime,
+    userRole: UserRole,
+    otherUser: z.object({ firstName: z.string(), lastName: z.string(), email: z.string() }).nullish(),
+  })
+  .superRefine((item, ctx) => {
+    if (!fitsCurrency(item.fromCurrency, item.fromAmount)) {
+      ctx.addIssue({ code: 'custom', path: ['fromAmount'], message: currencyDecimalsMessage(item.fromCurrency) });
+    }
+    if (!fitsCurrency(item.toCurrency, item.toAmount)) {
+      ctx.addIssue({ code: 'custom', path: ['toAmount'], message: currencyDecimalsMessage(item.toCurrency) });
+    }
+  });
+export type TransactionHistoryItem = z.infer<typeof TransactionHistoryItem>;
+
+export const TransactionHistory = z.array(TransactionHistoryItem);
+export type TransactionHistory = z.infer<typeof TransactionHistory>;

@@ -1,0 +1,208 @@
+/**
+ * Identity: login, sign-up, the current user, public and admin user views, referrals and verification requests.
+ * Calls: /api/auth/*, /api/login, /api/signup/*, /api/users/*, /api/referral/*, /api/admin/users.
+ */
+import { z } from 'zod';
+import {
+  Count,
+  Id,
+  IsoDateTime,
+  Message,
+  SubscriptionTier,
+  TrustRating,
+  ValidationMessages as M,
+  idParam,
+  requiredText,
+} from './common.ts';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Requests
+
+/** A trimmed, valid email; 'Please enter a valid email address' when missing or invalid. Case is kept as typed. */
+export const EmailAddress = z.string({ error: M.emailInvalid }).trim().pipe(z.email({ error: M.emailInvalid }));
+export type EmailAddress = z.infer<typeof EmailAddress>;
+
+/** POST /api/auth/login */
+export const LoginRequest = z.object({
+  email: EmailAddress,
+  password: z.string({ error: M.passwordRequired }).min(1, M.passwordRequired),
+});
+export type LoginRequest = z.infer<typeof LoginRequest>;
+
+/** A new password: at least 8 characters (not trimmed). */
+export const NewPassword = z.string({ error: M.passwordTooShort }).min(8, M.passwordTooShort);
+export type NewPassword = z.infer<typeof NewPassword>;
+
+/** A referral code: non-empty after trimming. */
+export const ReferralCode = requiredText(M.referralCodeRequired);
+export type ReferralCode = z.infer<typeof ReferralCode>;
+
+/** POST /api/signup/request */
+export const SignupRequest = z.object({
+  email: EmailAddress,
+  password: NewPassword,
+  firstName: requiredText(M.firstNameRequired),
+  lastName: requiredText(M.lastNameRequired),
+  referralCode: ReferralCode,
+});
+export type SignupRequest = z.infer<typeof SignupRequest>;
+
+/**
+ * The register page's sign-up form: first name, last name, email, password and confirm password (spec section 2).
+ * The referral code is not a field of this form (it comes from the page's referral input / URL); the page adds it
+ * when it builds the SignupRequest.
+ */
+export const SignupForm = SignupRequest.omit({ referralCode: true })
+  .extend({ confirmPassword: z.string({ error: M.passwordsDontMatch }) })
+  .refine((form) => form.password === form.confirmPassword, {
+    message: M.passwordsDontMatch,
+    path: ['confirmPassword'],
+    // Also when other fields failed, so the form shows every message at once.
+    when: (payload) => {
+      const value = payload.value as { password?: unknown; confirmPassword?: unknown } | undefined;
+      return typeof value?.password === 'string' && typeof value.confirmPassword === 'string';
+    },
+  });
+export type SignupForm = z.infer<typeof SignupForm>;
+
+/** POST /api/signup/verify */
+export const SignupVerifyRequest = z.object({ token: requiredText(M.verificationTokenRequired) });
+export type SignupVerifyRequest = z.infer<typeof SignupVerifyRequest>;
+
+export const VerificationType = z.enum(['email', 'phone', 'id', 'bank'], { error: M.verificationTypeInvalid });
+export type VerificationType = z.infer<typeof VerificationType>;
+
+/** Route params of POST /api/users/verification/{type} (the body is empty). */
+export const VerificationTypeParams = z.object({ type: VerificationType });
+export type VerificationTypeParams = z.infer<typeof VerificationTypeParams>;
+
+/** Route params of GET /api/auth/verify-referral/{code} */
+export const ReferralCodeParams = z.object({ code: ReferralCode });
+export type ReferralCodeParams = z.infer<typeof ReferralCodeParams>;
+
+export const UserIdParam = idParam(M.userIdInvalid);
+export type UserIdParam = z.infer<typeof UserIdParam>;
+
+/** Route params of GET /api/users/{id} */
+export const UserIdParams = z.object({ id: UserIdParam });
+export type UserIdParams = z.infer<typeof UserIdParams>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Responses
+
+/** POST /api/signup/request, 201: the verification token (shown on the 'Check Your Email' screen for testing). */
+export const SignupRequestResponse = z.object({
+  message: z.string().optional(),
+  verificationToken: z.string().min(1),
+});
+export type SignupRequestResponse = z.infer<typeof SignupRequestResponse>;
+
+/** POST /api/signup/verify, 200 */
+export const SignupVerifyResponse = Message;
+export type SignupVerifyResponse = z.infer<typeof SignupVerifyResponse>;
+
+/** POST /api/auth/login, 200 */
+export const LoginResponse = Message;
+export type LoginResponse = z.infer<typeof LoginResponse>;
+
+/** POST /api/auth/logout, 200 */
+export const LogoutResponse = Message;
+export type LogoutResponse = z.infer<typeof LogoutResponse>;
+
+export const Role = z.enum(['user', 'admin']);
+export type Role = z.infer<typeof Role>;
+
+/** Trust levels by points (spec section 9): Unverified 0-24, Bronze 25-44, Silver 45-64, Gold 65-79, Platinum 80+. */
+export const TrustLevel = z.enum(['Unverified', 'Bronze', 'Silver', 'Gold', 'Platinum']);
+export type TrustLevel = z.infer<typeof TrustLevel>;
+
+/** Trust score out of 100 (spec section 9); the rating part can be fractional. */
+export const TrustScore = z.number().min(0).max(100);
+export type TrustScore = z.infer<typeof TrustScore>;
+
+/** The User entity of spec section 3. */
+export const User = z.object({
+  id: Id,
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  profileImageUrl: z.string().nullable(),
+  trustRating: TrustRating,
+  ratingCount: Count,
+  transactionCount: Count,
+  emailVerified: z.boolean(),
+  phoneVerified: z.boolean(),
+  idVerified: z.boolean(),
+  bankVerified: z.boolean(),
+  subscriptionTier: SubscriptionTier,
+  hasBothAccounts: z.boolean(),
+  createdAt: IsoDateTime,
+});
+export type User = z.infer<typeof User>;
+
+/** GET /api/auth/user: the User plus role, trustScore and trustLevel. */
+export const CurrentUser = User.extend({
+  role: Role,
+  trustScore: TrustScore,
+  trustLevel: TrustLevel,
+});
+export type CurrentUser = z.infer<typeof CurrentUser>;
+
+const publicUserShape = {
+  id: Id,
+  firstName: z.string(),
+  lastName: z.string(),
+  profileImageUrl: z.string().nullable(),
+  trustRating: TrustRating,
+  ratingCount: Count,
+  transactionCount: Count,
+  trustLevel: TrustLevel,
+  emailVerified: z.boolean(),
+  phoneVerified: z.boolean(),
+  idVerified: z.boolean(),
+  bankVerified: z.boolean(),
+  createdAt: IsoDateTime,
+};
+
+/**
+ * GET /api/users/{id} and the directory for non-admins. Strict: a public view carrying any other key (an email, a
+ * role, ...) fails to parse, so tests catch a leak.
+ */
+export const PublicUser = z.strictObject(publicUserShape);
+export type PublicUser = z.infer<typeof PublicUser>;
+
+/** The directory entry an admin sees: the public view plus email, role and subscriptionTier. Strict as well. */
+export const AdminUserView = z.strictObject({
+  ...publicUserShape,
+  email: z.string(),
+  role: Role,
+  subscriptionTier: SubscriptionTier,
+});
+export type AdminUserView = z.infer<typeof AdminUserView>;
+
+/** GET /api/admin/users: admin views for an admin, public views for anyone else. */
+export const UserDirectory = z.array(z.union([AdminUserView, PublicUser]));
+export type UserDirectory = z.infer<typeof UserDirectory>;
+
+/** GET /api/auth/verify-referral/{code}, 200 (a non-valid code answers 404 with `{ message }`). */
+export const VerifyReferralResponse = z.object({ valid: z.literal(true) });
+export type VerifyReferralResponse = z.infer<typeof VerifyReferralResponse>;
+
+/** GET /api/referral/code */
+export const ReferralCodeResponse = z.object({ referralCode: z.string().min(1) });
+export type ReferralCodeResponse = z.infer<typeof ReferralCodeResponse>;
+
+/** One item of GET /api/referral/list */
+export const Referral = z.object({
+  id: Id,
+  referredId: Id,
+  createdAt: IsoDateTime,
+});
+export type Referral = z.infer<typeof Referral>;
+
+export const ReferralList = z.array(Referral);
+export type ReferralList = z.infer<typeof ReferralList>;
+
+/** POST /api/users/verification/{type}, 200 (the spec shows no fields; the client then refreshes the user). */
+export const VerificationRequestResponse = Message;
+export type VerificationRequestResponse = z.infer<typeof VerificationRequestResponse>;

@@ -1,0 +1,46 @@
+/**
+ * Ratings: each party of a completed match rates the other once.
+ * Calls: POST /api/ratings, GET /api/ratings/exchange/{exchangeMatchId}, GET /api/ratings/user/{userId}.
+ */
+import { z } from 'zod';
+import { Id, IsoDateTime, ValidationMessages as M, blankToUndefined, bodyId, idParam } from './common.ts';
+
+/** Stars: a whole number from 1 to 5 (the web's default is 4). */
+export const Stars = z
+  .number({ error: M.ratingRange })
+  .int({ error: M.ratingRange })
+  .min(1, M.ratingRange)
+  .max(5, M.ratingRange);
+export type Stars = z.infer<typeof Stars>;
+
+/** POST /api/ratings. comment is optional: blank or null becomes absent; at most 1000 characters. */
+export const RatingCreate = z.object({
+  exchangeMatchId: bodyId(M.exchangeMatchIdInvalid),
+  toUserId: bodyId(M.userIdInvalid),
+  rating: Stars,
+  comment: z.preprocess(blankToUndefined, z.string().trim().max(1000, M.commentTooLong).optional()),
+});
+export type RatingCreate = z.infer<typeof RatingCreate>;
+
+/** A rating: the answer to POST (201) and the items of both GET lists. */
+export const Rating = z.object({
+  id: Id,
+  exchangeMatchId: Id,
+  fromUserId: Id,
+  toUserId: Id,
+  rating: Stars,
+  comment: z.string().nullish(),
+  createdAt: IsoDateTime,
+});
+export type Rating = z.infer<typeof Rating>;
+
+export const RatingList = z.array(Rating);
+export type RatingList = z.infer<typeof RatingList>;
+
+/** Route params of GET /api/ratings/exchange/{exchangeMatchId} */
+export const RatingsByMatchParams = z.object({ exchangeMatchId: idParam(M.exchangeMatchIdInvalid) });
+export type RatingsByMatchParams = z.infer<typeof RatingsByMatchParams>;
+
+/** Route params of GET /api/ratings/user/{userId} */
+export const RatingsByUserParams = z.object({ userId: idParam(M.userIdInvalid) });
+export type RatingsByUserParams = z.infer<typeof RatingsByUserParams>;

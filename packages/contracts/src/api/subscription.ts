@@ -1,0 +1,69 @@
+/**
+ * Subscriptions: the free and premium plans and the premium checkout.
+ * Calls: GET /api/subscription/info, POST /api/create-subscription, POST /api/cancel-subscription.
+ */
+import { z } from 'zod';
+import { ClpAmount, Count, GbpAmount, IsoDateTime, Message, SubscriptionTier } from './common.ts';
+
+/** A plan and its limits (spec section 9). */
+export const Plan = z.object({
+  tier: SubscriptionTier,
+  name: z.string(),
+  priceGbpPerMonth: GbpAmount,
+  maxPerExchange: z.object({ GBP: GbpAmount, CLP: ClpAmount }),
+  exchangesPerDay: Count,
+  exchangesPerMonth: Count,
+  features: z.array(z.string()),
+});
+export type Plan = z.infer<typeof Plan>;
+
+/** The two plans, with the spec's numbers. */
+export const SubscriptionPlans: Readonly<Record<SubscriptionTier, Plan>> = {
+  free: {
+    tier: 'free',
+    name: 'Free',
+    priceGbpPerMonth: 0,
+    maxPerExchange: { GBP: 200, CLP: 255_000 },
+    exchangesPerDay: 2,
+    exchangesPerMonth: 10,
+    features: ['ads'],
+  },
+  premium: {
+    tier: 'premium',
+    name: 'Premium',
+    priceGbpPerMonth: 9.99,
+    maxPerExchange: { GBP: 10_000, CLP: 12_750_000 },
+    exchangesPerDay: 20,
+    exchangesPerMonth: 200,
+    features: ['no ads', 'priority support', 'advanced analytics'],
+  },
+};
+
+/**
+ * The state of the premium subscription: 'none' for a user who never started one, 'incomplete' while the checkout
+ * is not paid, 'active' while premium, 'past_due' when a renewal failed, 'cancelled' once cancelled.
+ */
+export const SubscriptionStatus = z.enum(['none', 'incomplete', 'active', 'past_due', 'cancelled']);
+export type SubscriptionStatus = z.infer<typeof SubscriptionStatus>;
+
+/**
+ * GET /api/subscription/info (the spec names no fields): the tier in force, the subscription's state, the plan's
+ * limits and the caller's usage against them.
+ */
+export const SubscriptionInfo = z.object({
+  tier: SubscriptionTier,
+  status: SubscriptionStatus,
+  currentPeriodEnd: IsoDateTime.nullable(),
+  cancelAtPeriodEnd: z.boolean(),
+  plan: Plan,
+  usage: z.object({ exchangesToday: Count, exchangesThisMonth: Count }),
+});
+export type SubscriptionInfo = z.infer<typeof SubscriptionInfo>;
+
+/** POST /api/create-subscription, 200: the card payment provider's client secret for the payment form. */
+export const CreateSubscriptionResponse = z.object({ clientSecret: z.string().min(1) });
+export type CreateSubscriptionResponse = z.infer<typeof CreateSubscriptionResponse>;
+
+/** POST /api/cancel-subscription, 200 */
+export const CancelSubscriptionResponse = Message;
+export type CancelSubscriptionResponse = z.infer<typeof CancelSubscriptionResponse>;
