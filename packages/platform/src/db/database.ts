@@ -17,8 +17,8 @@ export interface DatabaseOptions {
   /** The service's schema, e.g. 'identity'. */
   schema: string;
   entities: unknown[];
-  /** Absolute path to the service's migrations folder. */
-  migrationsPath: string;
+  /** Absolute path to the service's migrations folder; without one (tests of the platform itself) the schema is created from the entities. */
+  migrationsPath?: string;
   logger?: Logger;
   debug?: boolean;
   poolMax?: number;
@@ -36,8 +36,7 @@ export function ormOptions(opts: DatabaseOptions): Options {
     // A service's schema diff must never see (let alone drop) another service's schema.
     schemaGenerator: { ignoreSchema: ['public', ...ServiceNames.filter((n) => n !== opts.schema)] },
     migrations: {
-      path: opts.migrationsPath,
-      pathTs: opts.migrationsPath,
+      ...(opts.migrationsPath ? { path: opts.migrationsPath, pathTs: opts.migrationsPath } : {}),
       glob: '!(*.d|*.test|index).{js,ts}',
       schema: opts.schema,
       tableName: 'mikro_orm_migrations',
@@ -58,7 +57,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Orm> {
   const orm = await MikroORM.init(ormOptions(opts));
   const em = orm.em.fork();
   await em.execute(`create schema if not exists "${opts.schema.replace(/"/g, '')}"`);
-  await orm.migrator.up();
+  if (opts.migrationsPath) await orm.migrator.up();
+  else await orm.schema.update();
   return orm;
 }
 

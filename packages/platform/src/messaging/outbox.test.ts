@@ -1,0 +1,183 @@
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { defineEntity, p } from '@mikro-orm/postgresql';
+import type { EventEnvelope } from '@puente/contracts';
+import { describeWithInfra, startKafkaBehindProxy, useFreshDatabase, type KafkaCluster } from '@puente/testkit';
+import { openDatabase, type Orm } from '../db/database.ts';
+import { InProcessBus } from './in-process.ts';
+import { KafkaBus } from './kafka.ts';
+import { OutboxRelay, addToOutbox } from './outbox.ts';
+import { applyOnce } from './inbox.ts';
+import { makeEvent } from './envelope.ts';
+import type { EventBus } from './bus.ts';
+
+const NoteSchema = defineEntity({
+  name: 'Note',
+  tableName: 'note',
+  properties: { id: p.integer().primary().autoincrement(), text: p.string() },
+});
+class Note extends NoteSchema.class {}
+NoteSchema.setClass(Note);
+
+const SCHEMA = 'outbox_test';
+const TOPIC = 'puente.identity';
+
+async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+const registered = (userId: number) => makeEvent('userRegistered', userId, { userId, firstName: 'Ana', lastName: 'Diaz', role: 'user', referrerId: null });
+
+/** Commits a note and its event in one transaction, as services do. */
+async function commitNoteWithEvent(orm: Orm, text: string, event: EventEnvelope): Promise<void> {
+  await orm.em.fork().transactional(async (tx) => {
+    tx.create(Note, { text });
+    addToOutbox(tx, event);
+  });
+}
+
+async function collect(bus: EventBus, group: string, into: EventEnvelope[]): Promise<void> {
+  await bus.subscribe({ group, topics: [TOPIC], handle: async (e) => { into.push(e); } });
+}
+
+describeWithInfra(['postgres'], 'outbox and inbox on PostgreSQL', () => {
+  const db = useFreshDatabase('outbox');
+  let orm: Orm;
+  let bus: InProcessBus;
+  let relay: OutboxRelay;
+
+  beforeAll(async () => { orm = await openDatabase({ url: db.url, schema: SCHEMA, entities: [NoteSchema] }); });
+  afterAll(async () => { await orm?.close(); });
+  beforeEach(async () => {
+    await orm.em.fork().execute(`truncate ${SCHEMA}.note, ${SCHEMA}.outbox_event, ${SCHEMA}.inbox_entry, ${SCHEMA}.relay_lease`);
+    bus = new InProcessBus();
+    relay = new OutboxRelay({ orm, schema: SCHEMA, bus, pollMs: 50 });
+    relay.start();
+  });
+  afterEach(async () => { await relay.stop(); await bus.close(); });
+
+  it('publishes an event written in the same transaction as its change, once committed', async () => {
+    const received: EventEnvelope[] = [];
+    await collect(bus, 'g-commit', received);
+    const event = registered(7);
+    await commitNoteWithEvent(orm, 'committed', event);
+    relay.kick();
+    await waitFor(() => received.length === 1, 5_000, 'the event');
+    expect(received[0]).toEqual(event);
+    expect(await orm.em.fork().count(Note, { text: 'committed' })).toBe(1);
+    expect(await relay.pending()).toBe(0);
+  });
+
+  it('publishes nothing when the transaction rolls back', async () => {
+    const received: EventEnvelope[] = [];
+    await collect(bus, 'g-rollback', received);
+    await expect(orm.em.fork().transactional(async (tx) => {
+      tx.create(Note, { text: 'rolled back' });
+      addToOutbox(tx, registered(8));
+      await tx.flush();
+      throw new Error('business rule failed after the flush');
+    })).rejects.toThrow('business rule failed');
+    expect(await relay.flush()).toBe(0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(received).toEqual([]);
+    expect(await orm.em.fork().count(Note, {})).toBe(0);
+    expect(await relay.pending()).toBe(0);
+  });
+
+  it('applies an event delivered twice only once', async () => {
+    const event = registered(9);
+    const apply = (tx: typeof orm.em) => { tx.create(Note, { text: `applied ${event.id}` }); return Promise.resolve(); };
+    await bus.subscribe({
+      group: 'g-dedupe', topics: [TOPIC],
+      handle: async (e) => { await applyOnce(orm.em.fork(), 'g-dedupe', e, async (tx) => apply(tx)); },
+    });
+    await bus.publish(TOPIC, [event]);
+    await bus.publish(TOPIC, [event]); // the broker redelivers, or a producer retried
+    await bus.drain();
+    expect(await orm.em.fork().count(Note, { text: `applied ${event.id}` })).toBe(1);
+    const inbox = await orm.em.fork().execute(`select consumer from ${SCHEMA}.inbox_entry where event_id = ?`, [event.id]);
+    expect(inbox).toEqual([{ consumer: 'g-dedupe' }]);
+  });
+
+  it('leaves no inbox mark when the handler fails, so the retry applies the event', async () => {
+    const event = registered(10);
+    await expect(applyOnce(orm.em.fork(), 'g-retry', event, async (tx) => {
+      tx.create(Note, { text: 'half-done' });
+      await tx.flush();
+      throw new Error('downstream unavailable');
+    })).rejects.toThrow('downstream unavailable');
+    expect(await orm.em.fork().count(Note, {})).toBe(0);
+    expect(await applyOnce(orm.em.fork(), 'g-retry', event, async (tx) => { tx.create(Note, { text: 'done' }); })).toBe(true);
+    expect(await applyOnce(orm.em.fork(), 'g-retry', event, async (tx) => { tx.create(Note, { text: 'again' }); })).toBe(false);
+    expect((await orm.em.fork().find(Note, {})).map((n) => n.text)).toEqual(['done']);
+  });
+
+  it('publishes each event once and in commit order when two relays share a schema', async () => {
+    const received: EventEnvelope[] = [];
+    await collect(bus, 'g-two-relays', received);
+    const second = new OutboxRelay({ orm, schema: SCHEMA, bus, pollMs: 50 });
+    second.start();
+    try {
+      const events = Array.from({ length: 30 }, () => registered(11));
+      for (const [i, e] of events.entries()) await commitNoteWithEvent(orm, `n${i}`, e);
+      relay.kick();
+      second.kick();
+      await waitFor(() => received.length >= 30, 10_000, '30 events');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(received.map((e) => e.id)).toEqual(events.map((e) => e.id));
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+describeWithInfra(['postgres', 'kafka'], 'outbox while the Kafka broker is down', () => {
+  const db = useFreshDatabase('outbox_kafka');
+  let orm: Orm;
+  let cluster: KafkaCluster & { pause(): void; resume(): void };
+  let bus: KafkaBus;
+  let relay: OutboxRelay;
+
+  beforeAll(async () => {
+    orm = await openDatabase({ url: db.url, schema: SCHEMA, entities: [NoteSchema] });
+    cluster = await startKafkaBehindProxy();
+    bus = new KafkaBus({ brokers: cluster.brokers, clientId: 'outbox-test', sessionTimeoutMs: 6_000, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 6_000 });
+    relay = new OutboxRelay({ orm, schema: SCHEMA, bus, pollMs: 100 });
+    relay.start();
+  }, 60_000);
+  afterAll(async () => {
+    await relay?.stop();
+    await bus?.close();
+    await cluster?.stop();
+    await orm?.close();
+  });
+
+  it('keeps events while the broker is unreachable and publishes them, in order, once it is back', async () => {
+    const received: EventEnvelope[] = [];
+    await collect(bus, 'g-outage', received);
+    const warmup = registered(20);
+    await commitNoteWithEvent(orm, 'warmup', warmup);
+    relay.kick();
+    await waitFor(() => received.length === 1, 45_000, 'the warm-up event');
+
+    cluster.pause();
+    const during = [registered(21), registered(21), registered(22)];
+    for (const [i, e] of during.entries()) await commitNoteWithEvent(orm, `during ${i}`, e);
+    relay.kick();
+    await new Promise((r) => setTimeout(r, 4_000));
+    expect(await relay.pending()).toBe(3); // nothing lost, nothing marked published
+    expect(await orm.em.fork().count(Note, {})).toBe(4); // the changes themselves committed
+    expect(received.map((e) => e.id)).toEqual([warmup.id]);
+
+    cluster.resume();
+    await waitFor(() => received.length >= 4, 60_000, 'the events held during the outage');
+    await waitFor(async () => (await relay.pending()) === 0, 10_000, 'the outbox to drain');
+    const afterOutage = received.slice(1).filter((e, i, all) => all.findIndex((x) => x.id === e.id) === i);
+    expect(afterOutage.filter((e) => e.aggregateId === '21').map((e) => e.id)).toEqual([during[0]!.id, during[1]!.id]);
+    expect(afterOutage.map((e) => e.id).sort()).toEqual(during.map((e) => e.id).sort());
+  }, 120_000);
+});
