@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { makeEvent } from '@puente/platform';
+import { startTestService, type TestService } from '@puente/platform/testing';
+import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
+import { subscriptionService } from './app.ts';
+import { Subscription } from './domain/subscription.ts';
+
+describeWithInfra(['postgres'], 'subscription service', () => {
+  const db = useFreshDatabase('subscription');
+  let svc: TestService;
+  beforeAll(async () => { svc = await startTestService(subscriptionService(), db.url); });
+  afterAll(async () => { await svc?.stop(); });
+
+  const registered = (userId: number) =>
+    makeEvent('userRegistered', userId, { userId, firstName: 'Ana', lastName: 'Diaz', role: 'user', referrerId: 1 });
+
+  it('puts a newly registered user on the free plan, once even if the event arrives twice', async () => {
+    const event = registered(42);
+    await svc.deliver(event, event);
+    const rows = await svc.ctx.orm.em.fork().find(Subscription, { userId: 42 });
+    expect(rows.map((s) => [s.tier, s.status])).toEqual([['free', 'active']]);
+
+    const res = await svc.app.inject({ method: 'GET', url: '/subscription/info', headers: await svc.as({ kind: 'user', userId: 42, role: 'user' }) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ tier: 'free', status: 'active', currentPeriodEnd: null });
+  });
+
+  it('answers 401 with the error body when nobody is signed in', async () => {
+    const res = await svc.app.inject({ method: 'GET', url: '/subscription/info' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ message: 'Authentication required', code: 'unauthorized' });
+  });
+
+  it('ignores a forged internal token', async () => {
+    const res = await svc.app.inject({ method: 'GET', url: '/subscription/info', headers: { 'x-internal-token': 'eyJhbGciOiJIUzI1NiJ9.e30.forged' } });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('reports ready when its database, bus and job runner are up', async () => {
+    const res = await svc.app.inject({ method: 'GET', url: '/ready' });
+    expect(res.json()).toEqual({ status: 'ok', checks: { database: true, bus: true, jobs: true } });
+  });
+});
