@@ -43,7 +43,7 @@ function embeddedSecrets(dataDir: string): { internalTokenSecret: string } {
   return secrets;
 }
 
-export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: { quiet?: boolean } = {}): Promise<Embedded> {
+export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: { quiet?: boolean; printAdmin?: (line: string) => void } = {}): Promise<Embedded> {
   const say = opts.quiet ? () => {} : step;
   const settings = loadConfig(Settings, env);
   const logger = createLogger({ name: 'puente', level: settings.LOG_LEVEL });
@@ -69,7 +69,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
     outboxPollMs: 200,
   };
 
-  const definitions = serviceDefinitions(env);
+  const definitions = serviceDefinitions(env, opts.printAdmin ? { printAdmin: opts.printAdmin } : {});
   const services: RunningService[] = [];
   const stopAll = async () => {
     for (const s of [...services].reverse()) await s.stop().catch((err) => logger.error({ err }, `stopping ${s.name} failed`));

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
 import helmet from '@fastify/helmet';
@@ -53,7 +53,12 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
 
   for (const { prefix, service } of routingTable) {
     const upstream = opts.serviceUrls[service];
-    if (!upstream) throw new Error(`gateway: no URL for service ${service}`);
+    if (!upstream) {
+      // A deployment without this service: say so instead of failing to start.
+      app.all(prefix, unavailable(service));
+      app.all(`${prefix}/*`, unavailable(service));
+      continue;
+    }
     await app.register(httpProxy, {
       upstream,
       prefix,
@@ -76,6 +81,11 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     });
   }
   return app;
+}
+
+function unavailable(service: ServiceName) {
+  return async (_request: unknown, reply: FastifyReply) =>
+    reply.status(503).send({ message: `The ${service} service is not available right now. Please try again later.`, code: 'service_unavailable' });
 }
 
 async function probe(url: string | undefined): Promise<'ok' | 'down'> {

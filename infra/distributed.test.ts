@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import pg from 'pg';
+import { describeWithInfra, startKafka, startPostgres, startRedis, type KafkaCluster, type PostgresServer, type RedisServer } from '@puente/testkit';
+import { startDistributed, type Distributed } from './distributed.ts';
+
+describeWithInfra(['postgres', 'redis', 'kafka'], 'distributed smoke test: the gateway and two services as separate processes', () => {
+  let postgres: PostgresServer;
+  let redis: RedisServer;
+  let kafka: KafkaCluster;
+  let databaseUrl: string;
+  let running: Distributed | undefined;
+  const output: string[] = [];
+
+  beforeAll(async () => {
+    [postgres, redis, kafka] = await Promise.all([startPostgres(), startRedis(), startKafka()]);
+    databaseUrl = await postgres.createDatabase('distributed');
+    const base = 20000 + Math.floor(Math.random() * 20000);
+    running = await startDistributed({
+      env: {
+        ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redis.url, KAFKA_BROKERS: kafka.brokers.join(','),
+        PORT: String(base + 100), SERVICES_BASE_PORT: String(base), LOG_LEVEL: 'warn',
+        ADMIN_EMAIL: 'root@puente.test', ADMIN_PASSWORD: 'correct horse battery', ADMIN_REFERRAL_CODE: 'SMOKE-TEST',
+      },
+      services: ['identity', 'subscription'],
+      gateway: true,
+      onOutput: (name, line) => output.push(`[${name}] ${line}`),
+      say: () => {},
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await running?.stop();
+    await Promise.all([kafka?.stop(), redis?.stop(), postgres?.stop()]);
+  });
+
+  it('runs each service in its own process, ready on real Postgres, Kafka and Redis', async () => {
+    for (const [name, url] of Object.entries(running!.serviceUrls)) {
+      const res = await fetch(`${url}/ready`);
+      expect({ name, body: await res.json() }).toEqual({ name, body: { status: 'ok', checks: { database: true, bus: true, jobs: true } } });
+    }
+    const pids = new Set([...running!.children.values()].map((c) => c.pid));
+    expect(pids.size).toBe(3); // identity, subscription, gateway
+    const health = await (await fetch(`${running!.url}/api/health`)).json();
+    expect(health.services).toMatchObject({ identity: 'ok', subscription: 'ok', accounts: 'down' });
+  });
+
+  it('carries an event from identity to subscription over Kafka', async () => {
+    // identity seeds the admin on first start and publishes identity.user.registered through its outbox;
+    // the subscription process consumes it and puts the admin on the free plan.
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const deadline = Date.now() + 60_000;
+      let rows: { user_id: number; tier: string }[] = [];
+      while (Date.now() < deadline) {
+        rows = (await client.query('select user_id, tier from subscription.subscription')).rows;
+        if (rows.length > 0) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      const admin = (await client.query(`select id from identity.user_account where email = 'root@puente.test'`)).rows[0];
+      expect(rows, output.join('\n')).toEqual([{ user_id: admin.id, tier: 'free' }]);
+      const outbox = (await client.query('select count(*)::int as pending from identity.outbox_event where published_at is null')).rows[0];
+      expect(outbox.pending).toBe(0);
+    } finally {
+      await client.end();
+    }
+  }, 90_000);
+
+  it('serves the identity API through the gateway process', async () => {
+    const ok = await fetch(`${running!.url}/api/auth/verify-referral/smoke-test`);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ valid: true });
+    const bad = await fetch(`${running!.url}/api/auth/verify-referral/NOPE1234`);
+    expect(bad.status).toBe(404);
+    const missing = await fetch(`${running!.url}/api/bank-accounts`);
+    expect(missing.status).toBe(503);
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * Distributed mode on one machine (`npm run start:distributed`): every service and the gateway as its own
+ * process, on the PostgreSQL, Kafka and Redis named by DATABASE_URL, KAFKA_BROKERS and REDIS_URL. Services listen
+ * on SERVICES_BASE_PORT.. (3001-3007), the gateway on PORT (8080). docker-compose.yml runs the same processes in
+ * containers.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { ServiceNames, type ServiceName } from '@puente/contracts';
+import { loadConfig } from '@puente/platform';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+const Settings = z.object({
+  DATABASE_URL: z.url({ message: 'DATABASE_URL is required: the PostgreSQL server, e.g. postgres://postgres@127.0.0.1:5432/puente' }),
+  KAFKA_BROKERS: z.string().min(1, 'KAFKA_BROKERS is required: host:port of the Kafka brokers, comma-separated'),
+  REDIS_URL: z.url({ message: 'REDIS_URL is required, e.g. redis://127.0.0.1:6379' }),
+  PORT: z.coerce.number().int().min(0).default(8080),
+  SERVICES_BASE_PORT: z.coerce.number().int().min(1024).default(3001),
+  INTERNAL_TOKEN_SECRET: z.string().min(32).optional(),
+  LOG_LEVEL: z.string().default('info'),
+});
+
+export interface DistributedOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Which services to start (default: all seven). */
+  services?: readonly ServiceName[];
+  gateway?: boolean;
+  /** Where each child's output goes (default: prefixed lines on this process's stdout). */
+  onOutput?: (name: string, line: string) => void;
+  say?: (line: string) => void;
+}
+
+export interface Distributed {
+  url: string;
+  serviceUrls: Partial<Record<ServiceName, string>>;
+  children: Map<string, ChildProcess>;
+  stop(): Promise<void>;
+}
+
+export async function startDistributed(opts: DistributedOptions = {}): Promise<Distributed> {
+  const env = opts.env ?? process.env;
+  const settings = loadConfig(Settings, env);
+  const say = opts.say ?? ((l: string) => process.stdout.write(`• ${l}\n`));
+  const onOutput = opts.onOutput ?? ((name: string, line: string) => process.stdout.write(`[${name}] ${line}\n`));
+  const services = opts.services ?? ServiceNames;
+  const secret = settings.INTERNAL_TOKEN_SECRET ?? randomBytes(32).toString('base64url');
+  const serviceUrls: Partial<Record<ServiceName, string>> = {};
+  services.forEach((name) => {
+    serviceUrls[name] = `http://127.0.0.1:${settings.SERVICES_BASE_PORT + ServiceNames.indexOf(name)}`;
+  });
+  const SERVICE_URLS = Object.entries(serviceUrls).map(([k, v]) => `${k}=${v}`).join(',');
+  const children = new Map<string, ChildProcess>();
+  const node = process.execPath;
+
+  const launch = (name: string, script: string, extra: Record<string, string>) => {
+    const child = spawn(node, [script], {
+      cwd: root,
+      env: { ...env, INTERNAL_TOKEN_SECRET: secret, SERVICE_URLS, LOG_LEVEL: settings.LOG_LEVEL, HOST: '127.0.0.1', ...extra },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    for (const stream of [child.stdout, child.stderr]) {
+      let buf = '';
+      stream?.on('data', (chunk: Buffer) => {
+        buf += chunk.toString();
+        let i;
+        while ((i = buf.indexOf('\n')) >= 0) { onOutput(name, buf.slice(0, i)); buf = buf.slice(i + 1); }
+      });
+    }
+    children.set(name, child);
+    return child;
+  };
+
+  const stop = async () => {
+    await Promise.all([...children.values()].map((c) => new Promise<void>((resolve) => {
+      if (c.exitCode !== null || c.signalCode !== null) return resolve();
+      const t = setTimeout(() => { c.kill('SIGKILL'); }, 10_000);
+      c.once('exit', () => { clearTimeout(t); resolve(); });
+      c.kill('SIGTERM');
+    })));
+  };
+
+  try {
+    for (const [i, name] of services.entries()) {
+      say(`starting service ${i + 1}/${services.length}: ${name} on ${serviceUrls[name]}`);
+      launch(name, `services/${name}/src/server.ts`, { PORT: String(new URL(serviceUrls[name]!).port) });
+    }
+    for (const name of services) await waitReady(name, `${serviceUrls[name]}/ready`, children.get(name)!);
+    let url = '';
+    if (opts.gateway ?? true) {
+      say(`starting the gateway on port ${settings.PORT}`);
+      launch('gateway', 'gateway/src/server.ts', { PORT: String(settings.PORT), HOST: '0.0.0.0' });
+      url = `http://127.0.0.1:${settings.PORT}`;
+      await waitReady('gateway', `${url}/health`, children.get('gateway')!);
+    }
+    return { url, serviceUrls, children, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+async function waitReady(name: string, url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before it was ready; see its output above`);
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(1_000) })).ok) return;
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${name} was not ready at ${url} within ${timeoutMs / 1000} s; check DATABASE_URL, KAFKA_BROKERS and REDIS_URL`);
+}
+
+if (import.meta.main) {
+  try {
+    const d = await startDistributed();
+    process.stdout.write(`\nPuente (distributed) is running at ${d.url}. Health: ${d.url}/api/health. Ctrl+C stops every process.\n`);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { void d.stop().then(() => process.exit(0)); });
+  } catch (err) {
+    process.stderr.write(`\nPuente (distributed) could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+}
