@@ -1,0 +1,4 @@
+import { InProcessJobQueue } from './in-process.ts';
+import { runJobQueueSuite } from './suite.ts';
+
+runJobQueueSuite('in-process', () => new InProcessJobQueue());

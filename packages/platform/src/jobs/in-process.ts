@@ -1,0 +1,251 @@
+/**
+ * The in-process jobs adapter (embedded mode): the same semantics as the BullMQ adapter, with timers in memory.
+ *
+ * Jobs live in this process only: pending jobs are lost when it stops (the embedded mode has no durable queue).
+ * Data is JSON round-tripped on enqueue, as BullMQ stores it, so a schema that does not survive serialisation
+ * fails here as it would in distributed mode.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import {
+  DEFAULT_JOB_ATTEMPTS,
+  DEFAULT_JOB_BACKOFF_MS,
+  DEFAULT_JOB_TIMEOUT_MS,
+  type FailedJob,
+  type JobDefinition,
+  type JobQueue,
+} from './port.ts';
+import type { z } from 'zod';
+
+export interface InProcessJobQueueOptions {
+  /** Attempts run at the same time (default 4). */
+  concurrency?: number;
+  logger?: Logger;
+}
+
+interface PendingJob {
+  id: string;
+  name: string;
+  data: unknown;
+  /** The attempt this job runs as next (1 for the first run). */
+  attempt: number;
+  dedupId?: string;
+  schedulerId?: string;
+}
+
+interface Schedule {
+  name: string;
+  data: unknown;
+  everyMs: number;
+  timer: NodeJS.Timeout;
+  /** The job this schedule produced that has not started yet (at most one, as with BullMQ's job schedulers). */
+  waiting?: PendingJob;
+}
+
+export class InProcessJobQueue implements JobQueue {
+  readonly kind = 'in-process' as const;
+
+  readonly #concurrency: number;
+  readonly #logger: Logger | undefined;
+  readonly #definitions = new Map<string, JobDefinition>();
+  /** Jobs due to run, oldest first. */
+  readonly #ready: PendingJob[] = [];
+  /** Delay and backoff timers, each with the job it will make ready. */
+  readonly #timers = new Map<NodeJS.Timeout, PendingJob>();
+  /** Deduplication id → id of the pending job holding it. */
+  readonly #dedup = new Map<string, string>();
+  readonly #schedules = new Map<string, Schedule>();
+  readonly #running = new Set<Promise<void>>();
+  readonly #failed: FailedJob[] = [];
+  #started = false;
+  #stopped = false;
+
+  constructor(options: InProcessJobQueueOptions = {}) {
+    this.#concurrency = options.concurrency ?? 4;
+    this.#logger = options.logger;
+  }
+
+  register<S extends z.ZodType>(def: JobDefinition<S>): void {
+    if (this.#definitions.has(def.name)) throw new Error(`job "${def.name}" is already registered`);
+    this.#definitions.set(def.name, def as JobDefinition);
+  }
+
+  async enqueue(name: string, data: unknown, opts: { delayMs?: number; jobId?: string } = {}): Promise<string> {
+    const stored = this.#validated(name, data);
+    if (opts.jobId !== undefined) {
+      const existing = this.#dedup.get(opts.jobId);
+      if (existing !== undefined) return existing;
+    }
+    const job: PendingJob = { id: randomUUID(), name, data: stored, attempt: 1 };
+    if (opts.jobId !== undefined) {
+      job.dedupId = opts.jobId;
+      this.#dedup.set(opts.jobId, job.id);
+    }
+    this.#readyIn(job, opts.delayMs ?? 0);
+    return job.id;
+  }
+
+  async schedule(name: string, data: unknown, opts: { everyMs: number; schedulerId: string }): Promise<void> {
+    const stored = this.#validated(name, data);
+    if (!(opts.everyMs > 0)) throw new Error(`everyMs must be positive, got ${opts.everyMs}`);
+    const existing = this.#schedules.get(opts.schedulerId);
+    if (existing && existing.everyMs === opts.everyMs) {
+      // Same cadence: keep the timing and replace what the next runs do (as BullMQ's upsert does).
+      existing.name = name;
+      existing.data = stored;
+      if (existing.waiting) {
+        existing.waiting.name = name;
+        existing.waiting.data = stored;
+      }
+      return;
+    }
+    if (existing) this.#removeSchedule(opts.schedulerId, existing);
+    const schedule: Schedule = {
+      name,
+      data: stored,
+      everyMs: opts.everyMs,
+      timer: setInterval(() => this.#tick(opts.schedulerId), opts.everyMs),
+    };
+    this.#schedules.set(opts.schedulerId, schedule);
+    this.#tick(opts.schedulerId); // an `every` schedule runs at once, then every everyMs
+  }
+
+  async unschedule(schedulerId: string): Promise<void> {
+    const schedule = this.#schedules.get(schedulerId);
+    if (schedule) this.#removeSchedule(schedulerId, schedule);
+  }
+
+  async start(): Promise<void> {
+    if (this.#stopped) throw new Error('a stopped job queue cannot be started again');
+    this.#started = true;
+    this.#pump();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const [schedulerId, schedule] of this.#schedules) this.#removeSchedule(schedulerId, schedule);
+    for (const timer of this.#timers.keys()) clearTimeout(timer);
+    this.#timers.clear();
+    const dropped = this.#ready.length;
+    this.#ready.length = 0;
+    if (dropped > 0) this.#logger?.warn({ dropped }, 'job queue stopped with jobs still waiting');
+    // Running attempts end by themselves: each is raced against its definition's timeout.
+    while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
+  }
+
+  async listFailed(): Promise<FailedJob[]> {
+    return this.#failed.map((job) => ({ ...job }));
+  }
+
+  async healthy(): Promise<boolean> {
+    return !this.#stopped;
+  }
+
+  /** Checks the job type and data (throwing the ZodError) and returns the data as it would be stored. */
+  #validated(name: string, data: unknown): unknown {
+    if (this.#stopped) throw new Error('the job queue is stopped');
+    const def = this.#definitions.get(name);
+    if (!def) throw new Error(`job "${name}" is not registered`);
+    def.schema.parse(data);
+    return data === undefined ? undefined : JSON.parse(JSON.stringify(data));
+  }
+
+  #readyIn(job: PendingJob, delayMs: number): void {
+    this.#readyAt(job, Date.now() + delayMs);
+  }
+
+  /** Makes the job ready no earlier than dueAt by the wall clock (timers may fire a millisecond early by it). */
+  #readyAt(job: PendingJob, dueAt: number): void {
+    const delayMs = dueAt - Date.now();
+    if (delayMs <= 0) {
+      this.#ready.push(job);
+      this.#pump();
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      this.#readyAt(job, dueAt);
+    }, delayMs);
+    this.#timers.set(timer, job);
+  }
+
+  #tick(schedulerId: string): void {
+    const schedule = this.#schedules.get(schedulerId);
+    if (!schedule || schedule.waiting) return; // the previous run has not started: do not pile up runs
+    const job: PendingJob = { id: randomUUID(), name: schedule.name, data: schedule.data, attempt: 1, schedulerId };
+    schedule.waiting = job;
+    this.#readyIn(job, 0);
+  }
+
+  #removeSchedule(schedulerId: string, schedule: Schedule): void {
+    clearInterval(schedule.timer);
+    this.#schedules.delete(schedulerId);
+    if (schedule.waiting) {
+      const index = this.#ready.indexOf(schedule.waiting);
+      if (index >= 0) this.#ready.splice(index, 1);
+    }
+  }
+
+  #pump(): void {
+    while (this.#started && !this.#stopped && this.#running.size < this.#concurrency) {
+      const job = this.#ready.shift();
+      if (!job) return;
+      if (job.schedulerId !== undefined) {
+        const schedule = this.#schedules.get(job.schedulerId);
+        if (schedule?.waiting === job) schedule.waiting = undefined;
+      }
+      const run: Promise<void> = this.#attempt(job).finally(() => {
+        this.#running.delete(run);
+        this.#pump();
+      });
+      this.#running.add(run);
+    }
+  }
+
+  async #attempt(job: PendingJob): Promise<void> {
+    const def = this.#definitions.get(job.name);
+    if (!def) return this.#fail(job, new Error(`job "${job.name}" is not registered`));
+    const parsed = def.schema.safeParse(job.data);
+    if (!parsed.success) return this.#fail(job, parsed.error); // data that is invalid now will not become valid
+    const timeoutMs = def.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
+    try {
+      await withTimeout(() => def.handle(parsed.data, { id: job.id, attempt: job.attempt }), timeoutMs, job);
+    } catch (err) {
+      const attempts = def.attempts ?? DEFAULT_JOB_ATTEMPTS;
+      if (job.attempt < attempts && !this.#stopped) {
+        const delayMs = (def.backoffMs ?? DEFAULT_JOB_BACKOFF_MS) * 2 ** (job.attempt - 1);
+        this.#logger?.warn({ err, job: job.name, jobId: job.id, attempt: job.attempt, retryInMs: delayMs }, 'job attempt failed');
+        job.attempt += 1;
+        this.#readyIn(job, delayMs);
+        return;
+      }
+      return this.#fail(job, err);
+    }
+    if (job.dedupId !== undefined) this.#dedup.delete(job.dedupId);
+  }
+
+  #fail(job: PendingJob, err: unknown): void {
+    if (job.dedupId !== undefined) this.#dedup.delete(job.dedupId);
+    const error = err instanceof Error ? err.message : String(err);
+    this.#failed.push({ id: job.id, name: job.name, data: job.data, attempts: job.attempt, error });
+    this.#logger?.error({ err, job: job.name, jobId: job.id, attempts: job.attempt }, 'job failed');
+  }
+}
+
+/** Runs one attempt, failing it when it runs longer than timeoutMs (the handler itself cannot be cancelled). */
+async function withTimeout(run: () => Promise<void>, timeoutMs: number, job: PendingJob): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const attempt = Promise.resolve().then(run);
+  attempt.catch(() => {}); // a handler that rejects after its timeout must not be an unhandled rejection
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`job "${job.name}" attempt ${job.attempt} timed out after ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  try {
+    await Promise.race([attempt, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
