@@ -40,7 +40,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'distributed smoke test: the g
     }
     const pids = new Set([...running!.children.values()].map((c) => c.pid));
     expect(pids.size).toBe(3); // identity, subscription, gateway
-    const health = await (await fetch(`${running!.url}/api/health`)).json();
+    const health = (await (await fetch(`${running!.url}/api/health`)).json()) as { services: Record<string, string> };
     expect(health.services).toMatchObject({ identity: 'ok', subscription: 'ok', accounts: 'down' });
   });
 

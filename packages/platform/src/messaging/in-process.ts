@@ -25,8 +25,8 @@ interface Group {
   members: Member[];
   /** committed offset per `topic#partition` */
   committed: Map<string, number>;
-  /** partitions currently being worked, so a rebalance never runs two loops on one partition */
-  busy: Set<string>;
+  /** the member whose loop works each partition, so a rebalance never runs two live loops on one partition */
+  busy: Map<string, Member>;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -45,15 +45,13 @@ export class InProcessBus implements EventBus {
 
   async publish(topic: string, events: EventEnvelope[]): Promise<void> {
     if (this.closed) throw new Error('bus is closed');
-    const log = this.topicLog(topic);
-    for (const e of events) log[partitionFor(e.aggregateId)]!.push(structuredClone(e));
-    this.wake();
+    this.append(topic, events);
   }
 
   async subscribe(sub: Subscription): Promise<SubscriptionHandle> {
     let group = this.groups.get(sub.group);
     if (!group) {
-      group = { id: sub.group, members: [], committed: new Map(), busy: new Set() };
+      group = { id: sub.group, members: [], committed: new Map(), busy: new Map() };
       this.groups.set(sub.group, group);
     }
     for (const t of sub.topics) this.topicLog(t);
@@ -102,6 +100,12 @@ export class InProcessBus implements EventBus {
     return lag;
   }
 
+  private append(topic: string, events: EventEnvelope[]): void {
+    const log = this.topicLog(topic);
+    for (const e of events) log[partitionFor(e.aggregateId)]!.push(structuredClone(e));
+    this.wake();
+  }
+
   private topicLog(topic: string): EventEnvelope[][] {
     let log = this.logs.get(topic);
     if (!log) {
@@ -144,13 +148,16 @@ export class InProcessBus implements EventBus {
   }
 
   private async runPartition(group: Group, member: Member, key: string): Promise<void> {
-    // Wait for a previous owner's loop on this partition to notice it lost it.
-    while (group.busy.has(key)) {
+    // Wait for a previous owner's loop on this partition to notice it lost it. A stopped (crashed) owner is not
+    // waited for: its handler may never return, and the event it holds is redelivered here, as Kafka does.
+    for (;;) {
       if (!this.owns(member, key)) return;
+      const holder = group.busy.get(key);
+      if (holder === member) return; // this member's loop kept the partition through the rebalance
+      if (!holder || holder.stopped) break;
       await sleep(5);
     }
-    if (!this.owns(member, key)) return;
-    group.busy.add(key);
+    group.busy.set(key, member);
     try {
       const [topic, part] = splitKey(key);
       const partition = this.topicLog(topic)[part]!;
@@ -166,7 +173,7 @@ export class InProcessBus implements EventBus {
         if (handled && this.owns(member, key)) group.committed.set(key, offset + 1);
       }
     } finally {
-      group.busy.delete(key);
+      if (group.busy.get(key) === member) group.busy.delete(key);
     }
   }
 
@@ -187,7 +194,8 @@ export class InProcessBus implements EventBus {
         const message = err instanceof Error ? err.message : String(err);
         if (attempt >= maxAttempts) {
           this.log?.error({ group: sub.group, topic, eventId: event.id, type: event.type, attempts: attempt, err: message }, 'event dead-lettered');
-          await this.publish(deadLetterTopic(sub.group), [deadLetterEvent({ group: sub.group, topic, attempts: attempt, error: message, event })]);
+          // Appended even if the bus closed meanwhile (a rejected publish here would be an unhandled rejection).
+          this.append(deadLetterTopic(sub.group), [deadLetterEvent({ group: sub.group, topic, attempts: attempt, error: message, event })]);
           return true;
         }
         this.log?.warn({ group: sub.group, eventId: event.id, type: event.type, attempt, err: message }, 'event handler failed; retrying');
