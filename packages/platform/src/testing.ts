@@ -46,3 +46,16 @@ export async function startTestService(def: ServiceDefinition, databaseUrl: stri
     },
   };
 }
+
+/** The non-system schemas of the service's database, and the tables in the service's own schema. */
+export async function schemaReport(svc: RunningService): Promise<{ schemas: string[]; tables: string[] }> {
+  const em = svc.ctx.orm.em.fork();
+  const schemas = await em.execute<{ nspname: string }[]>(
+    `select nspname from pg_namespace where nspname not like 'pg\\_%' and nspname not in ('information_schema', 'public') order by 1`);
+  const tables = await em.execute<{ table_name: string }[]>(
+    'select table_name from information_schema.tables where table_schema = ? order by 1', [svc.name]);
+  return { schemas: schemas.map((s) => s.nspname), tables: tables.map((t) => t.table_name) };
+}
+
+/** The platform's tables every service schema has. */
+export const PLATFORM_TABLES = ['inbox_entry', 'mikro_orm_migrations', 'outbox_event', 'relay_lease'];
