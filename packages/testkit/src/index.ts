@@ -1,0 +1,22 @@
+// @puente/testkit: real infrastructure for tests (Postgres, Redis, Kafka), started on demand and torn down after.
+//
+// Each start*() uses, in order: the URL from the environment (DATABASE_URL, REDIS_URL, KAFKA_BROKERS), a throwaway
+// server from local binaries (Debian: postgresql, redis-server, kcat), a testcontainers container if a Docker engine
+// is configured. Servers are stopped by stop() and, failing that, when the test process exits.
+import { availabilityOf } from './availability.ts';
+import type { Infra, InfraAvailability } from './types.ts';
+
+export type { Infra, InfraAvailability, KafkaCluster, PostgresServer, RedisServer, Started, TcpProxy } from './types.ts';
+export { startPostgres, databaseUrl, uniqueDatabaseName } from './postgres.ts';
+export { startRedis } from './redis.ts';
+export { startKafka } from './kafka.ts';
+export { startTcpProxy } from './proxy.ts';
+export type { ConnectionFilter, TcpProxyOptions } from './proxy.ts';
+export { startKafkaBehindProxy } from './kafka-proxy.ts';
+export type { ProxiedKafkaCluster } from './kafka-proxy.ts';
+export { describeWithInfra, sharedPostgres, useFreshDatabase } from './vitest.ts';
+
+/** How start<Kind>() would get its server; synchronous and cheap (env vars and file checks only, no processes). */
+export function infraAvailability(kind: Infra): InfraAvailability {
+  return availabilityOf(kind);
+}
