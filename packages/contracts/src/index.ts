@@ -1,2 +1,3 @@
 export * from './events.ts';
 export * from './api/index.ts';
+export * from './trust.ts';

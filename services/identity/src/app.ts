@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { defineService } from '@puente/platform';
 import { UserSchema } from './domain/user.ts';
+import { AccountCurrencySchema } from './domain/account-currencies.ts';
 import { printAdminBanner, seedAdmin } from './domain/admin-seed.ts';
 import { referralRoutes } from './routes/referrals.ts';
 import { consumers } from './events/consumers.ts';
@@ -20,7 +21,7 @@ export type IdentitySettings = z.infer<typeof IdentitySettings>;
 export function identityService(settings: IdentitySettings, opts: { printAdmin?: (line: string) => void } = {}) {
   return defineService({
     name: 'identity',
-    entities: [UserSchema],
+    entities: [UserSchema, AccountCurrencySchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
     async routes(app) {

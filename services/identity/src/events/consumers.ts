@@ -1,4 +1,47 @@
-/** Every event identity consumes, in one list. Projections onto the user record arrive with their producers. */
-import type { Consumer } from '@puente/platform';
+/**
+ * Every event identity consumes, in one list: projections other services own, kept on the user record so that
+ * GET /api/auth/user and the public profiles read one row. Each handler is idempotent on its own terms too
+ * (events may be redelivered or, across aggregates, arrive in any order).
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { consume } from '@puente/platform';
+import { User } from '../domain/user.ts';
+import { AccountCurrency } from '../domain/account-currencies.ts';
 
-export const consumers: Consumer[] = [];
+async function refreshHasBothAccounts(em: EntityManager, userId: number): Promise<void> {
+  const user = await em.findOne(User, { id: userId });
+  if (!user) return;
+  const currencies = new Set((await em.find(AccountCurrency, { userId })).map((a) => a.currency));
+  user.hasBothAccounts = currencies.has('GBP') && currencies.has('CLP');
+  await em.flush();
+}
+
+export const consumers = [
+  consume('bankAccountAdded', async ({ accountId, userId, currency }, { em }) => {
+    await em.upsert(AccountCurrency, { accountId, userId, currency });
+    await refreshHasBothAccounts(em, userId);
+  }),
+  consume('bankAccountRemoved', async ({ accountId, userId }, { em }) => {
+    await em.nativeDelete(AccountCurrency, { accountId });
+    await refreshHasBothAccounts(em, userId);
+  }),
+  consume('ratingSubmitted', async ({ toUserId, toUserAverage, toUserCount }, { em }) => {
+    const user = await em.findOne(User, { id: toUserId });
+    // The rating service sends the running average and count; an older event never overwrites a newer one.
+    if (!user || toUserCount <= user.ratingCount) return;
+    user.trustRating = Number(toUserAverage).toFixed(1);
+    user.ratingCount = toUserCount;
+    await em.flush();
+  }),
+  consume('matchCompleted', async ({ requesterId, matcherId }, { em }) => {
+    const users = await em.find(User, { id: { $in: [requesterId, matcherId] } });
+    for (const u of users) u.transactionCount += 1;
+    await em.flush();
+  }),
+  consume('subscriptionActivated', async ({ userId }, { em }) => {
+    await em.nativeUpdate(User, { id: userId }, { subscriptionTier: 'premium' });
+  }),
+  consume('subscriptionCancelled', async ({ userId }, { em }) => {
+    await em.nativeUpdate(User, { id: userId }, { subscriptionTier: 'free' });
+  }),
+];
