@@ -16,10 +16,25 @@ export type Caller =
   | { kind: 'user'; userId: number; role: Role; sessionId?: string }
   | { kind: 'service'; service: string };
 
+/**
+ * What identity asks the gateway to do with sessions, in a signed response header (SESSION_ACTION_HEADER) that
+ * the gateway acts on and strips: start a session after a login/verification/Google callback, end every session
+ * of a user (password reset), or every one but the current (password change). Services never see cookies.
+ */
+export const SESSION_ACTION_HEADER = 'x-session-action';
+export type SessionAction =
+  | { action: 'grant'; userId: number; role: Role }
+  | { action: 'revoke-all'; userId: number }
+  | { action: 'revoke-others'; userId: number; keepSessionId: string };
+
 export interface InternalAuth {
   sign(caller: Caller): Promise<string>;
   verify(token: string): Promise<Caller>;
+  signSessionAction(action: SessionAction): Promise<string>;
+  verifySessionAction(token: string): Promise<SessionAction>;
 }
+
+const SESSION_ACTION_AUDIENCE = 'puente-gateway-session';
 
 export function internalAuth(secret: string): InternalAuth {
   if (secret.length < 32) throw new Error('INTERNAL_TOKEN_SECRET must be at least 32 characters');
@@ -44,6 +59,19 @@ export function internalAuth(secret: string): InternalAuth {
       }
       if (sub.startsWith('service:')) return { kind: 'service', service: sub.slice(8) };
       throw new Error('bad subject');
+    },
+    async signSessionAction(action) {
+      return new SignJWT({ ...action }).setProtectedHeader({ alg: 'HS256' }).setIssuer(ISSUER).setAudience(SESSION_ACTION_AUDIENCE)
+        .setIssuedAt().setExpirationTime(`${TTL_SECONDS}s`).sign(key);
+    },
+    async verifySessionAction(token) {
+      const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: SESSION_ACTION_AUDIENCE, algorithms: ['HS256'] });
+      const userId = Number(payload.userId);
+      if (!Number.isSafeInteger(userId) || userId <= 0) throw new Error('bad session action');
+      if (payload.action === 'grant') return { action: 'grant', userId, role: payload.role === 'admin' ? 'admin' : 'user' };
+      if (payload.action === 'revoke-all') return { action: 'revoke-all', userId };
+      if (payload.action === 'revoke-others' && typeof payload.keepSessionId === 'string') return { action: 'revoke-others', userId, keepSessionId: payload.keepSessionId };
+      throw new Error('bad session action');
     },
   };
 }
