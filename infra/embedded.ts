@@ -34,13 +34,32 @@ export interface Embedded {
 
 const step = (message: string) => process.stdout.write(`• ${message}\n`);
 
-/** Secrets the embedded mode generates on first start and keeps in DATA_DIR (so sessions survive restarts). */
-function embeddedSecrets(dataDir: string): { internalTokenSecret: string } {
+interface EmbeddedSecrets { internalTokenSecret: string; sessionSecret: string; bankEncryptionKey: string }
+
+/**
+ * Secrets the embedded mode generates on first start and keeps in DATA_DIR/secrets.json (mode 600), so sessions
+ * and encrypted bank details survive restarts. A secret set in the environment wins.
+ */
+function embeddedSecrets(dataDir: string): EmbeddedSecrets {
   const file = join(dataDir, 'secrets.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
-  const secrets = { internalTokenSecret: randomBytes(32).toString('base64url') };
-  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  const kept: Partial<EmbeddedSecrets> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const secrets: EmbeddedSecrets = {
+    internalTokenSecret: kept.internalTokenSecret ?? randomBytes(32).toString('base64url'),
+    sessionSecret: kept.sessionSecret ?? randomBytes(32).toString('base64url'),
+    bankEncryptionKey: kept.bankEncryptionKey ?? randomBytes(32).toString('base64'),
+  };
+  if (JSON.stringify(kept) !== JSON.stringify(secrets)) writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
+}
+
+/** The environment the embedded services see: the caller's, with generated secrets where none is set. */
+function embeddedEnv(env: NodeJS.ProcessEnv, secrets: EmbeddedSecrets): NodeJS.ProcessEnv {
+  return {
+    ...env,
+    INTERNAL_TOKEN_SECRET: env.INTERNAL_TOKEN_SECRET ?? secrets.internalTokenSecret,
+    SESSION_SECRET: env.SESSION_SECRET ?? secrets.sessionSecret,
+    BANK_ENCRYPTION_KEYS: env.BANK_ENCRYPTION_KEYS ?? `k1:${secrets.bankEncryptionKey}`,
+  };
 }
 
 export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: { quiet?: boolean; printAdmin?: (line: string) => void } = {}): Promise<Embedded> {
@@ -50,6 +69,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
   const dataDir = resolve(settings.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const secrets = embeddedSecrets(dataDir);
+  const serviceEnv = embeddedEnv(env, secrets);
 
   say(`starting the embedded database (PGlite) in ${join(dataDir, 'pglite')}`);
   const db = await PGlite.create({ dataDir: join(dataDir, 'pglite') });
@@ -62,14 +82,14 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
     databaseUrl: `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres`,
     bus,
     jobs: () => new InProcessJobQueue({ logger }),
-    auth: internalAuth(settings.INTERNAL_TOKEN_SECRET ?? secrets.internalTokenSecret),
+    auth: internalAuth(serviceEnv.INTERNAL_TOKEN_SECRET!),
     logger,
     serviceUrls: {},
     dbPoolMax: 2,
     outboxPollMs: 200,
   };
 
-  const definitions = serviceDefinitions(env, opts.printAdmin ? { printAdmin: opts.printAdmin } : {});
+  const definitions = serviceDefinitions(serviceEnv, opts.printAdmin ? { printAdmin: opts.printAdmin } : {});
   const services: RunningService[] = [];
   const stopAll = async () => {
     for (const s of [...services].reverse()) await s.stop().catch((err) => logger.error({ err }, `stopping ${s.name} failed`));
