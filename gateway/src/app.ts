@@ -73,9 +73,10 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   const webRoot = opts.webRoot ?? defaultWebRoot;
   if (existsSync(webRoot)) {
     await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: ['index.html'] });
-    app.setNotFoundHandler((request, reply) => {
-      if (request.url.startsWith('/api/') || request.method !== 'GET') {
-        return reply.status(404).send({ message: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'not_found' });
+    // SPA fallback: any other GET outside /api loads the app, whose router shows the page (or its 404 page).
+    app.get('/*', async (request, reply) => {
+      if (request.url.startsWith('/api/')) {
+        return reply.status(404).send({ message: `No route for GET ${request.url.split('?')[0]}`, code: 'not_found' });
       }
       return reply.type('text/html').sendFile('index.html');
     });

@@ -22,6 +22,31 @@ describe('routing table', () => {
   });
 });
 
+describe('gateway serving the web app', () => {
+  it('serves index.html for app routes and assets as files, and JSON 404s under /api', async () => {
+    const { mkdtempSync, writeFileSync, mkdirSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const root = mkdtempSync(join((await import('node:os')).tmpdir(), 'web-'));
+    writeFileSync(join(root, 'index.html'), '<!doctype html><div id="root"></div>');
+    mkdirSync(join(root, 'assets'));
+    writeFileSync(join(root, 'assets', 'app.js'), 'console.log(1)');
+    const gw = await buildGateway({ logger: createLogger({ name: 'gateway-test', level: 'silent' }), serviceUrls: {}, webRoot: root });
+    try {
+      for (const path of ['/', '/dashboard', '/register/ABC123', '/no/such/page']) {
+        const res = await gw.inject({ method: 'GET', url: path });
+        expect({ path, status: res.statusCode, html: String(res.headers['content-type']).startsWith('text/html') }).toEqual({ path, status: 200, html: true });
+        expect(res.body).toContain('<div id="root">');
+      }
+      expect((await gw.inject({ method: 'GET', url: '/assets/app.js' })).body).toBe('console.log(1)');
+      const api = await gw.inject({ method: 'GET', url: '/api/nope' });
+      expect(api.statusCode).toBe(404);
+      expect(api.json()).toMatchObject({ code: 'not_found' });
+    } finally {
+      await gw.close();
+    }
+  });
+});
+
 describe('gateway in front of services', () => {
   const upstreams = new Map<ServiceName, FastifyInstance>();
   const seen: { service: ServiceName; url: string; headers: Record<string, unknown> }[] = [];
