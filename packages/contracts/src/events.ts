@@ -40,9 +40,9 @@ const Id = z.number().int().positive();
 const Currency = z.enum(['GBP', 'CLP']);
 /** Money in events is a decimal string in major units (GBP '12.50', CLP '255000'), never a float. */
 const Decimal = z.string().regex(/^\d+(\.\d+)?$/);
+/** What the admin view shows of every sign-up and login attempt (spec section 3), success or failure. */
 const AttemptFields = {
   email: z.string(),
-  status: z.enum(['pending', 'failed', 'completed']),
   failureReason: z.string().nullable(),
   ipAddress: z.string().nullable(),
   userAgent: z.string().nullable(),
@@ -60,11 +60,13 @@ export const Events = {
   userVerified: event('identity', 'identity.user.verified', 1, z.object({
     userId: Id, kind: z.enum(['email', 'phone', 'id', 'bank']),
   })),
+  /** step: 'request' (the form) or 'verify' (the emailed token); status pending until verified. */
   signupAttempted: event('identity', 'identity.signup.attempted', 1, z.object({
-    ...AttemptFields, step: z.string(), referralCode: z.string().nullable(),
+    ...AttemptFields, step: z.enum(['request', 'verify']), status: z.enum(['pending', 'failed', 'completed']),
+    referralCode: z.string().nullable(),
   })),
   loginAttempted: event('identity', 'identity.login.attempted', 1, z.object({
-    ...AttemptFields, method: z.string(),
+    ...AttemptFields, method: z.enum(['password', 'google']), status: z.enum(['success', 'failed']),
   })),
   // accounts
   bankAccountAdded: event('accounts', 'accounts.bank-account.added', 1, z.object({ accountId: Id, userId: Id, currency: Currency })),

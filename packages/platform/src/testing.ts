@@ -9,7 +9,7 @@ import { createLogger } from './logger.ts';
 import { INTERNAL_TOKEN_HEADER, internalAuth, type Caller } from './auth.ts';
 import { InProcessBus } from './messaging/in-process.ts';
 import { InProcessJobQueue } from './jobs/in-process.ts';
-import { startService, type RunningService, type ServiceDefinition } from './service.ts';
+import { startService, type RunningService, type Runtime, type ServiceDefinition } from './service.ts';
 
 export interface TestService extends RunningService {
   bus: InProcessBus;
@@ -21,12 +21,16 @@ export interface TestService extends RunningService {
   published(): EventEnvelope[];
 }
 
-export async function startTestService(def: ServiceDefinition, databaseUrl: string): Promise<TestService> {
+/** Tests that start several services pass them one bus and one secret, so events and internal calls cross. */
+export interface TestServiceOptions { bus?: InProcessBus; secret?: string; serviceUrls?: Runtime['serviceUrls'] }
+
+export async function startTestService(def: ServiceDefinition, databaseUrl: string, opts: TestServiceOptions = {}): Promise<TestService> {
   const logger = createLogger({ name: `test-${def.name}`, level: process.env.LOG_LEVEL ?? 'warn' });
-  const bus = new InProcessBus({ logger });
-  const auth = internalAuth(randomBytes(32).toString('hex'));
+  const ownBus = !opts.bus;
+  const bus = opts.bus ?? new InProcessBus({ logger });
+  const auth = internalAuth(opts.secret ?? randomBytes(32).toString('hex'));
   const running = await startService(def, {
-    databaseUrl, bus, auth, logger, serviceUrls: {}, outboxPollMs: 20,
+    databaseUrl, bus, auth, logger, serviceUrls: opts.serviceUrls ?? {}, outboxPollMs: 20,
     jobs: () => new InProcessJobQueue({ logger }),
   }, { host: '127.0.0.1', port: 0 });
   const published: EventEnvelope[] = [];
@@ -42,7 +46,7 @@ export async function startTestService(def: ServiceDefinition, databaseUrl: stri
     published: () => [...published],
     async stop() {
       await running.stop();
-      await bus.close();
+      if (ownBus) await bus.close();
     },
   };
 }
