@@ -1,0 +1,208 @@
+/**
+ * The EventBus contract suite: what every adapter must do, as bus.ts states it. Run against each adapter
+ * (bus.test.ts): the in-process bus and KafkaBus on a Kafka-protocol broker. Every test uses its own topic and
+ * groups (random suffix), so tests never see each other's events even on one shared cluster.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { v7 as uuidv7 } from 'uuid';
+import type { EventEnvelope } from '@puente/contracts';
+import { DEAD_LETTER_TYPE, deadLetterTopic, type DeadLetterPayload, type EventBus, type SubscriptionHandle } from './bus.ts';
+
+export interface BusContractOptions {
+  /** How long to wait for deliveries before failing (default 30 s). */
+  deliveryTimeoutMs?: number;
+  /** How long to keep listening after the expected deliveries arrived, to catch extra ones (default 300 ms). */
+  settleMs?: number;
+  /** Per-test timeout (default 60 s). */
+  testTimeoutMs?: number;
+}
+
+/** A test event: `seq` is its position in its aggregate's history. */
+function sequenced(aggregateId: string, seq: number): EventEnvelope {
+  return {
+    id: uuidv7(),
+    type: 'exchange.request.completed',
+    version: 1,
+    occurredAt: new Date().toISOString(),
+    producer: 'exchange',
+    aggregateId,
+    payload: { seq },
+  };
+}
+
+const seqOf = (e: EventEnvelope): number => (e.payload as { seq: number }).seq;
+const unique = (what: string): string => `test.${what}.${randomUUID().slice(0, 8)}`;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+async function waitFor(what: string, condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** Counts how often each event id was delivered. */
+function countById(events: EventEnvelope[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const e of events) counts.set(e.id, (counts.get(e.id) ?? 0) + 1);
+  return counts;
+}
+
+export function runBusContractSuite(name: string, factory: () => Promise<EventBus>, opts: BusContractOptions = {}): void {
+  const deliveryTimeout = opts.deliveryTimeoutMs ?? 30_000;
+  const settle = opts.settleMs ?? 300;
+  const testTimeout = opts.testTimeoutMs ?? 60_000;
+
+  describe(`EventBus contract: ${name}`, () => {
+    let bus: EventBus | undefined;
+    const open = async (): Promise<EventBus> => (bus = await factory());
+    afterEach(async () => {
+      await bus?.close();
+      bus = undefined;
+    }, 30_000);
+
+    it('delivers each aggregate\'s events in publish order', async () => {
+      const bus = await open();
+      const topic = unique('ordered');
+      const aggregates = Array.from({ length: 8 }, (_, i) => `order-agg-${i}`);
+      const perAggregate = 15;
+      const received: EventEnvelope[] = [];
+      await bus.subscribe({ group: unique('ordered-group'), topics: [topic], handle: async (e) => { received.push(e); } });
+
+      // Interleaved: seq 0 of every aggregate, then seq 1 of every aggregate, ...; published in batches of 10.
+      const published: EventEnvelope[] = [];
+      for (let seq = 0; seq < perAggregate; seq++) for (const a of aggregates) published.push(sequenced(a, seq));
+      for (let i = 0; i < published.length; i += 10) await bus.publish(topic, published.slice(i, i + 10));
+
+      await waitFor('every event', () => new Set(received.map((e) => e.id)).size === published.length, deliveryTimeout);
+      for (const a of aggregates) {
+        const seen = received.filter((e) => e.aggregateId === a);
+        // At-least-once: a redelivery may repeat events, but the first delivery of each follows publish order.
+        const firstDeliveries = [...new Map(seen.map((e) => [e.id, e])).values()];
+        expect(firstDeliveries.map(seqOf), `order of ${a}`).toEqual(Array.from({ length: perAggregate }, (_, i) => i));
+        // The event delivered is the event published, not just one with the same id.
+        expect(firstDeliveries).toEqual(published.filter((e) => e.aggregateId === a));
+      }
+    }, testTimeout);
+
+    it('redelivers an event to the group when the member handling it crashes before it resolved', async () => {
+      const bus = await open();
+      const topic = unique('crash');
+      const group = unique('crash-group');
+      const before = sequenced('crash-agg', 0);
+      const inFlight = sequenced('crash-agg', 1);
+      const after = sequenced('crash-agg', 2);
+      await bus.publish(topic, [before, inFlight]);
+
+      // First member: handles `before`, then hangs on `inFlight` (its handler never resolves) and is stopped.
+      const firstMember: string[] = [];
+      let crashedHandlerResolved = false;
+      const crashed = await bus.subscribe({
+        group, topics: [topic],
+        handle: async (e) => {
+          firstMember.push(e.id);
+          if (e.id === inFlight.id) {
+            await new Promise<never>(() => {}); // the process "dies" here
+            crashedHandlerResolved = true;
+          }
+        },
+      });
+      await waitFor('the first member to receive the in-flight event', () => firstMember.includes(inFlight.id), deliveryTimeout);
+      expect(firstMember).toEqual([before.id, inFlight.id]);
+      const stopStarted = Date.now();
+      await crashed.stop();
+      expect(Date.now() - stopStarted, 'stop() must not wait for a hung handler').toBeLessThan(10_000);
+
+      // A new member of the same group gets the event the crashed member never finished, then what follows.
+      const secondMember: string[] = [];
+      const survivor = await bus.subscribe({ group, topics: [topic], handle: async (e) => { secondMember.push(e.id); } });
+      await bus.publish(topic, [after]);
+      await waitFor('the new member to receive the in-flight event and the next one', () => secondMember.includes(inFlight.id) && secondMember.includes(after.id), deliveryTimeout);
+      // `before` had resolved: committed, so not redelivered.
+      expect(secondMember).toEqual([inFlight.id, after.id]);
+      expect(crashedHandlerResolved).toBe(false);
+      await survivor.stop();
+    }, testTimeout);
+
+    it('spreads partitions over a group\'s members and gives every group every event', async () => {
+      const bus = await open();
+      const topic = unique('spread');
+      const group = unique('spread-group');
+      const other = unique('spread-other');
+      const members: EventEnvelope[][] = [[], [], []];
+      const subscribe = (g: string, into: EventEnvelope[]) =>
+        bus.subscribe({ group: g, topics: [topic], handle: async (e) => { into.push(e); } });
+      // Both members join before anything is published, so neither gets everything before the other is in.
+      const handles: SubscriptionHandle[] = await Promise.all([subscribe(group, members[0]!), subscribe(group, members[1]!), subscribe(other, members[2]!)]);
+      const [first, second, otherGroup] = members as [EventEnvelope[], EventEnvelope[], EventEnvelope[]];
+
+      const published: EventEnvelope[] = [];
+      for (let i = 0; i < 48; i++) published.push(sequenced(`spread-agg-${i % 16}`, Math.floor(i / 16)));
+      await bus.publish(topic, published);
+
+      await waitFor('the group to receive every event', () => new Set([...first, ...second].map((e) => e.id)).size === published.length, deliveryTimeout);
+      await waitFor('the other group to receive every event', () => new Set(otherGroup.map((e) => e.id)).size === published.length, deliveryTimeout);
+      await sleep(settle);
+
+      const groupCounts = countById([...first, ...second]);
+      for (const e of published) expect(groupCounts.get(e.id), `deliveries of ${e.id} to the group`).toBe(1);
+      expect(first.length, 'first member got some').toBeGreaterThan(0);
+      expect(second.length, 'second member got some').toBeGreaterThan(0);
+      // A partition (hence an aggregate) belongs to one member.
+      const firstAggregates = new Set(first.map((e) => e.aggregateId));
+      expect(second.filter((e) => firstAggregates.has(e.aggregateId))).toEqual([]);
+      const otherCounts = countById(otherGroup);
+      for (const e of published) expect(otherCounts.get(e.id), `deliveries of ${e.id} to the other group`).toBe(1);
+      await Promise.all(handles.map((h) => h.stop()));
+    }, testTimeout);
+
+    it('retries a failing handler maxAttempts times, then dead-letters the event and moves on', async () => {
+      const bus = await open();
+      const topic = unique('poison');
+      const group = unique('poison-group');
+      const maxAttempts = 3;
+      const retryDelayMs = 100;
+      const [good0, poison, good1, good2] = [0, 1, 2, 3].map((seq) => sequenced('poison-agg', seq)) as [EventEnvelope, EventEnvelope, EventEnvelope, EventEnvelope];
+
+      const attempts: number[] = [];
+      const handled: string[] = [];
+      const parked: EventEnvelope[] = [];
+      await Promise.all([
+        bus.subscribe({ group: `${group}.observer`, topics: [deadLetterTopic(group)], handle: async (e) => { parked.push(e); } }),
+        bus.subscribe({
+          group, topics: [topic], maxAttempts, retryDelayMs,
+          handle: async (e) => {
+            if (e.id === poison.id) {
+              attempts.push(Date.now());
+              throw new Error('cannot apply: rate table missing');
+            }
+            handled.push(e.id);
+          },
+        }),
+      ]);
+      // Same aggregate, so same partition: the events after the poison one wait behind it.
+      await bus.publish(topic, [good0, poison, good1, good2]);
+
+      await waitFor('the events after the poison one', () => handled.includes(good2.id), deliveryTimeout);
+      await waitFor('the dead-lettered event', () => parked.length > 0, deliveryTimeout);
+      await sleep(settle);
+
+      expect(attempts).toHaveLength(maxAttempts);
+      // Exponential backoff: retryDelayMs, then twice that (timers may fire a little early).
+      expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(retryDelayMs - 10);
+      expect(attempts[2]! - attempts[1]!).toBeGreaterThanOrEqual(2 * retryDelayMs - 10);
+      expect(handled).toEqual([good0.id, good1.id, good2.id]);
+
+      expect(parked).toHaveLength(1);
+      const dead = parked[0]!;
+      expect(dead.type).toBe(DEAD_LETTER_TYPE);
+      expect(dead.producer).toBe(poison.producer);
+      const payload = dead.payload as DeadLetterPayload;
+      expect(payload.event).toEqual(poison);
+      expect(payload.error).toContain('cannot apply: rate table missing');
+      expect(payload).toMatchObject({ group, topic, attempts: maxAttempts });
+    }, testTimeout);
+  });
+}

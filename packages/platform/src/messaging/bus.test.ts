@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import kafkajs from 'kafkajs';
+import { v7 as uuidv7 } from 'uuid';
+import type { EventEnvelope } from '@puente/contracts';
+import { describeWithInfra, startKafka, type KafkaCluster } from '@puente/testkit';
+import { DEAD_LETTER_TYPE, deadLetterTopic, type DeadLetterPayload } from './bus.ts';
+import { runBusContractSuite } from './bus-suite.ts';
+import { InProcessBus } from './in-process.ts';
+import { KafkaBus, ensureTopics } from './kafka.ts';
+
+const { Kafka, logLevel, Partitioners } = kafkajs;
+
+runBusContractSuite('in-process', async () => new InProcessBus());
+
+describeWithInfra(['kafka'], 'KafkaBus', () => {
+  let cluster: KafkaCluster;
+  beforeAll(async () => {
+    cluster = await startKafka();
+  }, 30_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  // Short group timings. The mock cluster's coordinator holds a rebalance open for sessionTimeout - 1 s (a group's
+  // first join for a fixed 3 s), so a member leaving or joining costs ~2 s here instead of ~29 s with the defaults.
+  const kafkaBus = () =>
+    new KafkaBus({ brokers: cluster.brokers, clientId: 'bus-test', sessionTimeoutMs: 3_000, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 6_000 });
+
+  runBusContractSuite('kafka', async () => kafkaBus(), { settleMs: 1_000 });
+
+  describe('kafka specifics', () => {
+    it('dead-letters a record that is not an event envelope at once, and keeps consuming', async () => {
+      const bus = kafkaBus();
+      const topic = `test.garbage.${randomUUID().slice(0, 8)}`;
+      const group = `test.garbage-group.${randomUUID().slice(0, 8)}`;
+      const raw = new Kafka({ brokers: cluster.brokers, clientId: 'raw', logLevel: logLevel.NOTHING })
+        .producer({ createPartitioner: Partitioners.DefaultPartitioner });
+      try {
+        await raw.connect();
+        const garbage = `{"not":"an envelope","filler":"${'x'.repeat(2_000)}"}`;
+        const good: EventEnvelope = {
+          id: uuidv7(), type: 'exchange.request.completed', version: 1, occurredAt: new Date().toISOString(),
+          producer: 'exchange', aggregateId: 'k', payload: { requestId: 1, userId: 1 },
+        };
+        await raw.send({ topic, messages: [{ key: 'k', value: 'not json at all' }, { key: 'k', value: garbage }] });
+        await bus.publish(topic, [good]);
+
+        let calls = 0;
+        const handled: EventEnvelope[] = [];
+        const parked: EventEnvelope[] = [];
+        await Promise.all([
+          bus.subscribe({ group: `${group}.observer`, topics: [deadLetterTopic(group)], handle: async (e) => { parked.push(e); } }),
+          bus.subscribe({ group, topics: [topic], handle: async (e) => { calls++; handled.push(e); } }),
+        ]);
+        const deadline = Date.now() + 30_000;
+        while ((handled.length < 1 || parked.length < 2) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+
+        expect(calls).toBe(1); // the handler never saw the unreadable records
+        expect(handled).toEqual([good]);
+        expect(parked).toHaveLength(2);
+        expect(parked.every((e) => e.type === DEAD_LETTER_TYPE)).toBe(true);
+        // A dead letter is keyed by the id of the event it carries, so the two may arrive in either order.
+        const payloads = parked.map((e) => e.payload as DeadLetterPayload);
+        const notJson = payloads.find((p) => p.error.includes('not json at all'))!;
+        const notEnvelope = payloads.find((p) => p.error.includes('"an envelope"'))!;
+        expect(notJson).toMatchObject({ group, topic, attempts: 1 });
+        expect(notJson.error).toContain('value is not JSON');
+        expect(notEnvelope.error).toContain('not an event envelope');
+        expect(notEnvelope.error).toContain('{"not":"an envelope"');
+        expect(notEnvelope.error.length).toBeLessThan(1_200); // the raw value is quoted, truncated
+        expect(notEnvelope.event.aggregateId).toBe('k');
+      } finally {
+        await raw.disconnect();
+        await bus.close();
+      }
+    }, 60_000);
+
+    it('is healthy while the cluster answers, and says so within ~1 s when it does not', async () => {
+      const bus = kafkaBus();
+      const down = new KafkaBus({ brokers: ['127.0.0.1:1'], clientId: 'bus-test-down' });
+      try {
+        expect(await bus.healthy()).toBe(true);
+        const started = Date.now();
+        expect(await down.healthy()).toBe(false);
+        expect(Date.now() - started).toBeLessThan(2_000);
+      } finally {
+        await Promise.all([bus.close(), down.close()]);
+      }
+      expect(await bus.healthy()).toBe(false); // closed
+    });
+
+    it('rejects a publish within seconds when no broker can be reached (so the outbox relay retries)', async () => {
+      const down = new KafkaBus({ brokers: ['127.0.0.1:1'], clientId: 'bus-test-down' });
+      const event: EventEnvelope = {
+        id: uuidv7(), type: 'exchange.request.completed', version: 1, occurredAt: new Date().toISOString(),
+        producer: 'exchange', aggregateId: '1', payload: { requestId: 1, userId: 1 },
+      };
+      const started = Date.now();
+      await expect(down.publish('test.down', [event])).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(10_000);
+      await down.close();
+    }, 20_000);
+
+    it('ensureTopics tolerates a cluster without CreateTopics (the mock cluster): false, not a throw', async () => {
+      const created = await ensureTopics(cluster.brokers, [`test.provisioned.${randomUUID().slice(0, 8)}`], 4);
+      expect(typeof created).toBe('boolean');
+    });
+  });
+});
