@@ -87,6 +87,34 @@ export function runBusContractSuite(name: string, factory: () => Promise<EventBu
       }
     }, testTimeout);
 
+    it('starts a new group at the earliest event, or at the latest when asked (live fan-out)', async () => {
+      const bus = await open();
+      const topic = unique('start');
+      const early = [sequenced('start-agg', 0), sequenced('start-agg', 1)];
+      await bus.publish(topic, early);
+      const fromEarliest: EventEnvelope[] = [];
+      const fromLatest: EventEnvelope[] = [];
+      await bus.subscribe({ group: unique('earliest-group'), topics: [topic], handle: async (e) => { fromEarliest.push(e); } });
+      await bus.subscribe({ group: unique('latest-group'), topics: [topic], startFrom: 'latest', handle: async (e) => { fromLatest.push(e); } });
+      await waitFor('the earlier events', () => fromEarliest.length >= 2, deliveryTimeout);
+      // A 'latest' group's position is fixed when it first fetches, which may be a moment after it joined: keep
+      // publishing until it sees something; it must never see what was published before it subscribed.
+      const late: EventEnvelope[] = [];
+      const deadline = Date.now() + deliveryTimeout;
+      while (fromLatest.length === 0 && Date.now() < deadline) {
+        const e = sequenced('start-agg', 2 + late.length);
+        late.push(e);
+        await bus.publish(topic, [e]);
+        await sleep(250);
+      }
+      await waitFor('every event in the earliest group', () => fromEarliest.length >= 2 + late.length, deliveryTimeout);
+      await sleep(settle);
+      expect(fromEarliest.map((e) => e.id)).toEqual([...early, ...late].map((e) => e.id));
+      expect(fromLatest.length).toBeGreaterThan(0);
+      const earlyIds = new Set(early.map((e) => e.id));
+      expect(fromLatest.filter((e) => earlyIds.has(e.id))).toEqual([]);
+    }, testTimeout);
+
     it('redelivers an event to the group when the member handling it crashes before it resolved', async () => {
       const bus = await open();
       const topic = unique('crash');

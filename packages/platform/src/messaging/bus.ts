@@ -27,6 +27,11 @@ export interface Subscription {
   maxAttempts?: number;
   /** First retry delay in ms, doubled each attempt (default 200). */
   retryDelayMs?: number;
+  /**
+   * Where a group that has never committed starts: 'earliest' (default; a new service builds its projections from
+   * every event kept) or 'latest' (only what is published from now on: live fan-out such as the gateway's sockets).
+   */
+  startFrom?: 'earliest' | 'latest';
 }
 
 export interface SubscriptionHandle {

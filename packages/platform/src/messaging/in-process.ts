@@ -53,6 +53,9 @@ export class InProcessBus implements EventBus {
     if (!group) {
       group = { id: sub.group, members: [], committed: new Map(), busy: new Map() };
       this.groups.set(sub.group, group);
+      if (sub.startFrom === 'latest') {
+        for (const t of sub.topics) this.topicLog(t).forEach((p, i) => group!.committed.set(`${t}#${i}`, p.length));
+      }
     }
     for (const t of sub.topics) this.topicLog(t);
     const member: Member = { sub, stopped: false, owned: new Set() };

@@ -263,7 +263,7 @@ class KafkaSubscription {
     });
     try {
       await consumer.connect();
-      await consumer.subscribe({ topics: this.sub.topics, fromBeginning: true });
+      await consumer.subscribe({ topics: this.sub.topics, fromBeginning: (this.sub.startFrom ?? 'earliest') === 'earliest' });
       await consumer.run({
         autoCommit: true,
         // Commit at least every second while working through a long batch (and always at the end of a batch).
