@@ -7,7 +7,7 @@ import { exchangeService } from '@puente/exchange';
 import { ratingService } from '@puente/rating';
 import { notificationService } from '@puente/notification';
 import { subscriptionService } from '@puente/subscription';
-import { auditService } from '@puente/audit';
+import { auditService, AuditSettings } from '@puente/audit';
 
 export function serviceDefinitions(env: NodeJS.ProcessEnv = process.env, opts: { printAdmin?: (line: string) => void } = {}): Record<ServiceName, ServiceDefinition> {
   return {
@@ -17,6 +17,6 @@ export function serviceDefinitions(env: NodeJS.ProcessEnv = process.env, opts: {
     rating: ratingService(),
     notification: notificationService(),
     subscription: subscriptionService(),
-    audit: auditService(),
+    audit: auditService(loadConfig(AuditSettings, env)),
   };
 }

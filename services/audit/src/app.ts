@@ -1,17 +1,43 @@
 /**
  * Audit: sign-up and login attempts for the admin monitoring view. Owns schema `audit`.
- * Skeleton: health, readiness, its schema with outbox and inbox; its routes and events arrive with its issue.
+ * Consumes identity's attempt events, answers the four /admin routes (admins only), deletes attempts past retention.
  */
 import { fileURLToPath } from 'node:url';
-import { defineService } from '@puente/platform';
+import { z } from 'zod';
+import { defineService, type ServiceContext } from '@puente/platform';
+import { LoginAttemptSchema, SignupAttemptSchema } from './domain/attempts.ts';
+import { adminRoutes } from './routes/admin.ts';
 import { consumers } from './events/consumers.ts';
+import { PURGE_OLD_ATTEMPTS, purgeOldAttempts } from './jobs/purge-old-attempts.ts';
 
-export function auditService() {
+export const AuditSettings = z.object({
+  AUDIT_RETENTION_DAYS: z.coerce.number({ error: 'AUDIT_RETENTION_DAYS must be a whole number of days, 1 or more' })
+    .int('AUDIT_RETENTION_DAYS must be a whole number of days, 1 or more')
+    .min(1, 'AUDIT_RETENTION_DAYS must be a whole number of days, 1 or more')
+    .default(365),
+});
+export type AuditSettings = z.infer<typeof AuditSettings>;
+
+const DAILY_MS = 24 * 3600 * 1000;
+
+export function auditService(settings: AuditSettings) {
+  let started: ServiceContext | undefined;
+  const service = (): ServiceContext => {
+    if (!started) throw new Error('the audit service has not started');
+    return started;
+  };
   return defineService({
     name: 'audit',
-    entities: [],
+    entities: [SignupAttemptSchema, LoginAttemptSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
-    routes() {},
+    jobs: [purgeOldAttempts({ retentionDays: settings.AUDIT_RETENTION_DAYS, service })],
+    schedules: [{ job: PURGE_OLD_ATTEMPTS, everyMs: DAILY_MS, schedulerId: PURGE_OLD_ATTEMPTS }],
+    async routes(app) {
+      await app.register(adminRoutes);
+    },
+    async onStart(ctx) {
+      started = ctx;
+    },
   });
 }

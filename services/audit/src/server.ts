@@ -1,4 +1,5 @@
+import { loadConfig } from '@puente/platform';
 import { runServiceProcess } from '@puente/platform/process';
-import { auditService } from './app.ts';
+import { auditService, AuditSettings } from './app.ts';
 
-await runServiceProcess(auditService());
+await runServiceProcess(auditService(loadConfig(AuditSettings)));

@@ -16,6 +16,7 @@ import {
   ExchangeRequestCreate,
   ExchangeRequestIdParam,
   ExchangeRequestIdParams,
+  FailureStatsQuery,
   HealthResponse,
   IdParam,
   LiveMessage,
@@ -361,6 +362,19 @@ describe('admin attempts query', () => {
       offset: [ValidationMessages.offsetInvalid],
       from: [ValidationMessages.dateInvalid],
     });
+    // A date-time must say its offset (UTC unless told); an impossible date is refused.
+    expect(messages(AttemptsQuery, { from: '2025-03-01T10:00:00', to: '2025-02-30' })).toEqual({
+      from: [ValidationMessages.dateInvalid],
+      to: [ValidationMessages.dateInvalid],
+    });
+  });
+
+  it('failure stats take the same email and date filters, without pagination', () => {
+    expect(FailureStatsQuery.parse({ email: ' ana@example.com ', from: '2025-03-01', to: '', limit: '5' })).toEqual({
+      email: 'ana@example.com',
+      from: '2025-03-01',
+    });
+    expect(messages(FailureStatsQuery, { to: 'tomorrow' })).toEqual({ to: [ValidationMessages.dateInvalid] });
   });
 });
 
@@ -549,7 +563,13 @@ describe('response shapes', () => {
     expect(SignupAttempt.parse(signup)).toEqual(signup);
     const login = { ...signup, method: 'password', status: 'success', failureReason: null };
     expect(LoginAttempt.parse(login)).toBeTruthy();
+    // The attempt events always carry an email (as typed), and their statuses and steps or methods.
+    expect(LoginAttempt.safeParse({ ...login, email: null }).success).toBe(false);
+    expect(LoginAttempt.safeParse({ ...login, status: 'pending' }).success).toBe(false);
+    expect(SignupAttempt.safeParse({ ...signup, status: 'success' }).success).toBe(false);
     expect(SignupFailureStat.parse({ step: 'verify', failureReason: 'expired token', count: 3 })).toBeTruthy();
+    // A failure the event recorded without a reason is counted under null.
+    expect(LoginFailureStat.parse({ method: 'google', failureReason: null, count: 1 })).toBeTruthy();
     expect(LoginFailureStat.safeParse({ method: 'password', failureReason: 'wrong password', count: '3' }).success).toBe(false);
   });
 

@@ -37,10 +37,10 @@ export type LoginMethod = z.infer<typeof LoginMethod>;
 export const LoginAttemptStatus = z.enum(['success', 'failed']);
 export type LoginAttemptStatus = z.infer<typeof LoginAttemptStatus>;
 
-/** One item of GET /api/admin/login-attempts. email is null when a Google login failed before one was known. */
+/** One item of GET /api/admin/login-attempts. email is recorded as typed (as the identity.login.attempted event carries it). */
 export const LoginAttempt = z.object({
   id: Id,
-  email: z.string().nullable(),
+  email: z.string(),
   method: LoginMethod,
   status: LoginAttemptStatus,
   failureReason: z.string().nullable(),
@@ -53,15 +53,18 @@ export type LoginAttempt = z.infer<typeof LoginAttempt>;
 export const LoginAttemptList = z.array(LoginAttempt);
 export type LoginAttemptList = z.infer<typeof LoginAttemptList>;
 
-/** One item of GET /api/admin/signup-failures: failed sign-ups grouped by step and reason. */
-export const SignupFailureStat = z.object({ step: SignupStep, failureReason: z.string(), count: Count });
+/**
+ * One item of GET /api/admin/signup-failures: failed sign-ups grouped by step and reason, most frequent first.
+ * failureReason is null for failures recorded without one (the attempt events allow it).
+ */
+export const SignupFailureStat = z.object({ step: SignupStep, failureReason: z.string().nullable(), count: Count });
 export type SignupFailureStat = z.infer<typeof SignupFailureStat>;
 
 export const SignupFailureStats = z.array(SignupFailureStat);
 export type SignupFailureStats = z.infer<typeof SignupFailureStats>;
 
-/** One item of GET /api/admin/login-failures: failed logins grouped by method and reason. */
-export const LoginFailureStat = z.object({ method: LoginMethod, failureReason: z.string(), count: Count });
+/** One item of GET /api/admin/login-failures: failed logins grouped by method and reason, most frequent first. */
+export const LoginFailureStat = z.object({ method: LoginMethod, failureReason: z.string().nullable(), count: Count });
 export type LoginFailureStat = z.infer<typeof LoginFailureStat>;
 
 export const LoginFailureStats = z.array(LoginFailureStat);
@@ -85,3 +88,10 @@ export const AttemptsQuery = PaginationQuery.extend({
   to: DateBound,
 });
 export type AttemptsQuery = z.infer<typeof AttemptsQuery>;
+
+/**
+ * Query of GET /api/admin/signup-failures and /api/admin/login-failures: the same email, from and to filters as the
+ * attempt lists (so the stat cards follow the admin page's filters); no pagination, the groups are few.
+ */
+export const FailureStatsQuery = AttemptsQuery.pick({ email: true, from: true, to: true });
+export type FailureStatsQuery = z.infer<typeof FailureStatsQuery>;

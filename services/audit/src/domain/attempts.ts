@@ -1,0 +1,87 @@
+/**
+ * Sign-up and login attempts as identity reported them (identity.signup.attempted, identity.login.attempted), one
+ * row per event: the event id is unique, so a redelivered event can never make a second row. createdAt is the
+ * event's occurredAt, when the attempt happened.
+ */
+import { defineEntity, p } from '@mikro-orm/postgresql';
+
+/** The key the email filter compares: trimmed and lower-cased (emails compare case-insensitively). */
+export const emailKey = (email: string): string => email.trim().toLowerCase();
+
+/**
+ * Longest text kept per field. Attempts record what was typed, so a field can be anything up to the body limit;
+ * clipping keeps rows (and the email index, whose entries PostgreSQL caps at ~2.7 kB) bounded.
+ */
+export const FieldLimits = { email: 320, failureReason: 500, referralCode: 100, ipAddress: 100, userAgent: 1000 } as const;
+
+export function clip(value: string, max: number): string;
+export function clip(value: string | null, max: number): string | null;
+export function clip(value: string | null, max: number): string | null {
+  return value === null || value.length <= max ? value : value.slice(0, max);
+}
+
+export const SignupAttemptSchema = defineEntity({
+  name: 'SignupAttempt',
+  tableName: 'signup_attempt',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    eventId: p.uuid().unique(),
+    /** As typed (it may not be a valid address). */
+    email: p.text(),
+    emailKey: p.text(),
+    step: p.enum(['request', 'verify']),
+    status: p.enum(['pending', 'failed', 'completed']),
+    failureReason: p.text().nullable(),
+    referralCode: p.text().nullable(),
+    ipAddress: p.text().nullable(),
+    userAgent: p.text().nullable(),
+    createdAt: p.datetime().index(),
+  },
+  indexes: [{ properties: ['emailKey', 'createdAt'] }],
+});
+export class SignupAttempt extends SignupAttemptSchema.class {}
+SignupAttemptSchema.setClass(SignupAttempt);
+
+export const LoginAttemptSchema = defineEntity({
+  name: 'LoginAttempt',
+  tableName: 'login_attempt',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    eventId: p.uuid().unique(),
+    /** As typed (it may not be a valid address). */
+    email: p.text(),
+    emailKey: p.text(),
+    method: p.enum(['password', 'google']),
+    status: p.enum(['success', 'failed']),
+    failureReason: p.text().nullable(),
+    ipAddress: p.text().nullable(),
+    userAgent: p.text().nullable(),
+    createdAt: p.datetime().index(),
+  },
+  indexes: [{ properties: ['emailKey', 'createdAt'] }],
+});
+export class LoginAttempt extends LoginAttemptSchema.class {}
+LoginAttemptSchema.setClass(LoginAttempt);
+
+/** The email, from and to filters of the admin queries, as the query schemas in @puente/contracts parse them. */
+export interface AttemptFilters { email?: string | undefined; from?: string | undefined; to?: string | undefined }
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
+
+/**
+ * The where-clause for the filters: email exact but case-insensitive; from and to inclusive, in UTC. A bare `to`
+ * date runs through the end of that day; a date-time bound is that instant.
+ */
+export function attemptWhere(filters: AttemptFilters): { emailKey?: string; createdAt?: { $gte?: Date; $lt?: Date; $lte?: Date } } {
+  const where: ReturnType<typeof attemptWhere> = {};
+  if (filters.email !== undefined) where.emailKey = emailKey(filters.email);
+  const createdAt: NonNullable<typeof where.createdAt> = {};
+  if (filters.from !== undefined) createdAt.$gte = DATE_ONLY.test(filters.from) ? new Date(`${filters.from}T00:00:00.000Z`) : new Date(filters.from);
+  if (filters.to !== undefined) {
+    if (DATE_ONLY.test(filters.to)) createdAt.$lt = new Date(Date.parse(`${filters.to}T00:00:00.000Z`) + DAY_MS);
+    else createdAt.$lte = new Date(filters.to);
+  }
+  if (Object.keys(createdAt).length > 0) where.createdAt = createdAt;
+  return where;
+}
