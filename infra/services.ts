@@ -2,7 +2,7 @@
 import type { ServiceName } from '@puente/contracts';
 import { loadConfig, type ServiceDefinition } from '@puente/platform';
 import { identityService, IdentitySettings } from '@puente/identity';
-import { accountsService } from '@puente/accounts';
+import { accountsService, AccountsSettings } from '@puente/accounts';
 import { exchangeService } from '@puente/exchange';
 import { ratingService } from '@puente/rating';
 import { notificationService } from '@puente/notification';
@@ -12,7 +12,7 @@ import { auditService, AuditSettings } from '@puente/audit';
 export function serviceDefinitions(env: NodeJS.ProcessEnv = process.env, opts: { printAdmin?: (line: string) => void } = {}): Record<ServiceName, ServiceDefinition> {
   return {
     identity: identityService(loadConfig(IdentitySettings, env), opts),
-    accounts: accountsService(),
+    accounts: accountsService(loadConfig(AccountsSettings, env)),
     exchange: exchangeService(),
     rating: ratingService(),
     notification: notificationService(),

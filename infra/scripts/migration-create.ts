@@ -5,6 +5,7 @@
  * database, diffs against the entities and writes services/<service>/src/migrations/Migration<timestamp>.ts
  * with its snapshot.
  */
+import { randomBytes } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormOptions } from '@puente/platform';
 import { ServiceNames, type ServiceName } from '@puente/contracts';
@@ -16,7 +17,8 @@ if (!service || !(ServiceNames as readonly string[]).includes(service)) {
   console.error(`usage: npm run migration:create -- <${ServiceNames.join('|')}> [name]`);
   process.exit(2);
 }
-const def = serviceDefinitions()[service as ServiceName];
+// Only the entities matter here: settings a service needs at run time get throwaway values when unset.
+const def = serviceDefinitions({ BANK_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`, ...process.env })[service as ServiceName];
 const pg = await startPostgres();
 try {
   const url = await pg.createDatabase('migrations');

@@ -1,17 +1,52 @@
 /**
- * Accounts: each user's GBP and CLP bank accounts, encrypted at rest. Owns schema `accounts`.
- * Skeleton: health, readiness, its schema with outbox and inbox; its routes and events arrive with its issue.
+ * Accounts: each user's GBP and CLP bank accounts (at most one of each), validated as a bank would and with their
+ * details encrypted at rest. Owns schema `accounts`. Publishes accounts.bank-account.added/updated/removed.
  */
 import { fileURLToPath } from 'node:url';
-import { defineService } from '@puente/platform';
+import { z } from 'zod';
+import { defineService, type ServiceContext } from '@puente/platform';
+import { BankAccountSchema } from './domain/bank-account.ts';
+import { bankCipher, parseEncryptionKeys, type EncryptionKeys } from './domain/encryption.ts';
+import { bankAccountRoutes } from './routes/bank-accounts.ts';
+import { internalRoutes } from './routes/internal.ts';
+import { RESEAL_JOB, resealJob } from './jobs/reseal-bank-accounts.ts';
 import { consumers } from './events/consumers.ts';
 
-export function accountsService() {
+export const AccountsSettings = z.object({
+  /** `keyId:base64key[,keyId2:base64key2...]`, 32-byte keys; the first encrypts, all decrypt (rotation). */
+  BANK_ENCRYPTION_KEYS: z
+    .string({ error: 'BANK_ENCRYPTION_KEYS is required: keyId:base64key with a 32-byte key, e.g. k1:$(openssl rand -base64 32)' })
+    .transform((value, ctx): EncryptionKeys => {
+      try {
+        return parseEncryptionKeys(value);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+});
+export type AccountsSettings = z.infer<typeof AccountsSettings>;
+
+export function accountsService(settings: AccountsSettings) {
+  const cipher = bankCipher(settings.BANK_ENCRYPTION_KEYS);
+  // The re-encryption job needs the service's database, which exists once the service has started (onStart).
+  let started: ServiceContext | undefined;
   return defineService({
     name: 'accounts',
-    entities: [],
+    entities: [BankAccountSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
-    routes() {},
+    jobs: [resealJob(() => {
+      if (!started) throw new Error('the accounts service has not started');
+      return started;
+    }, cipher)],
+    schedules: [{ job: RESEAL_JOB, everyMs: 3_600_000, schedulerId: RESEAL_JOB }],
+    async routes(app, ctx) {
+      await app.register(bankAccountRoutes(ctx, cipher));
+      await app.register(internalRoutes(cipher));
+    },
+    async onStart(ctx) {
+      started = ctx;
+    },
   });
 }

@@ -1,4 +1,5 @@
+import { loadConfig } from '@puente/platform';
 import { runServiceProcess } from '@puente/platform/process';
-import { accountsService } from './app.ts';
+import { accountsService, AccountsSettings } from './app.ts';
 
-await runServiceProcess(accountsService());
+await runServiceProcess(accountsService(loadConfig(AccountsSettings)));

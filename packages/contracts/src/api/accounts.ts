@@ -1,11 +1,31 @@
 /**
  * Bank accounts: at most one GBP and one CLP account per user. Calls: /api/bank-accounts, /api/bank-accounts/{id}.
+ *
+ * Besides the spec's rules (section 5, messages in ValidationMessages) the schemas check what a bank would: a
+ * Chilean RUT's modulo-11 check digit, a UK sort code of 6 digits, a UK account number of 8 digits, a CLP account
+ * number of digits, an IBAN's mod-97 checksum. Those messages are ours (BankAccountMessages) and name the field.
  */
 import { z } from 'zod';
-import { Currency, Id, ValidationMessages as M, blankToUndefined, optionalText, requiredText } from './common.ts';
+import { Currency, Id, ValidationMessages as M, blankToUndefined, idParam, optionalText, requiredText } from './common.ts';
+
+/** Our wording for the checks the spec does not list; each names the field it is about. */
+export const BankAccountMessages = {
+  bankNameTooLong: 'Bank name must be at most 100 characters',
+  accountHolderTooLong: 'Account holder name must be at most 100 characters',
+  gbpAccountNumberInvalid: 'Account number must be 8 digits for GBP accounts',
+  clpAccountNumberInvalid: 'Account number must be at most 20 digits (spaces and hyphens allowed) for CLP accounts',
+  rutInvalid: 'RUT is not valid: check the number and its check digit (e.g. 12.345.678-5)',
+  sortCodeInvalid: 'Sort code must be 6 digits (e.g. 12-34-56)',
+  ibanInvalid: 'IBAN is not valid: check the country code, check digits and account number',
+  userIdsInvalid: 'userIds must be two different user ids, comma-separated',
+} as const;
+const B = BankAccountMessages;
 
 export const ClpAccountType = z.enum(['rut', 'vista', 'current', 'debit', 'credit'], { error: M.accountTypeInvalid });
 export type ClpAccountType = z.infer<typeof ClpAccountType>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Bank-grade checks and normal forms
 
 /** A Chilean RUT as stored and shown: digits, a hyphen, the check digit (`12345678-5`, `9876543-K`). */
 export function normalizeRut(rut: string): string {
@@ -13,10 +33,86 @@ export function normalizeRut(rut: string): string {
   return compact.length > 1 ? `${compact.slice(0, -1)}-${compact.slice(-1)}` : compact;
 }
 
+/** The modulo-11 check digit of a RUT's number ('0'-'9' or 'K'). */
+export function rutCheckDigit(body: string): string {
+  let sum = 0;
+  let factor = 2;
+  for (let i = body.length - 1; i >= 0; i -= 1) {
+    sum += Number(body[i]) * factor;
+    factor = factor === 7 ? 2 : factor + 1;
+  }
+  const digit = 11 - (sum % 11);
+  return digit === 11 ? '0' : digit === 10 ? 'K' : String(digit);
+}
+
+/**
+ * A RUT written as `12.345.678-5`, `12345678-5` or `123456785` (the check digit may be `k` or `K`): a number of up to
+ * 8 digits without a leading zero, and the right check digit.
+ */
+export function isValidRut(rut: string): boolean {
+  const written = rut.trim();
+  if (!/^(?:\d{1,3}(?:\.\d{3})+|\d+)-?[\dkK]$/.test(written)) return false;
+  const [body = '', digit = ''] = normalizeRut(written).split('-');
+  return /^[1-9]\d{0,7}$/.test(body) && rutCheckDigit(body) === digit;
+}
+
 /** A UK sort code as stored and shown: six digits without separators (`123456`). */
 export function normalizeSortCode(sortCode: string): string {
   return sortCode.replace(/[\s-]/g, '');
 }
+
+/** A UK sort code: 6 digits, optionally written in pairs (`12-34-56`, `12 34 56`). */
+export function isValidSortCode(sortCode: string): boolean {
+  return /^\d{2}([\s-]?)\d{2}\1\d{2}$/.test(sortCode.trim());
+}
+
+/** A UK account number as stored: 8 digits (spaces and hyphens a user types are dropped). */
+export function normalizeGbpAccountNumber(accountNumber: string): string {
+  return accountNumber.replace(/[\s-]/g, '');
+}
+
+export function isValidGbpAccountNumber(accountNumber: string): boolean {
+  return /^\d{8}$/.test(normalizeGbpAccountNumber(accountNumber));
+}
+
+/** A Chilean account number: up to 20 digits; spaces and hyphens as banks print them are kept. */
+export function isValidClpAccountNumber(accountNumber: string): boolean {
+  return /^\d+(?:[\s-]\d+)*$/.test(accountNumber) && accountNumber.replace(/[\s-]/g, '').length <= 20;
+}
+
+/** An IBAN in its electronic form, as stored: upper case, no spaces (`GB33BUKB20201555555555`). */
+export function normalizeIban(iban: string): string {
+  return iban.replace(/\s/g, '').toUpperCase();
+}
+
+/** An IBAN: country code, two check digits, up to 30 letters or digits, and mod 97 of the rearranged number is 1. */
+export function isValidIban(iban: string): boolean {
+  const compact = normalizeIban(iban);
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(compact)) return false;
+  const rearranged = compact.slice(4) + compact.slice(0, 4);
+  let remainder = 0;
+  for (const ch of rearranged) {
+    const value = ch >= 'A' ? String(ch.charCodeAt(0) - 55) : ch; // A=10 ... Z=35
+    for (const d of value) remainder = (remainder * 10 + Number(d)) % 97;
+  }
+  return remainder === 1;
+}
+
+/** The account-number rule of a currency: its message when `accountNumber` breaks it, else undefined. */
+export function accountNumberProblem(currency: Currency, accountNumber: string): string | undefined {
+  if (currency === 'GBP') return isValidGbpAccountNumber(accountNumber) ? undefined : B.gbpAccountNumberInvalid;
+  return isValidClpAccountNumber(accountNumber) ? undefined : B.clpAccountNumberInvalid;
+}
+
+/** The account number as stored for its currency (GBP: 8 digits; CLP: as written, trimmed). */
+export function normalizeAccountNumber(currency: Currency, accountNumber: string): string {
+  return currency === 'GBP' ? normalizeGbpAccountNumber(accountNumber) : accountNumber;
+}
+
+const filled = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Requests
 
 type BankAccountCreateCommon = {
   bankName: string;
@@ -34,14 +130,20 @@ export type ClpBankAccountCreate = BankAccountCreateCommon & {
   email: string;
 };
 
+const bankName = requiredText(M.bankNameRequired).max(100, B.bankNameTooLong);
+const accountHolder = requiredText(M.accountHolderRequired).max(100, B.accountHolderTooLong);
+
 const BankAccountCreateFields = z.object({
   currency: Currency,
-  bankName: requiredText(M.bankNameRequired),
+  bankName,
   accountNumber: requiredText(M.accountNumberRequired),
-  accountHolder: requiredText(M.accountHolderRequired),
+  accountHolder,
   rut: optionalText(),
   accountType: z.preprocess(blankToUndefined, ClpAccountType.optional()),
-  email: z.preprocess(blankToUndefined, z.string().trim().pipe(z.email({ error: M.bankAccountEmailInvalid })).optional()),
+  email: z.preprocess(
+    blankToUndefined,
+    z.string().trim().pipe(z.email({ error: M.bankAccountEmailInvalid }).max(254, M.bankAccountEmailInvalid)).optional(),
+  ),
   sortCode: optionalText(),
   iban: optionalText(),
 });
@@ -49,10 +151,12 @@ const BankAccountCreateFields = z.object({
 /**
  * POST /api/bank-accounts (and the web's add-account form). Blank strings count as absent, so a missing required
  * field gives the spec's message whether it was left out or sent as ''. The parsed value keeps only the fields of
- * the account's currency: GBP gets sortCode, CLP gets rut, accountType and email; iban is optional for both. RUT and
- * sort code come out normalised (`12345678-5`, `123456`).
+ * the account's currency: GBP gets sortCode, CLP gets rut, accountType and email; iban is optional for both. RUT,
+ * sort code, GBP account number and IBAN come out normalised (`12345678-5`, `123456`, `12345678`,
+ * `GB33BUKB20201555555555`).
  */
 export const BankAccountCreate = BankAccountCreateFields.superRefine((account, ctx) => {
+  // The spec's rules: the fields a currency needs.
   if (account.currency === 'CLP') {
     if (account.rut === undefined) ctx.addIssue({ code: 'custom', path: ['rut'], message: M.rutRequired });
     if (account.accountType === undefined) {
@@ -62,15 +166,29 @@ export const BankAccountCreate = BankAccountCreateFields.superRefine((account, c
   } else if (account.sortCode === undefined) {
     ctx.addIssue({ code: 'custom', path: ['sortCode'], message: M.sortCodeRequired });
   }
+  // What a bank would check, on the fields that are there (a missing one already has its message).
+  if (filled(account.accountNumber)) {
+    const problem = accountNumberProblem(account.currency, account.accountNumber);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['accountNumber'], message: problem });
+  }
+  if (account.currency === 'CLP' && filled(account.rut) && !isValidRut(account.rut)) {
+    ctx.addIssue({ code: 'custom', path: ['rut'], message: B.rutInvalid });
+  }
+  if (account.currency === 'GBP' && filled(account.sortCode) && !isValidSortCode(account.sortCode)) {
+    ctx.addIssue({ code: 'custom', path: ['sortCode'], message: B.sortCodeInvalid });
+  }
+  if (filled(account.iban) && !isValidIban(account.iban)) {
+    ctx.addIssue({ code: 'custom', path: ['iban'], message: B.ibanInvalid });
+  }
 }, {
-  // Run whenever the currency itself is valid, so every missing field is reported at once.
+  // Run whenever the currency itself is valid, so every missing or malformed field is reported at once.
   when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === 'currency'),
 }).transform((account): GbpBankAccountCreate | ClpBankAccountCreate => {
   const common: BankAccountCreateCommon = {
     bankName: account.bankName,
-    accountNumber: account.accountNumber,
+    accountNumber: normalizeAccountNumber(account.currency, account.accountNumber),
     accountHolder: account.accountHolder,
-    ...(account.iban === undefined ? {} : { iban: account.iban }),
+    ...(account.iban === undefined ? {} : { iban: normalizeIban(account.iban) }),
   };
   if (account.currency === 'GBP') {
     return { ...common, currency: 'GBP', sortCode: normalizeSortCode(account.sortCode ?? '') };
@@ -93,11 +211,28 @@ export type BankAccountCreateInput = z.input<typeof BankAccountCreate>;
  * (currency, rut, ...) is stripped, not an error.
  */
 export const BankAccountUpdate = z.object({
-  bankName: requiredText(M.bankNameRequired),
+  bankName,
   accountNumber: requiredText(M.accountNumberRequired),
-  accountHolder: requiredText(M.accountHolderRequired),
+  accountHolder,
 });
 export type BankAccountUpdate = z.infer<typeof BankAccountUpdate>;
+
+/**
+ * BankAccountUpdate for an account of `currency` (the service knows it once it has found the account): adds the
+ * currency's account-number rule and normal form.
+ */
+export function bankAccountUpdateFor(currency: Currency) {
+  return BankAccountUpdate.superRefine((update, ctx) => {
+    const problem = accountNumberProblem(currency, update.accountNumber);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['accountNumber'], message: problem });
+  }).transform((update): BankAccountUpdate => ({
+    ...update,
+    accountNumber: normalizeAccountNumber(currency, update.accountNumber),
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Responses
 
 /**
  * A bank account as its owner reads it (GET /api/bank-accounts, and the answer to POST and PUT): full values, RUT
@@ -120,3 +255,25 @@ export type BankAccount = z.infer<typeof BankAccount>;
 /** GET /api/bank-accounts */
 export const BankAccountList = z.array(BankAccount);
 export type BankAccountList = z.infer<typeof BankAccountList>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Internal: GET /internal/match-accounts on the accounts service (service token of the exchange service only)
+
+/** `?userIds=3,7`: the two parties of a match whose bank details may be shown. */
+export const MatchAccountsQuery = z.object({
+  userIds: z.preprocess(
+    (value) => (typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value),
+    z.array(idParam(B.userIdsInvalid), { error: B.userIdsInvalid })
+      .length(2, B.userIdsInvalid)
+      .refine(([a, b]) => a !== b, B.userIdsInvalid),
+  ),
+});
+export type MatchAccountsQuery = z.infer<typeof MatchAccountsQuery>;
+
+/** One account of a party, with its owner. */
+export const OwnedBankAccount = BankAccount.extend({ userId: Id });
+export type OwnedBankAccount = z.infer<typeof OwnedBankAccount>;
+
+/** The answer: every account of both users (at most two each), full values, ordered by user then currency. */
+export const MatchAccountsList = z.array(OwnedBankAccount);
+export type MatchAccountsList = z.infer<typeof MatchAccountsList>;

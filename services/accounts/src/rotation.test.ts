@@ -1,0 +1,65 @@
+/**
+ * Key rotation: values sealed with an older key stay readable while that key is listed, the re-encryption job
+ * (run at start, then hourly) moves them to the first key, and then the old key can be dropped.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestService, type TestService } from '@puente/platform/testing';
+import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
+import { AccountsSettings, accountsService } from './app.ts';
+
+const key = () => randomBytes(32).toString('base64');
+const start = (keys: string, url: string) => startTestService(accountsService(AccountsSettings.parse({ BANK_ENCRYPTION_KEYS: keys })), url);
+
+describeWithInfra(['postgres'], 'bank detail encryption keys rotate', () => {
+  const db = useFreshDatabase('accounts_rotation');
+  const running: TestService[] = [];
+  afterAll(async () => { for (const s of running.reverse()) await s.stop(); });
+  const oldKey = `old:${key()}`;
+  const newKey = `new:${key()}`;
+  let userId = 0;
+  let created: Record<string, unknown>;
+  beforeAll(async () => {
+    const before = await start(oldKey, db.url);
+    running.push(before);
+    userId = 5;
+    const res = await before.app.inject({
+      method: 'POST', url: '/bank-accounts', headers: await before.as({ kind: 'user', userId, role: 'user' }),
+      payload: { currency: 'GBP', bankName: 'Monzo', accountNumber: '31926819', accountHolder: 'Ana', sortCode: '040004', iban: 'GB33BUKB20201555555555' },
+    });
+    expect(res.statusCode).toBe(201);
+    created = res.json();
+    await before.stop();
+    running.pop();
+  });
+
+  const keyIds = async (svc: TestService) => {
+    const [row] = await svc.ctx.orm.em.fork().execute<Record<string, string>[]>(
+      'select account_number_sealed, sort_code_sealed, iban_sealed from accounts.bank_account');
+    return Object.values(row!).map((v) => v.split(':')[0]);
+  };
+  const read = async (svc: TestService) => svc.app.inject({ method: 'GET', url: '/bank-accounts', headers: await svc.as({ kind: 'user', userId, role: 'user' }) });
+
+  it('reads old values with the old key listed second, re-seals them with the new key, then needs only the new key', async () => {
+    const rotating = await start(`${newKey},${oldKey}`, db.url);
+    running.push(rotating);
+    expect((await read(rotating)).json()).toEqual([created]);
+    const deadline = Date.now() + 10_000;
+    while ((await keyIds(rotating)).some((k) => k !== 'new') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await keyIds(rotating)).toEqual(['new', 'new', 'new']);
+    await rotating.stop();
+    running.pop();
+
+    const after = await start(newKey, db.url);
+    running.push(after);
+    expect((await read(after)).json()).toEqual([created]);
+  });
+
+  it('answers a generic 500 (no details) when a row needs a key that is no longer listed', async () => {
+    const wrong = await start(`other:${key()}`, db.url);
+    running.push(wrong);
+    const res = await read(wrong);
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ message: 'Something went wrong. Please try again.', code: 'internal' });
+  });
+});

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { MatchAccountsQuery, type MatchAccountsList } from '@puente/contracts';
+import { parse, requireService } from '@puente/platform';
+import { BankAccount, toBankAccountView } from '../domain/bank-account.ts';
+import type { BankCipher } from '../domain/encryption.ts';
+
+/**
+ * Routes for other services only (never proxied by the gateway; a service token is required).
+ *
+ * GET /internal/match-accounts?userIds=3,7 — every bank account of the two parties of a match, with full values
+ * and their owner's id. Only the exchange service may call it, and it does so only for a match that is confirmed
+ * or completed (the spec's rule for showing bank details; the exchange service owns matches and checks it).
+ */
+export function internalRoutes(cipher: BankCipher) {
+  return async (app: FastifyInstance): Promise<void> => {
+    app.get('/internal/match-accounts', async (request): Promise<MatchAccountsList> => {
+      const caller = requireService(request, 'exchange');
+      const { userIds } = parse(MatchAccountsQuery, request.query);
+      const accounts = await request.em.find(BankAccount, { userId: { $in: userIds } }, { orderBy: { userId: 'asc', currency: 'asc' } });
+      request.log.info({ caller: caller.service, userIds, accounts: accounts.length }, 'bank details released for a match');
+      return accounts.map((a) => ({ userId: a.userId, ...toBankAccountView(cipher, a) }));
+    });
+  };
+}
