@@ -115,6 +115,18 @@ describeWithInfra(['postgres'], 'outbox and inbox on PostgreSQL', () => {
     expect((await orm.em.fork().find(Note, {})).map((n) => n.text)).toEqual(['done']);
   });
 
+  it('publishes each event once when a flush runs beside the relay\'s own polling', async () => {
+    const received: EventEnvelope[] = [];
+    await collect(bus, 'g-flush', received);
+    const events = Array.from({ length: 20 }, () => registered(30));
+    for (const [i, e] of events.entries()) await commitNoteWithEvent(orm, `f${i}`, e);
+    relay.kick();
+    await Promise.all(Array.from({ length: 4 }, () => relay.flush()));
+    await bus.drain();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(received.map((e) => e.id)).toEqual(events.map((e) => e.id));
+  });
+
   it('publishes each event once and in commit order when two relays share a schema', async () => {
     const received: EventEnvelope[] = [];
     await collect(bus, 'g-two-relays', received);

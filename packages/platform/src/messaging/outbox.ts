@@ -50,6 +50,8 @@ export class OutboxRelay {
   private failures = 0;
   private readonly table: string;
   private readonly leaseTable: string;
+  /** Batches run one at a time (poll, kick and flush alike), so a row is never published by two at once. */
+  private batches: Promise<unknown> = Promise.resolve();
 
   constructor(opts: RelayOptions) {
     this.opts = { pollMs: 250, batchSize: 100, leaseMs: 10_000, ...opts };
@@ -120,7 +122,13 @@ export class OutboxRelay {
     this.schedule(next);
   }
 
-  private async publishBatch(): Promise<number> {
+  private publishBatch(): Promise<number> {
+    const run = this.batches.then(() => this.publishBatchNow());
+    this.batches = run.catch(() => undefined);
+    return run;
+  }
+
+  private async publishBatchNow(): Promise<number> {
     if (!(await this.acquireLease())) return 0;
     const em = this.opts.orm.em.fork();
     const rows = await em.execute<Row[]>(
