@@ -21,6 +21,7 @@ import {
   type FailedJob,
   type JobDefinition,
   type JobQueue,
+  withTimeout,
 } from './port.ts';
 
 export interface BullMqJobQueueOptions {
@@ -167,20 +168,7 @@ export class BullMqJobQueue implements JobQueue {
     if (!parsed.success) throw new UnrecoverableError(parsed.error.message);
     const ctx = { id: job.id ?? '', attempt: job.attemptsMade + 1 };
     const timeoutMs = def.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
-    let timer: NodeJS.Timeout | undefined;
-    const attempt = Promise.resolve().then(() => def.handle(parsed.data, ctx));
-    attempt.catch(() => {}); // a handler that rejects after its timeout must not be an unhandled rejection
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`job "${job.name}" attempt ${ctx.attempt} timed out after ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-    });
-    try {
-      await Promise.race([attempt, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    await withTimeout(() => def.handle(parsed.data, ctx), timeoutMs, `job "${job.name}" attempt ${ctx.attempt}`);
   }
 }
 

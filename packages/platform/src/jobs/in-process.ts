@@ -14,6 +14,7 @@ import {
   type FailedJob,
   type JobDefinition,
   type JobQueue,
+  withTimeout,
 } from './port.ts';
 import type { z } from 'zod';
 
@@ -209,7 +210,7 @@ export class InProcessJobQueue implements JobQueue {
     if (!parsed.success) return this.#fail(job, parsed.error); // data that is invalid now will not become valid
     const timeoutMs = def.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
     try {
-      await withTimeout(() => def.handle(parsed.data, { id: job.id, attempt: job.attempt }), timeoutMs, job);
+      await withTimeout(() => def.handle(parsed.data, { id: job.id, attempt: job.attempt }), timeoutMs, `job "${job.name}" attempt ${job.attempt}`);
     } catch (err) {
       const attempts = def.attempts ?? DEFAULT_JOB_ATTEMPTS;
       if (job.attempt < attempts && !this.#stopped) {
@@ -232,20 +233,3 @@ export class InProcessJobQueue implements JobQueue {
   }
 }
 
-/** Runs one attempt, failing it when it runs longer than timeoutMs (the handler itself cannot be cancelled). */
-async function withTimeout(run: () => Promise<void>, timeoutMs: number, job: PendingJob): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const attempt = Promise.resolve().then(run);
-  attempt.catch(() => {}); // a handler that rejects after its timeout must not be an unhandled rejection
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`job "${job.name}" attempt ${job.attempt} timed out after ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-  });
-  try {
-    await Promise.race([attempt, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

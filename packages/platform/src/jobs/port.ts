@@ -62,3 +62,18 @@ export const DEFAULT_JOB_TIMEOUT_MS = 60_000;
 export function defineJob<S extends z.ZodType>(def: JobDefinition<S>): JobDefinition<S> {
   return def;
 }
+
+/** Runs one attempt, failing it when it runs longer than timeoutMs (the handler itself cannot be cancelled). */
+export async function withTimeout(run: () => Promise<void>, timeoutMs: number, what: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const attempt = Promise.resolve().then(run);
+  attempt.catch(() => {}); // a handler that rejects after its timeout must not be an unhandled rejection
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    await Promise.race([attempt, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
