@@ -1,33 +1,131 @@
 /**
- * Identity: users, credentials, referral codes, sign-up and sessions' users. Owns schema `identity`.
- * This first slice: the user record, the admin seeded on first start, referral-code checks.
+ * Identity: users, credentials, referral codes, sign-up, login (password and Google), verification requests and the
+ * user directory. Owns schema `identity`. Sessions live in the gateway: identity tells it to start or end them with a
+ * signed response header (SESSION_ACTION_HEADER).
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { defineService } from '@puente/platform';
+import { booleanSetting, defineService, type ServiceContext } from '@puente/platform';
 import { UserSchema } from './domain/user.ts';
 import { AccountCurrencySchema } from './domain/account-currencies.ts';
+import { PendingSignupSchema } from './domain/pending-signup.ts';
+import { PasswordResetSchema } from './domain/password-reset.ts';
+import { ReferralSchema } from './domain/referral.ts';
+import { VerificationRequestSchema } from './domain/verification-request.ts';
 import { printAdminBanner, seedAdmin } from './domain/admin-seed.ts';
+import type { IdentityConfig } from './domain/config.ts';
+import { googleClient } from './domain/google.ts';
+import { smtpMailer, tokenDelivery, type Mailer } from './domain/mailer.ts';
+import type { RouteDeps } from './routes/deps.ts';
 import { referralRoutes } from './routes/referrals.ts';
+import { signupRoutes } from './routes/signup.ts';
+import { authRoutes } from './routes/auth.ts';
+import { passwordRoutes } from './routes/passwords.ts';
+import { googleRoutes } from './routes/google.ts';
+import { userRoutes } from './routes/users.ts';
+import { adminRoutes } from './routes/admin.ts';
 import { consumers } from './events/consumers.ts';
+import { PURGE_EXPIRED_TOKENS, purgeExpiredTokens } from './jobs/purge-expired-tokens.ts';
 
+/** An empty (or blank) environment variable counts as unset. */
+const unsetIfBlank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optional = <S extends z.ZodType>(schema: S) => z.preprocess(unsetIfBlank, schema.optional());
+
+/** Identity's settings (besides the service settings every process reads). Defaults are applied by identityService. */
 export const IdentitySettings = z.object({
-  ADMIN_EMAIL: z.email('ADMIN_EMAIL must be an email address').optional(),
-  ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional(),
-  ADMIN_REFERRAL_CODE: z.string().regex(/^[A-Za-z0-9-]{4,32}$/, 'ADMIN_REFERRAL_CODE must be 4-32 letters, digits or dashes').optional(),
+  ADMIN_EMAIL: optional(z.email('ADMIN_EMAIL must be an email address')),
+  ADMIN_PASSWORD: optional(z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters')),
+  ADMIN_REFERRAL_CODE: optional(z.string().regex(/^[A-Za-z0-9-]{4,32}$/, 'ADMIN_REFERRAL_CODE must be 4-32 letters, digits or dashes')),
+  NODE_ENV: optional(z.enum(['development', 'production', 'test'], 'NODE_ENV must be development, production or test')),
+  EXPOSE_VERIFICATION_TOKEN: optional(booleanSetting),
+  SMTP_URL: optional(z.string().regex(/^smtps?:\/\/./, 'SMTP_URL must be an smtp:// or smtps:// URL')),
+  MAIL_FROM: optional(z.string()),
+  PUBLIC_URL: optional(z.url({ protocol: /^https?$/, error: 'PUBLIC_URL must be an http(s) origin such as https://puente.example' })),
+  GOOGLE_CLIENT_ID: optional(z.string()),
+  GOOGLE_CLIENT_SECRET: optional(z.string()),
+  GOOGLE_ISSUER: optional(z.url({ protocol: /^https?$/, error: 'GOOGLE_ISSUER must be an http(s) URL' })),
+  OAUTH_COOKIE_SECRET: optional(z.string().min(32, 'OAUTH_COOKIE_SECRET must be at least 32 characters')),
+  INTERNAL_TOKEN_SECRET: optional(z.string()),
+}).refine((s) => Boolean(s.GOOGLE_CLIENT_ID) === Boolean(s.GOOGLE_CLIENT_SECRET), {
+  message: 'set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or neither', path: ['GOOGLE_CLIENT_SECRET'],
 });
 export type IdentitySettings = z.infer<typeof IdentitySettings>;
 
-export function identityService(settings: IdentitySettings, opts: { printAdmin?: (line: string) => void } = {}) {
+const DEFAULT_PUBLIC_URL = 'http://localhost:8080';
+const DEFAULT_GOOGLE_ISSUER = 'https://accounts.google.com';
+const DEFAULT_MAIL_FROM = 'Puente <no-reply@puente.local>';
+
+/**
+ * The key of the Google sign-in cookie: from OAUTH_COOKIE_SECRET, else derived from INTERNAL_TOKEN_SECRET (every
+ * identity replica has it), else random for this process (tests; a restart then voids sign-ins under way).
+ */
+function oauthCookieKey(s: IdentitySettings): Uint8Array {
+  const secret = s.OAUTH_COOKIE_SECRET ?? (s.INTERNAL_TOKEN_SECRET ? `oauth-cookie:${s.INTERNAL_TOKEN_SECRET}` : randomBytes(32).toString('hex'));
+  return new Uint8Array(createHash('sha256').update(secret).digest());
+}
+
+export function resolveConfig(s: IdentitySettings): IdentityConfig {
+  const publicUrl = (s.PUBLIC_URL ?? DEFAULT_PUBLIC_URL).replace(/\/+$/, '');
+  return {
+    exposeTokens: s.EXPOSE_VERIFICATION_TOKEN ?? s.NODE_ENV !== 'production',
+    publicUrl,
+    google: s.GOOGLE_CLIENT_ID && s.GOOGLE_CLIENT_SECRET
+      ? {
+          clientId: s.GOOGLE_CLIENT_ID,
+          clientSecret: s.GOOGLE_CLIENT_SECRET,
+          issuer: (s.GOOGLE_ISSUER ?? DEFAULT_GOOGLE_ISSUER).replace(/\/+$/, ''),
+          redirectUri: `${publicUrl}/api/auth/google/callback`,
+        }
+      : null,
+    oauthCookieKey: oauthCookieKey(s),
+  };
+}
+
+const HOURLY_MS = 3600 * 1000;
+
+export interface IdentityOptions {
+  printAdmin?: (line: string) => void;
+  /** Replaces the SMTP transport (tests). */
+  mailer?: Mailer;
+}
+
+export function identityService(settings: IdentitySettings, opts: IdentityOptions = {}) {
+  const config = resolveConfig(settings);
+  const smtp = !opts.mailer && settings.SMTP_URL ? smtpMailer(settings.SMTP_URL, settings.MAIL_FROM ?? DEFAULT_MAIL_FROM) : null;
+  const mailer = opts.mailer ?? smtp;
+  const google = config.google ? googleClient(config.google) : null;
+  let started: ServiceContext | undefined;
+  const service = (): ServiceContext => {
+    if (!started) throw new Error('the identity service has not started');
+    return started;
+  };
   return defineService({
     name: 'identity',
-    entities: [UserSchema, AccountCurrencySchema],
+    entities: [UserSchema, AccountCurrencySchema, PendingSignupSchema, PasswordResetSchema, ReferralSchema, VerificationRequestSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
-    async routes(app) {
+    jobs: [purgeExpiredTokens({ service })],
+    schedules: [{ job: PURGE_EXPIRED_TOKENS, everyMs: HOURLY_MS, schedulerId: PURGE_EXPIRED_TOKENS }],
+    async routes(app, ctx) {
+      const deps: RouteDeps = {
+        ctx, config, google,
+        deliverToken: tokenDelivery({ mailer, exposeTokens: config.exposeTokens, logger: ctx.logger }),
+      };
+      app.addHook('onClose', async () => { smtp?.close(); });
       await app.register(referralRoutes);
+      await app.register(signupRoutes, deps);
+      await app.register(authRoutes, deps);
+      await app.register(passwordRoutes, deps);
+      await app.register(googleRoutes, deps);
+      await app.register(userRoutes, deps);
+      await app.register(adminRoutes, deps);
     },
     async onStart(ctx) {
+      started = ctx;
+      if (!config.exposeTokens && !mailer) {
+        ctx.logger.warn('no SMTP_URL set and tokens are not returned in responses: verification and reset links go to this log');
+      }
       const admin = await seedAdmin(ctx.orm.em.fork(), settings);
       if (admin) {
         ctx.relay.kick();

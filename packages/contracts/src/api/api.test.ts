@@ -2,6 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
   AdminUserView,
+  AdminVerificationRequest,
+  ChangePasswordRequest,
+  ForgotPasswordRequest,
+  GoogleLoginFailures,
+  GoogleLoginQuery,
+  IdentityMessages,
+  Referral,
+  ResetPasswordRequest,
+  UserProfileUpdate,
+  VerificationRequestIdParams,
+  VerificationRequestResponse,
   ApiRoutes,
   AttemptsQuery,
   BankAccount,
@@ -138,6 +149,59 @@ describe('sign-up', () => {
   it('verify needs a token', () => {
     expect(SignupVerifyRequest.parse({ token: 'abc' })).toEqual({ token: 'abc' });
     expect(firstMessage(SignupVerifyRequest, { token: ' ' })).toBe(ValidationMessages.verificationTokenRequired);
+  });
+});
+
+describe('identity beyond the spec: passwords, profile, Google, verification review', () => {
+  it('forgot, reset and change password use the sign-up password rule', () => {
+    expect(ForgotPasswordRequest.parse({ email: ' ana@example.com ' })).toEqual({ email: 'ana@example.com' });
+    expect(firstMessage(ForgotPasswordRequest, { email: 'ana' })).toBe('Please enter a valid email address');
+    expect(messages(ResetPasswordRequest, { token: ' ', password: 'short' })).toEqual({
+      token: [IdentityMessages.resetTokenRequired],
+      password: ['Password must be at least 8 characters'],
+    });
+    expect(messages(ChangePasswordRequest, { newPassword: 'x'.repeat(201) })).toEqual({
+      currentPassword: ['Current password is required'],
+      newPassword: ['Password must be at most 200 characters'],
+    });
+    expect(ChangePasswordRequest.parse({ currentPassword: ' old ', newPassword: ' new password ' })).toEqual({
+      currentPassword: ' old ',
+      newPassword: ' new password ',
+    });
+  });
+
+  it('editing the name needs at least one of first and last name, each non-blank', () => {
+    expect(UserProfileUpdate.parse({ firstName: ' Ana ', email: 'x@y.z' })).toEqual({ firstName: 'Ana' });
+    expect(firstMessage(UserProfileUpdate, {})).toBe('Send a first name or a last name to update');
+    expect(messages(UserProfileUpdate, { firstName: '', lastName: 'x'.repeat(101) })).toEqual({
+      firstName: ['First name is required'],
+      lastName: ['Last name must be at most 100 characters'],
+    });
+  });
+
+  it('the Google start keeps a referral code only when one is given', () => {
+    expect(GoogleLoginQuery.parse({ referralCode: ' ABC ' })).toEqual({ referralCode: 'ABC' });
+    expect(GoogleLoginQuery.parse({ referralCode: '' })).toEqual({});
+    expect(GoogleLoginQuery.parse({})).toEqual({});
+    expect(Object.keys(GoogleLoginFailures)).toContain('google_not_configured');
+  });
+
+  it('sign-up answers carry the token only where it is exposed; referrals carry the name', () => {
+    expect(SignupRequestResponse.parse({ message: 'Check your email' })).toEqual({ message: 'Check your email' });
+    expect(Referral.parse({ id: 1, referredId: 2, createdAt: now, firstName: 'Ana', lastName: 'Rojas' })).toBeTruthy();
+    expect(Referral.safeParse({ id: 1, referredId: 2, createdAt: now }).success).toBe(false);
+  });
+
+  it('verification requests and their admin review', () => {
+    expect(VerificationRequestResponse.parse({ message: 'ok', id: null, type: 'bank', status: 'approved' })).toBeTruthy();
+    expect(VerificationRequestIdParams.parse({ id: '7' })).toEqual({ id: 7 });
+    expect(firstMessage(VerificationRequestIdParams, { id: 'x' })).toBe('Invalid verification request ID');
+    const item = {
+      id: 1, userId: 2, type: 'id', status: 'pending', createdAt: now, decidedAt: null,
+      firstName: 'Ana', lastName: 'Rojas', email: 'ana@example.com',
+    };
+    expect(AdminVerificationRequest.parse(item)).toEqual(item);
+    expect(AdminVerificationRequest.safeParse({ ...item, status: 'maybe' }).success).toBe(false);
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * Identity: login, sign-up, the current user, public and admin user views, referrals and verification requests.
- * Calls: /api/auth/*, /api/login, /api/signup/*, /api/users/*, /api/referral/*, /api/admin/users.
+ * Calls: /api/auth/*, /api/login, /api/signup/*, /api/users/*, /api/referral/*, /api/admin/users, and the routes the
+ * spec does not list but every user expects (IdentityPaths: passwords, editing one's name, admin verification).
  */
 import { z } from 'zod';
 import {
@@ -15,11 +16,41 @@ import {
   requiredText,
 } from './common.ts';
 
+/**
+ * Identity's own messages, for what spec section 5 does not word (ValidationMessages holds the spec's). The web app
+ * shows `message` as it is.
+ */
+export const IdentityMessages = {
+  emailTooLong: 'Email must be at most 254 characters',
+  passwordTooLong: 'Password must be at most 200 characters',
+  firstNameTooLong: 'First name must be at most 100 characters',
+  lastNameTooLong: 'Last name must be at most 100 characters',
+  nothingToUpdate: 'Send a first name or a last name to update',
+  currentPasswordRequired: 'Current password is required',
+  resetTokenRequired: 'Reset token is required',
+  verificationRequestIdInvalid: 'Invalid verification request ID',
+} as const;
+const IM = IdentityMessages;
+
+/** Non-spec identity calls (the gateway sends every /api/auth/* path to identity). */
+export const IdentityPaths = {
+  forgotPassword: '/api/auth/forgot-password',
+  resetPassword: '/api/auth/reset-password',
+  changePassword: '/api/auth/change-password',
+  /** PATCH: edit one's own first and last name (GET is the spec's current-user call). */
+  editCurrentUser: '/api/auth/user',
+  googleCallback: '/api/auth/google/callback',
+  adminVerificationRequests: '/api/admin/verification-requests',
+  approveVerificationRequest: '/api/admin/verification-requests/{id}/approve',
+  rejectVerificationRequest: '/api/admin/verification-requests/{id}/reject',
+} as const;
+
 // ---------------------------------------------------------------------------------------------------------------
 // Requests
 
 /** A trimmed, valid email; 'Please enter a valid email address' when missing or invalid. Case is kept as typed. */
-export const EmailAddress = z.string({ error: M.emailInvalid }).trim().pipe(z.email({ error: M.emailInvalid }));
+export const EmailAddress = z.string({ error: M.emailInvalid }).trim()
+  .pipe(z.email({ error: M.emailInvalid }).max(254, IM.emailTooLong));
 export type EmailAddress = z.infer<typeof EmailAddress>;
 
 /** POST /api/auth/login */
@@ -29,20 +60,23 @@ export const LoginRequest = z.object({
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 
-/** A new password: at least 8 characters (not trimmed). */
-export const NewPassword = z.string({ error: M.passwordTooShort }).min(8, M.passwordTooShort);
+/** A new password: at least 8 characters (not trimmed), at most 200 (hashing cost is bounded). */
+export const NewPassword = z.string({ error: M.passwordTooShort }).min(8, M.passwordTooShort).max(200, IM.passwordTooLong);
 export type NewPassword = z.infer<typeof NewPassword>;
 
 /** A referral code: non-empty after trimming. */
 export const ReferralCode = requiredText(M.referralCodeRequired);
 export type ReferralCode = z.infer<typeof ReferralCode>;
 
+export const FirstName = requiredText(M.firstNameRequired).max(100, IM.firstNameTooLong);
+export const LastName = requiredText(M.lastNameRequired).max(100, IM.lastNameTooLong);
+
 /** POST /api/signup/request */
 export const SignupRequest = z.object({
   email: EmailAddress,
   password: NewPassword,
-  firstName: requiredText(M.firstNameRequired),
-  lastName: requiredText(M.lastNameRequired),
+  firstName: FirstName,
+  lastName: LastName,
   referralCode: ReferralCode,
 });
 export type SignupRequest = z.infer<typeof SignupRequest>;
@@ -80,6 +114,40 @@ export type VerificationTypeParams = z.infer<typeof VerificationTypeParams>;
 export const ReferralCodeParams = z.object({ code: ReferralCode });
 export type ReferralCodeParams = z.infer<typeof ReferralCodeParams>;
 
+/** PATCH /api/auth/user: edit one's own first and/or last name (at least one). */
+export const UserProfileUpdate = z.object({
+  firstName: FirstName.optional(),
+  lastName: LastName.optional(),
+}).refine((u) => u.firstName !== undefined || u.lastName !== undefined, { message: IM.nothingToUpdate });
+export type UserProfileUpdate = z.infer<typeof UserProfileUpdate>;
+
+/** POST /api/auth/forgot-password */
+export const ForgotPasswordRequest = z.object({ email: EmailAddress });
+export type ForgotPasswordRequest = z.infer<typeof ForgotPasswordRequest>;
+
+/** POST /api/auth/reset-password: the emailed token and the new password. */
+export const ResetPasswordRequest = z.object({
+  token: requiredText(IM.resetTokenRequired),
+  password: NewPassword,
+});
+export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequest>;
+
+/** POST /api/auth/change-password (signed in). */
+export const ChangePasswordRequest = z.object({
+  currentPassword: z.string({ error: IM.currentPasswordRequired }).min(1, IM.currentPasswordRequired),
+  newPassword: NewPassword,
+});
+export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequest>;
+
+/** GET /api/auth/google?referralCode=...: the register page passes its code for a Google sign-up. */
+export const GoogleLoginQuery = z.object({
+  referralCode: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? v : undefined),
+    z.string().trim().max(64).optional(),
+  ),
+});
+export type GoogleLoginQuery = z.infer<typeof GoogleLoginQuery>;
+
 export const UserIdParam = idParam(M.userIdInvalid);
 export type UserIdParam = z.infer<typeof UserIdParam>;
 
@@ -90,10 +158,13 @@ export type UserIdParams = z.infer<typeof UserIdParams>;
 // ---------------------------------------------------------------------------------------------------------------
 // Responses
 
-/** POST /api/signup/request, 201: the verification token (shown on the 'Check Your Email' screen for testing). */
+/**
+ * POST /api/signup/request, 201: the verification token (shown on the 'Check Your Email' screen for testing). The
+ * token is a testing aid: absent when the server does not expose tokens (production), where it is only emailed.
+ */
 export const SignupRequestResponse = z.object({
   message: z.string().optional(),
-  verificationToken: z.string().min(1),
+  verificationToken: z.string().min(1).optional(),
 });
 export type SignupRequestResponse = z.infer<typeof SignupRequestResponse>;
 
@@ -192,17 +263,72 @@ export type VerifyReferralResponse = z.infer<typeof VerifyReferralResponse>;
 export const ReferralCodeResponse = z.object({ referralCode: z.string().min(1) });
 export type ReferralCodeResponse = z.infer<typeof ReferralCodeResponse>;
 
-/** One item of GET /api/referral/list */
+/** One item of GET /api/referral/list: the referral and the referred user's name (the profile's Referrals tab). */
 export const Referral = z.object({
   id: Id,
   referredId: Id,
   createdAt: IsoDateTime,
+  firstName: z.string(),
+  lastName: z.string(),
 });
 export type Referral = z.infer<typeof Referral>;
 
 export const ReferralList = z.array(Referral);
 export type ReferralList = z.infer<typeof ReferralList>;
 
-/** POST /api/users/verification/{type}, 200 (the spec shows no fields; the client then refreshes the user). */
-export const VerificationRequestResponse = Message;
+export const VerificationRequestStatus = z.enum(['pending', 'approved', 'rejected']);
+export type VerificationRequestStatus = z.infer<typeof VerificationRequestStatus>;
+
+/**
+ * POST /api/users/verification/{type}: 201 with a new pending request, 200 when one is already pending or the user
+ * is already verified for that type (then `status` is 'approved' and `id` null). The client then refreshes the user.
+ */
+export const VerificationRequestResponse = z.object({
+  message: z.string(),
+  id: Id.nullable(),
+  type: VerificationType,
+  status: VerificationRequestStatus,
+});
 export type VerificationRequestResponse = z.infer<typeof VerificationRequestResponse>;
+
+/** One item of GET /api/admin/verification-requests (admins): a pending request and who asked. */
+export const AdminVerificationRequest = z.object({
+  id: Id,
+  userId: Id,
+  type: VerificationType,
+  status: VerificationRequestStatus,
+  createdAt: IsoDateTime,
+  decidedAt: IsoDateTime.nullable(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+});
+export type AdminVerificationRequest = z.infer<typeof AdminVerificationRequest>;
+
+export const AdminVerificationRequestList = z.array(AdminVerificationRequest);
+export type AdminVerificationRequestList = z.infer<typeof AdminVerificationRequestList>;
+
+/** Route params of POST /api/admin/verification-requests/{id}/approve and /reject */
+export const VerificationRequestIdParams = z.object({ id: idParam(IM.verificationRequestIdInvalid) });
+export type VerificationRequestIdParams = z.infer<typeof VerificationRequestIdParams>;
+
+/** POST /api/auth/forgot-password, 200: the same answer whether the email has an account or not. */
+export const ForgotPasswordResponse = z.object({
+  message: z.string(),
+  /** Testing aid like verificationToken (never in production): present only when the account exists. */
+  resetToken: z.string().min(1).optional(),
+});
+export type ForgotPasswordResponse = z.infer<typeof ForgotPasswordResponse>;
+
+/**
+ * Why a Google sign-in ended on /login-failed?reason=<code>, and what the login page shows for each code.
+ */
+export const GoogleLoginFailures = {
+  google_not_configured: 'Sign-in with Google is not available on this server.',
+  google_cancelled: 'Google sign-in was cancelled.',
+  google_failed: 'Google sign-in failed. Please try again.',
+  google_email_unverified: 'Your Google account has no verified email address.',
+  referral_required: 'No Puente account uses this Google email. To sign up, open your referral link first.',
+  invalid_referral_code: 'Invalid referral code. Please ask a friend for a valid code.',
+} as const;
+export type GoogleLoginFailure = keyof typeof GoogleLoginFailures;

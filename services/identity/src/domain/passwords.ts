@@ -12,9 +12,16 @@ export async function hashPassword(password: string): Promise<string> {
   return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
+/**
+ * True when the password matches the stored hash. With no usable hash (an unknown email, an account without a
+ * password) it still does the same scrypt work before answering false, so timing does not tell the cases apart.
+ */
 export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
   const parts = (stored ?? '').split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  if (parts.length !== 6 || parts[0] !== 'scrypt') {
+    await scrypt(password, randomBytes(16), KEYLEN, { N, r, p, maxmem: MAXMEM });
+    return false;
+  }
   const [, n, rr, pp, salt, hash] = parts as [string, string, string, string, string, string];
   const expected = Buffer.from(hash, 'base64');
   const key = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(rr), p: Number(pp), maxmem: MAXMEM });

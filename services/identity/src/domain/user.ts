@@ -14,6 +14,8 @@ export const UserSchema = defineEntity({
     role: p.enum(['user', 'admin']).default('user'),
     referralCode: p.string().unique(),
     referredById: p.integer().nullable(),
+    /** The Google account (OpenID `sub`) linked at the first Google sign-in; null until then. */
+    googleSubject: p.string().nullable().unique(),
     emailVerified: p.boolean().default(false),
     phoneVerified: p.boolean().default(false),
     idVerified: p.boolean().default(false),

@@ -1,0 +1,20 @@
+/** Identity's settings once resolved (defaults applied, secrets derived): what routes and jobs read. */
+export interface GoogleConfig {
+  clientId: string;
+  clientSecret: string;
+  /** Issuer URL without a trailing slash; discovery at <issuer>/.well-known/openid-configuration. */
+  issuer: string;
+  /** <PUBLIC_URL>/api/auth/google/callback */
+  redirectUri: string;
+}
+
+export interface IdentityConfig {
+  /** Return verification and reset tokens in responses (a testing aid the spec asks for; off in production). */
+  exposeTokens: boolean;
+  /** The app's public origin, without a trailing slash: links in emails, the Google redirect URI. */
+  publicUrl: string;
+  /** Google sign-in, or null when GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET are not set. */
+  google: GoogleConfig | null;
+  /** 32-byte key sealing the short-lived Google sign-in cookie (state, PKCE verifier, nonce, referral code). */
+  oauthCookieKey: Uint8Array;
+}

@@ -1,0 +1,20 @@
+import { defineEntity, p } from '@mikro-orm/postgresql';
+
+/**
+ * A password-reset token (POST /auth/forgot-password): single use (deleted when used), valid for an hour. Only its
+ * hash is kept; a new request replaces the user's earlier tokens.
+ */
+export const PasswordResetSchema = defineEntity({
+  name: 'PasswordReset',
+  tableName: 'password_reset',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    userId: p.integer().index(),
+    /** SHA-256 of the token (hex). */
+    tokenHash: p.string().unique(),
+    expiresAt: p.datetime().index(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export class PasswordReset extends PasswordResetSchema.class {}
+PasswordResetSchema.setClass(PasswordReset);

@@ -1,0 +1,46 @@
+/** Turning a verified sign-up (email token or Google) into a user, and the referral codes that let people in. */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { addToOutbox, makeEvent } from '@puente/platform';
+import { User } from './user.ts';
+import { Referral } from './referral.ts';
+import { newReferralCode, normaliseReferralCode } from './referral-codes.ts';
+
+/** The user owning a referral code (case and surrounding spaces ignored), or null. */
+export async function findReferrer(em: EntityManager, code: string): Promise<{ id: number } | null> {
+  const normalised = normaliseReferralCode(code);
+  if (normalised === '' || normalised.length > 64) return null;
+  return em.findOne(User, { referralCode: normalised }, { fields: ['id'] });
+}
+
+async function unusedReferralCode(em: EntityManager): Promise<string> {
+  for (;;) {
+    const code = newReferralCode();
+    if (await em.count(User, { referralCode: code }) === 0) return code;
+  }
+}
+
+export interface NewUser {
+  email: string;
+  passwordHash: string | null;
+  firstName: string;
+  lastName: string;
+  profileImageUrl: string | null;
+  referrerId: number;
+  googleSubject?: string | null;
+}
+
+/** Creates the (verified) user with its own referral code, records the referral and announces the registration. */
+export async function registerUser(tx: EntityManager, data: NewUser): Promise<User> {
+  const user = tx.create(User, {
+    email: data.email, passwordHash: data.passwordHash, firstName: data.firstName, lastName: data.lastName,
+    profileImageUrl: data.profileImageUrl, role: 'user', referralCode: await unusedReferralCode(tx),
+    referredById: data.referrerId, googleSubject: data.googleSubject ?? null, emailVerified: true, trustRating: null,
+  });
+  await tx.flush();
+  tx.create(Referral, { referrerId: data.referrerId, referredId: user.id });
+  addToOutbox(tx, makeEvent('userRegistered', user.id, {
+    userId: user.id, firstName: user.firstName, lastName: user.lastName, role: 'user', referrerId: data.referrerId,
+  }));
+  await tx.flush();
+  return user;
+}

@@ -1,0 +1,60 @@
+/**
+ * What the API shows of a user: the current user (GET /auth/user), the public view (profiles, the directory for
+ * everyone but admins) and the admin view. Trust score and level come from the one shared computation.
+ */
+import { trustLevel, trustScore, type AdminUserView, type CurrentUser, type PublicUser } from '@puente/contracts';
+import type { User } from './user.ts';
+
+const rating = (u: User): number | null => (u.trustRating === null || u.trustRating === undefined ? null : Number(u.trustRating));
+
+function trust(u: User): { trustScore: number; trustLevel: CurrentUser['trustLevel'] } {
+  const score = trustScore({
+    trustRating: rating(u), ratingCount: u.ratingCount, transactionCount: u.transactionCount,
+    emailVerified: u.emailVerified, phoneVerified: u.phoneVerified, idVerified: u.idVerified, bankVerified: u.bankVerified,
+  });
+  return { trustScore: score, trustLevel: trustLevel(score) };
+}
+
+export function publicUserView(u: User): PublicUser {
+  return {
+    id: u.id,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    profileImageUrl: u.profileImageUrl ?? null,
+    trustRating: rating(u),
+    ratingCount: u.ratingCount,
+    transactionCount: u.transactionCount,
+    trustLevel: trust(u).trustLevel,
+    emailVerified: u.emailVerified,
+    phoneVerified: u.phoneVerified,
+    idVerified: u.idVerified,
+    bankVerified: u.bankVerified,
+    createdAt: u.createdAt.toISOString(),
+  };
+}
+
+export function adminUserView(u: User): AdminUserView {
+  return { ...publicUserView(u), email: u.email, role: u.role, subscriptionTier: u.subscriptionTier };
+}
+
+export function currentUserView(u: User): CurrentUser {
+  return {
+    id: u.id,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    email: u.email,
+    profileImageUrl: u.profileImageUrl ?? null,
+    trustRating: rating(u),
+    ratingCount: u.ratingCount,
+    transactionCount: u.transactionCount,
+    emailVerified: u.emailVerified,
+    phoneVerified: u.phoneVerified,
+    idVerified: u.idVerified,
+    bankVerified: u.bankVerified,
+    subscriptionTier: u.subscriptionTier,
+    hasBothAccounts: u.hasBothAccounts,
+    createdAt: u.createdAt.toISOString(),
+    role: u.role,
+    ...trust(u),
+  };
+}

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CurrentUser } from '@puente/contracts';
+import type { TestService } from '@puente/platform/testing';
+import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
+import { User } from './domain/user.ts';
+import { ADMIN, BROWSER, as, eventsDuring, login, person, registered, startIdentity } from './testing/helpers.ts';
+
+describeWithInfra(['postgres'], 'login and the current user', () => {
+  const db = useFreshDatabase('identity_login');
+  let svc: TestService;
+  beforeAll(async () => { svc = await startIdentity(db.url); });
+  afterAll(async () => { await svc?.stop(); });
+
+  const loginWith = (payload: Record<string, unknown>) => svc.app.inject({ method: 'POST', url: '/auth/login', headers: BROWSER, payload });
+
+  it('signs in with the right password: a grant for the gateway and a success attempt', async () => {
+    const ana = person('ana');
+    const id = await registered(svc, ana);
+    const events = await eventsDuring(svc, async () => {
+      const res = await loginWith({ email: ` ${ana.email.toUpperCase()}`, password: ana.password });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ message: 'Login successful' });
+      expect(await svc.ctx.auth.verifySessionAction(String(res.headers['x-session-action']))).toEqual({ action: 'grant', userId: id, role: 'user' });
+    }, 'identity.login.attempted');
+    expect(events.map((e) => e.payload)).toEqual([{
+      email: ana.email, method: 'password', status: 'success', failureReason: null, ipAddress: '203.0.113.9', userAgent: 'Mozilla/5.0 (Vitest)',
+    }]);
+    expect((await login(svc, ADMIN)).role).toBe('admin');
+  });
+
+  it('refuses a wrong password and an unknown email alike, 401 "Invalid email or password", and records both', async () => {
+    const bea = person('bea');
+    await registered(svc, bea);
+    const events = await eventsDuring(svc, async () => {
+      const wrong = await loginWith({ email: bea.email, password: 'wrong password' });
+      const unknown = await loginWith({ email: 'nobody@puente.test', password: bea.password });
+      for (const res of [wrong, unknown]) {
+        expect(res.statusCode).toBe(401);
+        expect(res.json()).toEqual({ message: 'Invalid email or password', code: 'invalid_credentials' });
+        expect(res.headers['x-session-action']).toBeUndefined();
+      }
+    }, 'identity.login.attempted');
+    expect(events.map((e) => e.payload)).toEqual([
+      expect.objectContaining({ email: bea.email, method: 'password', status: 'failed', failureReason: 'invalid_credentials' }),
+      expect.objectContaining({ email: 'nobody@puente.test', status: 'failed', failureReason: 'invalid_credentials' }),
+    ]);
+    expect(JSON.stringify(events)).not.toContain('wrong password');
+  });
+
+  it("answers the spec's login validation messages and records the attempt", async () => {
+    const events = await eventsDuring(svc, async () => {
+      const bad = await loginWith({ email: 'not-an-email', password: '' });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toEqual({
+        message: 'Please enter a valid email address', code: 'validation_failed',
+        errors: [{ field: 'email', message: 'Please enter a valid email address' }, { field: 'password', message: 'Password is required' }],
+      });
+      const noPassword = await loginWith({ email: 'ana@puente.test' });
+      expect(noPassword.json().message).toBe('Password is required');
+    }, 'identity.login.attempted');
+    expect(events.map((e) => e.payload)).toEqual([
+      expect.objectContaining({ email: 'not-an-email', status: 'failed', failureReason: 'validation' }),
+      expect.objectContaining({ email: 'ana@puente.test', status: 'failed', failureReason: 'validation' }),
+    ]);
+  });
+
+  it('GET /auth/user returns every User field of spec section 3 with role and trust; 401 without a user', async () => {
+    const cy = person('cy');
+    const id = await registered(svc, cy);
+    const res = await svc.app.inject({ method: 'GET', url: '/auth/user', headers: await as(svc, id) });
+    expect(res.statusCode).toBe(200);
+    const me = CurrentUser.parse(res.json());
+    expect(Object.keys(res.json()).sort()).toEqual(Object.keys(CurrentUser.shape).sort());
+    expect(me).toMatchObject({
+      id, email: cy.email, firstName: 'Cy', lastName: 'Rojas', profileImageUrl: null, trustRating: null, ratingCount: 0,
+      transactionCount: 0, emailVerified: true, phoneVerified: false, idVerified: false, bankVerified: false,
+      subscriptionTier: 'free', hasBothAccounts: false, role: 'user', trustScore: 5, trustLevel: 'Unverified',
+    });
+    expect(JSON.stringify(res.json())).not.toMatch(/password|referralCode|googleSubject/i);
+
+    // The projections show through: a rating of 4.5 over 3 ratings (36 points), 20 transactions (capped at 30) and the email (5).
+    await svc.ctx.orm.em.fork().nativeUpdate(User, { id }, { trustRating: '4.5', ratingCount: 3, transactionCount: 20 });
+    const rated = (await svc.app.inject({ method: 'GET', url: '/auth/user', headers: await as(svc, id) })).json();
+    expect(rated).toMatchObject({ trustRating: 4.5, trustScore: 71, trustLevel: 'Gold' });
+
+    const anonymous = await svc.app.inject({ method: 'GET', url: '/auth/user' });
+    expect(anonymous.statusCode).toBe(401);
+    const forged = await svc.app.inject({ method: 'GET', url: '/auth/user', headers: { 'x-internal-token': 'forged' } });
+    expect(forged.statusCode).toBe(401);
+  });
+
+  it('PATCH /auth/user edits only one\'s own first and last name and announces it', async () => {
+    const dee = person('dee');
+    const id = await registered(svc, dee);
+    const events = await eventsDuring(svc, async () => {
+      const res = await svc.app.inject({ method: 'PATCH', url: '/auth/user', headers: await as(svc, id), payload: { firstName: ' Deirdre ', email: 'evil@x.test', role: 'admin' } });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ id, firstName: 'Deirdre', lastName: 'Rojas', email: dee.email, role: 'user' });
+    }, 'identity.user.profile-updated');
+    expect(events.map((e) => e.payload)).toEqual([{ userId: id, firstName: 'Deirdre', lastName: 'Rojas', profileImageUrl: null }]);
+
+    const blank = await svc.app.inject({ method: 'PATCH', url: '/auth/user', headers: await as(svc, id), payload: { lastName: '  ' } });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().message).toBe('Last name is required');
+    const nothing = await svc.app.inject({ method: 'PATCH', url: '/auth/user', headers: await as(svc, id), payload: {} });
+    expect(nothing.json().message).toBe('Send a first name or a last name to update');
+    expect((await svc.app.inject({ method: 'PATCH', url: '/auth/user', payload: { firstName: 'X' } })).statusCode).toBe(401);
+  });
+
+  it('GET /login sends the browser to the login page', async () => {
+    const res = await svc.app.inject({ method: 'GET', url: '/login' });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('/login');
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * Sign-in with Google (OpenID Connect, authorization code with state, nonce and PKCE; see domain/google.ts).
+ * GET /auth/google[?referralCode=...] sends the browser to Google; GET /auth/google/callback signs the user in and
+ * redirects to /dashboard, or to /login-failed?reason=<GoogleLoginFailure> (the login page shows the reason).
+ * An existing user is found by linked Google account, then by verified email; a new user needs the referral code
+ * the register page passed in. Every callback publishes identity.login.attempted (method google).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { GoogleLoginQuery, type GoogleLoginFailure } from '@puente/contracts';
+import { SESSION_ACTION_HEADER, addToOutbox } from '@puente/platform';
+import { User, normaliseEmail } from '../domain/user.ts';
+import { PendingSignup } from '../domain/pending-signup.ts';
+import { normaliseReferralCode } from '../domain/referral-codes.ts';
+import { findReferrer, registerUser } from '../domain/registration.ts';
+import {
+  GoogleFlowError, OAUTH_COOKIE, OAUTH_COOKIE_PATH, OAUTH_COOKIE_TTL_SECONDS, newFlow, openFlow, sealFlow, type GoogleIdentity,
+} from '../domain/google.ts';
+import { clientMeta, loginAttempt, recordFailedAttempt, signupAttempt } from '../domain/attempts.ts';
+import type { RouteDeps } from './deps.ts';
+
+const sameString = (a: string, b: string): boolean => {
+  const x = Buffer.from(a), y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+const loginFailed = (reply: FastifyReply, reason: GoogleLoginFailure) => reply.redirect(`/login-failed?reason=${reason}`, 302);
+
+/** A name for a new user when Google gives no given/family name. */
+function names(identity: GoogleIdentity, email: string): { firstName: string; lastName: string } {
+  if (identity.givenName) return { firstName: identity.givenName.slice(0, 100), lastName: (identity.familyName ?? '').slice(0, 100) };
+  const [first = email.split('@')[0] ?? 'Puente', ...rest] = (identity.name ?? '').split(/\s+/).filter(Boolean);
+  return { firstName: first.slice(0, 100), lastName: rest.join(' ').slice(0, 100) };
+}
+
+export async function googleRoutes(app: FastifyInstance, { ctx, config, google }: RouteDeps): Promise<void> {
+  await app.register(cookie);
+  const cookieOptions = {
+    path: OAUTH_COOKIE_PATH, httpOnly: true, sameSite: 'lax' as const, secure: config.publicUrl.startsWith('https:'),
+  };
+
+  /** Browser navigation: 302 to Google (with the sealed flow cookie), or to /login-failed when not configured. */
+  app.get('/auth/google', async (request, reply) => {
+    if (!google) {
+      await recordFailedAttempt(ctx, loginAttempt({
+        email: '', method: 'google', status: 'failed', failureReason: 'google_not_configured', ...clientMeta(request),
+      }));
+      return loginFailed(reply, 'google_not_configured');
+    }
+    const query = GoogleLoginQuery.safeParse(request.query ?? {});
+    const code = query.success && query.data.referralCode ? normaliseReferralCode(query.data.referralCode) : null;
+    const flow = newFlow(code);
+    let url: string;
+    try {
+      url = await google.authorizationUrl(flow);
+    } catch (err) {
+      request.log.error({ err }, 'Google sign-in: the OpenID provider could not be reached');
+      return loginFailed(reply, 'google_failed');
+    }
+    reply.setCookie(OAUTH_COOKIE, await sealFlow(config.oauthCookieKey, flow), { ...cookieOptions, maxAge: OAUTH_COOKIE_TTL_SECONDS });
+    return reply.redirect(url, 302);
+  });
+
+  /** Browser navigation back from Google: 302 to /dashboard with a session grant, or to /login-failed. */
+  app.get('/auth/google/callback', async (request, reply) => {
+    const meta = clientMeta(request);
+    let email = '';
+    const fail = async (reason: GoogleLoginFailure, failure: string = reason) => {
+      await recordFailedAttempt(ctx, loginAttempt({ email, method: 'google', status: 'failed', failureReason: failure, ...meta }));
+      return loginFailed(reply, reason);
+    };
+    reply.clearCookie(OAUTH_COOKIE, cookieOptions);
+    if (!google) return fail('google_not_configured');
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    if (typeof query.error === 'string') return fail(query.error === 'access_denied' ? 'google_cancelled' : 'google_failed', `provider_error:${query.error.slice(0, 40)}`);
+    const flow = await openFlow(config.oauthCookieKey, request.cookies[OAUTH_COOKIE]);
+    if (!flow) return fail('google_failed', 'missing_or_expired_state');
+    if (typeof query.state !== 'string' || !sameString(query.state, flow.state)) return fail('google_failed', 'state_mismatch');
+    if (typeof query.code !== 'string' || query.code === '') return fail('google_failed', 'missing_code');
+
+    try {
+      const identity = await google.identify(query.code, flow);
+      email = normaliseEmail(identity.email ?? '');
+      const existing = await request.em.findOne(User, { googleSubject: identity.subject })
+        ?? await request.em.findOne(User, { email });
+      let user: User;
+      if (existing) {
+        if (existing.googleSubject && existing.googleSubject !== identity.subject) return fail('google_failed', 'linked_to_another_google_account');
+        user = await ctx.transaction(async (tx) => {
+          const u = await tx.findOneOrFail(User, { id: existing.id });
+          u.googleSubject ??= identity.subject;
+          u.emailVerified = true; // Google vouches for this address
+          await tx.flush();
+          addToOutbox(tx, loginAttempt({ email, method: 'google', status: 'success', failureReason: null, ...meta }));
+          return u;
+        });
+      } else {
+        if (!flow.referralCode) return fail('referral_required');
+        const referralCode = flow.referralCode;
+        const referrer = await findReferrer(request.em, referralCode);
+        if (!referrer) {
+          await recordFailedAttempt(ctx, signupAttempt({
+            email, step: 'request', status: 'failed', failureReason: 'invalid_referral_code', referralCode, ...meta,
+          }));
+          return fail('invalid_referral_code');
+        }
+        user = await ctx.transaction(async (tx) => {
+          await tx.nativeDelete(PendingSignup, { email }); // a Google sign-up supersedes one waiting for its token
+          const u = await registerUser(tx, {
+            email, passwordHash: null, ...names(identity, email), profileImageUrl: identity.picture && identity.picture.length <= 255 ? identity.picture : null,
+            referrerId: referrer.id, googleSubject: identity.subject,
+          });
+          addToOutbox(tx,
+            signupAttempt({ email, step: 'verify', status: 'completed', failureReason: null, referralCode, ...meta }),
+            loginAttempt({ email, method: 'google', status: 'success', failureReason: null, ...meta }));
+          return u;
+        });
+      }
+      reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction({ action: 'grant', userId: user.id, role: user.role }));
+      return reply.redirect('/dashboard', 302);
+    } catch (err) {
+      if (err instanceof GoogleFlowError) {
+        request.log.warn({ detail: err.message }, 'Google sign-in refused');
+        return fail(err.reason, err.reason === 'google_failed' ? 'provider_exchange_failed' : err.reason);
+      }
+      request.log.error({ err }, 'Google sign-in failed');
+      return fail('google_failed', 'internal_error');
+    }
+  });
+}

@@ -1,0 +1,79 @@
+/**
+ * Passwords beyond the spec: forgot (emails a single-use reset token valid for an hour), reset with the token
+ * (ends every session of the user), and change while signed in (ends the user's other sessions).
+ */
+import type { FastifyInstance } from 'fastify';
+import {
+  ChangePasswordRequest, ForgotPasswordRequest, ResetPasswordRequest, type ForgotPasswordResponse, type Message,
+} from '@puente/contracts';
+import { AppError, SESSION_ACTION_HEADER, parse, requireUser, unauthorized } from '@puente/platform';
+import { User, normaliseEmail } from '../domain/user.ts';
+import { PasswordReset } from '../domain/password-reset.ts';
+import { hashPassword, verifyPassword } from '../domain/passwords.ts';
+import { RESET_TOKEN_TTL_MS, newToken, tokenHash } from '../domain/tokens.ts';
+import type { RouteDeps } from './deps.ts';
+
+export const FORGOT_PASSWORD_SENT = 'If an account exists for this email, we have sent it a link to reset the password.';
+export const RESET_TOKEN_INVALID = 'This password reset token is invalid or has already been used.';
+export const RESET_TOKEN_EXPIRED = 'This password reset token has expired. Please ask for a new one.';
+export const CURRENT_PASSWORD_WRONG = 'Current password is incorrect';
+
+export async function passwordRoutes(app: FastifyInstance, { ctx, config, deliverToken }: RouteDeps): Promise<void> {
+  /** POST /api/auth/forgot-password { email }: always 200 with the same message (400 only for an invalid email). */
+  app.post('/auth/forgot-password', async (request): Promise<ForgotPasswordResponse> => {
+    const email = normaliseEmail(parse(ForgotPasswordRequest, request.body).email);
+    const user = await request.em.findOne(User, { email }, { fields: ['id', 'email'] });
+    if (!user) return { message: FORGOT_PASSWORD_SENT };
+    const token = newToken();
+    await ctx.transaction(async (tx) => {
+      await tx.nativeDelete(PasswordReset, { userId: user.id }); // only the newest link works
+      tx.create(PasswordReset, { userId: user.id, tokenHash: tokenHash(token), expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS) });
+    });
+    // Not awaited: the answer must not take longer (or fail) because the email exists and the mail server is slow.
+    deliverToken({ kind: 'password-reset', to: user.email, token, link: `${config.publicUrl}/reset-password?token=${token}` })
+      .catch((err: unknown) => request.log.error({ err }, 'could not send the password reset email'));
+    return { message: FORGOT_PASSWORD_SENT, ...(config.exposeTokens ? { resetToken: token } : {}) };
+  });
+
+  /** POST /api/auth/reset-password { token, password }: 200, and every session of the user ends; 400 otherwise. */
+  app.post('/auth/reset-password', async (request, reply): Promise<Message> => {
+    const { token, password } = parse(ResetPasswordRequest, request.body);
+    const reset = await request.em.findOne(PasswordReset, { tokenHash: tokenHash(token) });
+    if (!reset) throw new AppError(400, 'invalid_token', RESET_TOKEN_INVALID);
+    if (reset.expiresAt.getTime() <= Date.now()) throw new AppError(400, 'expired_token', RESET_TOKEN_EXPIRED);
+    const passwordHash = await hashPassword(password);
+    await ctx.transaction(async (tx) => {
+      if (await tx.nativeDelete(PasswordReset, { id: reset.id }) === 0) throw new AppError(400, 'invalid_token', RESET_TOKEN_INVALID);
+      await tx.nativeDelete(PasswordReset, { userId: reset.userId });
+      const user = await tx.findOne(User, { id: reset.userId });
+      if (!user) throw new AppError(400, 'invalid_token', RESET_TOKEN_INVALID);
+      user.passwordHash = passwordHash;
+      await tx.flush();
+    });
+    reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction({ action: 'revoke-all', userId: reset.userId }));
+    return { message: 'Your password has been reset. You can now log in.' };
+  });
+
+  /**
+   * POST /api/auth/change-password { currentPassword, newPassword } (signed in): 200, and the user's other sessions
+   * end; 400 validation or a wrong current password; 401 not signed in.
+   */
+  app.post('/auth/change-password', async (request, reply): Promise<Message> => {
+    const caller = requireUser(request);
+    const input = parse(ChangePasswordRequest, request.body);
+    const user = await request.em.findOne(User, { id: caller.userId }, { populate: ['passwordHash'] });
+    if (!user) throw unauthorized();
+    if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
+      throw new AppError(400, 'wrong_password', CURRENT_PASSWORD_WRONG, { errors: [{ field: 'currentPassword', message: CURRENT_PASSWORD_WRONG }] });
+    }
+    const passwordHash = await hashPassword(input.newPassword);
+    await ctx.transaction(async (tx) => {
+      await tx.nativeUpdate(User, { id: user.id }, { passwordHash, updatedAt: new Date() });
+      await tx.nativeDelete(PasswordReset, { userId: user.id }); // a reset link sent earlier must not undo this
+    });
+    reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction(caller.sessionId
+      ? { action: 'revoke-others', userId: user.id, keepSessionId: caller.sessionId }
+      : { action: 'revoke-all', userId: user.id }));
+    return { message: 'Your password has been changed. Your other sessions have been signed out.' };
+  });
+}

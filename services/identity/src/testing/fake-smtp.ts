@@ -1,0 +1,82 @@
+/**
+ * A minimal SMTP server for tests (RFC 5321 subset: EHLO/HELO, MAIL, RCPT, DATA, RSET, NOOP, QUIT; no TLS, no
+ * auth), so the real nodemailer SMTP transport can be exercised. Messages are kept with their body decoded from
+ * quoted-printable.
+ */
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+
+export interface ReceivedMail { from: string; to: string[]; raw: string; text: string }
+
+export interface FakeSmtpServer {
+  url: string;
+  messages: ReceivedMail[];
+  /** Resolves with the first `count` messages once they have arrived. */
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
+  stop(): Promise<void>;
+}
+
+const decodeQuotedPrintable = (s: string) =>
+  s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+export async function startFakeSmtp(): Promise<FakeSmtpServer> {
+  const messages: ReceivedMail[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.setEncoding('utf8');
+    let buffer = '';
+    let inData = false;
+    let mail: { from: string; to: string[]; lines: string[] } = { from: '', to: [], lines: [] };
+    const say = (line: string) => socket.write(`${line}\r\n`);
+    say('220 fake-smtp ESMTP ready');
+    socket.on('data', (chunk: string) => {
+      buffer += chunk;
+      let i: number;
+      while ((i = buffer.indexOf('\r\n')) >= 0) {
+        const line = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        if (inData) {
+          if (line === '.') {
+            inData = false;
+            const raw = mail.lines.join('\r\n');
+            const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
+            messages.push({ from: mail.from, to: mail.to, raw, text: decodeQuotedPrintable(body) });
+            mail = { from: '', to: [], lines: [] };
+            say('250 2.0.0 queued');
+          } else {
+            mail.lines.push(line.startsWith('..') ? line.slice(1) : line);
+          }
+          continue;
+        }
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === 'EHLO') { socket.write('250-fake-smtp\r\n250 8BITMIME\r\n'); }
+        else if (verb === 'HELO' || verb === 'NOOP') say('250 OK');
+        else if (verb === 'MAIL') { mail.from = /<([^>]*)>/.exec(line)?.[1] ?? ''; say('250 OK'); }
+        else if (verb === 'RCPT') { mail.to.push(/<([^>]*)>/.exec(line)?.[1] ?? ''); say('250 OK'); }
+        else if (verb === 'DATA') { inData = true; say('354 end data with <CR><LF>.<CR><LF>'); }
+        else if (verb === 'RSET') { mail = { from: '', to: [], lines: [] }; say('250 OK'); }
+        else if (verb === 'QUIT') { say('221 bye'); socket.end(); }
+        else say('502 command not implemented');
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    async waitFor(count, timeoutMs = 5000) {
+      const until = Date.now() + timeoutMs;
+      while (messages.length < count) {
+        if (Date.now() > until) throw new Error(`expected ${count} mails, got ${messages.length}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return messages.slice(0, count);
+    },
+    async stop() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

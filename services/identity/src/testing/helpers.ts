@@ -1,0 +1,71 @@
+/** Shared steps of identity's integration tests. */
+import { expect } from 'vitest';
+import type { EventEnvelope } from '@puente/contracts';
+import { startTestService, type TestService } from '@puente/platform/testing';
+import { identityService, type IdentityOptions, type IdentitySettings } from '../app.ts';
+
+export const ADMIN = { email: 'first@puente.test', password: 'a long password', referralCode: 'FIRST-CODE' } as const;
+
+/** What the gateway forwards about the browser. */
+export const BROWSER = { 'x-client-ip': '203.0.113.9', 'user-agent': 'Mozilla/5.0 (Vitest)' } as const;
+
+export async function startIdentity(databaseUrl: string, settings: IdentitySettings = {}, opts: IdentityOptions = {}): Promise<TestService> {
+  return startTestService(identityService(
+    { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_REFERRAL_CODE: ADMIN.referralCode, ...settings },
+    { printAdmin: () => {}, ...opts },
+  ), databaseUrl);
+}
+
+/**
+ * Every event identity has published so far (after its outbox relay has caught up), once each: the outbox
+ * publishes at least once, so the observer may see a redelivery, which consumers skip by event id.
+ */
+export async function publishedEvents(svc: TestService): Promise<EventEnvelope[]> {
+  await svc.ctx.relay.flush();
+  await svc.bus.drain();
+  const seen = new Set<string>();
+  return svc.published().filter((e) => !seen.has(e.id) && seen.add(e.id));
+}
+
+/** The events published by `action`, of the given types. */
+export async function eventsDuring(svc: TestService, action: () => Promise<unknown>, ...types: string[]): Promise<EventEnvelope[]> {
+  const before = (await publishedEvents(svc)).length;
+  await action();
+  return (await publishedEvents(svc)).slice(before).filter((e) => types.length === 0 || types.includes(e.type));
+}
+
+export interface Person { email: string; password: string; firstName: string; lastName: string }
+
+let counter = 0;
+export function person(name = 'ana'): Person {
+  counter += 1;
+  return { email: `${name}.${counter}@puente.test`, password: 'correct horse battery', firstName: name[0]!.toUpperCase() + name.slice(1), lastName: 'Rojas' };
+}
+
+export async function requestSignup(svc: TestService, p: Person, referralCode: string = ADMIN.referralCode): Promise<string> {
+  const res = await svc.app.inject({ method: 'POST', url: '/signup/request', headers: BROWSER, payload: { ...p, referralCode } });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<{ verificationToken: string }>().verificationToken;
+}
+
+/** Signs someone up and verifies them; returns their user id. */
+export async function registered(svc: TestService, p: Person = person(), referralCode: string = ADMIN.referralCode): Promise<number> {
+  const token = await requestSignup(svc, p, referralCode);
+  const res = await svc.app.inject({ method: 'POST', url: '/signup/verify', payload: { token } });
+  expect(res.statusCode, res.body).toBe(200);
+  const me = await login(svc, p);
+  return me.userId;
+}
+
+/** Logs in; returns the user id and role from the session grant the gateway would act on. */
+export async function login(svc: TestService, p: { email: string; password: string }): Promise<{ userId: number; role: 'user' | 'admin' }> {
+  const res = await svc.app.inject({ method: 'POST', url: '/auth/login', headers: BROWSER, payload: { email: p.email, password: p.password } });
+  expect(res.statusCode, res.body).toBe(200);
+  const action = await svc.ctx.auth.verifySessionAction(String(res.headers['x-session-action']));
+  if (action.action !== 'grant') throw new Error(`expected a grant, got ${action.action}`);
+  return { userId: action.userId, role: action.role };
+}
+
+export async function as(svc: TestService, userId: number, role: 'user' | 'admin' = 'user', sessionId = 'session-1'): Promise<Record<string, string>> {
+  return svc.as({ kind: 'user', userId, role, sessionId });
+}

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { AdminUserView, PublicUser } from '@puente/contracts';
+import type { TestService } from '@puente/platform/testing';
+import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
+import { User } from './domain/user.ts';
+import { PendingSignup } from './domain/pending-signup.ts';
+import { PasswordReset } from './domain/password-reset.ts';
+import { PURGE_EXPIRED_TOKENS } from './jobs/purge-expired-tokens.ts';
+import { ADMIN, as, eventsDuring, login, person, registered, requestSignup, startIdentity } from './testing/helpers.ts';
+
+describeWithInfra(['postgres'], 'profiles, the directory, referrals and verification requests', () => {
+  const db = useFreshDatabase('identity_users');
+  let svc: TestService;
+  let adminId: number;
+  let ana: number;
+  let bea: number;
+  beforeAll(async () => {
+    svc = await startIdentity(db.url);
+    adminId = (await login(svc, ADMIN)).userId;
+    ana = await registered(svc, { ...person('ana'), email: 'ana@puente.test' });
+    bea = await registered(svc, { ...person('bea'), email: 'bea@puente.test' });
+  });
+  afterAll(async () => { await svc?.stop(); });
+
+  const get = async (url: string, caller?: { id: number; role?: 'user' | 'admin' }) =>
+    svc.app.inject({ method: 'GET', url, headers: caller ? await as(svc, caller.id, caller.role ?? 'user') : {} });
+
+  it('the directory answers everyone; emails only to admins', async () => {
+    for (const caller of [undefined, { id: ana }]) {
+      const res = await get('/admin/users', caller);
+      expect(res.statusCode).toBe(200);
+      const users = res.json() as unknown[];
+      expect(users).toHaveLength(3);
+      for (const u of users) PublicUser.parse(u); // strict: no email, role or tier
+      expect(res.body).not.toContain('@puente.test');
+      expect(res.headers['x-total-count']).toBe('3');
+    }
+    const asAdmin = await get('/admin/users', { id: adminId, role: 'admin' });
+    const views = (asAdmin.json() as unknown[]).map((u) => AdminUserView.parse(u));
+    expect(views.map((v) => [v.email, v.role])).toEqual([[ADMIN.email, 'admin'], ['ana@puente.test', 'user'], ['bea@puente.test', 'user']]);
+
+    const page = await get('/admin/users?limit=1&offset=1');
+    expect(page.json().map((u: { id: number }) => u.id)).toEqual([ana]);
+    expect((await get('/admin/users?limit=0')).statusCode).toBe(400);
+  });
+
+  it('a public profile shows no private field; 404 for no such user, 400 for a bad id', async () => {
+    const res = await get(`/users/${bea}`);
+    expect(res.statusCode).toBe(200);
+    expect(PublicUser.parse(res.json())).toMatchObject({ id: bea, firstName: 'Bea', emailVerified: true, trustLevel: 'Unverified' });
+    expect(AdminUserView.parse((await get(`/users/${bea}`, { id: adminId, role: 'admin' })).json()).email).toBe('bea@puente.test');
+    expect((await get('/users/9999')).statusCode).toBe(404);
+    const bad = await get('/users/abc');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe('Invalid user ID');
+  });
+
+  it('every user has a referral code; their referrals list shows whom they brought', async () => {
+    const code = await get('/referral/code', { id: ana });
+    expect(code.statusCode).toBe(200);
+    const { referralCode } = code.json();
+    expect(referralCode).toMatch(/^[A-Z2-9]{8}$/);
+    expect((await get(`/auth/verify-referral/${referralCode.toLowerCase()}`)).statusCode).toBe(200);
+    expect((await get('/referral/list', { id: ana })).json()).toEqual([]);
+
+    const cy = await registered(svc, person('cy'), referralCode);
+    const list = await get('/referral/list', { id: ana });
+    expect(list.json()).toEqual([{ id: expect.any(Number), referredId: cy, createdAt: expect.any(String), firstName: 'Cy', lastName: 'Rojas' }]);
+    expect((await get('/referral/list', { id: bea })).json()).toEqual([]);
+    expect((await get('/referral/code')).statusCode).toBe(401);
+    expect((await get('/referral/list')).statusCode).toBe(401);
+  });
+
+  it('a verification request waits for an admin; approval flips the flag and the trust score follows', async () => {
+    const headers = await as(svc, bea);
+    const ask = (type: string) => svc.app.inject({ method: 'POST', url: `/users/verification/${type}`, headers });
+    const created = await ask('phone');
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ type: 'phone', status: 'pending', id: expect.any(Number) });
+    expect((await ask('phone')).json()).toMatchObject({ status: 'pending', id: created.json().id });
+    expect((await ask('email')).json()).toMatchObject({ status: 'approved', id: null }); // verified at sign-up
+    expect((await ask('passport')).statusCode).toBe(400);
+    expect((await svc.app.inject({ method: 'POST', url: '/users/verification/phone' })).statusCode).toBe(401);
+    const id = (await ask('bank')).json().id;
+
+    // Only admins review.
+    expect((await get('/admin/verification-requests', { id: ana })).statusCode).toBe(403);
+    expect((await svc.app.inject({ method: 'POST', url: `/admin/verification-requests/${id}/approve`, headers: await as(svc, bea) })).statusCode).toBe(403);
+    const pending = await get('/admin/verification-requests', { id: adminId, role: 'admin' });
+    expect(pending.json()).toEqual([
+      expect.objectContaining({ userId: bea, type: 'phone', status: 'pending', email: 'bea@puente.test', firstName: 'Bea' }),
+      expect.objectContaining({ id, userId: bea, type: 'bank', status: 'pending' }),
+    ]);
+
+    const adminHeaders = await as(svc, adminId, 'admin');
+    const events = await eventsDuring(svc, async () => {
+      const approved = await svc.app.inject({ method: 'POST', url: `/admin/verification-requests/${created.json().id}/approve`, headers: adminHeaders });
+      expect(approved.statusCode).toBe(200);
+      expect(approved.json()).toMatchObject({ status: 'approved', decidedAt: expect.any(String) });
+      const rejected = await svc.app.inject({ method: 'POST', url: `/admin/verification-requests/${id}/reject`, headers: adminHeaders });
+      expect(rejected.json()).toMatchObject({ status: 'rejected' });
+    }, 'identity.user.verified');
+    expect(events.map((e) => e.payload)).toEqual([{ userId: bea, kind: 'phone' }]);
+
+    const me = (await get('/auth/user', { id: bea })).json();
+    expect(me).toMatchObject({ phoneVerified: true, bankVerified: false, trustScore: 13 });
+    const again = await svc.app.inject({ method: 'POST', url: `/admin/verification-requests/${id}/approve`, headers: adminHeaders });
+    expect(again.statusCode).toBe(409);
+    expect((await svc.app.inject({ method: 'POST', url: '/admin/verification-requests/9999/approve', headers: adminHeaders })).statusCode).toBe(404);
+    expect((await get('/admin/verification-requests', { id: adminId, role: 'admin' })).json()).toEqual([]);
+    // A rejected request can be asked again.
+    expect((await ask('bank')).statusCode).toBe(201);
+  });
+
+  it('the scheduled job deletes expired pending sign-ups (after a day of grace) and expired reset tokens', async () => {
+    const em = svc.ctx.orm.em.fork();
+    const stale = person('stale');
+    const fresh = person('fresh');
+    await requestSignup(svc, stale);
+    await requestSignup(svc, fresh);
+    await em.nativeUpdate(PendingSignup, { email: stale.email }, { expiresAt: new Date(Date.now() - 25 * 3600_000) });
+    em.create(PasswordReset, { userId: ana, tokenHash: 'old', expiresAt: new Date(Date.now() - 1000) });
+    em.create(PasswordReset, { userId: bea, tokenHash: 'new', expiresAt: new Date(Date.now() + 3600_000) });
+    await em.flush();
+
+    await svc.ctx.jobs.enqueue(PURGE_EXPIRED_TOKENS, {});
+    await expect.poll(async () => svc.ctx.orm.em.fork().count(PendingSignup, { email: stale.email })).toBe(0);
+    const after = svc.ctx.orm.em.fork();
+    expect(await after.count(PendingSignup, { email: fresh.email })).toBe(1);
+    expect((await after.find(PasswordReset, {})).map((r) => r.tokenHash)).toEqual(['new']);
+    expect(await after.count(User, {})).toBe(4);
+  });
+});
