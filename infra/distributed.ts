@@ -20,6 +20,7 @@ const Settings = z.object({
   PORT: z.coerce.number().int().min(0).default(8080),
   SERVICES_BASE_PORT: z.coerce.number().int().min(1024).default(3001),
   INTERNAL_TOKEN_SECRET: z.string().min(32).optional(),
+  SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
   LOG_LEVEL: z.string().default('info'),
 });
 
@@ -47,6 +48,8 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
   const onOutput = opts.onOutput ?? ((name: string, line: string) => process.stdout.write(`[${name}] ${line}\n`));
   const services = opts.services ?? ServiceNames;
   const secret = settings.INTERNAL_TOKEN_SECRET ?? randomBytes(32).toString('base64url');
+  // Generated when absent: sessions then last as long as this run (set SESSION_SECRET to keep them across runs).
+  const sessionSecret = settings.SESSION_SECRET ?? randomBytes(32).toString('base64url');
   const serviceUrls: Partial<Record<ServiceName, string>> = {};
   services.forEach((name) => {
     serviceUrls[name] = `http://127.0.0.1:${settings.SERVICES_BASE_PORT + ServiceNames.indexOf(name)}`;
@@ -91,7 +94,10 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     let url = '';
     if (opts.gateway ?? true) {
       say(`starting the gateway on port ${settings.PORT}`);
-      launch('gateway', 'gateway/src/server.ts', { PORT: String(settings.PORT), HOST: '0.0.0.0' });
+      launch('gateway', 'gateway/src/server.ts', {
+        PORT: String(settings.PORT), HOST: '0.0.0.0', SESSION_SECRET: sessionSecret,
+        REDIS_URL: settings.REDIS_URL, KAFKA_BROKERS: settings.KAFKA_BROKERS,
+      });
       url = `http://127.0.0.1:${settings.PORT}`;
       await waitReady('gateway', `${url}/health`, children.get('gateway')!);
     }

@@ -15,10 +15,11 @@ import {
   createLogger, internalAuth, loadConfig, startService, InProcessBus, type RunningService, type Runtime,
 } from '@puente/platform';
 import { InProcessJobQueue } from '@puente/platform/jobs';
-import { buildGateway } from '@puente/gateway';
+import { buildGateway, gatewayOptionsFrom, gatewaySettings } from '@puente/gateway';
 import { serviceDefinitions } from './services.ts';
 
-const Settings = z.object({
+/** The runner's settings and the gateway's (origins, proxy trust, session lifetime, rate limits, web root). */
+const Settings = gatewaySettings.extend({
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   DATA_DIR: z.string().default('.data'),
@@ -103,8 +104,17 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
       services.push(await startService(definitions[name as ServiceName], runtime, { host: '127.0.0.1', port: 0 }));
     }
     say('starting the gateway');
-    const gateway = await buildGateway({ logger, serviceUrls: runtime.serviceUrls });
-    await gateway.listen({ host: settings.HOST, port: settings.PORT });
+    // Sessions and rate-limit counters in memory (one instance); the live channel on the in-process bus.
+    const gateway = await buildGateway({
+      logger, serviceUrls: runtime.serviceUrls, auth: runtime.auth, sessionSecret: serviceEnv.SESSION_SECRET!, bus,
+      ...gatewayOptionsFrom(settings),
+    });
+    try {
+      await gateway.listen({ host: settings.HOST, port: settings.PORT });
+    } catch (err) {
+      await gateway.close();
+      throw err;
+    }
     const address = gateway.server.address();
     const port = typeof address === 'object' && address ? address.port : settings.PORT;
     const url = `http://localhost:${port}`;

@@ -1,30 +1,79 @@
 /**
- * The gateway: the only public entry. Serves the web app, proxies /api/* to the owning service, reports the
- * health of all seven services at /api/health. Headers that only services may set (x-internal-token) are
- * stripped from every incoming request; the request id travels on to the services' logs.
+ * The gateway: the only public entry. Serves the web app, proxies /api/* to the owning service (proxy.ts),
+ * terminates sessions (sessions/), refuses cross-site state changes (csrf.ts), rate-limits logins, sign-ups and
+ * referral checks (rate-limits.ts), runs the live channel /ws (live.ts) and reports the health of all seven
+ * services at /api/health. Headers only the gateway may set are stripped from every incoming request; the request
+ * id travels on to the services' logs. gateway/README.md describes the design and the settings.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import httpProxy from '@fastify/http-proxy';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
 import helmet from '@fastify/helmet';
+import { Redis } from 'ioredis';
 import { ServiceNames, type ServiceName } from '@puente/contracts';
-import { createHttpApp, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER, type Logger } from '@puente/platform';
-import { routingTable } from './routing.ts';
+import { createHttpApp, unauthorized, type EventBus, type InternalAuth, type Logger } from '@puente/platform';
+import { createOriginCheck, crossSiteRefused } from './csrf.ts';
+import { LiveHub } from './live.ts';
+import { GATEWAY_ONLY_HEADERS, registerServiceProxies } from './proxy.ts';
+import {
+  createRateLimiter, defaultRateLimits, MemoryCounterStore, RedisCounterStore, type CounterStore, type RateLimits,
+} from './rate-limits.ts';
+import { RedisSessionStore } from './sessions/redis-store.ts';
+import { createSessions, type Session } from './sessions/sessions.ts';
+import { MemorySessionStore, type SessionStore } from './sessions/store.ts';
+
+export { gatewaySettings, gatewayOptionsFrom, type GatewaySettings } from './settings.ts';
+export { defaultRateLimits, parseLimit, MemoryCounterStore, RedisCounterStore, type CounterStore, type RateLimits } from './rate-limits.ts';
+export { MemorySessionStore, type SessionStore } from './sessions/store.ts';
+export { RedisSessionStore } from './sessions/redis-store.ts';
+export { SESSION_COOKIE } from './sessions/sessions.ts';
+export { CLIENT_IP_HEADER } from './proxy.ts';
+
+/** Largest request body (JSON or other), api-conventions: 413 above it. */
+export const BODY_LIMIT = 1024 * 1024;
 
 export interface GatewayOptions {
   logger: Logger;
   serviceUrls: Partial<Record<ServiceName, string>>;
+  /** Signs the caller's internal token and verifies identity's session actions (INTERNAL_TOKEN_SECRET). */
+  auth: InternalAuth;
+  /** Signs the session cookie (SESSION_SECRET, at least 32 characters). */
+  sessionSecret: string;
+  /** The live channel's source: the gateway subscribes to the notification topic in a group of its own. */
+  bus: EventBus;
+  /**
+   * Redis for sessions and rate-limit counters, shared by every gateway instance (distributed mode). Without it
+   * (and without the stores below) both live in this process's memory (embedded mode: one instance).
+   */
+  redisUrl?: string;
+  /** Stores given by the caller (tests sharing one store between instances); the caller closes them. */
+  sessionStore?: SessionStore;
+  counterStore?: CounterStore;
+  /** Session lifetime (default 168 hours, SESSION_TTL_HOURS). */
+  sessionTtlHours?: number;
+  /** Limits replacing the production defaults (defaultRateLimits), one by one. */
+  rateLimits?: Partial<RateLimits>;
+  /** Origins besides the app's own from which state-changing requests are accepted (ALLOWED_ORIGINS). */
+  allowedOrigins?: readonly string[];
+  /** Trust X-Forwarded-* (client IP, HTTPS) from a reverse proxy in front (TRUST_PROXY). */
+  trustProxy?: boolean;
   /** Folder of the built web app (web/dist); the gateway serves it with an SPA fallback when present. */
   webRoot?: string;
-  trustProxy?: boolean;
+  /** How often /ws sockets are pinged and their sessions re-checked (default 30 s). */
+  livePingIntervalMs?: number;
 }
 
 export const defaultWebRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstance> {
-  const app = createHttpApp({ logger: opts.logger, trustProxy: opts.trustProxy ?? false });
+  const app = createHttpApp({ logger: opts.logger, trustProxy: opts.trustProxy ?? false, bodyLimit: BODY_LIMIT });
+
+  // Bodies are read whole (within the limit: 413 above it) and forwarded byte for byte; services parse them.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -38,10 +87,34 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
       },
     },
   });
+  await app.register(fastifyCookie);
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 
-  // Nobody outside may speak for a service.
+  const redis = opts.redisUrl ? new Redis(opts.redisUrl, { maxRetriesPerRequest: 3 }) : undefined;
+  redis?.on('error', (err) => opts.logger.warn({ err }, 'redis (sessions, rate limits) is not reachable'));
+  const owned: { close(): Promise<void> }[] = [];
+  const own = <T extends { close(): Promise<void> }>(store: T): T => (owned.push(store), store);
+  const sessionStore = opts.sessionStore ?? own(redis ? new RedisSessionStore(redis) : new MemorySessionStore());
+  const counterStore = opts.counterStore ?? own(redis ? new RedisCounterStore(redis) : new MemoryCounterStore());
+  const sessions = createSessions({ secret: opts.sessionSecret, store: sessionStore, ttlMs: (opts.sessionTtlHours ?? 168) * 3_600_000 });
+  const limiter = createRateLimiter(counterStore, { ...defaultRateLimits, ...opts.rateLimits });
+  const origins = createOriginCheck(opts.allowedOrigins ?? []);
+  const hub = new LiveHub({
+    bus: opts.bus, logger: opts.logger, isSessionLive: (id) => sessions.isLive(id),
+    ...(opts.livePingIntervalMs ? { pingIntervalMs: opts.livePingIntervalMs } : {}),
+  });
+  // Subscribed when the app is ready (listen or ready()), so a build that fails midway leaves no consumer behind.
+  app.addHook('onReady', async () => hub.start());
+  app.addHook('onClose', async () => {
+    await hub.stop();
+    await Promise.all(owned.map((s) => s.close()));
+    await redis?.quit().catch(() => redis.disconnect());
+  });
+
+  // Nobody outside may speak for a service or for the gateway; nobody elsewhere may change state here.
   app.addHook('onRequest', async (request) => {
-    delete request.headers[INTERNAL_TOKEN_HEADER];
+    for (const name of GATEWAY_ONLY_HEADERS) delete request.headers[name];
+    await origins.guardApi(request);
   });
 
   app.get('/api/health', async (_request, reply) => {
@@ -51,24 +124,31 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     return reply.status(status === 'ok' ? 200 : 503).send({ status, services });
   });
 
-  for (const { prefix, service } of routingTable) {
-    const upstream = opts.serviceUrls[service];
-    if (!upstream) {
-      // A deployment without this service: say so instead of failing to start.
-      app.all(prefix, unavailable(service));
-      app.all(`${prefix}/*`, unavailable(service));
-      continue;
-    }
-    await app.register(httpProxy, {
-      upstream,
-      prefix,
-      rewritePrefix: prefix.replace(/^\/api/, ''),
-      httpMethods: ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'],
-      replyOptions: {
-        rewriteRequestHeaders: (request, headers) => ({ ...headers, [REQUEST_ID_HEADER]: request.id }),
-      },
-    });
-  }
+  // Logout is the gateway's: the session is deleted from the store, so the old cookie is refused everywhere.
+  app.post('/api/auth/logout', async (request, reply) => {
+    const ended = await sessions.end(request, reply);
+    if (ended) hub.closeSessions([ended.id]);
+    return { message: 'Logged out' };
+  });
+
+  const liveSessions = new WeakMap<FastifyRequest, Session>();
+  app.get('/ws', {
+    websocket: true,
+    preValidation: async (request, reply) => {
+      if (!origins.allowsHandshake(request)) throw crossSiteRefused();
+      const session = await sessions.current(request, reply);
+      if (!session) throw unauthorized('Sign in to open the live channel.');
+      liveSessions.set(request, session);
+    },
+  }, (socket, request) => {
+    const session = liveSessions.get(request)!;
+    hub.add(socket, session.userId, session.id);
+  });
+
+  await registerServiceProxies(app, {
+    serviceUrls: opts.serviceUrls, auth: opts.auth, sessions, limiter,
+    onSessionsEnded: (ids) => hub.closeSessions(ids),
+  });
 
   const webRoot = opts.webRoot ?? defaultWebRoot;
   if (existsSync(webRoot)) {
@@ -82,11 +162,6 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     });
   }
   return app;
-}
-
-function unavailable(service: ServiceName) {
-  return async (_request: unknown, reply: FastifyReply) =>
-    reply.status(503).send({ message: `The ${service} service is not available right now. Please try again later.`, code: 'service_unavailable' });
 }
 
 async function probe(url: string | undefined): Promise<'ok' | 'down'> {

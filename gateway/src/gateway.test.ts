@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ApiRoutes, ServiceNames, type ServiceName } from '@puente/contracts';
-import { createLogger } from '@puente/platform';
-import { buildGateway } from './app.ts';
+import { buildTestGateway } from './test-helpers.ts';
 import { ownerOf } from './routing.ts';
 
 describe('routing table', () => {
@@ -30,7 +29,7 @@ describe('gateway serving the web app', () => {
     writeFileSync(join(root, 'index.html'), '<!doctype html><div id="root"></div>');
     mkdirSync(join(root, 'assets'));
     writeFileSync(join(root, 'assets', 'app.js'), 'console.log(1)');
-    const gw = await buildGateway({ logger: createLogger({ name: 'gateway-test', level: 'silent' }), serviceUrls: {}, webRoot: root });
+    const gw = await buildTestGateway({ serviceUrls: {}, webRoot: root });
     try {
       for (const path of ['/', '/dashboard', '/register/ABC123', '/no/such/page']) {
         const res = await gw.inject({ method: 'GET', url: path });
@@ -62,7 +61,7 @@ describe('gateway in front of services', () => {
       upstreams.set(name, up);
       serviceUrls[name] = `http://127.0.0.1:${(up.server.address() as { port: number }).port}`;
     }
-    gateway = await buildGateway({ logger: createLogger({ name: 'gateway-test', level: 'silent' }), serviceUrls, webRoot: '/nonexistent' });
+    gateway = await buildTestGateway({ serviceUrls });
   });
   afterAll(async () => {
     await gateway?.close();

@@ -1,24 +1,42 @@
-/** The gateway as its own process (distributed mode). */
+/** The gateway as its own process (distributed mode): sessions and rate limits in Redis, the live channel on Kafka. */
 import { z } from 'zod';
-import { createLogger, loadConfig, parseServiceUrls } from '@puente/platform';
+import { createLogger, internalAuth, loadConfig, parseServiceUrls } from '@puente/platform';
+import { KafkaBus } from '@puente/platform/kafka';
+import { buildGateway, gatewayOptionsFrom, gatewaySettings } from './app.ts';
 
-import { buildGateway } from './app.ts';
-
-const Settings = z.object({
+const Settings = gatewaySettings.extend({
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  LOG_LEVEL: z.string().default('info'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SERVICE_URLS: z.string().min(1, 'SERVICE_URLS must map every service to its URL: identity=http://...,accounts=http://...'),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
-  WEB_ROOT: z.string().optional(),
+  INTERNAL_TOKEN_SECRET: z.string().min(32, 'INTERNAL_TOKEN_SECRET must be at least 32 characters'),
+  SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters'),
+  REDIS_URL: z.url({ message: 'REDIS_URL must be a redis:// URL (sessions and rate limits)' }),
+  KAFKA_BROKERS: z.string().min(1, 'KAFKA_BROKERS must list host:port pairs, comma-separated (the live channel)')
+    .transform((s) => s.split(',').map((b) => b.trim()).filter(Boolean)),
+  KAFKA_CLIENT_ID: z.string().default('puente-gateway'),
 });
 const settings = loadConfig(Settings);
 const logger = createLogger({ name: 'gateway', level: settings.LOG_LEVEL });
+const bus = new KafkaBus({ brokers: settings.KAFKA_BROKERS, clientId: settings.KAFKA_CLIENT_ID, logger });
 const app = await buildGateway({
-  logger, serviceUrls: parseServiceUrls(settings.SERVICE_URLS), trustProxy: settings.TRUST_PROXY === 'true',
-  ...(settings.WEB_ROOT ? { webRoot: settings.WEB_ROOT } : {}),
+  logger,
+  serviceUrls: parseServiceUrls(settings.SERVICE_URLS),
+  auth: internalAuth(settings.INTERNAL_TOKEN_SECRET),
+  sessionSecret: settings.SESSION_SECRET,
+  redisUrl: settings.REDIS_URL,
+  bus,
+  ...gatewayOptionsFrom(settings),
 });
 await app.listen({ host: settings.HOST, port: settings.PORT });
+
+let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => { void app.close().then(() => process.exit(0)); });
+  process.once(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    void app.close().then(() => bus.close()).finally(() => process.exit(0));
+  });
 }

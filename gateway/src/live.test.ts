@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { WebSocket } from 'ws';
+import { NewNotificationMessage, topicOf } from '@puente/contracts';
+import { InProcessBus, makeEvent, type EventBus } from '@puente/platform';
+import { KafkaBus } from '@puente/platform/kafka';
+import { describeWithInfra, startKafka, startRedis, type KafkaCluster, type RedisServer } from '@puente/testkit';
+import { MemorySessionStore } from './sessions/store.ts';
+import { buildTestGateway, login, sessionCookieOf, startFakeService, type FakeUpstream } from './test-helpers.ts';
+
+interface Client {
+  socket: WebSocket;
+  messages: unknown[];
+  closed: Promise<number>;
+  /** Resolves with the next message (or one already received and not yet taken). */
+  next(timeoutMs?: number): Promise<unknown>;
+}
+
+const urlOf = (gateway: FastifyInstance) => `ws://127.0.0.1:${(gateway.server.address() as { port: number }).port}/ws`;
+
+function connect(gateway: FastifyInstance, cookie?: string, origin = 'http://127.0.0.1'): Promise<Client> {
+  const port = (gateway.server.address() as { port: number }).port;
+  const socket = new WebSocket(urlOf(gateway), { headers: { ...(cookie ? { cookie } : {}), origin: origin.replace('127.0.0.1', `127.0.0.1:${port}`) } });
+  const messages: unknown[] = [];
+  let taken = 0;
+  let wake: (() => void) | undefined;
+  socket.on('message', (data) => { messages.push(JSON.parse(String(data))); wake?.(); });
+  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+  const client: Client = {
+    socket, messages, closed,
+    async next(timeoutMs = 5_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (messages.length <= taken) {
+        if (Date.now() > deadline) throw new Error('no message');
+        await new Promise<void>((r) => { wake = r; setTimeout(r, 50); });
+      }
+      return messages[taken++];
+    },
+  };
+  return new Promise((resolve, reject) => {
+    socket.once('open', () => resolve(client));
+    socket.once('unexpected-response', (_req, res) => reject(new Error(`refused: ${res.statusCode}`)));
+    socket.once('error', reject);
+  });
+}
+
+describe('live channel (/ws) across two gateway instances', () => {
+  const bus = new InProcessBus();
+  const store = new MemorySessionStore();
+  let identity: FakeUpstream;
+  let one: FastifyInstance;
+  let two: FastifyInstance;
+  let ana: string; // user 1
+  let ben: string; // user 2
+  const clients: Client[] = [];
+  const open = async (gateway: FastifyInstance, cookie?: string) => {
+    const c = await connect(gateway, cookie);
+    clients.push(c);
+    return c;
+  };
+  const publish = (...events: ReturnType<typeof makeEvent>[]) => bus.publish(topicOf('notification'), events);
+
+  beforeAll(async () => {
+    identity = await startFakeService('identity');
+    const options = { serviceUrls: { identity: identity.url }, bus, sessionStore: store, livePingIntervalMs: 100 };
+    [one, two] = await Promise.all([buildTestGateway(options), buildTestGateway(options)]);
+    await Promise.all([one.listen({ host: '127.0.0.1', port: 0 }), two.listen({ host: '127.0.0.1', port: 0 })]);
+    ana = sessionCookieOf(await login(one, 'ana@example.com'))!;
+    ben = sessionCookieOf(await login(two, 'ben@example.com'))!;
+  });
+  afterAll(async () => {
+    for (const c of clients) c.socket.terminate();
+    await Promise.all([one?.close(), two?.close()]);
+    await bus.close();
+    await store.close();
+    await identity?.close();
+  });
+
+  it('delivers a notification event to every socket of its user, on both instances, and to nobody else', async () => {
+    const anaOnOne = await open(one, ana);
+    const anaOnTwo = await open(two, ana);
+    const benOnTwo = await open(two, ben);
+
+    await publish(makeEvent('notificationCreated', 41, { notificationId: 41, userId: 1, type: 'exchange_match', content: 'Someone matched your request', referenceId: 7 }));
+    for (const c of [anaOnOne, anaOnTwo]) {
+      const message = await c.next();
+      expect(NewNotificationMessage.parse(message)).toEqual({
+        type: 'new_notification',
+        notification: { id: 41, type: 'exchange_match', content: 'Someone matched your request', read: false, referenceId: 7, createdAt: expect.any(String) },
+      });
+    }
+
+    // Ben's first message is his own event: he never got Ana's. And Ana's next is hers, not Ben's.
+    await publish(makeEvent('matchAnnounced', 9, { userId: 2, matchId: 9, requestId: 3 }));
+    expect(await benOnTwo.next()).toEqual({ type: 'match_success', data: { matchId: 9, requestId: 3 } });
+    await publish(makeEvent('matchAnnounced', 10, { userId: 1, matchId: 10, requestId: 4 }));
+    for (const c of [anaOnOne, anaOnTwo]) expect(await c.next()).toEqual({ type: 'match_success', data: { matchId: 10, requestId: 4 } });
+    expect(benOnTwo.messages).toHaveLength(1);
+    expect(anaOnOne.messages).toHaveLength(2);
+    expect(anaOnTwo.messages).toHaveLength(2);
+  });
+
+  it('refuses the upgrade without a valid session, or from another site', async () => {
+    await expect(connect(one)).rejects.toThrow('refused: 401');
+    await expect(connect(one, 'puente_session=forged')).rejects.toThrow('refused: 401');
+    await expect(connect(one, ana, 'https://evil.example')).rejects.toThrow('refused: 403');
+  });
+
+  it('closes a socket when its session ends: at once on the instance that logged out, at the next ping elsewhere', async () => {
+    const cookie = sessionCookieOf(await login(one, 'ana@example.com'))!;
+    const here = await open(one, cookie);
+    const there = await open(two, cookie);
+    const other = await open(one, ana); // another session of the same user stays open
+    const out = await one.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie, origin: 'http://localhost' } });
+    expect(out.statusCode).toBe(200);
+    expect(await here.closed).toBe(4401);
+    expect(await there.closed).toBe(4401);
+    await expect(connect(two, cookie)).rejects.toThrow('refused: 401');
+    expect(other.socket.readyState).toBe(WebSocket.OPEN);
+  });
+});
+
+describeWithInfra(['kafka', 'redis'], 'live channel across two gateway processes\' worth of wiring (KafkaBus each, Redis sessions)', () => {
+  let kafka: KafkaCluster;
+  let redis: RedisServer;
+  let identity: FakeUpstream;
+  let publisher: EventBus;
+  const buses: EventBus[] = [];
+  const gateways: FastifyInstance[] = [];
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    [kafka, redis, identity] = await Promise.all([startKafka(), startRedis(), startFakeService('identity')]);
+    const kafkaBus = () => new KafkaBus({ brokers: kafka.brokers, clientId: 'gateway-test', sessionTimeoutMs: 3_000, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 6_000 });
+    publisher = kafkaBus();
+    for (let i = 0; i < 2; i++) {
+      const bus = kafkaBus();
+      buses.push(bus);
+      const gateway = await buildTestGateway({ serviceUrls: { identity: identity.url }, bus, redisUrl: redis.url });
+      await gateway.listen({ host: '127.0.0.1', port: 0 });
+      gateways.push(gateway);
+    }
+  }, 120_000);
+  afterAll(async () => {
+    for (const c of clients) c.socket.terminate();
+    await Promise.all(gateways.map((g) => g.close()));
+    await Promise.all([...buses, publisher].filter(Boolean).map((b) => b.close()));
+    await identity?.close();
+    await Promise.all([kafka?.stop(), redis?.stop()]);
+  });
+
+  it('delivers to the right user\'s sockets on both instances', async () => {
+    const [one, two] = gateways as [FastifyInstance, FastifyInstance];
+    const ana = sessionCookieOf(await login(one, 'ana@example.com'))!;
+    const ben = sessionCookieOf(await login(two, 'ben@example.com'))!;
+    const anaSockets = [await connect(one, ana), await connect(two, ana)];
+    const benSocket = await connect(one, ben);
+    clients.push(...anaSockets, benSocket);
+    const publish = (event: ReturnType<typeof makeEvent>) => publisher.publish(topicOf('notification'), [event]);
+
+    // A 'latest' group takes its position at its first fetch, a moment after it joined: announce until both
+    // instances deliver, then check who got what.
+    const deadline = Date.now() + 60_000;
+    let n = 0;
+    while (anaSockets.some((c) => c.messages.length === 0) && Date.now() < deadline) {
+      await publish(makeEvent('notificationCreated', ++n, { notificationId: n, userId: 1, type: 'rating', content: `warm-up ${n}`, referenceId: null }));
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(anaSockets.map((c) => c.messages.length > 0)).toEqual([true, true]);
+
+    await publish(makeEvent('matchAnnounced', 77, { userId: 2, matchId: 77, requestId: 5 }));
+    await publish(makeEvent('notificationCreated', 500, { notificationId: 500, userId: 1, type: 'exchange_confirmed', content: 'Confirmed', referenceId: 77 }));
+    expect(await benSocket.next(30_000)).toEqual({ type: 'match_success', data: { matchId: 77, requestId: 5 } });
+    for (const c of anaSockets) {
+      const deadline = Date.now() + 30_000;
+      while (!c.messages.some((m) => (m as { notification?: { id: number } }).notification?.id === 500) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(c.messages.every((m) => (m as { type: string }).type === 'new_notification')).toBe(true);
+      expect(c.messages.at(-1)).toMatchObject({ notification: { id: 500, content: 'Confirmed', referenceId: 77 } });
+    }
+    expect(benSocket.messages).toHaveLength(1);
+  }, 120_000);
+});

@@ -1,0 +1,142 @@
+/**
+ * The live channel (spec section 7): /ws, opened with a valid session, carries `{ type: 'new_notification',
+ * notification }` and `{ type: 'match_success', data }` to the signed-in user.
+ *
+ * Each gateway instance subscribes to the notification service's topic in a consumer group of its own
+ * (`gateway-<instance id>`, from the latest offset: live fan-out, no replay), so every instance sees every event
+ * and delivers it to the sockets of the event's user that are open on it. Sockets are pinged every interval; one
+ * that did not answer the last ping is dropped, and one whose session was ended (on any instance) is closed with
+ * code 4401.
+ */
+import { randomUUID } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import type { Logger } from 'pino';
+import { topicOf, type EventEnvelope, type LiveMessage } from '@puente/contracts';
+import { readEvent, type EventBus, type SubscriptionHandle } from '@puente/platform';
+
+/** Close code for "no (longer a) valid session", in the application range. */
+export const SESSION_ENDED_CLOSE_CODE = 4401;
+
+/**
+ * What /ws sends for `notification.match.announced`. The contract's MatchSuccessMessage carries the full match
+ * data, which the event (rightly) does not: the web app only needs the signal to refetch its matches.
+ */
+export interface MatchAnnouncement { type: 'match_success'; data: { matchId: number; requestId: number } }
+export type OutgoingMessage = Extract<LiveMessage, { type: 'new_notification' }> | MatchAnnouncement;
+
+interface Client {
+  socket: WebSocket;
+  userId: number;
+  sessionId: string;
+  alive: boolean;
+}
+
+export interface LiveHubOptions {
+  bus: EventBus;
+  logger: Logger;
+  /** Whether a session is still live (checked at every ping). */
+  isSessionLive: (sessionId: string) => Promise<boolean>;
+  pingIntervalMs?: number;
+  instanceId?: string;
+}
+
+export class LiveHub {
+  readonly group: string;
+  private readonly clients = new Map<number, Set<Client>>();
+  private readonly opts: LiveHubOptions;
+  private subscription: SubscriptionHandle | undefined;
+  private pinger: NodeJS.Timeout | undefined;
+
+  constructor(opts: LiveHubOptions) {
+    this.opts = opts;
+    this.group = `gateway-${opts.instanceId ?? randomUUID()}`;
+  }
+
+  async start(): Promise<void> {
+    this.subscription = await this.opts.bus.subscribe({
+      group: this.group,
+      topics: [topicOf('notification')],
+      startFrom: 'latest',
+      handle: async (event) => this.onEvent(event),
+    });
+    this.pinger = setInterval(() => void this.keepAlive(), this.opts.pingIntervalMs ?? 30_000);
+    this.pinger.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.pinger);
+    for (const set of this.clients.values()) for (const c of set) c.socket.close(1001, 'Server shutting down');
+    this.clients.clear();
+    await this.subscription?.stop();
+  }
+
+  add(socket: WebSocket, userId: number, sessionId: string): void {
+    const client: Client = { socket, userId, sessionId, alive: true };
+    let set = this.clients.get(userId);
+    if (!set) this.clients.set(userId, set = new Set());
+    set.add(client);
+    socket.on('pong', () => { client.alive = true; });
+    socket.on('close', () => this.remove(client));
+    socket.on('error', (err) => this.opts.logger.debug({ err, userId }, 'live socket error'));
+  }
+
+  /** Open sockets of a user on this instance. */
+  socketsOf(userId: number): number {
+    return this.clients.get(userId)?.size ?? 0;
+  }
+
+  /** Closes this instance's sockets opened with one of these sessions (logout, revocation). */
+  closeSessions(sessionIds: readonly string[]): void {
+    const ended = new Set(sessionIds);
+    for (const set of this.clients.values()) {
+      for (const c of set) if (ended.has(c.sessionId)) c.socket.close(SESSION_ENDED_CLOSE_CODE, 'Session ended');
+    }
+  }
+
+  deliver(userId: number, message: OutgoingMessage): void {
+    const data = JSON.stringify(message);
+    for (const c of this.clients.get(userId) ?? []) {
+      if (c.socket.readyState === c.socket.OPEN) c.socket.send(data);
+    }
+  }
+
+  private async onEvent(event: EventEnvelope): Promise<void> {
+    const created = readEvent('notificationCreated', event);
+    if (created) {
+      this.deliver(created.userId, {
+        type: 'new_notification',
+        notification: {
+          id: created.notificationId, type: created.type, content: created.content, read: false,
+          referenceId: created.referenceId, createdAt: event.occurredAt,
+        },
+      });
+      return;
+    }
+    const announced = readEvent('matchAnnounced', event);
+    if (announced) this.deliver(announced.userId, { type: 'match_success', data: { matchId: announced.matchId, requestId: announced.requestId } });
+  }
+
+  private remove(client: Client): void {
+    const set = this.clients.get(client.userId);
+    set?.delete(client);
+    if (set?.size === 0) this.clients.delete(client.userId);
+  }
+
+  private async keepAlive(): Promise<void> {
+    const all = [...this.clients.values()].flatMap((set) => [...set]);
+    const live = new Map<string, Promise<boolean>>();
+    await Promise.all(all.map(async (c) => {
+      if (!c.alive) {
+        c.socket.terminate();
+        return;
+      }
+      c.alive = false;
+      try {
+        c.socket.ping();
+      } catch { /* closing meanwhile */ }
+      let check = live.get(c.sessionId);
+      if (!check) live.set(c.sessionId, check = this.opts.isSessionLive(c.sessionId).catch(() => true));
+      if (!(await check)) c.socket.close(SESSION_ENDED_CLOSE_CODE, 'Session ended');
+    }));
+  }
+}

@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { describeWithInfra, startRedis, type RedisServer } from '@puente/testkit';
+import { MemorySessionStore } from './sessions/store.ts';
+import {
+  auth, buildTestGateway, login, OWN_ORIGIN, sessionCookieOf, startFakeService, type FakeUpstream,
+} from './test-helpers.ts';
+
+const post = (gateway: FastifyInstance, url: string, cookie?: string, headers: Record<string, string> = {}) =>
+  gateway.inject({ method: 'POST', url, headers: { origin: OWN_ORIGIN, ...(cookie ? { cookie } : {}), ...headers } });
+const whoAmI = (gateway: FastifyInstance, cookie?: string, headers: Record<string, string> = {}) =>
+  gateway.inject({ method: 'GET', url: '/api/auth/user', headers: { ...(cookie ? { cookie } : {}), ...headers } });
+
+describe('sessions (memory store)', () => {
+  let identity: FakeUpstream;
+  let accounts: FakeUpstream;
+  let gateway: FastifyInstance;
+
+  beforeAll(async () => {
+    [identity, accounts] = await Promise.all([startFakeService('identity'), startFakeService('accounts')]);
+    gateway = await buildTestGateway({ serviceUrls: { identity: identity.url, accounts: accounts.url } });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await Promise.all([identity?.close(), accounts?.close()]);
+  });
+
+  it('grants a session on login: an HttpOnly, SameSite=Lax cookie, and the action header never reaches the browser', async () => {
+    const res = await login(gateway, 'Ana@Example.com ');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-session-action']).toBeUndefined();
+    const cookie = res.cookies.find((c) => c.name === 'puente_session')!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(cookie.secure).toBeUndefined(); // plain HTTP
+    expect(cookie.expires!.getTime() - Date.now()).toBeGreaterThan(167 * 3_600_000);
+  });
+
+  it('sends the caller upstream as a signed internal token, and no caller without a session', async () => {
+    const cookie = sessionCookieOf(await login(gateway, 'ben@example.com'))!;
+    const me = await whoAmI(gateway, cookie);
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toMatchObject({ kind: 'user', userId: 2, role: 'admin', sessionId: expect.any(String) });
+    expect((await whoAmI(gateway)).statusCode).toBe(401);
+  });
+
+  it('never forwards the session cookie, but does forward other cookies', async () => {
+    const cookie = sessionCookieOf(await login(gateway, 'ana@example.com'))!;
+    const res = await gateway.inject({ method: 'GET', url: '/api/bank-accounts', headers: { cookie: `theme=dark; ${cookie}; lang=es` } });
+    const seen = res.json() as { headers: Record<string, string>; caller: { userId: number } };
+    expect(seen.headers.cookie).toBe('theme=dark; lang=es');
+    expect(seen.caller).toMatchObject({ userId: 1 });
+    const alone = await gateway.inject({ method: 'GET', url: '/api/bank-accounts', headers: { cookie } });
+    expect((alone.json() as { headers: Record<string, string> }).headers.cookie).toBeUndefined();
+  });
+
+  it('ignores a forged internal token, client IP and session action sent from outside', async () => {
+    // Even a token signed with the real secret: only the gateway speaks for the caller.
+    const forged = await auth.sign({ kind: 'user', userId: 99, role: 'admin' });
+    const headers = { 'x-internal-token': forged, 'x-client-ip': '6.6.6.6', 'x-session-action': 'whatever' };
+    expect((await whoAmI(gateway, undefined, headers)).statusCode).toBe(401);
+    const last = identity.seen.at(-1)!;
+    expect(last.headers['x-internal-token']).toBeUndefined();
+    expect(last.headers['x-session-action']).toBeUndefined();
+    expect(last.headers['x-client-ip']).toBe('127.0.0.1');
+
+    const cookie = sessionCookieOf(await login(gateway, 'ana@example.com'))!;
+    const me = await whoAmI(gateway, cookie, headers);
+    expect(me.json()).toMatchObject({ userId: 1, role: 'user' });
+  });
+
+  it('logout ends the session: the old cookie, replayed, is refused and cleared', async () => {
+    const cookie = sessionCookieOf(await login(gateway, 'ana@example.com'))!;
+    expect((await whoAmI(gateway, cookie)).statusCode).toBe(200);
+
+    const out = await post(gateway, '/api/auth/logout', cookie);
+    expect(out.statusCode).toBe(200);
+    expect(out.json()).toEqual({ message: 'Logged out' });
+    const cleared = out.cookies.find((c) => c.name === 'puente_session')!;
+    expect(cleared.value).toBe('');
+    expect(cleared.expires!.getTime()).toBeLessThanOrEqual(Date.now());
+
+    const replay = await whoAmI(gateway, cookie);
+    expect(replay.statusCode).toBe(401);
+    expect(identity.seen.at(-1)!.caller).toBeNull();
+    expect(replay.cookies.find((c) => c.name === 'puente_session')?.value).toBe('');
+
+    // Logging out without a session is fine too.
+    expect((await post(gateway, '/api/auth/logout')).json()).toEqual({ message: 'Logged out' });
+  });
+
+  it('sets no cookie for a failed login', async () => {
+    const res = await login(gateway, 'ana@example.com', 'wrong');
+    expect(res.statusCode).toBe(401);
+    expect(sessionCookieOf(res)).toBeUndefined();
+  });
+
+  it('a new login replaces the session the browser had (no fixation)', async () => {
+    const first = sessionCookieOf(await login(gateway, 'ana@example.com'))!;
+    const res = await gateway.inject({
+      method: 'POST', url: '/api/auth/login', headers: { origin: OWN_ORIGIN, cookie: first, 'content-type': 'application/json' },
+      payload: { email: 'ana@example.com', password: 'correct horse' },
+    });
+    const second = sessionCookieOf(res)!;
+    expect(second).not.toBe(first);
+    expect((await whoAmI(gateway, first)).statusCode).toBe(401);
+    expect((await whoAmI(gateway, second)).statusCode).toBe(200);
+  });
+
+  it('revoke-others (password change) keeps the current session only', async () => {
+    const here = sessionCookieOf(await login(gateway, 'ben@example.com'))!;
+    const elsewhere = sessionCookieOf(await login(gateway, 'ben@example.com'))!;
+    const bystander = sessionCookieOf(await login(gateway, 'ana@example.com'))!;
+    const res = await post(gateway, '/api/auth/password', here);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-session-action']).toBeUndefined();
+    expect(sessionCookieOf(res)).toBeUndefined(); // the current cookie is neither cleared nor replaced
+    expect((await whoAmI(gateway, here)).statusCode).toBe(200);
+    expect((await whoAmI(gateway, elsewhere)).statusCode).toBe(401);
+    expect((await whoAmI(gateway, bystander)).statusCode).toBe(200);
+  });
+
+  it('revoke-all (password reset) ends every session of the user and clears the cookie of the request', async () => {
+    const here = sessionCookieOf(await login(gateway, 'ben@example.com'))!;
+    const elsewhere = sessionCookieOf(await login(gateway, 'ben@example.com'))!;
+    const res = await post(gateway, '/api/auth/reset', here);
+    expect(res.statusCode).toBe(200);
+    expect(res.cookies.find((c) => c.name === 'puente_session')?.value).toBe('');
+    expect((await whoAmI(gateway, here)).statusCode).toBe(401);
+    expect((await whoAmI(gateway, elsewhere)).statusCode).toBe(401);
+  });
+
+  it('ignores a session action with a bad signature, or from a service other than identity', async () => {
+    const forged = await post(gateway, '/api/auth/forged-action');
+    expect(forged.statusCode).toBe(200);
+    expect(forged.headers['x-session-action']).toBeUndefined();
+    expect(sessionCookieOf(forged)).toBeUndefined();
+
+    const other = await post(gateway, '/api/bank-accounts/grant-me');
+    expect(other.statusCode).toBe(200);
+    expect(other.headers['x-session-action']).toBeUndefined();
+    expect(sessionCookieOf(other)).toBeUndefined();
+  });
+
+  it('treats a tampered or foreign cookie as no session', async () => {
+    const cookie = sessionCookieOf(await login(gateway, 'ana@example.com'))!;
+    const [name, token] = cookie.split('=') as [string, string];
+    const [h, p, s] = token.split('.') as [string, string, string];
+    const payload = JSON.parse(Buffer.from(p, 'base64url').toString()) as Record<string, unknown>;
+    const tampered = `${name}=${h}.${Buffer.from(JSON.stringify({ ...payload, sub: '2' })).toString('base64url')}.${s}`;
+    expect((await whoAmI(gateway, tampered)).statusCode).toBe(401);
+    expect((await whoAmI(gateway, `${name}=not-a-token`)).statusCode).toBe(401);
+  });
+
+  it('marks the cookie Secure behind a trusted HTTPS proxy only', async () => {
+    const trusting = await buildTestGateway({ serviceUrls: { identity: identity.url }, trustProxy: true });
+    try {
+      const https = await trusting.inject({
+        method: 'POST', url: '/api/auth/login',
+        headers: { host: 'puente.test', origin: 'https://puente.test', 'x-forwarded-proto': 'https', 'content-type': 'application/json' },
+        payload: { email: 'ana@example.com', password: 'correct horse' },
+      });
+      expect(https.cookies.find((c) => c.name === 'puente_session')?.secure).toBe(true);
+    } finally {
+      await trusting.close();
+    }
+    // Not trusted: X-Forwarded-Proto is ignored (and the origin must then be http://).
+    const res = await gateway.inject({
+      method: 'POST', url: '/api/auth/login', headers: { origin: OWN_ORIGIN, 'x-forwarded-proto': 'https', 'content-type': 'application/json' },
+      payload: { email: 'ana@example.com', password: 'correct horse' },
+    });
+    expect(res.cookies.find((c) => c.name === 'puente_session')?.secure).toBeUndefined();
+  });
+});
+
+describe('session store (memory)', () => {
+  it('forgets expired sessions and deletes a user\'s sessions but one', async () => {
+    const store = new MemorySessionStore();
+    try {
+      await store.save('a', { userId: 1, role: 'user', expiresAt: Date.now() + 60_000 });
+      await store.save('b', { userId: 1, role: 'user', expiresAt: Date.now() + 60_000 });
+      await store.save('old', { userId: 1, role: 'user', expiresAt: Date.now() - 1 });
+      await store.save('c', { userId: 2, role: 'user', expiresAt: Date.now() + 60_000 });
+      expect(await store.get('old')).toBeUndefined();
+      expect((await store.deleteUserSessions(1, 'a')).sort()).toEqual(['b']);
+      expect(await store.get('a')).toMatchObject({ userId: 1 });
+      expect(await store.get('b')).toBeUndefined();
+      expect(await store.get('c')).toMatchObject({ userId: 2 });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describeWithInfra(['redis'], 'sessions shared by two gateway instances (Redis store)', () => {
+  let redis: RedisServer;
+  let identity: FakeUpstream;
+  let one: FastifyInstance;
+  let two: FastifyInstance;
+
+  beforeAll(async () => {
+    [redis, identity] = await Promise.all([startRedis(), startFakeService('identity')]);
+    const rateLimits = { loginFailuresPerAccount: { max: 2, windowMs: 60_000 } };
+    one = await buildTestGateway({ serviceUrls: { identity: identity.url }, redisUrl: redis.url, rateLimits });
+    two = await buildTestGateway({ serviceUrls: { identity: identity.url }, redisUrl: redis.url, rateLimits });
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([one?.close(), two?.close()]);
+    await identity?.close();
+    await redis?.stop();
+  });
+
+  it('a session granted on one instance works on the other; after logout the old cookie is refused on both', async () => {
+    const cookie = sessionCookieOf(await login(one, 'ana@example.com'))!;
+    expect((await whoAmI(one, cookie)).json()).toMatchObject({ userId: 1 });
+    expect((await whoAmI(two, cookie)).json()).toMatchObject({ userId: 1 });
+
+    expect((await post(two, '/api/auth/logout', cookie)).statusCode).toBe(200);
+    for (const gateway of [one, two]) {
+      const replay = await whoAmI(gateway, cookie);
+      expect(replay.statusCode).toBe(401);
+      expect(identity.seen.at(-1)!.caller).toBeNull();
+    }
+  });
+
+  it('revoke-others on one instance ends the other sessions on both', async () => {
+    const here = sessionCookieOf(await login(one, 'ben@example.com'))!;
+    const elsewhere = sessionCookieOf(await login(two, 'ben@example.com'))!;
+    expect((await post(two, '/api/auth/password', here)).statusCode).toBe(200);
+    for (const gateway of [one, two]) {
+      expect((await whoAmI(gateway, here)).statusCode).toBe(200);
+      expect((await whoAmI(gateway, elsewhere)).statusCode).toBe(401);
+    }
+  });
+
+  it('counts failed logins across instances', async () => {
+    const email = `nobody-${Date.now()}@example.com`;
+    expect((await login(one, email, 'x')).statusCode).toBe(401);
+    expect((await login(two, email, 'x')).statusCode).toBe(401);
+    const refused = await login(one, email, 'x');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});

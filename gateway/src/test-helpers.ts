@@ -1,0 +1,97 @@
+/**
+ * Test helpers: a fake identity service speaking the real protocol (the platform's HTTP app verifying internal
+ * tokens, session actions signed with the same internalAuth), and a gateway built around it.
+ */
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { ServiceName } from '@puente/contracts';
+import {
+  createHttpApp, createLogger, InProcessBus, internalAuth, requireUser, SESSION_ACTION_HEADER, type EventBus,
+  type SessionAction,
+} from '@puente/platform';
+import { buildGateway, type GatewayOptions } from './app.ts';
+import { SESSION_COOKIE } from './sessions/sessions.ts';
+
+export const logger = createLogger({ name: 'gateway-test', level: 'silent' });
+export const auth = internalAuth('internal-token-secret-for-gateway-tests');
+export const sessionSecret = 'session-secret-for-gateway-tests-0123456789';
+/** The origin of an inject() request (Host: localhost:80). */
+export const OWN_ORIGIN = 'http://localhost';
+
+export const users: Record<string, { id: number; role: 'user' | 'admin' }> = {
+  'ana@example.com': { id: 1, role: 'user' },
+  'ben@example.com': { id: 2, role: 'admin' },
+  'unverified@example.com': { id: 3, role: 'user' },
+};
+export const PASSWORD = 'correct horse';
+
+export interface FakeUpstream {
+  app: FastifyInstance;
+  url: string;
+  /** Every request it received: path, the caller it verified, the headers it got. */
+  seen: { url: string; caller: unknown; headers: Record<string, unknown>; body: string }[];
+  close(): Promise<void>;
+}
+
+/**
+ * identity: POST /auth/login grants a session (401 for a wrong password, 403 for the unverified account);
+ * POST /auth/password ends the caller's other sessions; POST /auth/reset ends all of the caller's sessions;
+ * GET /auth/user answers the caller or 401; POST /auth/forged-action sends an action signed with another secret.
+ * Every other path echoes what it received.
+ */
+export async function startFakeService(name: ServiceName = 'identity'): Promise<FakeUpstream> {
+  const app = createHttpApp({ logger, auth });
+  const seen: FakeUpstream['seen'] = [];
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.addHook('preHandler', async (request) => {
+    seen.push({ url: request.url, caller: request.caller, headers: { ...request.headers }, body: String(request.body ?? '') });
+  });
+  const act = async (action: SessionAction) => ({ [SESSION_ACTION_HEADER]: await auth.signSessionAction(action) });
+
+  app.post('/auth/login', async (request, reply) => {
+    const { email, password } = JSON.parse(String(request.body)) as { email: string; password: string };
+    const user = users[email.trim().toLowerCase()];
+    if (!user || password !== PASSWORD) return reply.status(401).send({ message: 'Invalid email or password' });
+    if (user.id === 3) return reply.status(403).send({ message: 'Please verify your email first' });
+    return reply.headers(await act({ action: 'grant', userId: user.id, role: user.role })).send({ id: user.id });
+  });
+  app.post('/auth/password', async (request, reply) => {
+    const caller = requireUser(request);
+    return reply.headers(await act({ action: 'revoke-others', userId: caller.userId, keepSessionId: caller.sessionId! })).send({ message: 'Password changed' });
+  });
+  app.post('/auth/reset', async (request, reply) => {
+    const caller = requireUser(request);
+    return reply.headers(await act({ action: 'revoke-all', userId: caller.userId })).send({ message: 'Password reset' });
+  });
+  app.post('/auth/forged-action', async (_request, reply) => {
+    const forged = await internalAuth('another-secret-another-secret-another').signSessionAction({ action: 'grant', userId: 1, role: 'admin' });
+    return reply.header(SESSION_ACTION_HEADER, forged).send({ ok: true });
+  });
+  app.get('/auth/user', async (request) => ({ ...requireUser(request) }));
+  app.all('/*', async (request, reply) => {
+    // Any service may try to hand out sessions; only identity's actions count.
+    if (request.url.startsWith('/grant-me')) reply.headers(await act({ action: 'grant', userId: 1, role: 'admin' }));
+    return { service: name, url: request.url, caller: request.caller, headers: request.headers, body: String(request.body ?? '') };
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as { port: number };
+  return { app, url: `http://127.0.0.1:${port}`, seen, close: () => app.close() };
+}
+
+export async function buildTestGateway(options: Partial<GatewayOptions> & { serviceUrls: GatewayOptions['serviceUrls'] }): Promise<FastifyInstance> {
+  const bus: EventBus = options.bus ?? new InProcessBus();
+  const app = await buildGateway({ logger, auth, sessionSecret, webRoot: '/nonexistent', ...options, bus });
+  if (!options.bus) app.addHook('onClose', async () => bus.close());
+  return app;
+}
+
+/** `puente_session=<token>` from a response's Set-Cookie, or undefined. */
+export function sessionCookieOf(res: LightMyRequestResponse): string | undefined {
+  const c = res.cookies.find((c) => c.name === SESSION_COOKIE);
+  return c && c.value ? `${SESSION_COOKIE}=${c.value}` : undefined;
+}
+
+/** A same-origin login through the gateway; the session cookie it set. */
+export async function login(gateway: FastifyInstance, email: string, password = PASSWORD): Promise<LightMyRequestResponse> {
+  return gateway.inject({ method: 'POST', url: '/api/auth/login', headers: { origin: OWN_ORIGIN, 'content-type': 'application/json' }, payload: { email, password } });
+}
