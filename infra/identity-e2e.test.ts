@@ -1,0 +1,148 @@
+/**
+ * Issue 3 end to end, through the real gateway, identity and audit services as `npm start` runs them: sign-up,
+ * verification, login, the session cookie, CSRF, admin-only routes, the audit trail, logout and a replayed
+ * cookie, a forged internal token, and a rate limit.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmbedded, type Embedded } from './embedded.ts';
+
+describe('identity, sessions and audit through the gateway', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'puente-e2e-'));
+  let app: Embedded;
+  const ADMIN = { email: 'admin@puente.test', password: 'admin password 1', code: 'E2E-CODE' };
+
+  beforeAll(async () => {
+    app = await startEmbedded({
+      ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent',
+      ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_REFERRAL_CODE: ADMIN.code,
+      RATE_LIMIT_REFERRAL_IP: '8/1m',
+    }, { quiet: true, printAdmin: () => {} });
+  }, 60_000);
+  afterAll(async () => {
+    await app?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** A browser-like call: same-origin Origin header on writes, the session cookie when given. */
+  const call = (path: string, init: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {}) => {
+    const method = init.method ?? (init.body === undefined ? 'GET' : 'POST');
+    const headers: Record<string, string> = { ...init.headers };
+    if (method !== 'GET') headers.origin ??= app.url.replace('localhost', '127.0.0.1');
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    if (init.cookie) headers.cookie = init.cookie;
+    return fetch(`${app.url.replace('localhost', '127.0.0.1')}${path}`, { method, headers, redirect: 'manual', ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) });
+  };
+  const sessionCookie = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith('puente_session='))?.split(';')[0];
+  const login = async (email: string, password: string) => {
+    const res = await call('/api/auth/login', { body: { email, password } });
+    return { res, cookie: sessionCookie(res) };
+  };
+  const eventually = async <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> => {
+    const deadline = Date.now() + ms;
+    let v = await read();
+    while (!ok(v) && Date.now() < deadline) { await new Promise((r) => setTimeout(r, 100)); v = await read(); }
+    return v;
+  };
+
+  let userCookie: string;
+
+  it('signs a visitor up with a referral code, verifies the email and logs in', async () => {
+    expect((await call('/api/auth/user')).status).toBe(401);
+
+    const badCode = await call('/api/signup/request', { body: { email: 'ana@puente.test', password: 'password1', firstName: 'Ana', lastName: 'Diaz', referralCode: 'NOPE-NOPE' } });
+    expect(badCode.status).toBe(400);
+
+    const signup = await call('/api/signup/request', { body: { email: 'Ana@Puente.test', password: 'password1', firstName: 'Ana', lastName: 'Diaz', referralCode: ADMIN.code } });
+    expect(signup.status).toBe(201);
+    const { verificationToken } = await signup.json() as { verificationToken: string };
+    expect(verificationToken).toBeTruthy();
+
+    expect((await login('ana@puente.test', 'password1')).res.status).toBe(403); // not verified yet
+    expect((await call('/api/signup/verify', { body: { token: verificationToken } })).status).toBe(200);
+    expect((await call('/api/signup/verify', { body: { token: verificationToken } })).status).toBe(400); // single use
+
+    const wrong = await login('ana@puente.test', 'password2');
+    expect(wrong.res.status).toBe(401);
+    expect(await wrong.res.json()).toMatchObject({ message: 'Invalid email or password' });
+
+    const ok = await login('ana@puente.test', 'password1');
+    expect(ok.res.status).toBe(200);
+    expect(ok.cookie).toBeTruthy();
+    const setCookie = ok.res.headers.getSetCookie().join(';');
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    userCookie = ok.cookie!;
+
+    const me = await call('/api/auth/user', { cookie: userCookie });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({
+      firstName: 'Ana', lastName: 'Diaz', email: 'ana@puente.test', emailVerified: true, role: 'user',
+      trustRating: null, ratingCount: 0, transactionCount: 0, hasBothAccounts: false, subscriptionTier: 'free',
+      trustScore: 5, trustLevel: 'Unverified',
+    });
+  });
+
+  it('refuses a state-changing request that does not come from the app', async () => {
+    const res = await call('/api/auth/user', { method: 'PATCH', body: { firstName: 'Eve' }, cookie: userCookie, headers: { origin: 'https://evil.example' } });
+    expect(res.status).toBe(403);
+    const renamed = await call('/api/auth/user', { method: 'PATCH', body: { firstName: 'Anita' }, cookie: userCookie });
+    expect(renamed.status).toBe(200);
+    expect(await renamed.json()).toMatchObject({ firstName: 'Anita' });
+  });
+
+  it('keeps /api/admin/* to admins, but the directory open to all without emails', async () => {
+    for (const path of ['/api/admin/login-attempts', '/api/admin/signup-attempts', '/api/admin/login-failures', '/api/admin/signup-failures', '/api/admin/verification-requests']) {
+      expect({ path, visitor: (await call(path)).status, user: (await call(path, { cookie: userCookie })).status })
+        .toEqual({ path, visitor: 401, user: 403 });
+    }
+    for (const cookie of [undefined, userCookie]) {
+      const directory = await call('/api/admin/users', cookie ? { cookie } : {});
+      expect(directory.status).toBe(200);
+      const users = await directory.json() as Record<string, unknown>[];
+      expect(users.map((u) => u.firstName).sort()).toEqual(['Anita', 'Puente']);
+      expect(users.every((u) => !('email' in u))).toBe(true);
+    }
+  });
+
+  it('shows the admin every sign-up and login attempt, filtered by email', async () => {
+    const { cookie: adminCookie } = await login(ADMIN.email, ADMIN.password);
+    expect(adminCookie).toBeTruthy();
+    const logins = await eventually(
+      async () => (await call('/api/admin/login-attempts?email=ANA@puente.test', { cookie: adminCookie! })).json() as Promise<{ status: string; failureReason: string | null; email: string }[]>,
+      (rows) => rows.length >= 3);
+    expect(logins.map((r) => r.status)).toEqual(['success', 'failed', 'failed']); // newest first
+    expect(logins.every((r) => r.email.toLowerCase() === 'ana@puente.test')).toBe(true);
+    const signups = await eventually(
+      async () => (await call('/api/admin/signup-attempts', { cookie: adminCookie! })).json() as Promise<{ step: string; status: string; failureReason: string | null }[]>,
+      (rows) => rows.length >= 3);
+    expect(signups.map((r) => [r.step, r.status])).toEqual([['verify', 'failed'], ['verify', 'completed'], ['request', 'pending'], ['request', 'failed']]);
+    const directory = await (await call('/api/admin/users', { cookie: adminCookie! })).json() as Record<string, unknown>[];
+    expect(directory.map((u) => u.email).sort()).toEqual(['admin@puente.test', 'ana@puente.test']);
+  });
+
+  it('ends the session on logout: the old cookie, replayed, no longer works', async () => {
+    expect((await call('/api/auth/logout', { method: 'POST', cookie: userCookie })).status).toBe(200);
+    expect((await call('/api/auth/user', { cookie: userCookie })).status).toBe(401);
+  });
+
+  it('ignores an internal identity token sent from outside', async () => {
+    const res = await call('/api/auth/user', { headers: { 'x-internal-token': 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyOjEifQ.forged' } });
+    expect(res.status).toBe(401);
+  });
+
+  it('rate-limits referral checks per IP with 429 and Retry-After', async () => {
+    const statuses: number[] = [];
+    let limited: Response | undefined;
+    for (let i = 0; i < 12 && !limited; i++) {
+      const res = await call(`/api/auth/verify-referral/${ADMIN.code}`);
+      statuses.push(res.status);
+      if (res.status === 429) limited = res;
+    }
+    expect(limited, `statuses: ${statuses.join(',')}`).toBeDefined();
+    expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await limited!.json() as { message: string }).message).toMatch(/try again/i);
+  });
+});
