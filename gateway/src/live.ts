@@ -17,12 +17,8 @@ import { readEvent, type EventBus, type SubscriptionHandle } from '@puente/platf
 /** Close code for "no (longer a) valid session", in the application range. */
 export const SESSION_ENDED_CLOSE_CODE = 4401;
 
-/**
- * What /ws sends for `notification.match.announced`. The contract's MatchSuccessMessage carries the full match
- * data, which the event (rightly) does not: the web app only needs the signal to refetch its matches.
- */
-export interface MatchAnnouncement { type: 'match_success'; data: { matchId: number; requestId: number } }
-export type OutgoingMessage = Extract<LiveMessage, { type: 'new_notification' }> | MatchAnnouncement;
+/** What /ws sends: the contract's live messages (match_success is a signal to refetch the matches). */
+export type OutgoingMessage = LiveMessage;
 
 interface Client {
   socket: WebSocket;

@@ -584,13 +584,7 @@ describe('response shapes', () => {
     expect(Notification.parse(notification)).toEqual(notification);
     expect(NotificationCount.parse({ count: 12 })).toEqual({ count: 12 });
     expect(LiveMessage.parse({ type: 'new_notification', notification })).toEqual({ type: 'new_notification', notification });
-    const data = {
-      requester: { id: 1, firstName: 'Ana' },
-      matcher: { id: 2, firstName: 'Ben' },
-      requesterBankAccount: clpAccount,
-      matcherBankAccount: gbpAccount,
-      exchangeRequest: { id: 5, userId: 1, fromCurrency: 'GBP', toCurrency: 'CLP', amount: 500, exchangeRate: 1187.5432, status: 'confirmed', createdAt: now },
-    };
+    const data = { matchId: 9, requestId: 5 };
     expect(LiveMessage.parse({ type: 'match_success', data })).toEqual({ type: 'match_success', data });
     expect(LiveMessage.safeParse({ type: 'something_else' }).success).toBe(false);
   });

@@ -5,7 +5,6 @@
  */
 import { z } from 'zod';
 import { Count, Id, IsoDateTime, Message } from './common.ts';
-import { MatchData } from './exchange.ts';
 
 export const NotificationType = z.enum([
   'exchange_request',
@@ -41,8 +40,14 @@ export type NotificationCount = z.infer<typeof NotificationCount>;
 export const MarkAllReadResponse = Message;
 export type MarkAllReadResponse = z.infer<typeof MarkAllReadResponse>;
 
-/** Live message: a match was confirmed and bank details are available to both parties. */
-export const MatchSuccessMessage = z.object({ type: z.literal('match_success'), data: MatchData });
+/**
+ * Live message: a match was confirmed and bank details are available to both parties. It is a signal: the web app
+ * refreshes its matches (spec section 7) and reads the details over HTTP; bank details never travel on the bus.
+ */
+export const MatchSuccessMessage = z.object({
+  type: z.literal('match_success'),
+  data: z.object({ matchId: Id, requestId: Id }),
+});
 export type MatchSuccessMessage = z.infer<typeof MatchSuccessMessage>;
 
 /** Live message: a notification was added (the web shows its content). */
