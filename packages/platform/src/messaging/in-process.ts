@@ -27,13 +27,33 @@ interface Group {
   committed: Map<string, number>;
   /** the member whose loop works each partition, so a rebalance never runs two live loops on one partition */
   busy: Map<string, Member>;
+  /** every topic a member of this group has read: the group holds back trimming on them */
+  topics: Set<string>;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** How many events every group must have committed past before a partition drops them from memory. */
+const TRIM_AFTER = 256;
+/** What a partition keeps for groups that may subscribe later when no group reads its topic yet. */
+const KEEP_UNREAD = 10_000;
+
+/** One partition's log: offsets are absolute; events every group has committed are dropped from the front. */
+class Partition {
+  base = 0;
+  events: EventEnvelope[] = [];
+  get end(): number { return this.base + this.events.length; }
+  at(offset: number): EventEnvelope | undefined { return this.events[offset - this.base]; }
+  trimTo(offset: number): void {
+    if (offset - this.base < TRIM_AFTER) return;
+    this.events = this.events.slice(offset - this.base);
+    this.base = offset;
+  }
+}
+
 export class InProcessBus implements EventBus {
   readonly kind = 'in-process' as const;
-  private readonly logs = new Map<string, EventEnvelope[][]>();
+  private readonly logs = new Map<string, Partition[]>();
   private readonly groups = new Map<string, Group>();
   private readonly waiters = new Set<() => void>();
   private closed = false;
@@ -51,11 +71,14 @@ export class InProcessBus implements EventBus {
   async subscribe(sub: Subscription): Promise<SubscriptionHandle> {
     let group = this.groups.get(sub.group);
     if (!group) {
-      group = { id: sub.group, members: [], committed: new Map(), busy: new Map() };
+      group = { id: sub.group, members: [], committed: new Map(), busy: new Map(), topics: new Set() };
       this.groups.set(sub.group, group);
-      if (sub.startFrom === 'latest') {
-        for (const t of sub.topics) this.topicLog(t).forEach((p, i) => group!.committed.set(`${t}#${i}`, p.length));
-      }
+    }
+    for (const t of sub.topics) {
+      if (group.topics.has(t)) continue;
+      group.topics.add(t);
+      // A group new to a topic starts at its oldest kept event, or past the end when asked for 'latest'.
+      this.topicLog(t).forEach((p, i) => group!.committed.set(`${t}#${i}`, sub.startFrom === 'latest' ? p.end : p.base));
     }
     for (const t of sub.topics) this.topicLog(t);
     const member: Member = { sub, stopped: false, owned: new Set() };
@@ -97,7 +120,7 @@ export class InProcessBus implements EventBus {
       if (g.members.length === 0) continue;
       for (const t of new Set(g.members.flatMap((m) => m.sub.topics))) {
         const parts = this.topicLog(t);
-        parts.forEach((p, i) => { lag += p.length - (g.committed.get(`${t}#${i}`) ?? 0); });
+        parts.forEach((p, i) => { lag += p.end - (g.committed.get(`${t}#${i}`) ?? p.base); });
       }
     }
     return lag;
@@ -105,14 +128,19 @@ export class InProcessBus implements EventBus {
 
   private append(topic: string, events: EventEnvelope[]): void {
     const log = this.topicLog(topic);
-    for (const e of events) log[partitionFor(e.aggregateId)]!.push(structuredClone(e));
+    const read = [...this.groups.values()].some((g) => g.topics.has(topic));
+    for (const e of events) {
+      const partition = log[partitionFor(e.aggregateId)]!;
+      partition.events.push(structuredClone(e));
+      if (!read) partition.trimTo(partition.end - KEEP_UNREAD);
+    }
     this.wake();
   }
 
-  private topicLog(topic: string): EventEnvelope[][] {
+  private topicLog(topic: string): Partition[] {
     let log = this.logs.get(topic);
     if (!log) {
-      log = Array.from({ length: PARTITIONS }, () => []);
+      log = Array.from({ length: PARTITIONS }, () => new Partition());
       this.logs.set(topic, log);
     }
     return log;
@@ -165,19 +193,37 @@ export class InProcessBus implements EventBus {
       const [topic, part] = splitKey(key);
       const partition = this.topicLog(topic)[part]!;
       while (this.owns(member, key)) {
-        const offset = group.committed.get(key) ?? 0;
-        const event = partition[offset];
+        const offset = Math.max(group.committed.get(key) ?? 0, partition.base);
+        const event = partition.at(offset);
         if (!event) {
           await this.waitForWork(200);
           continue;
         }
         const handled = await this.deliver(member, topic, event);
         // A member that stopped (crashed) or lost the partition meanwhile must not commit: the next owner redelivers.
-        if (handled && this.owns(member, key)) group.committed.set(key, offset + 1);
+        if (handled && this.owns(member, key)) {
+          group.committed.set(key, offset + 1);
+          this.trim(topic, part);
+        }
       }
     } finally {
       if (group.busy.get(key) === member) group.busy.delete(key);
     }
+  }
+
+  /** Drops the events every group that reads the topic has committed (so memory stays bounded). */
+  private trim(topic: string, part: number): void {
+    const key = `${topic}#${part}`;
+    let min = Infinity;
+    for (const g of this.groups.values()) if (g.topics.has(topic)) min = Math.min(min, g.committed.get(key) ?? 0);
+    if (Number.isFinite(min)) this.topicLog(topic)[part]!.trimTo(min);
+  }
+
+  /** Events held in memory (for tests and metrics). */
+  retained(): number {
+    let n = 0;
+    for (const parts of this.logs.values()) for (const p of parts) n += p.events.length;
+    return n;
   }
 
   private owns(member: Member, key: string): boolean {
