@@ -55,6 +55,7 @@ describe('gateway in front of services', () => {
     const serviceUrls: Partial<Record<ServiceName, string>> = {};
     for (const name of ServiceNames) {
       const up = Fastify();
+      if (name === 'identity') up.get('/login', async (_req, reply) => reply.redirect('/login'));
       up.get('/ready', async (_req, reply) => (name === 'audit' && process.env.__AUDIT_DOWN ? reply.status(503).send({}) : { status: 'ok' }));
       up.all('/*', async (req) => { seen.push({ service: name, url: req.url, headers: req.headers }); return { service: name, url: req.url }; });
       await up.listen({ host: '127.0.0.1', port: 0 });
@@ -66,6 +67,12 @@ describe('gateway in front of services', () => {
   afterAll(async () => {
     await gateway?.close();
     for (const up of upstreams.values()) await up.close();
+  });
+
+  it("passes a service's redirect on as written (the header's Log In: /api/login → /login, no loop)", async () => {
+    const res = await gateway.inject({ method: 'GET', url: '/api/login' });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('/login');
   });
 
   it('proxies /api/bank-accounts/3 to the accounts service without the /api prefix', async () => {

@@ -51,6 +51,8 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
       upstream,
       prefix,
       rewritePrefix: prefix.replace(/^\/api/, ''),
+      // Services redirect to app paths (identity's /api/login → /login): keep their Location as they wrote it.
+      internalRewriteLocationHeader: false,
       httpMethods: ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'],
       // Giving a preValidation hook also keeps the plugin's own body parsers out: the gateway's (app.ts) apply,
       // which read the body whole, within the size limit.
