@@ -1,5 +1,5 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Landing } from './Landing.tsx';
+import { App } from './app/index.tsx';
 
-createRoot(document.getElementById('root')!).render(<StrictMode><Landing /></StrictMode>);
+createRoot(document.getElementById('root')!).render(<StrictMode><App /></StrictMode>);

@@ -1,0 +1,108 @@
+/**
+ * Starts Puente as a new user would (`npm start`): build the web app, then run the embedded mode (gateway and all
+ * seven services in one process) on a free port with a fresh data folder, and wait for GET /api/health. Also finds
+ * the Chromium the browser tests drive.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const repoRoot = resolve(webDir, '..');
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync',
+];
+
+/**
+ * Whether the browser suite can run: locally a missing Chromium skips it with a message; under CI=true it fails.
+ */
+export function chromiumAvailable(): boolean {
+  if (existsSync(CHROMIUM_PATH)) return true;
+  const message = `Chromium not found at ${CHROMIUM_PATH}: the browser tests need it (Debian: apt-get install chromium).`;
+  if (process.env.CI === 'true') throw new Error(message);
+  console.warn(`${message} Skipping the browser tests.`);
+  return false;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** `npm run build -w @puente/web`, run with this Node and vite's own script. */
+export function buildWeb(): void {
+  const vite = join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: webDir, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`building the web app failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+export interface RunningApp {
+  url: string;
+  admin: { email: string; password: string; referralCode: string };
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** `node infra/embedded.ts` on a free port with a fresh DATA_DIR; resolves once /api/health answers 200. */
+export async function startApp(): Promise<RunningApp> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'puente-e2e-'));
+  const admin = { email: 'admin@e2e.test', password: 'e2e-admin-password', referralCode: 'E2E-WELCOME' };
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, ['infra/embedded.ts'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ADMIN_EMAIL: admin.email,
+      ADMIN_PASSWORD: admin.password,
+      ADMIN_REFERRAL_CODE: admin.referralCode,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Puente exited (${child.exitCode}) before it was healthy:\n${output}`);
+    try {
+      const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) });
+      if (response.status === 200) return { url, admin, output: () => output, stop };
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await stop();
+  throw new Error(`Puente was not healthy within 120 s:\n${output}`);
+}

@@ -1,0 +1,55 @@
+/** Chromium for the browser tests: pages that record every uncaught error and unexpected console error, screenshots. */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, webDir } from './app-server.ts';
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/**
+ * The browser's own console line for a 4xx answer the app expects (a visitor's 401 from GET /api/auth/user, a 404 of
+ * a call whose service is not there yet). Every other console error fails the test.
+ */
+const EXPECTED_4XX = /^Failed to load resource: the server responded with a status of 4\d\d\b/;
+
+export interface WatchedPage {
+  page: Page;
+  /** Uncaught page errors and unexpected console errors seen so far. */
+  problems: string[];
+  /** Saves `<folder>/<name>.png` (full page). */
+  shot: (name: string) => Promise<void>;
+}
+
+/** A screenshot folder named after the test: web/e2e/screenshots/<name>, emptied first. */
+export function screenshotFolder(name: string): string {
+  const folder = join(webDir, 'e2e', 'screenshots', name);
+  rmSync(folder, { recursive: true, force: true });
+  mkdirSync(folder, { recursive: true });
+  return folder;
+}
+
+export async function watchedPage(context: BrowserContext, folder: string): Promise<WatchedPage> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`uncaught error on ${page.url()}: ${error.stack ?? error.message}`));
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const text = message.text();
+    if (EXPECTED_4XX.test(text)) return;
+    problems.push(`console error on ${page.url()}: ${text}`);
+  });
+  return {
+    page,
+    problems,
+    shot: async (name) => {
+      await page.screenshot({ path: join(folder, `${name}.png`), fullPage: true, animations: 'disabled' });
+    },
+  };
+}
+
+/** True when the page is wider than the viewport (something overflows sideways). */
+export async function overflowsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+}

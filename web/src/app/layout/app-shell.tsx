@@ -1,0 +1,28 @@
+import { Outlet, ScrollRestoration } from 'react-router';
+import Box from '@mui/material/Box';
+import { Footer } from './footer.tsx';
+import { Header } from './header.tsx';
+
+/** Header, the page, footer; a skip link for keyboard users. */
+export function AppShell() {
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
+      <Box
+        component="a"
+        href="#main"
+        sx={{
+          position: 'absolute', left: 8, top: -48, zIndex: 'tooltip', p: 1, bgcolor: 'background.paper', borderRadius: 1,
+          '&:focus': { top: 8 },
+        }}
+      >
+        Skip to content
+      </Box>
+      <Header />
+      <Box component="main" id="main" tabIndex={-1} sx={{ flex: 1, outline: 'none' }}>
+        <Outlet />
+      </Box>
+      <Footer />
+      <ScrollRestoration />
+    </Box>
+  );
+}

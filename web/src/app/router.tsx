@@ -1,0 +1,68 @@
+/**
+ * The routes of spec section 2, both tables: what a visitor sees on each path and what a signed-in user sees.
+ * Private pages show the landing page to visitors; /login and /register/{code} show the dashboard to signed-in
+ * users. Also the pages behind identity's additions (verify-email, forgot/reset password) and /terms.
+ */
+import type { ReactNode } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { paths } from '../config/paths.ts';
+import { ByAuth } from './guards.tsx';
+import { AppShell } from './layout/app-shell.tsx';
+import { AccountsRoute } from './routes/accounts.tsx';
+import { AdminRoute } from './routes/admin.tsx';
+import { ComingSoonRoute } from './routes/coming-soon.tsx';
+import { DashboardRoute } from './routes/dashboard.tsx';
+import { ErrorRoute } from './routes/error.tsx';
+import { ForgotPasswordRoute } from './routes/forgot-password.tsx';
+import { LandingRoute } from './routes/landing.tsx';
+import { LoginRoute } from './routes/login.tsx';
+import { LogoutRoute } from './routes/logout.tsx';
+import { NotFoundRoute } from './routes/not-found.tsx';
+import { ProfileRoute } from './routes/profile.tsx';
+import { RegisterRoute } from './routes/register.tsx';
+import { ResetPasswordRoute } from './routes/reset-password.tsx';
+import { TermsRoute } from './routes/terms.tsx';
+import { UsersRoute } from './routes/users.tsx';
+import { VerifyEmailRoute } from './routes/verify-email.tsx';
+
+const landing = <LandingRoute />;
+const dashboard = <DashboardRoute />;
+
+/** A page for signed-in users; visitors see the landing page. */
+const signedInOnly = (page: ReactNode) => <ByAuth visitor={landing} signedIn={page} />;
+
+const history = <ComingSoonRoute title="History" text="Your completed exchanges will be listed here." />;
+const subscription = <ComingSoonRoute title="Subscription" text="The free and premium plans will be shown here." />;
+const checkout = <ComingSoonRoute title="Checkout" text="The premium payment form will be shown here." />;
+
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <AppShell />,
+    errorElement: <ErrorRoute />,
+    children: [
+      { index: true, element: <ByAuth visitor={landing} signedIn={dashboard} /> },
+      { path: paths.dashboard, element: signedInOnly(dashboard) },
+      { path: paths.login, element: <ByAuth visitor={<LoginRoute />} signedIn={dashboard} /> },
+      { path: paths.loginFailed, element: <ByAuth visitor={<LoginRoute />} signedIn={dashboard} /> },
+      { path: paths.logout, element: <LogoutRoute /> },
+      { path: '/register/:referralCode?', element: <ByAuth visitor={<RegisterRoute />} signedIn={dashboard} /> },
+      { path: paths.users, element: <UsersRoute /> },
+      { path: paths.accounts, element: signedInOnly(<AccountsRoute />) },
+      { path: paths.history, element: signedInOnly(history) },
+      { path: paths.profile, element: signedInOnly(<ProfileRoute />) },
+      { path: paths.subscription, element: signedInOnly(subscription) },
+      { path: paths.checkout, element: signedInOnly(checkout) },
+      { path: paths.admin, element: signedInOnly(<AdminRoute />) },
+      { path: paths.terms, element: <TermsRoute /> },
+      { path: paths.verifyEmail, element: <VerifyEmailRoute /> },
+      { path: paths.forgotPassword, element: <ForgotPasswordRoute /> },
+      { path: paths.resetPassword, element: <ResetPasswordRoute /> },
+      { path: '*', element: <NotFoundRoute /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,34 @@
+/** A password input with a show/hide toggle (a labelled button, reachable by keyboard). */
+import { useState } from 'react';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import TextField, { type TextFieldProps } from '@mui/material/TextField';
+import { VisibilityIcon, VisibilityOffIcon } from './icons.tsx';
+
+export function PasswordField(props: Omit<TextFieldProps, 'type'> & { label: string }) {
+  const [visible, setVisible] = useState(false);
+  const { slotProps, ...rest } = props;
+  return (
+    <TextField
+      {...rest}
+      type={visible ? 'text' : 'password'}
+      slotProps={{
+        ...slotProps,
+        input: {
+          endAdornment: (
+            <InputAdornment position="end">
+              <IconButton
+                aria-label={`${visible ? 'Hide' : 'Show'} ${props.label.toLowerCase()}`}
+                aria-pressed={visible}
+                onClick={() => setVisible((v) => !v)}
+                edge="end"
+              >
+                {visible ? <VisibilityOffIcon /> : <VisibilityIcon />}
+              </IconButton>
+            </InputAdornment>
+          ),
+        },
+      }}
+    />
+  );
+}

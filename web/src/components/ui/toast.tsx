@@ -1,0 +1,212 @@
+/**
+ * Toasts as spec section 9 sets them: at most 1 visible at a time (a new one replaces it), shown for 5000 ms
+ * (paused while hovered or focused), swiped right past 50 px to dismiss, a dismissed toast removed after 1,000,000
+ * ms, and F8 moves focus to the toast viewport.
+ */
+import { useEffect, useRef, useState, useSyncExternalStore, type PointerEvent, type ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { CloseIcon } from './icons.tsx';
+
+export const TOAST_LIMIT = 1;
+export const TOAST_DURATION_MS = 5000;
+export const TOAST_REMOVE_DELAY_MS = 1_000_000;
+export const TOAST_SWIPE_THRESHOLD_PX = 50;
+export const TOAST_HOTKEY = 'F8';
+
+export type ToastVariant = 'default' | 'success' | 'destructive';
+
+export interface ToastInput {
+  title: string;
+  description?: ReactNode;
+  variant?: ToastVariant;
+  action?: { label: string; onClick: () => void };
+}
+
+interface ToastItem extends ToastInput {
+  id: number;
+  open: boolean;
+}
+
+let toasts: ToastItem[] = [];
+let nextId = 1;
+const listeners = new Set<() => void>();
+const removals = new Map<number, ReturnType<typeof setTimeout>>();
+
+function setToasts(next: ToastItem[]) {
+  toasts = next;
+  for (const listener of listeners) listener();
+}
+
+/** Shows a toast (replacing the one on screen) and returns its id. */
+export function toast(input: ToastInput): number {
+  const id = nextId++;
+  setToasts([{ ...input, id, open: true }, ...toasts].slice(0, TOAST_LIMIT));
+  return id;
+}
+
+/** Hides a toast (all toasts without an id); it is removed from memory after TOAST_REMOVE_DELAY_MS. */
+export function dismissToast(id?: number) {
+  setToasts(toasts.map((t) => (id === undefined || t.id === id ? { ...t, open: false } : t)));
+  for (const t of toasts) {
+    if (t.open || removals.has(t.id)) continue;
+    removals.set(t.id, setTimeout(() => {
+      removals.delete(t.id);
+      setToasts(toasts.filter((x) => x.id !== t.id));
+    }, TOAST_REMOVE_DELAY_MS));
+  }
+}
+
+/** Forgets every toast at once (tests). */
+export function resetToasts() {
+  for (const timer of removals.values()) clearTimeout(timer);
+  removals.clear();
+  setToasts([]);
+}
+
+const FLASH_KEY = 'puente-flash-toast';
+
+/** A toast to show after the page reloads (login reloads the page, spec section 2). */
+export function flashToast(input: Omit<ToastInput, 'action' | 'description'> & { description?: string }) {
+  try {
+    sessionStorage.setItem(FLASH_KEY, JSON.stringify(input));
+  } catch {
+    // Storage refused (private mode): the toast is simply not shown.
+  }
+}
+
+function takeFlashToast(): ToastInput | undefined {
+  try {
+    const stored = sessionStorage.getItem(FLASH_KEY);
+    if (!stored) return undefined;
+    sessionStorage.removeItem(FLASH_KEY);
+    return JSON.parse(stored) as ToastInput;
+  } catch {
+    return undefined;
+  }
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useToasts(): ToastItem[] {
+  return useSyncExternalStore(subscribe, () => toasts, () => toasts);
+}
+
+const accent: Record<ToastVariant, string> = { default: 'primary.main', success: 'success.main', destructive: 'error.main' };
+
+function Toast({ item }: { item: ToastItem }) {
+  const [paused, setPaused] = useState(false);
+  const [offset, setOffset] = useState(0);
+  const start = useRef<number | null>(null);
+
+  useEffect(() => {
+    if (paused) return undefined;
+    const timer = setTimeout(() => dismissToast(item.id), TOAST_DURATION_MS);
+    return () => clearTimeout(timer);
+  }, [item.id, paused]);
+
+  const onPointerDown = (event: PointerEvent) => {
+    if ((event.target as HTMLElement).closest('button')) return;
+    start.current = event.clientX;
+    (event.currentTarget as HTMLElement).setPointerCapture?.(event.pointerId);
+  };
+  const onPointerMove = (event: PointerEvent) => {
+    if (start.current === null) return;
+    setOffset(Math.max(0, event.clientX - start.current));
+  };
+  const onPointerEnd = () => {
+    if (start.current === null) return;
+    start.current = null;
+    if (offset > TOAST_SWIPE_THRESHOLD_PX) dismissToast(item.id);
+    else setOffset(0);
+  };
+
+  const variant = item.variant ?? 'default';
+  return (
+    <Box
+      component="li"
+      role={variant === 'destructive' ? 'alert' : 'status'}
+      aria-atomic="true"
+      data-variant={variant}
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerEnd}
+      onPointerCancel={onPointerEnd}
+      sx={{ listStyle: 'none', touchAction: 'pan-y', transform: `translateX(${offset}px)`, opacity: offset ? Math.max(0.2, 1 - offset / 200) : 1 }}
+    >
+      <Paper
+        elevation={6}
+        sx={{
+          display: 'flex', alignItems: 'flex-start', gap: 1, p: 2, pr: 1, borderLeft: 4, borderColor: accent[variant],
+          ...(variant === 'destructive' ? { bgcolor: 'error.main', color: 'error.contrastText' } : {}),
+        }}
+      >
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Typography variant="subtitle2" component="p" sx={{ fontWeight: 700 }}>{item.title}</Typography>
+          {item.description ? <Typography variant="body2" component="div">{item.description}</Typography> : null}
+          {item.action ? (
+            <Button
+              size="small"
+              variant="outlined"
+              color="inherit"
+              sx={{ mt: 1 }}
+              onClick={() => { item.action?.onClick(); dismissToast(item.id); }}
+            >
+              {item.action.label}
+            </Button>
+          ) : null}
+        </Box>
+        <IconButton size="small" color="inherit" aria-label="Close" onClick={() => dismissToast(item.id)}>
+          <CloseIcon fontSize="small" />
+        </IconButton>
+      </Paper>
+    </Box>
+  );
+}
+
+/** The toast viewport: bottom right on desktop, full width at the bottom on small screens. */
+export function Toaster() {
+  const items = useToasts();
+  const viewport = useRef<HTMLOListElement>(null);
+
+  useEffect(() => {
+    const flashed = takeFlashToast();
+    if (flashed) toast(flashed);
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === TOAST_HOTKEY) {
+        event.preventDefault();
+        viewport.current?.focus();
+      }
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, []);
+
+  return (
+    <Box
+      component="section"
+      aria-label={`Notifications (${TOAST_HOTKEY})`}
+      sx={{ position: 'fixed', zIndex: 'snackbar', bottom: 0, right: 0, p: 2, width: { xs: '100%', sm: 420 }, pointerEvents: 'none' }}
+    >
+      <Box
+        component="ol"
+        ref={viewport}
+        tabIndex={-1}
+        aria-label="Notifications"
+        sx={{ m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 1, outline: 'none', '& > li': { pointerEvents: 'auto' } }}
+      >
+        {items.filter((t) => t.open).map((item) => <Toast key={item.id} item={item} />)}
+      </Box>
+    </Box>
+  );
+}

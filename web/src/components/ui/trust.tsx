@@ -1,0 +1,33 @@
+/** Trust displays shared by every screen: stars (floored, clamped 0-5) and the trust level / directory tier chip. */
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import type { TrustLevel } from '@puente/contracts';
+import { formatTrustRating, starCount } from '../../utils/format.ts';
+import { StarBorderIcon, StarIcon } from './icons.tsx';
+
+export function StarRating({ rating, size = 'small' }: { rating: number | null; size?: 'small' | 'medium' }) {
+  const filled = starCount(rating);
+  return (
+    <Box
+      component="span"
+      role="img"
+      aria-label={rating === null ? 'Not rated yet' : `Rated ${formatTrustRating(rating)} out of 5`}
+      sx={{ display: 'inline-flex', color: 'warning.main', verticalAlign: 'middle' }}
+    >
+      {[1, 2, 3, 4, 5].map((n) => (n <= filled ? <StarIcon key={n} fontSize={size} /> : <StarBorderIcon key={n} fontSize={size} />))}
+    </Box>
+  );
+}
+
+const levelColors: Record<TrustLevel, { bg: string; fg: string }> = {
+  Unverified: { bg: '#9e9e9e', fg: '#fff' },
+  Bronze: { bg: '#a0522d', fg: '#fff' },
+  Silver: { bg: '#78828c', fg: '#fff' },
+  Gold: { bg: '#b8860b', fg: '#fff' },
+  Platinum: { bg: '#4b5b8c', fg: '#fff' },
+};
+
+export function TrustChip({ level, label }: { level: TrustLevel; label?: string }) {
+  const colors = levelColors[level];
+  return <Chip size="small" label={label ?? level} sx={{ bgcolor: colors.bg, color: colors.fg, fontWeight: 600 }} />;
+}

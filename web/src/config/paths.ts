@@ -1,0 +1,20 @@
+/** The app's pages (spec section 2) and the pages behind identity's additions, with their path builders. */
+export const paths = {
+  home: '/',
+  dashboard: '/dashboard',
+  login: '/login',
+  loginFailed: '/login-failed',
+  logout: '/logout',
+  register: (referralCode?: string) => (referralCode ? `/register/${encodeURIComponent(referralCode)}` : '/register'),
+  accounts: '/accounts',
+  history: '/history',
+  profile: '/profile',
+  subscription: '/subscription',
+  checkout: '/subscription/checkout',
+  admin: '/admin',
+  users: '/users',
+  terms: '/terms',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  verifyEmail: '/verify-email',
+} as const;

@@ -1,0 +1,76 @@
+/** /forgot-password: asks for a reset link by email. The answer is the same whether or not the email has an account. */
+import { useState, type FormEvent } from 'react';
+import { Link as RouterLink } from 'react-router';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { ForgotPasswordRequest } from '@puente/contracts';
+import { paths } from '../../../config/paths.ts';
+import { toast } from '../../../components/ui/toast.tsx';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { validate } from '../../../lib/form.ts';
+import { useRequestPasswordReset } from '../api/forgot-password.ts';
+
+export function ForgotPasswordForm() {
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const request = useRequestPasswordReset();
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const result = validate(ForgotPasswordRequest, { email });
+    if (!result.ok) {
+      setError(result.errors.email);
+      return;
+    }
+    setError(undefined);
+    request.mutate(result.data.email, {
+      onError: (failure) => toast({ title: 'Request Failed', description: errorMessage(failure), variant: 'destructive' }),
+    });
+  };
+
+  if (request.isSuccess) {
+    const { message, resetToken } = request.data;
+    return (
+      <Box>
+        <Alert severity="success">{message}</Alert>
+        {resetToken ? (
+          <Alert severity="info" sx={{ mt: 2 }}>
+            For testing, the server returned the reset link:{' '}
+            <Link component={RouterLink} to={`${paths.resetPassword}?token=${encodeURIComponent(resetToken)}`}>Reset password (Test)</Link>
+          </Alert>
+        ) : null}
+        <Typography variant="body2" sx={{ mt: 3 }}>
+          <Link component={RouterLink} to={paths.login}>Back to log in</Link>
+        </Typography>
+      </Box>
+    );
+  }
+
+  return (
+    <Box component="form" noValidate onSubmit={onSubmit} aria-label="Reset your password">
+      <Typography color="text.secondary" sx={{ mb: 2 }}>
+        Enter the email of your account and we will send you a link to choose a new password.
+      </Typography>
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+        error={Boolean(error)}
+        helperText={error ?? ' '}
+        fullWidth
+      />
+      <Button type="submit" variant="contained" size="large" fullWidth disabled={request.isPending}>
+        {request.isPending ? 'Sending...' : 'Send reset link'}
+      </Button>
+      <Typography variant="body2" sx={{ mt: 3 }}>
+        <Link component={RouterLink} to={paths.login}>Back to log in</Link>
+      </Typography>
+    </Box>
+  );
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { ForgotPasswordForm } from './forgot-password-form.tsx';
+import { ResetPasswordForm } from './reset-password-form.tsx';
+import { fakeApi } from '../../../testing/fake-api.ts';
+import { renderWithRoutes } from '../../../testing/render.tsx';
+
+const field = (label: string) => screen.getByLabelText(label, { selector: 'input' });
+
+describe('forgot password', () => {
+  it('checks the email, then shows the answer and the testing link to the reset page', async () => {
+    const server = fakeApi({ 'POST /api/auth/forgot-password': { body: { message: 'If an account uses this email, a reset link is on its way.', resetToken: 'reset-1' } } });
+    renderWithRoutes(<ForgotPasswordForm />);
+    fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
+    expect(await screen.findByText('Please enter a valid email address')).toBeTruthy();
+    fireEvent.change(field('Email'), { target: { value: 'ana@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
+    expect(await screen.findByText('If an account uses this email, a reset link is on its way.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Reset password (Test)' }).getAttribute('href')).toBe('/reset-password?token=reset-1');
+    expect(server.callsTo('POST /api/auth/forgot-password')[0]?.body).toEqual({ email: 'ana@example.com' });
+  });
+});
+
+describe('reset password', () => {
+  it('needs 8 characters and a matching confirmation, then resets and goes to /login', async () => {
+    const server = fakeApi({ 'POST /api/auth/reset-password': { body: { message: 'Your password has been reset. You can now log in.' } } });
+    const { router } = renderWithRoutes(<ResetPasswordForm />, {
+      path: '/reset-password?token=reset-1', pattern: '/reset-password', extraRoutes: [{ path: '/login', element: <p>login page</p> }],
+    });
+    fireEvent.change(field('New password'), { target: { value: 'short' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+    expect(await screen.findByText('Password must be at least 8 characters')).toBeTruthy();
+    fireEvent.change(field('New password'), { target: { value: 'long enough' } });
+    fireEvent.change(field('Confirm new password'), { target: { value: 'long enougH' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+    expect(await screen.findByText("Passwords don't match")).toBeTruthy();
+    fireEvent.change(field('Confirm new password'), { target: { value: 'long enough' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(server.callsTo('POST /api/auth/reset-password')[0]?.body).toEqual({ token: 'reset-1', password: 'long enough' });
+  });
+
+  it('shows the server message for a spent token', async () => {
+    fakeApi({ 'POST /api/auth/reset-password': { status: 400, body: { message: 'This reset link is invalid or has already been used.', code: 'invalid_token' } } });
+    renderWithRoutes(<ResetPasswordForm />, { path: '/reset-password?token=old', pattern: '/reset-password' });
+    fireEvent.change(field('New password'), { target: { value: 'long enough' } });
+    fireEvent.change(field('Confirm new password'), { target: { value: 'long enough' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+    expect(await screen.findByText('This reset link is invalid or has already been used.')).toBeTruthy();
+  });
+});

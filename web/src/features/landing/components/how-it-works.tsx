@@ -1,0 +1,39 @@
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Container from '@mui/material/Container';
+import Typography from '@mui/material/Typography';
+
+/** The three-step explainer (spec section 1), word for word. */
+export const Steps = [
+  'Create an exchange request.',
+  'Match with others; both parties confirm.',
+  'Complete the transfer through your own bank, then rate the experience.',
+] as const;
+
+export function HowItWorks() {
+  return (
+    <Box component="section" aria-labelledby="how-heading" sx={{ py: { xs: 5, md: 8 } }}>
+      <Container maxWidth="lg">
+        <Typography id="how-heading" variant="h2" component="h2" sx={{ textAlign: 'center', mb: 4, fontSize: { xs: '1.5rem', md: '1.9rem' } }}>
+          How it works
+        </Typography>
+        <Box component="ol" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' } }}>
+          {Steps.map((step, index) => (
+            <Card component="li" key={step}>
+              <CardContent>
+                <Box
+                  aria-hidden="true"
+                  sx={{ width: 40, height: 40, borderRadius: '50%', bgcolor: 'primary.main', color: 'primary.contrastText', display: 'grid', placeItems: 'center', fontWeight: 700, mb: 2 }}
+                >
+                  {index + 1}
+                </Box>
+                <Typography variant="h6" component="p">{step}</Typography>
+              </CardContent>
+            </Card>
+          ))}
+        </Box>
+      </Container>
+    </Box>
+  );
+}

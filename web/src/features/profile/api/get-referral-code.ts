@@ -1,0 +1,17 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { Paths, type ReferralCodeResponse } from '@puente/contracts';
+import { api } from '../../../lib/api-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+
+/** GET /api/referral/code: the signed-in user's own referral code (null for a visitor). */
+export function getReferralCode(): Promise<ReferralCodeResponse | null> {
+  return api.read<ReferralCodeResponse>(Paths.referralCode);
+}
+
+export function referralCodeQueryOptions() {
+  return queryOptions({ queryKey: queryKeys.referralCode, queryFn: getReferralCode });
+}
+
+export function useReferralCode(enabled = true) {
+  return useQuery({ ...referralCodeQueryOptions(), enabled });
+}

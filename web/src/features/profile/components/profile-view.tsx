@@ -1,0 +1,144 @@
+/**
+ * The profile (spec section 2): avatar, name, trust badge, member since; Invite Friends and Manage Accounts; the
+ * stats (trust rating, total ratings, completed transactions, referrals made); tabs Ratings and Referrals; the
+ * verification dialog. `actions` takes what other features add (the route passes 'Change Password').
+ */
+import { useState, type ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import type { CurrentUser } from '@puente/contracts';
+import { paths } from '../../../config/paths.ts';
+import { StarRating, TrustChip } from '../../../components/ui/trust.tsx';
+import { UserAvatar } from '../../../components/ui/user-avatar.tsx';
+import { formatMonthYear, formatRelativeTime, ratingWord, trustRatingLabel } from '../../../utils/format.ts';
+import { useReferrals } from '../api/get-referrals.ts';
+import { useUserRatings } from '../api/get-user-ratings.ts';
+import { EditNameDialog } from './edit-name-dialog.tsx';
+import { InviteDialog } from './invite-dialog.tsx';
+import { VerificationDialog } from './verification-dialog.tsx';
+
+type Open = 'invite' | 'verify' | 'name' | null;
+
+export function ProfileView({ user, actions }: { user: CurrentUser; actions?: ReactNode }) {
+  const [open, setOpen] = useState<Open>(null);
+  const [tab, setTab] = useState<'ratings' | 'referrals'>('ratings');
+  const referrals = useReferrals();
+
+  return (
+    <Box>
+      <Card component="section" aria-labelledby="profile-name">
+        <CardContent sx={{ p: { xs: 2, md: 3 } }}>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2.5} sx={{ alignItems: { xs: 'flex-start', sm: 'center' } }}>
+            <UserAvatar firstName={user.firstName} lastName={user.lastName} profileImageUrl={user.profileImageUrl} size={80} />
+            <Box sx={{ flex: 1, minWidth: 0 }}>
+              <Typography id="profile-name" variant="h1" component="h1" sx={{ fontSize: { xs: '1.6rem', md: '2rem' }, overflowWrap: 'anywhere' }}>
+                {user.firstName} {user.lastName}
+              </Typography>
+              <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+                <TrustChip level={user.trustLevel} label={`${user.trustLevel} · ${Math.round(user.trustScore)}/100`} />
+                <Typography variant="body2" color="text.secondary">Member since {formatMonthYear(user.createdAt)}</Typography>
+              </Stack>
+            </Box>
+          </Stack>
+          <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 3, flexWrap: 'wrap' }}>
+            <Button variant="contained" onClick={() => setOpen('invite')}>Invite Friends</Button>
+            <Button variant="outlined" component={RouterLink} to={paths.accounts}>Manage Accounts</Button>
+            <Button variant="outlined" onClick={() => setOpen('verify')}>Verification</Button>
+            <Button variant="outlined" onClick={() => setOpen('name')}>Edit Name</Button>
+            {actions}
+          </Stack>
+        </CardContent>
+      </Card>
+
+      <Box
+        component="dl"
+        aria-label="Statistics"
+        sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'repeat(2, 1fr)', md: 'repeat(4, 1fr)' }, my: 3 }}
+      >
+        <Stat label="Trust rating" value={trustRatingLabel(user.trustRating)} />
+        <Stat label="Total ratings" value={String(user.ratingCount)} />
+        <Stat label="Completed transactions" value={String(user.transactionCount)} />
+        <Stat label="Referrals made" value={referrals.isPending ? '…' : String(referrals.data?.length ?? 0)} />
+      </Box>
+
+      <Card>
+        <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
+          <Tabs value={tab} onChange={(_event, value: 'ratings' | 'referrals') => setTab(value)} aria-label="Profile">
+            <Tab label="Ratings" value="ratings" id="tab-ratings" aria-controls="panel-ratings" />
+            <Tab label="Referrals" value="referrals" id="tab-referrals" aria-controls="panel-referrals" />
+          </Tabs>
+        </Box>
+        <Box role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} sx={{ p: 2 }}>
+          {tab === 'ratings' ? <RatingsTab userId={user.id} /> : <ReferralsTab referrals={referrals} />}
+        </Box>
+      </Card>
+
+      <InviteDialog open={open === 'invite'} onClose={() => setOpen(null)} />
+      <VerificationDialog user={user} open={open === 'verify'} onClose={() => setOpen(null)} />
+      {open === 'name' ? <EditNameDialog user={user} open onClose={() => setOpen(null)} /> : null}
+    </Box>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    // dl > div > dt + dd: the card is the one wrapper a description list allows.
+    <Card sx={{ p: 2 }}>
+      <Typography component="dt" variant="body2" color="text.secondary">{label}</Typography>
+      <Typography component="dd" variant="h5" sx={{ m: 0, mt: 0.5, fontWeight: 700, fontSize: { xs: '1.2rem', sm: '1.5rem' } }}>{value}</Typography>
+    </Card>
+  );
+}
+
+function RatingsTab({ userId }: { userId: number }) {
+  const ratings = useUserRatings(userId);
+  if (ratings.isPending) return <Skeleton variant="rounded" height={80} />;
+  if (ratings.isError) return <Alert severity="info">Ratings are not available right now. Please try again later.</Alert>;
+  if (ratings.data.length === 0) return <Typography color="text.secondary">No ratings yet. Ratings appear here after completed exchanges.</Typography>;
+  return (
+    <List disablePadding>
+      {ratings.data.map((rating) => (
+        <ListItem key={rating.id} divider alignItems="flex-start" disableGutters>
+          <ListItemText
+            primary={(
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                <StarRating rating={rating.rating} />
+                <span>{ratingWord(rating.rating)}</span>
+              </Stack>
+            )}
+            secondary={`${rating.comment ? `“${rating.comment}” · ` : ''}${formatRelativeTime(rating.createdAt)}`}
+          />
+        </ListItem>
+      ))}
+    </List>
+  );
+}
+
+function ReferralsTab({ referrals }: { referrals: ReturnType<typeof useReferrals> }) {
+  if (referrals.isPending) return <Skeleton variant="rounded" height={80} />;
+  if (referrals.isError) return <Alert severity="error">Unable to load your referrals. Please try again later.</Alert>;
+  if (referrals.data.length === 0) {
+    return <Typography color="text.secondary">You have not referred anyone yet. Use Invite Friends to share your referral code.</Typography>;
+  }
+  return (
+    <List disablePadding>
+      {referrals.data.map((referral) => (
+        <ListItem key={referral.id} divider disableGutters>
+          <ListItemText primary={`${referral.firstName} ${referral.lastName}`} secondary={`Joined ${formatRelativeTime(referral.createdAt)}`} />
+        </ListItem>
+      ))}
+    </List>
+  );
+}

@@ -1,0 +1,244 @@
+/**
+ * The register page (spec section 2): the referral code (typing changes the URL), Verify and its result, 'Continue
+ * to Sign Up' (enabled only for a valid code), the sign-up form, then 'Check Your Email' with the returned token,
+ * 'Verify Account (Test)' and 'Back to Signup'; a verified account goes to /login.
+ */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { SignupForm as SignupFormSchema } from '@puente/contracts';
+import { paths } from '../../../config/paths.ts';
+import { toast } from '../../../components/ui/toast.tsx';
+import { PasswordField } from '../../../components/ui/password-field.tsx';
+import { GoogleIcon } from '../../../components/ui/icons.tsx';
+import { serverFieldErrors } from '../../../lib/api-client.ts';
+import { validate, type FieldErrors } from '../../../lib/form.ts';
+import { useVerifyReferral } from '../api/verify-referral.ts';
+import { useRequestSignup } from '../api/request-signup.ts';
+import { useVerifySignup } from '../api/verify-signup.ts';
+import {
+  RegisterMessages, ReferralToasts, isRateLimited, rateLimitedToast, signupFailedToast, verificationFailedToast,
+} from '../messages.ts';
+
+type CodeStatus = 'unknown' | 'valid' | 'invalid';
+type Step = { name: 'code' } | { name: 'form' } | { name: 'check-email'; email: string; token: string | undefined };
+
+export function RegisterFlow() {
+  const { referralCode = '' } = useParams();
+  const navigate = useNavigate();
+  const [status, setStatus] = useState<{ code: string; value: CodeStatus }>({ code: '', value: 'unknown' });
+  const [step, setStep] = useState<Step>({ name: 'code' });
+  const verify = useVerifyReferral();
+  const autoVerified = useRef(false);
+  const code = referralCode;
+  // A result belongs to the code it was given for: typing another code makes it unknown again.
+  const codeStatus: CodeStatus = status.code === code.trim() ? status.value : 'unknown';
+
+  const check = (value: string) => {
+    const trimmed = value.trim();
+    if (!trimmed) {
+      toast(ReferralToasts.noCode);
+      return;
+    }
+    verify.mutate(trimmed, {
+      onSuccess: (valid) => setStatus({ code: trimmed, value: valid ? 'valid' : 'invalid' }),
+      onError: (error) => {
+        if (isRateLimited(error)) toast(rateLimitedToast(error));
+        setStatus({ code: trimmed, value: 'invalid' });
+      },
+    });
+  };
+
+  // Arriving with a code (from the landing page or an invitation link) checks it once.
+  useEffect(() => {
+    if (autoVerified.current || !referralCode.trim()) return;
+    autoVerified.current = true;
+    check(referralCode);
+  }, []);
+
+  if (step.name === 'check-email') {
+    return <CheckEmail email={step.email} token={step.token} onBack={() => setStep({ name: 'form' })} onVerified={() => navigate(paths.login)} />;
+  }
+
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2.5, sm: 4 } }}>
+      <Box component="form" noValidate onSubmit={(event: FormEvent) => { event.preventDefault(); check(code); }}>
+        <Typography variant="h2" component="h2" sx={{ fontSize: '1.3rem', mb: 2 }}>Referral code</Typography>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+          <TextField
+            label="Referral code"
+            value={code}
+            onChange={(event) => {
+              navigate(paths.register(event.target.value), { replace: true });
+              if (step.name === 'form') setStep({ name: 'code' });
+            }}
+            autoComplete="off"
+            fullWidth
+            size="small"
+          />
+          <Button type="submit" variant="outlined" disabled={verify.isPending} sx={{ minWidth: 120 }}>
+            {verify.isPending ? 'Verifying...' : 'Verify'}
+          </Button>
+        </Stack>
+      </Box>
+      {codeStatus === 'valid' ? <Alert severity="success" sx={{ mt: 2 }}>{RegisterMessages.valid}</Alert> : null}
+      {codeStatus === 'invalid' ? <Alert severity="error" sx={{ mt: 2 }}>{RegisterMessages.invalid}</Alert> : null}
+
+      {step.name === 'code' ? (
+        <Stack spacing={1.5} sx={{ mt: 3 }}>
+          <Button
+            variant="contained"
+            size="large"
+            disabled={codeStatus !== 'valid'}
+            onClick={() => (codeStatus === 'valid' ? setStep({ name: 'form' }) : toast(ReferralToasts.continueInvalid))}
+          >
+            Continue to Sign Up
+          </Button>
+          {codeStatus === 'valid' ? (
+            <Button
+              variant="outlined"
+              startIcon={<GoogleIcon />}
+              onClick={() => window.location.assign(`/api/auth/google?referralCode=${encodeURIComponent(code.trim())}`)}
+            >
+              Sign up with Google
+            </Button>
+          ) : null}
+        </Stack>
+      ) : (
+        <>
+          <Divider sx={{ my: 3 }} />
+          <SignupFormStep
+            referralCode={code.trim()}
+            codeValid={codeStatus === 'valid'}
+            onSignedUp={(email, token) => setStep({ name: 'check-email', email, token })}
+          />
+        </>
+      )}
+    </Paper>
+  );
+}
+
+const emptyForm = { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' };
+type FormValues = typeof emptyForm;
+
+function SignupFormStep({ referralCode, codeValid, onSignedUp }: {
+  referralCode: string;
+  codeValid: boolean;
+  onSignedUp: (email: string, token: string | undefined) => void;
+}) {
+  const [values, setValues] = useState<FormValues>(emptyForm);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [submitted, setSubmitted] = useState(false);
+  const signup = useRequestSignup();
+
+  const change = (field: keyof FormValues) => (event: { target: { value: string } }) => {
+    const next = { ...values, [field]: event.target.value };
+    setValues(next);
+    if (submitted) {
+      const result = validate(SignupFormSchema, next);
+      setErrors(result.ok ? {} : result.errors);
+    }
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    if (!codeValid) {
+      toast(ReferralToasts.continueInvalid);
+      return;
+    }
+    const result = validate(SignupFormSchema, values);
+    if (!result.ok) {
+      setErrors(result.errors);
+      return;
+    }
+    setErrors({});
+    const { confirmPassword: _confirm, ...form } = result.data;
+    signup.mutate({ ...form, referralCode }, {
+      onSuccess: (response) => onSignedUp(form.email, response.verificationToken),
+      onError: (error) => {
+        setErrors(serverFieldErrors(error));
+        toast(signupFailedToast(error));
+      },
+    });
+  };
+
+  const field = (name: keyof FormValues) => ({
+    name,
+    value: values[name],
+    onChange: change(name),
+    error: Boolean(errors[name]),
+    helperText: errors[name] ?? ' ',
+    fullWidth: true,
+  });
+
+  return (
+    <Box component="form" noValidate onSubmit={onSubmit} aria-labelledby="signup-heading">
+      <Typography id="signup-heading" variant="h2" component="h2" sx={{ fontSize: '1.3rem', mb: 2 }}>Create your account</Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 2 }}>
+        <TextField label="First name" autoComplete="given-name" {...field('firstName')} />
+        <TextField label="Last name" autoComplete="family-name" {...field('lastName')} />
+      </Stack>
+      <TextField label="Email" type="email" autoComplete="email" {...field('email')} />
+      <PasswordField label="Password" autoComplete="new-password" {...field('password')} />
+      <PasswordField label="Confirm password" autoComplete="new-password" {...field('confirmPassword')} />
+      <Button type="submit" variant="contained" size="large" fullWidth disabled={signup.isPending} sx={{ mt: 1 }}>
+        {signup.isPending ? 'Creating account...' : 'Sign Up'}
+      </Button>
+    </Box>
+  );
+}
+
+function CheckEmail({ email, token, onBack, onVerified }: {
+  email: string;
+  token: string | undefined;
+  onBack: () => void;
+  onVerified: () => void;
+}) {
+  const verify = useVerifySignup();
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2.5, sm: 4 } }}>
+      <Typography variant="h2" component="h2" sx={{ fontSize: '1.6rem' }}>Check Your Email</Typography>
+      <Typography sx={{ mt: 1.5 }}>
+        We sent a verification link to <strong>{email}</strong>. Open it to activate your account, then log in.
+      </Typography>
+      {token ? (
+        <Alert severity="info" sx={{ mt: 3, '& .MuiAlert-message': { minWidth: 0, width: '100%' } }}>
+          <Typography variant="body2">For testing, the server returned your verification token:</Typography>
+          <Box
+            component="code"
+            data-testid="verification-token"
+            sx={{ display: 'block', mt: 1, p: 1, borderRadius: 1, bgcolor: 'action.hover', fontSize: '0.85rem', wordBreak: 'break-all' }}
+          >
+            {token}
+          </Box>
+        </Alert>
+      ) : null}
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mt: 3 }}>
+        {token ? (
+          <Button
+            variant="contained"
+            disabled={verify.isPending}
+            onClick={() => verify.mutate(token, {
+              onSuccess: (response) => {
+                toast({ title: 'Account Verified', description: response.message || 'You can now log in.', variant: 'success' });
+                onVerified();
+              },
+              onError: (error) => toast(verificationFailedToast(error)),
+            })}
+          >
+            {verify.isPending ? 'Verifying...' : 'Verify Account (Test)'}
+          </Button>
+        ) : null}
+        <Button variant="outlined" onClick={onBack}>Back to Signup</Button>
+      </Stack>
+    </Paper>
+  );
+}

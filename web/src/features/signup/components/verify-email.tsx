@@ -1,0 +1,49 @@
+/**
+ * /verify-email?token=…: the link of the verification email. Verifies once on arrival; a verified account goes to
+ * /login (spec section 2), a failure shows the server's message.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Button from '@mui/material/Button';
+import { paths } from '../../../config/paths.ts';
+import { PageLoader } from '../../../components/ui/page.tsx';
+import { toast } from '../../../components/ui/toast.tsx';
+import { useVerifySignup } from '../api/verify-signup.ts';
+import { verificationFailedToast } from '../messages.ts';
+
+export function VerifyEmail() {
+  const [params] = useSearchParams();
+  const token = params.get('token')?.trim() ?? '';
+  const navigate = useNavigate();
+  const verify = useVerifySignup();
+  const started = useRef(false);
+  const [failure, setFailure] = useState<string | null>(token ? null : 'This verification link has no token. Open the link from your email again.');
+
+  useEffect(() => {
+    if (started.current || !token) return;
+    started.current = true;
+    verify.mutate(token, {
+      onSuccess: (response) => {
+        toast({ title: 'Account Verified', description: response.message || 'You can now log in.', variant: 'success' });
+        navigate(paths.login, { replace: true });
+      },
+      onError: (error) => {
+        const failed = verificationFailedToast(error);
+        setFailure(String(failed.description));
+        toast(failed);
+      },
+    });
+  }, [token, verify, navigate]);
+
+  if (failure) {
+    return (
+      <Alert severity="error" action={<Button color="inherit" component={RouterLink} to={paths.register()}>Back to Signup</Button>}>
+        <AlertTitle>Verification Failed</AlertTitle>
+        {failure}
+      </Alert>
+    );
+  }
+  return <PageLoader label="Verifying your account" />;
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import type { PublicUser } from '@puente/contracts';
+import { UserDirectory } from './user-directory.tsx';
+import { fakeApi, visitor } from '../../../testing/fake-api.ts';
+import { renderWithRoutes } from '../../../testing/render.tsx';
+
+const person = (id: number, firstName: string, trustRating: number | null): PublicUser => ({
+  id, firstName, lastName: 'Test', profileImageUrl: null, trustRating, ratingCount: trustRating === null ? 0 : 3, transactionCount: 2,
+  trustLevel: 'Bronze', emailVerified: true, phoneVerified: false, idVerified: false, bankVerified: false, createdAt: '2026-02-01T00:00:00.000Z',
+});
+
+describe('the user directory', () => {
+  it('shows one card per user with the directory tier by rating (spec section 9)', async () => {
+    fakeApi({
+      ...visitor,
+      'GET /api/admin/users': { body: [person(1, 'Pia', 4.5), person(2, 'Gus', 4), person(3, 'Sol', 3.5), person(4, 'Bea', 3), person(5, 'Uma', 2.9), person(6, 'Ned', null)] },
+    });
+    renderWithRoutes(<UserDirectory />);
+    const tiers = Object.fromEntries((await screen.findAllByRole('article')).map((card) => [
+      within(card).getByRole('heading').textContent,
+      ['Platinum', 'Gold', 'Silver', 'Bronze', 'Unverified'].find((tier) => within(card).queryByText(tier)),
+    ]));
+    expect(tiers).toEqual({
+      'Pia Test': 'Platinum', 'Gus Test': 'Gold', 'Sol Test': 'Silver', 'Bea Test': 'Bronze', 'Uma Test': 'Unverified', 'Ned Test': 'Unverified',
+    });
+    expect(screen.getByText('4.5/5')).toBeTruthy();
+    expect(screen.getByText('Not rated yet')).toBeTruthy();
+  });
+
+  it("says 'Unable to load user directory. Please try again later.' when it fails", async () => {
+    fakeApi({ ...visitor, 'GET /api/admin/users': { status: 503, body: { message: 'The identity service is not available right now.' } } });
+    renderWithRoutes(<UserDirectory />);
+    expect(await screen.findByText('Unable to load user directory. Please try again later.')).toBeTruthy();
+  });
+});

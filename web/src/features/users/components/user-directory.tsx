@@ -1,0 +1,62 @@
+/** The user directory (spec section 2): one card per user with its directory tier (spec section 9). */
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { directoryTier, type UserDirectory as Directory } from '@puente/contracts';
+import { PageLoader } from '../../../components/ui/page.tsx';
+import { StarRating, TrustChip } from '../../../components/ui/trust.tsx';
+import { UserAvatar } from '../../../components/ui/user-avatar.tsx';
+import { formatMonthYear, trustRatingLabel } from '../../../utils/format.ts';
+import { useUserDirectory } from '../api/get-users.ts';
+
+export const DirectoryMessages = {
+  failed: 'Unable to load user directory. Please try again later.',
+  empty: 'No users yet.',
+} as const;
+
+type Entry = Directory[number];
+
+function UserCard({ user }: { user: Entry }) {
+  const tier = directoryTier(user.trustRating);
+  return (
+    <Card component="article" aria-label={`${user.firstName} ${user.lastName}`}>
+      <CardContent>
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+          <UserAvatar firstName={user.firstName} lastName={user.lastName} profileImageUrl={user.profileImageUrl} size={48} />
+          <Box sx={{ minWidth: 0 }}>
+            <Typography variant="h6" component="h2" sx={{ fontSize: '1.05rem', overflowWrap: 'anywhere' }}>{user.firstName} {user.lastName}</Typography>
+            {'email' in user ? <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>{user.email}</Typography> : null}
+          </Box>
+        </Stack>
+        <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 2, alignItems: 'center', flexWrap: 'wrap' }}>
+          <TrustChip level={tier} />
+          {user.trustRating === null ? null : <StarRating rating={user.trustRating} />}
+          <Typography variant="body2">{trustRatingLabel(user.trustRating)}</Typography>
+        </Stack>
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+          {user.transactionCount} completed {user.transactionCount === 1 ? 'exchange' : 'exchanges'} · {user.ratingCount} {user.ratingCount === 1 ? 'rating' : 'ratings'}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          Member since {formatMonthYear(user.createdAt)}
+          {'role' in user && user.role === 'admin' ? ' · admin' : ''}
+          {'subscriptionTier' in user ? ` · ${user.subscriptionTier} plan` : ''}
+        </Typography>
+      </CardContent>
+    </Card>
+  );
+}
+
+export function UserDirectory() {
+  const directory = useUserDirectory();
+  if (directory.isPending) return <PageLoader label="Loading the user directory" />;
+  if (directory.isError) return <Alert severity="error">{DirectoryMessages.failed}</Alert>;
+  if (directory.data.length === 0) return <Typography color="text.secondary">{DirectoryMessages.empty}</Typography>;
+  return (
+    <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(3, 1fr)' } }}>
+      {directory.data.map((user) => <UserCard key={user.id} user={user} />)}
+    </Box>
+  );
+}

@@ -1,0 +1,14 @@
+import { QueryClient } from '@tanstack/react-query';
+
+/** Default query freshness (spec section 9): 5 minutes. */
+export const DEFAULT_STALE_TIME = 5 * 60_000;
+
+/** The data-fetching defaults of spec section 9: no automatic retries, no refetch on window focus. */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { retry: false, refetchOnWindowFocus: false, staleTime: DEFAULT_STALE_TIME },
+      mutations: { retry: false },
+    },
+  });
+}

@@ -1,0 +1,118 @@
+/**
+ * Every formatting rule of the product in one module (spec section 9): money, rates, trust ratings, stars, relative
+ * time, the request age badge, masked account numbers and dates.
+ */
+import type { Currency } from '@puente/contracts';
+
+const gbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const thousands = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** GBP as £ with 2 decimals (`£1,234.50`); CLP as $ rounded, with thousands separators, then CLP (`$255,000 CLP`). */
+export function formatCurrency(amount: number, currency: Currency): string {
+  if (currency === 'GBP') return gbp.format(amount);
+  if (currency === 'CLP') return `$${thousands.format(Math.round(amount))} CLP`;
+  throw new Error(`Unsupported currency: ${String(currency)}`);
+}
+
+/** An exchange rate with 4 decimals (`1187.5432`). */
+export function formatRate(rate: number): string {
+  return rate.toFixed(4);
+}
+
+/** A trust rating with 1 decimal (`4.5`). */
+export function formatTrustRating(rating: number): string {
+  return rating.toFixed(1);
+}
+
+/** The trust rating as the dashboard shows it: `4.5/5`, or 'Not rated yet' before the first rating. */
+export function trustRatingLabel(rating: number | null | undefined): string {
+  return rating === null || rating === undefined ? 'Not rated yet' : `${formatTrustRating(rating)}/5`;
+}
+
+/** Filled stars for a rating: floored and clamped to 0-5. */
+export function starCount(rating: number | null | undefined): number {
+  if (rating === null || rating === undefined || Number.isNaN(rating)) return 0;
+  return Math.min(5, Math.max(0, Math.floor(rating)));
+}
+
+/** The words for 1-5 stars. */
+export const RatingWords = { 1: 'Poor', 2: 'Fair', 3: 'Good', 4: 'Very Good', 5: 'Excellent' } as const;
+
+export function ratingWord(stars: number): string {
+  return RatingWords[Math.min(5, Math.max(1, Math.round(stars))) as keyof typeof RatingWords];
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+const shortDateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+/** A short date: `5 Jan 2026` (UTC, so every viewer reads the same day as the server's timestamps). */
+export function formatShortDate(date: Date | string | number): string {
+  return shortDateFormat.format(new Date(date));
+}
+
+const monthYearFormat = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** `November 2026`, for 'Member since'. */
+export function formatMonthYear(date: Date | string): string {
+  return monthYearFormat.format(new Date(date));
+}
+
+const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short',
+});
+
+/** `5 Jan 2026, 14:03 UTC`, for tables of timestamps (admin attempts). */
+export function formatDateTime(date: Date | string): string {
+  return dateTimeFormat.format(new Date(date));
+}
+
+const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'} ago`;
+
+/**
+ * Relative time: 'just now' under 60 s, then minutes, hours, and days up to 6 days; from 7 days on a short date.
+ * A time in the future (clock skew) reads 'just now'.
+ */
+export function formatRelativeTime(date: Date | string, now: Date | number = Date.now()): string {
+  const then = new Date(date).getTime();
+  const elapsed = new Date(now).getTime() - then;
+  if (elapsed < MINUTE) return 'just now';
+  if (elapsed < HOUR) return plural(Math.floor(elapsed / MINUTE), 'minute');
+  if (elapsed < DAY) return plural(Math.floor(elapsed / HOUR), 'hour');
+  const days = Math.floor(elapsed / DAY);
+  if (days <= 6) return plural(days, 'day');
+  return formatShortDate(then);
+}
+
+/** The exchange request age badge: 'New' under 1 hour, then hours (`5h`), then days (`3d`). */
+export function requestAgeBadge(createdAt: Date | string, now: Date | number = Date.now()): string {
+  const elapsed = Math.max(0, new Date(now).getTime() - new Date(createdAt).getTime());
+  if (elapsed < HOUR) return 'New';
+  if (elapsed < DAY) return `${Math.floor(elapsed / HOUR)}h`;
+  return `${Math.floor(elapsed / DAY)}d`;
+}
+
+/** An account number with only its last 4 characters visible (`•••• 5678`); 4 characters or fewer stay as they are. */
+export function maskAccountNumber(accountNumber: string): string {
+  const value = accountNumber.trim();
+  return value.length <= 4 ? value : `•••• ${value.slice(-4)}`;
+}
+
+/** A UK sort code as printed: `12-34-56` (stored as 6 digits). */
+export function formatSortCode(sortCode: string): string {
+  const digits = sortCode.replace(/\D/g, '');
+  return digits.length === 6 ? `${digits.slice(0, 2)}-${digits.slice(2, 4)}-${digits.slice(4)}` : sortCode;
+}
+
+/** The notification badge: nothing for 0, the count up to 9, then '9+'. */
+export function badgeCount(count: number): string {
+  if (count <= 0) return '';
+  return count > 9 ? '9+' : String(count);
+}
+
+/** Initials for an avatar without a picture: `AR` for Ana Rojas. */
+export function initials(firstName: string, lastName: string): string {
+  return `${firstName.trim().charAt(0)}${lastName.trim().charAt(0)}`.toUpperCase() || '?';
+}
