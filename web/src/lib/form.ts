@@ -1,5 +1,5 @@
 /** Form validation with the contracts' zod schemas: the first message of each field, as the server would give it. */
-import { fieldErrors } from '@puente/contracts';
+import { messagesByField, type fieldErrors } from '@puente/contracts';
 
 export type FieldErrors = Record<string, string>;
 
@@ -12,6 +12,6 @@ export function validate<T>(schema: Schema<T>, values: unknown): { ok: true; dat
   const result = schema.safeParse(values);
   if (result.success) return { ok: true, data: result.data };
   const errors: FieldErrors = {};
-  for (const { field, message } of fieldErrors(result.error).errors) if (!(field in errors)) errors[field] = message;
+  for (const [field, messages] of Object.entries(messagesByField(schema, values))) errors[field] = messages[0]!;
   return { ok: false, errors };
 }

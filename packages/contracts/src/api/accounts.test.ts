@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import {
   BankAccountCreate,
   BankAccountMessages as B,
@@ -9,16 +8,10 @@ import {
   isValidIban,
   isValidRut,
   rutCheckDigit,
+  messagesByField,
 } from './index.ts';
 
-/** The messages a parse gives, by field. */
-function messages(schema: z.ZodType, input: unknown): Record<string, string[]> {
-  const result = schema.safeParse(input);
-  if (result.success) return {};
-  const byField: Record<string, string[]> = {};
-  for (const { field, message } of fieldErrors(result.error).errors) (byField[field] ??= []).push(message);
-  return byField;
-}
+const messages = messagesByField;
 
 const gbp = { currency: 'GBP', bankName: 'Monzo', accountNumber: '12345678', accountHolder: 'Ana Rojas', sortCode: '04-00-04' };
 const clp = {

@@ -59,16 +59,10 @@ import {
   fieldErrors,
   fillPath,
   findRoute,
+  messagesByField,
 } from './index.ts';
 
-/** The messages a parse gives, by field ('' for the root). */
-function messages(schema: z.ZodType, input: unknown): Record<string, string[]> {
-  const result = schema.safeParse(input);
-  if (result.success) return {};
-  const byField: Record<string, string[]> = {};
-  for (const { field, message } of fieldErrors(result.error).errors) (byField[field] ??= []).push(message);
-  return byField;
-}
+const messages = messagesByField;
 
 /** The first message (what the web app shows). */
 function firstMessage(schema: z.ZodType, input: unknown): string | undefined {

@@ -209,3 +209,12 @@ export function fieldErrors(error: z.ZodError): { message: string; errors: { fie
   const errors = error.issues.map((issue) => ({ field: issue.path.map(String).join('.'), message: issue.message }));
   return { message: errors[0]?.message ?? 'Invalid input', errors };
 }
+
+/** Every message a parse gives, grouped by field ('' for the root); {} when the input is valid. */
+export function messagesByField(schema: { safeParse(input: unknown): { success: boolean; error?: z.ZodError } }, input: unknown): Record<string, string[]> {
+  const result = schema.safeParse(input);
+  if (result.success || !result.error) return {};
+  const byField: Record<string, string[]> = {};
+  for (const { field, message } of fieldErrors(result.error).errors) (byField[field] ??= []).push(message);
+  return byField;
+}
