@@ -1,30 +1,63 @@
 /**
- * Issue 3 end to end, through the real gateway, identity and audit services as `npm start` runs them: sign-up,
- * verification, login, the session cookie, CSRF, admin-only routes, the audit trail, logout and a replayed
- * cookie, a forged internal token, and a rate limit.
+ * Issue 3 end to end, through the real gateway, identity and audit services: sign-up, verification, login, the
+ * session cookie, CSRF, admin-only routes, the audit trail, logout and a replayed cookie, a forged internal token,
+ * and a rate limit. Run twice: as `npm start` runs the app (one process, PGlite, in-process bus, memory sessions),
+ * and distributed (every service and the gateway its own process, on PostgreSQL, Kafka and Redis).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbedded, type Embedded } from './embedded.ts';
+import { describeWithInfra, startKafka, startPostgres, startRedis } from '@puente/testkit';
+import { startEmbedded } from './embedded.ts';
+import { startDistributed } from './distributed.ts';
 
-describe('identity, sessions and audit through the gateway', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'puente-e2e-'));
-  let app: Embedded;
-  const ADMIN = { email: 'admin@puente.test', password: 'admin password 1', code: 'E2E-CODE' };
+const ADMIN = { email: 'admin@puente.test', password: 'admin password 1', code: 'E2E-CODE' };
+const appEnv = {
+  ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_REFERRAL_CODE: ADMIN.code,
+  RATE_LIMIT_REFERRAL_IP: '8/1m', BANK_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+};
 
-  beforeAll(async () => {
-    app = await startEmbedded({
-      ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent',
-      ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_REFERRAL_CODE: ADMIN.code,
-      RATE_LIMIT_REFERRAL_IP: '8/1m',
-    }, { quiet: true, printAdmin: () => {} });
-  }, 60_000);
-  afterAll(async () => {
-    await app?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+interface RunningApp { url: string; stop(): Promise<void> }
+
+describe('identity, sessions and audit through the gateway (embedded)', () => {
+  identityEndToEnd(async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'puente-e2e-'));
+    const app = await startEmbedded({ ...process.env, ...appEnv, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, { quiet: true, printAdmin: () => {} });
+    return { url: app.url, stop: async () => { await app.stop(); rmSync(dataDir, { recursive: true, force: true }); } };
   });
+});
+
+describeWithInfra(['postgres', 'redis', 'kafka'], 'identity, sessions and audit through the gateway (distributed)', () => {
+  identityEndToEnd(async () => {
+    const [postgres, redis, kafka] = await Promise.all([startPostgres(), startRedis(), startKafka()]);
+    const base = 20000 + Math.floor(Math.random() * 20000);
+    const output: string[] = [];
+    try {
+      const running = await startDistributed({
+        env: {
+          ...process.env, ...appEnv, DATABASE_URL: await postgres.createDatabase('e2e'), REDIS_URL: redis.url,
+          KAFKA_BROKERS: kafka.brokers.join(','), PORT: String(base + 100), SERVICES_BASE_PORT: String(base), LOG_LEVEL: 'warn',
+        },
+        onOutput: (name, line) => output.push(`[${name}] ${line}`),
+        say: () => {},
+      });
+      return {
+        url: running.url,
+        stop: async () => { await running.stop(); await Promise.all([kafka.stop(), redis.stop(), postgres.stop()]); },
+      };
+    } catch (err) {
+      await Promise.all([kafka.stop(), redis.stop(), postgres.stop()]);
+      throw new Error(`${(err as Error).message}\n${output.slice(-40).join('\n')}`);
+    }
+  });
+});
+
+function identityEndToEnd(start: () => Promise<RunningApp>): void {
+  let app: RunningApp;
+  beforeAll(async () => { app = await start(); }, 120_000);
+  afterAll(async () => { await app?.stop(); }, 60_000);
 
   /** A browser-like call: same-origin Origin header on writes, the session cookie when given. */
   const call = (path: string, init: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {}) => {
@@ -40,7 +73,7 @@ describe('identity, sessions and audit through the gateway', () => {
     const res = await call('/api/auth/login', { body: { email, password } });
     return { res, cookie: sessionCookie(res) };
   };
-  const eventually = async <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> => {
+  const eventually = async <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 30_000): Promise<T> => {
     const deadline = Date.now() + ms;
     let v = await read();
     while (!ok(v) && Date.now() < deadline) { await new Promise((r) => setTimeout(r, 100)); v = await read(); }
@@ -121,7 +154,7 @@ describe('identity, sessions and audit through the gateway', () => {
     expect(signups.map((r) => [r.step, r.status])).toEqual([['verify', 'failed'], ['verify', 'completed'], ['request', 'pending'], ['request', 'failed']]);
     const directory = await (await call('/api/admin/users', { cookie: adminCookie! })).json() as Record<string, unknown>[];
     expect(directory.map((u) => u.email).sort()).toEqual(['admin@puente.test', 'ana@puente.test']);
-  });
+  }, 60_000);
 
   it('ends the session on logout: the old cookie, replayed, no longer works', async () => {
     expect((await call('/api/auth/logout', { method: 'POST', cookie: userCookie })).status).toBe(200);
@@ -145,4 +178,4 @@ describe('identity, sessions and audit through the gateway', () => {
     expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await limited!.json() as { message: string }).message).toMatch(/try again/i);
   });
-});
+}
