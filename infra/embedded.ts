@@ -1,10 +1,12 @@
 /**
  * Embedded mode (`npm start`): the gateway and all seven services in one Node process, on embedded defaults —
- * PostgreSQL compiled to WebAssembly (PGlite, served over the Postgres wire protocol on loopback so services use
- * the same driver as in production), the in-process bus and the in-process job runner. Data lives under
- * DATA_DIR (./.data). Nothing to install beyond `npm ci`.
+ * PostgreSQL compiled to WebAssembly (PGlite, served over the Postgres wire protocol on a Unix socket in a folder
+ * only this user can open, so services use the same driver as in production and no TCP port accepts a database
+ * login), the in-process bus and the in-process job runner. Data lives under DATA_DIR (./.data). Nothing to
+ * install beyond `npm ci`.
  */
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -54,13 +56,30 @@ function embeddedSecrets(dataDir: string): EmbeddedSecrets {
 }
 
 /** The environment the embedded services see: the caller's, with generated secrets where none is set. */
-function embeddedEnv(env: NodeJS.ProcessEnv, secrets: EmbeddedSecrets): NodeJS.ProcessEnv {
+function embeddedEnv(env: NodeJS.ProcessEnv, secrets: EmbeddedSecrets, dataDir: string): NodeJS.ProcessEnv {
   return {
     ...env,
+    MAIL_DIR: env.MAIL_DIR ?? join(dataDir, 'mail'),
     INTERNAL_TOKEN_SECRET: env.INTERNAL_TOKEN_SECRET ?? secrets.internalTokenSecret,
     SESSION_SECRET: env.SESSION_SECRET ?? secrets.sessionSecret,
     BANK_ENCRYPTION_KEYS: env.BANK_ENCRYPTION_KEYS ?? `k1:${secrets.bankEncryptionKey}`,
   };
+}
+
+/** The name PostgreSQL clients look for in a socket directory (`host=<dir>`). */
+const SOCKET_FILE = '.s.PGSQL.5432';
+
+/**
+ * The folder of the database socket: DATA_DIR/run, readable by this user alone. A socket path is limited to about
+ * 100 bytes, so a deep DATA_DIR gets a private folder under the system's temp folder instead.
+ */
+function privateSocketDir(dataDir: string): string {
+  const inData = join(dataDir, 'run');
+  const dir = join(inData, SOCKET_FILE).length < 100 ? inData : mkdtempSync(join(tmpdir(), 'puente-db-'));
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  rmSync(join(dir, SOCKET_FILE), { force: true }); // left behind by a run that was killed
+  return dir;
 }
 
 export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: { quiet?: boolean; printAdmin?: (line: string) => void } = {}): Promise<Embedded> {
@@ -70,17 +89,17 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
   const dataDir = resolve(settings.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const secrets = embeddedSecrets(dataDir);
-  const serviceEnv = embeddedEnv(env, secrets);
+  const serviceEnv = embeddedEnv(env, secrets, dataDir);
 
   say(`starting the embedded database (PGlite) in ${join(dataDir, 'pglite')}`);
   const db = await PGlite.create({ dataDir: join(dataDir, 'pglite') });
-  const dbServer = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 100 } as ConstructorParameters<typeof PGLiteSocketServer>[0]);
+  const socketDir = privateSocketDir(dataDir);
+  const dbServer = new PGLiteSocketServer({ db, path: join(socketDir, SOCKET_FILE), maxConnections: 100 });
   await dbServer.start();
-  const dbPort = Number(String(dbServer.getServerConn()).split(':').pop());
 
   const bus = new InProcessBus({ logger });
   const runtime: Runtime = {
-    databaseUrl: `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres`,
+    databaseUrl: `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`,
     bus,
     jobs: () => new InProcessJobQueue({ logger }),
     auth: internalAuth(serviceEnv.INTERNAL_TOKEN_SECRET!),
@@ -97,6 +116,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
     await bus.close();
     await dbServer.stop();
     await db.close();
+    rmSync(join(socketDir, SOCKET_FILE), { force: true });
   };
   try {
     for (const [i, name] of ServiceNames.entries()) {
@@ -104,9 +124,10 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
       services.push(await startService(definitions[name as ServiceName], runtime, { host: '127.0.0.1', port: 0 }));
     }
     say('starting the gateway');
-    // Sessions and rate-limit counters in memory (one instance); the live channel on the in-process bus.
+    // Sessions and rate-limit counters in the embedded database, so a restart keeps both; /ws on the in-process bus.
     const gateway = await buildGateway({
       logger, serviceUrls: runtime.serviceUrls, auth: runtime.auth, sessionSecret: serviceEnv.SESSION_SECRET!, bus,
+      databaseUrl: runtime.databaseUrl,
       ...gatewayOptionsFrom(settings),
     });
     try {

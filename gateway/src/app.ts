@@ -14,23 +14,28 @@ import fastifyWebsocket from '@fastify/websocket';
 import helmet from '@fastify/helmet';
 import { Redis } from 'ioredis';
 import { ServiceNames, type ServiceName } from '@puente/contracts';
-import { createHttpApp, unauthorized, type EventBus, type InternalAuth, type Logger } from '@puente/platform';
+import {
+  createHttpApp, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER, unauthorized, type EventBus, type InternalAuth, type Logger,
+} from '@puente/platform';
 import { createOriginCheck, crossSiteRefused } from './csrf.ts';
 import { LiveHub } from './live.ts';
-import { GATEWAY_ONLY_HEADERS, registerServiceProxies } from './proxy.ts';
-import {
-  createRateLimiter, defaultRateLimits, MemoryCounterStore, RedisCounterStore, type CounterStore, type RateLimits,
-} from './rate-limits.ts';
+import { CLIENT_IP_HEADER, GATEWAY_ONLY_HEADERS, registerServiceProxies } from './proxy.ts';
+import pg from 'pg';
+import { createRateLimiter, defaultRateLimits, type LimitStore, type RateLimits } from './rate-limits.ts';
+import { PostgresSessionStore } from './sessions/postgres-store.ts';
 import { RedisSessionStore } from './sessions/redis-store.ts';
 import { createSessions, type Session } from './sessions/sessions.ts';
 import { MemorySessionStore, type SessionStore } from './sessions/store.ts';
 
 export { gatewaySettings, gatewayOptionsFrom, type GatewaySettings } from './settings.ts';
-export { defaultRateLimits, parseLimit, MemoryCounterStore, RedisCounterStore, type CounterStore, type RateLimits } from './rate-limits.ts';
+export { defaultRateLimits, parseLimit, type RateLimits } from './rate-limits.ts';
 export { MemorySessionStore, type SessionStore } from './sessions/store.ts';
 export { RedisSessionStore } from './sessions/redis-store.ts';
 export { SESSION_COOKIE } from './sessions/sessions.ts';
 export { CLIENT_IP_HEADER } from './proxy.ts';
+
+/** The schema of the gateway's tables when it keeps sessions and counters in PostgreSQL. */
+const GATEWAY_SCHEMA = 'gateway';
 
 /** Largest request body (JSON or other), api-conventions: 413 above it. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -44,14 +49,15 @@ export interface GatewayOptions {
   sessionSecret: string;
   /** The live channel's source: the gateway subscribes to the notification topic in a group of its own. */
   bus: EventBus;
-  /**
-   * Redis for sessions and rate-limit counters, shared by every gateway instance (distributed mode). Without it
-   * (and without the stores below) both live in this process's memory (embedded mode: one instance).
-   */
+  /** Redis for sessions and rate-limit counters, shared by every gateway instance (distributed mode). */
   redisUrl?: string;
-  /** Stores given by the caller (tests sharing one store between instances); the caller closes them. */
+  /**
+   * Without Redis: PostgreSQL for sessions and rate-limit counters, in schema `gateway`, for a single gateway
+   * instance (embedded mode, so a restart keeps both). Without either, both live in this process's memory (tests).
+   */
+  databaseUrl?: string;
+  /** A session store given by the caller (tests sharing one store between instances); the caller closes it. */
   sessionStore?: SessionStore;
-  counterStore?: CounterStore;
   /** Session lifetime (default 168 hours, SESSION_TTL_HOURS). */
   sessionTtlHours?: number;
   /** Limits replacing the production defaults (defaultRateLimits), one by one. */
@@ -92,12 +98,19 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
 
   const redis = opts.redisUrl ? new Redis(opts.redisUrl, { maxRetriesPerRequest: 3 }) : undefined;
   redis?.on('error', (err) => opts.logger.warn({ err }, 'redis (sessions, rate limits) is not reachable'));
+  const pool = !redis && opts.databaseUrl ? new pg.Pool({ connectionString: opts.databaseUrl, max: 2 }) : undefined;
+  pool?.on('error', (err) => opts.logger.warn({ err }, 'the database (sessions, rate limits) is not reachable'));
+  if (pool) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${GATEWAY_SCHEMA}`);
   const owned: { close(): Promise<void> }[] = [];
   const own = <T extends { close(): Promise<void> }>(store: T): T => (owned.push(store), store);
-  const sessionStore = opts.sessionStore ?? own(redis ? new RedisSessionStore(redis) : new MemorySessionStore());
-  const counterStore = opts.counterStore ?? own(redis ? new RedisCounterStore(redis) : new MemoryCounterStore());
+  const sessionStore = opts.sessionStore ?? own(
+    redis ? new RedisSessionStore(redis) : pool ? await PostgresSessionStore.open(pool, GATEWAY_SCHEMA) : new MemorySessionStore());
   const sessions = createSessions({ secret: opts.sessionSecret, store: sessionStore, ttlMs: (opts.sessionTtlHours ?? 168) * 3_600_000 });
-  const limiter = createRateLimiter(counterStore, { ...defaultRateLimits, ...opts.rateLimits });
+  const limitStore: LimitStore = redis ? { kind: 'redis', redis } : pool ? { kind: 'postgres', pool, schema: GATEWAY_SCHEMA } : { kind: 'memory' };
+  const limiter = await createRateLimiter({
+    store: limitStore, limits: { ...defaultRateLimits, ...opts.rateLimits },
+    onLoginRefused: (request, email) => auditRefusedLogin(opts, request, email),
+  });
   const origins = createOriginCheck(opts.allowedOrigins ?? []);
   const hub = new LiveHub({
     bus: opts.bus, logger: opts.logger, isSessionLive: (id) => sessions.isLive(id),
@@ -109,6 +122,7 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     await hub.stop();
     await Promise.all(owned.map((s) => s.close()));
     await redis?.quit().catch(() => redis.disconnect());
+    await pool?.end();
   });
 
   // Nobody outside may speak for a service or for the gateway; nobody elsewhere may change state here.
@@ -162,6 +176,28 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     });
   }
   return app;
+}
+
+/**
+ * A login refused with 429 never reaches identity, which keeps the login audit trail: the gateway tells it, so an
+ * admin sees the brute force. Not awaited: the refusal must not wait on identity.
+ */
+function auditRefusedLogin(opts: GatewayOptions, request: FastifyRequest, email: unknown): void {
+  const identity = opts.serviceUrls.identity;
+  if (!identity) return;
+  void (async () => {
+    const token = await opts.auth.sign({ kind: 'service', service: 'gateway' });
+    const res = await fetch(new URL('/internal/login-refused', identity), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json', [INTERNAL_TOKEN_HEADER]: token, [CLIENT_IP_HEADER]: request.ip,
+        [REQUEST_ID_HEADER]: request.id, ...(request.headers['user-agent'] ? { 'user-agent': request.headers['user-agent'] } : {}),
+      },
+      body: JSON.stringify({ email: typeof email === 'string' ? email : '' }),
+      signal: AbortSignal.timeout(5_000),
+    });
+    if (!res.ok) throw new Error(`identity answered ${res.status}`);
+  })().catch((err: unknown) => request.log.error({ err }, 'could not audit a rate-limited login'));
 }
 
 async function probe(url: string | undefined): Promise<'ok' | 'down'> {

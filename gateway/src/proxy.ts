@@ -2,8 +2,8 @@
  * /api/* → the owning service (routing.ts), through @fastify/http-proxy. On the way up: the rate limits are
  * checked, the headers only the gateway may set are replaced (the caller's internal token when the session is
  * valid, the browser's IP, the request id) and the session cookie is left out. On the way down: identity's
- * session action (grant, revoke-all, revoke-others) is verified, acted on and stripped, and failed logins are
- * counted.
+ * session action (grant, revoke-all, revoke-others) is verified, acted on and stripped, and a login's rate-limit
+ * points are settled (rate-limits.ts).
  */
 import { PassThrough } from 'node:stream';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -108,7 +108,7 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
 }
 
 async function afterResponse(deps: ProxyDeps, request: FastifyRequest, reply: FastifyReply, status: number, sessionAction: string | undefined): Promise<void> {
-  await deps.limiter.record(request, status).catch((err: unknown) => request.log.error({ err }, 'counting a failed login failed'));
+  await deps.limiter.settle(request, status).catch((err: unknown) => request.log.error({ err }, 'settling a login\'s rate-limit points failed'));
   if (!sessionAction) return;
   let action;
   try {

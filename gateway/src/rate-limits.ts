@@ -1,17 +1,22 @@
 /**
- * Rate limits on the calls worth guessing at (api-conventions "Sessions and origins"), as fixed windows counted
- * in a store shared by the gateway instances (Redis in distributed mode, memory in embedded):
- * - failed logins per account (the email, trimmed and lower-cased) and per IP: POST /api/auth/login answered 401
- *   or 403 by identity counts one; once either counter reaches its limit, logins are refused until its window ends;
- *   a successful login clears the account's counter;
- * - sign-ups per IP: every POST /api/signup/request counts;
- * - referral checks per IP: every GET /api/auth/verify-referral/{code} counts.
- * A refusal is 429 with Retry-After and a message saying how long to wait.
+ * Rate limits on the calls worth guessing at (api-conventions "Sessions and origins"), as fixed windows counted by
+ * rate-limiter-flexible in a store every gateway instance shares (Redis in distributed mode, the embedded
+ * database in embedded mode so a restart keeps them, memory in tests):
+ * - failed logins: a login consumes a point per account and client IP, then per IP, then per account across all
+ *   IPs, BEFORE it is forwarded, so parallel guesses cannot all slip through between a read and a write. Once
+ *   identity answers, a success gives the points back (and clears the account-and-IP counter); a 401/403 keeps them;
+ *   anything else (validation, a fault) gives them back. The account-and-IP limit is the tight one, so a guesser
+ *   elsewhere cannot lock the owner out; the looser account-wide limit stops spraying from many IPs;
+ * - sign-ups, referral checks and password-reset requests: every call counts (per IP; resets also per email).
+ * A refusal is 429 with Retry-After and a message saying how long to wait; a refused login is handed to identity
+ * for the audit log (onLoginRefused).
  */
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { tooManyRequests } from '@puente/platform';
+import type { Pool } from 'pg';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { AppError, tooManyRequests } from '@puente/platform';
 import { normalizePath } from './routing.ts';
 
 export interface Limit {
@@ -20,181 +25,180 @@ export interface Limit {
 }
 
 export interface RateLimits {
+  /** Failed logins for one account from one IP. */
+  loginFailuresPerAccountAndIp: Limit;
+  /** Failed logins for one account from every IP together (password spraying). */
   loginFailuresPerAccount: Limit;
   loginFailuresPerIp: Limit;
   signupsPerIp: Limit;
   referralChecksPerIp: Limit;
+  passwordResetsPerIp: Limit;
+  passwordResetsPerEmail: Limit;
 }
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 export const defaultRateLimits: RateLimits = {
-  loginFailuresPerAccount: { max: 5, windowMs: 15 * MINUTE },
+  loginFailuresPerAccountAndIp: { max: 5, windowMs: 15 * MINUTE },
+  loginFailuresPerAccount: { max: 100, windowMs: HOUR },
   loginFailuresPerIp: { max: 20, windowMs: 15 * MINUTE },
-  signupsPerIp: { max: 10, windowMs: 60 * MINUTE },
+  signupsPerIp: { max: 10, windowMs: HOUR },
   referralChecksPerIp: { max: 30, windowMs: 15 * MINUTE },
+  passwordResetsPerIp: { max: 10, windowMs: HOUR },
+  passwordResetsPerEmail: { max: 3, windowMs: HOUR },
 };
 
 /** A limit written as `<max>/<window>`, the window in s, m or h: `5/15m`, `10/1h`. */
 export function parseLimit(value: string): Limit {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*([smh])\s*$/.exec(value);
   if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new Error(`"${value}" is not a limit like 5/15m (max/window, window in s, m or h)`);
-  const unit = { s: 1_000, m: MINUTE, h: 60 * MINUTE }[m[3] as 's' | 'm' | 'h'];
+  const unit = { s: 1_000, m: MINUTE, h: HOUR }[m[3] as 's' | 'm' | 'h'];
   return { max: Number(m[1]), windowMs: Number(m[2]) * unit };
 }
 
-export interface Counter {
-  count: number;
-  /** Time until the window ends (0 when no window is open). */
-  resetInMs: number;
-}
+/** Where the counters live. Postgres: a table in the `gateway` schema (created on first use). */
+export type LimitStore =
+  | { kind: 'memory' }
+  | { kind: 'redis'; redis: Redis }
+  | { kind: 'postgres'; pool: Pool; schema: string };
 
-export interface CounterStore {
-  /** Adds one to the key's counter, opening a window of windowMs when none is open. */
-  hit(key: string, windowMs: number): Promise<Counter>;
-  peek(key: string): Promise<Counter>;
-  reset(key: string): Promise<void>;
-  close(): Promise<void>;
-}
+const KEY_PREFIX = 'puente:gateway:limit';
 
-export class MemoryCounterStore implements CounterStore {
-  private readonly counters = new Map<string, { count: number; resetAt: number }>();
-  private readonly sweeper: NodeJS.Timeout;
-
-  constructor() {
-    this.sweeper = setInterval(() => {
-      const now = Date.now();
-      for (const [key, c] of this.counters) if (c.resetAt <= now) this.counters.delete(key);
-    }, MINUTE);
-    this.sweeper.unref();
-  }
-
-  async hit(key: string, windowMs: number): Promise<Counter> {
-    const now = Date.now();
-    let c = this.counters.get(key);
-    if (!c || c.resetAt <= now) this.counters.set(key, c = { count: 0, resetAt: now + windowMs });
-    c.count++;
-    return { count: c.count, resetInMs: c.resetAt - now };
-  }
-
-  async peek(key: string): Promise<Counter> {
-    const now = Date.now();
-    const c = this.counters.get(key);
-    return c && c.resetAt > now ? { count: c.count, resetInMs: c.resetAt - now } : { count: 0, resetInMs: 0 };
-  }
-
-  async reset(key: string): Promise<void> {
-    this.counters.delete(key);
-  }
-
-  async close(): Promise<void> {
-    clearInterval(this.sweeper);
+function limiterFor(store: LimitStore, name: keyof RateLimits, limit: Limit): Promise<RateLimiterAbstract> {
+  const opts = { keyPrefix: `${KEY_PREFIX}:${name}`, points: limit.max, duration: limit.windowMs / 1000 };
+  switch (store.kind) {
+    case 'memory':
+      return Promise.resolve(new RateLimiterMemory(opts));
+    case 'redis':
+      // A Redis outage must not turn every login into a 500: counting falls back to this process's memory.
+      return Promise.resolve(new RateLimiterRedis({ ...opts, storeClient: store.redis, insuranceLimiter: new RateLimiterMemory(opts) }));
+    case 'postgres':
+      return new Promise((resolve, reject) => {
+        // Unnamed statements only: PGlite serves every connection from one backend session, where the library's
+        // named prepared statements, prepared once per connection, would collide.
+        const storeClient = { query: (q: { text: string; values?: unknown[] }) => store.pool.query(q.text, q.values) };
+        const limiter: RateLimiterAbstract = new RateLimiterPostgres(
+          { ...opts, storeClient, storeType: 'pool', schemaName: store.schema, tableName: 'rate_limit' },
+          (err?: unknown) => (err ? reject(err) : resolve(limiter)),
+        );
+      });
   }
 }
-
-const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-return { count, ttl }`;
-
-/** Counters in Redis: one key per counter, INCR and PEXPIRE in one script so a window always ends. */
-export class RedisCounterStore implements CounterStore {
-  private readonly redis: Redis;
-  private readonly prefix = 'puente:gateway:limit:';
-
-  /** The Redis client stays its owner's to close. */
-  constructor(redis: Redis) {
-    this.redis = redis;
-  }
-
-  async hit(key: string, windowMs: number): Promise<Counter> {
-    const [count, ttl] = await this.redis.eval(HIT_SCRIPT, 1, this.prefix + key, String(windowMs)) as [number, number];
-    return { count, resetInMs: ttl };
-  }
-
-  async peek(key: string): Promise<Counter> {
-    const [count, ttl] = await this.redis.multi().get(this.prefix + key).pttl(this.prefix + key).exec() as [[null, string | null], [null, number]];
-    return count[1] === null || ttl[1] <= 0 ? { count: 0, resetInMs: 0 } : { count: Number(count[1]), resetInMs: ttl[1] };
-  }
-
-  async reset(key: string): Promise<void> {
-    await this.redis.del(this.prefix + key);
-  }
-
-  async close(): Promise<void> {}
-}
-
-const LOGIN = 'POST /api/auth/login';
-const SIGNUP = 'POST /api/signup/request';
-const REFERRAL_PREFIX = '/api/auth/verify-referral/';
 
 const waitFor = (ms: number) => {
   const minutes = Math.max(1, Math.ceil(ms / MINUTE));
   return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 };
 
-/** The account a login names, as a counter key (hashed: emails stay out of the store). */
-function accountOf(body: unknown): string | undefined {
-  let parsed: unknown = body;
-  if (Buffer.isBuffer(body)) {
-    try {
-      parsed = JSON.parse(body.toString('utf8'));
-    } catch {
-      return undefined;
-    }
+/** A field of a JSON body (the gateway keeps bodies as bytes), or undefined. */
+function bodyField(body: unknown, field: string): unknown {
+  if (!Buffer.isBuffer(body)) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>)[field] : undefined;
+  } catch {
+    return undefined;
   }
-  const email = (parsed as { email?: unknown } | null)?.email;
+}
+
+/** An email as a counter key: trimmed, lower-cased and hashed, so emails stay out of the store. */
+function emailKey(email: unknown): string | undefined {
   if (typeof email !== 'string' || email.trim() === '') return undefined;
   return createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
 }
 
 export interface RateLimiter {
-  /** Before proxying: counts the call where every call counts, and throws 429 when a limit is reached. */
+  /** Before proxying: consumes the call's points and throws 429 when a limit is reached. */
   check(request: FastifyRequest): Promise<void>;
-  /** After the upstream answered: counts a failed login (or clears the account's counter on success). */
-  record(request: FastifyRequest, status: number): Promise<void>;
+  /** After the upstream answered a login: keeps the points of a failure, gives back the others. */
+  settle(request: FastifyRequest, status: number): Promise<void>;
 }
 
-export function createRateLimiter(store: CounterStore, limits: RateLimits): RateLimiter {
-  const refuse = (message: string, counter: Counter) => {
-    throw tooManyRequests(`${message} Please try again in ${waitFor(counter.resetInMs)}.`, counter.resetInMs / 1000);
-  };
-  // The login's counter keys, read from its body before the body is streamed upstream.
-  const logins = new WeakMap<FastifyRequest, { ip: string; account: string | undefined }>();
+export interface RateLimiterOptions {
+  store: LimitStore;
+  limits: RateLimits;
+  /** Told of every login refused with 429, with the email it named (raw, as sent). */
+  onLoginRefused?: (request: FastifyRequest, email: unknown) => void;
+}
+
+interface Step { limiter: RateLimiterAbstract; key: string; message: string }
+
+const LOGIN = 'POST /api/auth/login';
+const SIGNUP = 'POST /api/signup/request';
+const FORGOT_PASSWORD = 'POST /api/auth/forgot-password';
+const REFERRAL_PREFIX = '/api/auth/verify-referral/';
+const LOGIN_MESSAGE = 'Too many failed login attempts.';
+const ACCOUNT_MESSAGE = 'Too many failed login attempts for this account.';
+
+export async function createRateLimiter({ store, limits, onLoginRefused }: RateLimiterOptions): Promise<RateLimiter> {
+  const names = Object.keys(limits) as (keyof RateLimits)[];
+  const built = await Promise.all(names.map((name) => limiterFor(store, name, limits[name])));
+  const limiter = Object.fromEntries(names.map((name, i) => [name, built[i]!])) as Record<keyof RateLimits, RateLimiterAbstract>;
+  // The login steps whose points this request holds until identity answers.
+  const held = new WeakMap<FastifyRequest, Step[]>();
+
+  /**
+   * Consumes a point at each step in turn; at the first refusal, gives back what earlier steps took (a refused
+   * call is not a failed login) and throws 429.
+   */
+  async function consume(steps: Step[]): Promise<void> {
+    for (const [i, step] of steps.entries()) {
+      try {
+        await step.limiter.consume(step.key);
+      } catch (refusal) {
+        if (!(refusal instanceof RateLimiterRes)) throw refusal;
+        await giveBack(steps.slice(0, i));
+        throw tooManyRequests(`${step.message} Please try again in ${waitFor(refusal.msBeforeNext)}.`, refusal.msBeforeNext / 1000);
+      }
+    }
+  }
+  const giveBack = (steps: Step[]) => Promise.all(steps.map((s) => s.limiter.reward(s.key)));
 
   return {
     async check(request) {
       const path = normalizePath(request.url);
       const call = `${request.method} ${path}`;
+      const ip = request.ip;
       if (call === LOGIN) {
-        const hashed = accountOf(request.body);
-        const { ip, account } = { ip: `login:ip:${request.ip}`, account: hashed ? `login:account:${hashed}` : undefined };
-        logins.set(request, { ip, account });
-        const [byIp, byAccount] = await Promise.all([store.peek(ip), account ? store.peek(account) : undefined]);
-        if (byAccount && byAccount.count >= limits.loginFailuresPerAccount.max) refuse('Too many failed login attempts for this account.', byAccount);
-        if (byIp.count >= limits.loginFailuresPerIp.max) refuse('Too many failed login attempts.', byIp);
+        const email = bodyField(request.body, 'email');
+        const account = emailKey(email);
+        const steps: Step[] = [
+          ...(account ? [{ limiter: limiter.loginFailuresPerAccountAndIp, key: `${account}:${ip}`, message: ACCOUNT_MESSAGE }] : []),
+          { limiter: limiter.loginFailuresPerIp, key: ip, message: LOGIN_MESSAGE },
+          ...(account ? [{ limiter: limiter.loginFailuresPerAccount, key: account, message: ACCOUNT_MESSAGE }] : []),
+        ];
+        try {
+          await consume(steps);
+        } catch (err) {
+          if (err instanceof AppError && err.status === 429) onLoginRefused?.(request, email);
+          throw err;
+        }
+        held.set(request, steps);
       } else if (call === SIGNUP) {
-        const counter = await store.hit(`signup:ip:${request.ip}`, limits.signupsPerIp.windowMs);
-        if (counter.count > limits.signupsPerIp.max) refuse('Too many sign-up attempts.', counter);
+        await consume([{ limiter: limiter.signupsPerIp, key: ip, message: 'Too many sign-up attempts.' }]);
+      } else if (call === FORGOT_PASSWORD) {
+        const email = emailKey(bodyField(request.body, 'email'));
+        const message = 'Too many password reset requests.';
+        await consume([
+          { limiter: limiter.passwordResetsPerIp, key: ip, message },
+          ...(email ? [{ limiter: limiter.passwordResetsPerEmail, key: email, message }] : []),
+        ]);
       } else if (request.method === 'GET' && path.startsWith(REFERRAL_PREFIX)) {
-        const counter = await store.hit(`referral:ip:${request.ip}`, limits.referralChecksPerIp.windowMs);
-        if (counter.count > limits.referralChecksPerIp.max) refuse('Too many referral code checks.', counter);
+        await consume([{ limiter: limiter.referralChecksPerIp, key: ip, message: 'Too many referral code checks.' }]);
       }
     },
 
-    async record(request, status) {
-      const keys = logins.get(request);
-      if (!keys) return;
-      const { ip, account } = keys;
-      if (status === 401 || status === 403) {
-        await Promise.all([
-          store.hit(ip, limits.loginFailuresPerIp.windowMs),
-          account ? store.hit(account, limits.loginFailuresPerAccount.windowMs) : undefined,
-        ]);
-      } else if (status < 400 && account) {
-        await store.reset(account);
+    async settle(request, status) {
+      const steps = held.get(request);
+      if (!steps) return;
+      held.delete(request);
+      if (status === 401 || status === 403) return; // a failed login: its points stay
+      if (status < 400 && steps[0]?.limiter === limiter.loginFailuresPerAccountAndIp) {
+        // The owner got in from here: their earlier failures from this IP are forgiven.
+        await Promise.all([steps[0].limiter.delete(steps[0].key), giveBack(steps.slice(1))]);
+        return;
       }
+      await giveBack(steps);
     },
   };
 }

@@ -16,7 +16,7 @@ describe('gateway security', () => {
       serviceUrls: { identity: identity.url, accounts: accounts.url, subscription: subscription.url },
       allowedOrigins: ['https://app.puente.example'],
       rateLimits: {
-        loginFailuresPerAccount: { max: 2, windowMs: 60_000 },
+        loginFailuresPerAccountAndIp: { max: 2, windowMs: 60_000 },
         loginFailuresPerIp: { max: 4, windowMs: 60_000 },
         signupsPerIp: { max: 2, windowMs: 120_000 },
         referralChecksPerIp: { max: 3, windowMs: 600_000 },

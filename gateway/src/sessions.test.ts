@@ -199,7 +199,7 @@ describeWithInfra(['redis'], 'sessions shared by two gateway instances (Redis st
 
   beforeAll(async () => {
     [redis, identity] = await Promise.all([startRedis(), startFakeService('identity')]);
-    const rateLimits = { loginFailuresPerAccount: { max: 2, windowMs: 60_000 } };
+    const rateLimits = { loginFailuresPerAccountAndIp: { max: 2, windowMs: 60_000 } };
     one = await buildTestGateway({ serviceUrls: { identity: identity.url }, redisUrl: redis.url, rateLimits });
     two = await buildTestGateway({ serviceUrls: { identity: identity.url }, redisUrl: redis.url, rateLimits });
   }, 60_000);

@@ -22,22 +22,29 @@ export const gatewaySettings = z.object({
     .refine((origins) => origins.every((o) => /^https?:\/\/[^/]+\/?$/.test(o)), 'ALLOWED_ORIGINS must list origins like https://puente.example, comma-separated'),
   TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
   SESSION_TTL_HOURS: z.coerce.number().positive('SESSION_TTL_HOURS must be a positive number of hours').default(168),
+  RATE_LIMIT_LOGIN_ACCOUNT_IP: limit(),
   RATE_LIMIT_LOGIN_ACCOUNT: limit(),
   RATE_LIMIT_LOGIN_IP: limit(),
   RATE_LIMIT_SIGNUP_IP: limit(),
   RATE_LIMIT_REFERRAL_IP: limit(),
+  RATE_LIMIT_RESET_IP: limit(),
+  RATE_LIMIT_RESET_EMAIL: limit(),
   WEB_ROOT: z.string().optional(),
 });
 export type GatewaySettings = z.infer<typeof gatewaySettings>;
 
 /** The options these settings give buildGateway. */
 export function gatewayOptionsFrom(s: GatewaySettings): Pick<GatewayOptions, 'allowedOrigins' | 'trustProxy' | 'sessionTtlHours' | 'rateLimits' | 'webRoot'> {
-  const rateLimits: Partial<RateLimits> = {
-    ...(s.RATE_LIMIT_LOGIN_ACCOUNT ? { loginFailuresPerAccount: s.RATE_LIMIT_LOGIN_ACCOUNT } : {}),
-    ...(s.RATE_LIMIT_LOGIN_IP ? { loginFailuresPerIp: s.RATE_LIMIT_LOGIN_IP } : {}),
-    ...(s.RATE_LIMIT_SIGNUP_IP ? { signupsPerIp: s.RATE_LIMIT_SIGNUP_IP } : {}),
-    ...(s.RATE_LIMIT_REFERRAL_IP ? { referralChecksPerIp: s.RATE_LIMIT_REFERRAL_IP } : {}),
+  const byLimit: Record<keyof RateLimits, Limit | undefined> = {
+    loginFailuresPerAccountAndIp: s.RATE_LIMIT_LOGIN_ACCOUNT_IP,
+    loginFailuresPerAccount: s.RATE_LIMIT_LOGIN_ACCOUNT,
+    loginFailuresPerIp: s.RATE_LIMIT_LOGIN_IP,
+    signupsPerIp: s.RATE_LIMIT_SIGNUP_IP,
+    referralChecksPerIp: s.RATE_LIMIT_REFERRAL_IP,
+    passwordResetsPerIp: s.RATE_LIMIT_RESET_IP,
+    passwordResetsPerEmail: s.RATE_LIMIT_RESET_EMAIL,
   };
+  const rateLimits = Object.fromEntries(Object.entries(byLimit).filter(([, limit]) => limit)) as Partial<RateLimits>;
   return {
     allowedOrigins: s.ALLOWED_ORIGINS,
     trustProxy: s.TRUST_PROXY,

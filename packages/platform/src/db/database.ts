@@ -25,8 +25,11 @@ export interface DatabaseOptions {
 }
 
 export function ormOptions(opts: DatabaseOptions): Options {
+  // A Unix socket folder comes as `?host=/dir` (libpq's form); MikroORM reads only the URL's host name, so say it.
+  const socketDir = new URL(opts.url).searchParams.get('host');
   return {
     clientUrl: opts.url,
+    ...(socketDir ? { host: socketDir } : {}),
     schema: opts.schema,
     entities: [...(opts.entities as never[]), ...platformEntities],
     extensions: [Migrator],
