@@ -1,5 +1,9 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import pg from 'pg';
+import { internalAuth, INTERNAL_TOKEN_HEADER } from '@puente/platform';
 import { describeWithInfra, startKafka, startPostgres, startRedis, type KafkaCluster, type PostgresServer, type RedisServer } from '@puente/testkit';
 import { startDistributed, type Distributed } from './distributed.ts';
 
@@ -10,6 +14,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'distributed smoke test: the g
   let databaseUrl: string;
   let running: Distributed | undefined;
   const output: string[] = [];
+  const dataDir = mkdtempSync(join(tmpdir(), 'puente-distributed-'));
 
   beforeAll(async () => {
     [postgres, redis, kafka] = await Promise.all([startPostgres(), startRedis(), startKafka()]);
@@ -18,7 +23,8 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'distributed smoke test: the g
     running = await startDistributed({
       env: {
         ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redis.url, KAFKA_BROKERS: kafka.brokers.join(','),
-        PORT: String(base + 100), SERVICES_BASE_PORT: String(base), LOG_LEVEL: 'warn',
+        PORT: String(base + 100), SERVICES_BASE_PORT: String(base), LOG_LEVEL: 'warn', DATA_DIR: dataDir, HOST: '127.0.0.1',
+        INTERNAL_TOKEN_SECRET: undefined, SESSION_SECRET: undefined, BANK_ENCRYPTION_KEYS: undefined,
         ADMIN_EMAIL: 'root@puente.test', ADMIN_PASSWORD: 'correct horse battery', ADMIN_REFERRAL_CODE: 'SMOKE-TEST',
       },
       services: ['identity', 'subscription'],
@@ -31,6 +37,19 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'distributed smoke test: the g
   afterAll(async () => {
     await running?.stop();
     await Promise.all([kafka?.stop(), redis?.stop(), postgres?.stop()]);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('generates the secrets once into DATA_DIR/secrets.json, readable by this user alone, and the processes use them', async () => {
+    const file = join(dataDir, 'secrets.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const { internalTokenSecret } = JSON.parse(readFileSync(file, 'utf8')) as { internalTokenSecret: string };
+    // A token signed with the kept secret is accepted: a service restarted by hand can be given the same one.
+    const token = await internalAuth(internalTokenSecret).sign({ kind: 'user', userId: 1, role: 'admin' });
+    const me = await fetch(`${running!.serviceUrls.identity}/auth/user`, { headers: { [INTERNAL_TOKEN_HEADER]: token } });
+    expect(me.status).toBe(200);
+    const forged = await internalAuth('another-secret-another-secret-another').sign({ kind: 'user', userId: 1, role: 'admin' });
+    expect((await fetch(`${running!.serviceUrls.identity}/auth/user`, { headers: { [INTERNAL_TOKEN_HEADER]: forged } })).status).toBe(401);
   });
 
   it('runs each service in its own process, ready on real Postgres, Kafka and Redis', async () => {

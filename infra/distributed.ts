@@ -1,15 +1,18 @@
 /**
  * Distributed mode on one machine (`npm run start:distributed`): every service and the gateway as its own
  * process, on the PostgreSQL, Kafka and Redis named by DATABASE_URL, KAFKA_BROKERS and REDIS_URL. Services listen
- * on SERVICES_BASE_PORT.. (3001-3007), the gateway on PORT (8080). docker-compose.yml runs the same processes in
- * containers.
+ * on SERVICES_BASE_PORT.. (3001-3007) of 127.0.0.1, the gateway on HOST:PORT (0.0.0.0:8080). Secrets not set in
+ * the environment are generated once and kept in DATA_DIR/secrets.json (said at start), so a service restarted
+ * on its own can be given the same ones. docker-compose.yml runs the same processes in containers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ServiceNames, type ServiceName } from '@puente/contracts';
-import { loadConfig } from '@puente/platform';
+import { createLogger, loadConfig } from '@puente/platform';
+import { stopGracefully } from '@puente/platform/process';
+import { secretsFile, withKeptSecrets } from './secrets.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -17,10 +20,10 @@ const Settings = z.object({
   DATABASE_URL: z.url({ message: 'DATABASE_URL is required: the PostgreSQL server, e.g. postgres://postgres@127.0.0.1:5432/puente' }),
   KAFKA_BROKERS: z.string().min(1, 'KAFKA_BROKERS is required: host:port of the Kafka brokers, comma-separated'),
   REDIS_URL: z.url({ message: 'REDIS_URL is required, e.g. redis://127.0.0.1:6379' }),
+  HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).default(8080),
+  DATA_DIR: z.string().default('.data'),
   SERVICES_BASE_PORT: z.coerce.number().int().min(1024).default(3001),
-  INTERNAL_TOKEN_SECRET: z.string().min(32).optional(),
-  SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
   LOG_LEVEL: z.string().default('info'),
 });
 
@@ -42,14 +45,13 @@ export interface Distributed {
 }
 
 export async function startDistributed(opts: DistributedOptions = {}): Promise<Distributed> {
-  const env = opts.env ?? process.env;
-  const settings = loadConfig(Settings, env);
+  const settings = loadConfig(Settings, opts.env ?? process.env);
   const say = opts.say ?? ((l: string) => process.stdout.write(`• ${l}\n`));
+  const dataDir = resolve(settings.DATA_DIR);
+  const env = withKeptSecrets(opts.env ?? process.env, dataDir);
+  say(`secrets not set in the environment are kept in ${secretsFile(dataDir)}`);
   const onOutput = opts.onOutput ?? ((name: string, line: string) => process.stdout.write(`[${name}] ${line}\n`));
   const services = opts.services ?? ServiceNames;
-  const secret = settings.INTERNAL_TOKEN_SECRET ?? randomBytes(32).toString('base64url');
-  // Generated when absent: sessions then last as long as this run (set SESSION_SECRET to keep them across runs).
-  const sessionSecret = settings.SESSION_SECRET ?? randomBytes(32).toString('base64url');
   const serviceUrls: Partial<Record<ServiceName, string>> = {};
   services.forEach((name) => {
     serviceUrls[name] = `http://127.0.0.1:${settings.SERVICES_BASE_PORT + ServiceNames.indexOf(name)}`;
@@ -61,7 +63,7 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
   const launch = (name: string, script: string, extra: Record<string, string>) => {
     const child = spawn(node, [script], {
       cwd: root,
-      env: { ...env, INTERNAL_TOKEN_SECRET: secret, SERVICE_URLS, LOG_LEVEL: settings.LOG_LEVEL, HOST: '127.0.0.1', ...extra },
+      env: { ...env, SERVICE_URLS, LOG_LEVEL: settings.LOG_LEVEL, HOST: '127.0.0.1', ...extra },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     for (const stream of [child.stdout, child.stderr]) {
@@ -93,12 +95,10 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     for (const name of services) await waitReady(name, `${serviceUrls[name]}/ready`, children.get(name)!);
     let url = '';
     if (opts.gateway ?? true) {
-      say(`starting the gateway on port ${settings.PORT}`);
-      launch('gateway', 'gateway/src/server.ts', {
-        PORT: String(settings.PORT), HOST: '0.0.0.0', SESSION_SECRET: sessionSecret,
-        REDIS_URL: settings.REDIS_URL, KAFKA_BROKERS: settings.KAFKA_BROKERS,
-      });
-      url = `http://127.0.0.1:${settings.PORT}`;
+      say(`starting the gateway on ${settings.HOST}:${settings.PORT}`);
+      launch('gateway', 'gateway/src/server.ts', { PORT: String(settings.PORT), HOST: settings.HOST });
+      const host = ['0.0.0.0', '::'].includes(settings.HOST) ? '127.0.0.1' : settings.HOST.includes(':') ? `[${settings.HOST}]` : settings.HOST;
+      url = `http://${host}:${settings.PORT}`;
       await waitReady('gateway', `${url}/health`, children.get('gateway')!);
     }
     return { url, serviceUrls, children, stop };
@@ -124,7 +124,7 @@ if (import.meta.main) {
   try {
     const d = await startDistributed();
     process.stdout.write(`\nPuente (distributed) is running at ${d.url}. Health: ${d.url}/api/health. Ctrl+C stops every process.\n`);
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { void d.stop().then(() => process.exit(0)); });
+    stopGracefully(createLogger({ name: 'puente', level: 'warn' }), () => d.stop());
   } catch (err) {
     process.stderr.write(`\nPuente (distributed) could not start: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);

@@ -5,9 +5,8 @@
  * login), the in-process bus and the in-process job runner. Data lives under DATA_DIR (./.data). Nothing to
  * install beyond `npm ci`.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { PGlite } from '@electric-sql/pglite';
@@ -17,7 +16,9 @@ import {
   createLogger, internalAuth, loadConfig, startService, InProcessBus, type RunningService, type Runtime,
 } from '@puente/platform';
 import { InProcessJobQueue } from '@puente/platform/jobs';
+import { stopGracefully } from '@puente/platform/process';
 import { buildGateway, gatewayOptionsFrom, gatewaySettings } from '@puente/gateway';
+import { withKeptSecrets } from './secrets.ts';
 import { serviceDefinitions } from './services.ts';
 
 /** The runner's settings and the gateway's (origins, proxy trust, session lifetime, rate limits, web root). */
@@ -36,35 +37,6 @@ export interface Embedded {
 }
 
 const step = (message: string) => process.stdout.write(`• ${message}\n`);
-
-interface EmbeddedSecrets { internalTokenSecret: string; sessionSecret: string; bankEncryptionKey: string }
-
-/**
- * Secrets the embedded mode generates on first start and keeps in DATA_DIR/secrets.json (mode 600), so sessions
- * and encrypted bank details survive restarts. A secret set in the environment wins.
- */
-function embeddedSecrets(dataDir: string): EmbeddedSecrets {
-  const file = join(dataDir, 'secrets.json');
-  const kept: Partial<EmbeddedSecrets> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
-  const secrets: EmbeddedSecrets = {
-    internalTokenSecret: kept.internalTokenSecret ?? randomBytes(32).toString('base64url'),
-    sessionSecret: kept.sessionSecret ?? randomBytes(32).toString('base64url'),
-    bankEncryptionKey: kept.bankEncryptionKey ?? randomBytes(32).toString('base64'),
-  };
-  if (JSON.stringify(kept) !== JSON.stringify(secrets)) writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
-  return secrets;
-}
-
-/** The environment the embedded services see: the caller's, with generated secrets where none is set. */
-function embeddedEnv(env: NodeJS.ProcessEnv, secrets: EmbeddedSecrets, dataDir: string): NodeJS.ProcessEnv {
-  return {
-    ...env,
-    MAIL_DIR: env.MAIL_DIR ?? join(dataDir, 'mail'),
-    INTERNAL_TOKEN_SECRET: env.INTERNAL_TOKEN_SECRET ?? secrets.internalTokenSecret,
-    SESSION_SECRET: env.SESSION_SECRET ?? secrets.sessionSecret,
-    BANK_ENCRYPTION_KEYS: env.BANK_ENCRYPTION_KEYS ?? `k1:${secrets.bankEncryptionKey}`,
-  };
-}
 
 /** The name PostgreSQL clients look for in a socket directory (`host=<dir>`). */
 const SOCKET_FILE = '.s.PGSQL.5432';
@@ -87,9 +59,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
   const settings = loadConfig(Settings, env);
   const logger = createLogger({ name: 'puente', level: settings.LOG_LEVEL });
   const dataDir = resolve(settings.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
-  const secrets = embeddedSecrets(dataDir);
-  const serviceEnv = embeddedEnv(env, secrets, dataDir);
+  const serviceEnv = withKeptSecrets({ ...env, MAIL_DIR: env.MAIL_DIR ?? join(dataDir, 'mail') }, dataDir);
 
   say(`starting the embedded database (PGlite) in ${join(dataDir, 'pglite')}`);
   const db = await PGlite.create({ dataDir: join(dataDir, 'pglite') });
@@ -158,17 +128,10 @@ if (import.meta.main) {
   try {
     const app = await startEmbedded();
     process.stdout.write(`\nPuente is running at ${app.url} (started in ${((Date.now() - started) / 1000).toFixed(1)} s). Health: ${app.url}/api/health. Ctrl+C stops it.\n`);
-    let stopping = false;
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.once(signal, () => {
-        if (stopping) return;
-        stopping = true;
-        process.stdout.write('\nstopping Puente...\n');
-        const force = setTimeout(() => process.exit(1), 15_000);
-        force.unref();
-        void app.stop().then(() => process.exit(0));
-      });
-    }
+    stopGracefully(createLogger({ name: 'puente', level: process.env.LOG_LEVEL ?? 'warn' }), async () => {
+      process.stdout.write('\nstopping Puente...\n');
+      await app.stop();
+    });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`\nPuente could not start: ${message}\n`);

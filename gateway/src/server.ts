@@ -1,6 +1,7 @@
 /** The gateway as its own process (distributed mode): sessions and rate limits in Redis, the live channel on Kafka. */
 import { z } from 'zod';
 import { createLogger, internalAuth, loadConfig, parseServiceUrls } from '@puente/platform';
+import { stopGracefully } from '@puente/platform/process';
 import { KafkaBus } from '@puente/platform/kafka';
 import { buildGateway, gatewayOptionsFrom, gatewaySettings } from './app.ts';
 
@@ -30,13 +31,7 @@ const app = await buildGateway({
 });
 await app.listen({ host: settings.HOST, port: settings.PORT });
 
-let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    void app.close().then(() => bus.close()).finally(() => process.exit(0));
-  });
-}
+stopGracefully(logger, async () => {
+  await app.close();
+  await bus.close();
+});

@@ -2,8 +2,9 @@
  * Running one service as its own process (distributed mode): settings from the environment, Kafka, BullMQ on
  * Redis, Postgres; graceful shutdown on SIGTERM/SIGINT. A service's src/server.ts is one call to this.
  */
+import closeWithGrace from 'close-with-grace';
 import { loadConfig, parseServiceUrls, ServiceSettings } from './config.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, type Logger } from './logger.ts';
 import { internalAuth } from './auth.ts';
 import { KafkaBus } from './messaging/kafka.ts';
 import { BullMqJobQueue } from './jobs/bullmq.ts';
@@ -29,21 +30,24 @@ export async function runServiceProcess(def: ServiceDefinition, env: NodeJS.Proc
     dbDebug: settings.DB_DEBUG,
   }, { host: settings.HOST, port: settings.PORT });
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => { logger.error('shutdown took over 15 s; exiting'); process.exit(1); }, 15_000);
-    force.unref();
-    try {
-      await running.stop();
-      await bus.close();
-    } finally {
-      process.exit(0);
-    }
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  stopGracefully(logger, async () => {
+    await running.stop();
+    await bus.close();
+  });
   return running;
+}
+
+/** How long a process may take to stop before it is ended anyway. */
+export const SHUTDOWN_GRACE_MS = 15_000;
+
+/**
+ * The one shutdown every process uses (close-with-grace): on SIGINT, SIGTERM or an uncaught error, `stop` runs once
+ * and the process exits (1 after an error, or when `stop` takes over SHUTDOWN_GRACE_MS; a second signal ends it).
+ */
+export function stopGracefully(logger: Pick<Logger, 'info' | 'error'>, stop: () => Promise<void>): void {
+  closeWithGrace({ delay: SHUTDOWN_GRACE_MS, logger: { error: (message: unknown) => logger.error({ detail: message }, 'shutdown') } }, async ({ signal, err }) => {
+    if (err) logger.error({ err }, 'stopping after an uncaught error');
+    else logger.info({ signal }, 'shutting down');
+    await stop();
+  });
 }
