@@ -93,7 +93,8 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
       },
     },
   });
-  await app.register(fastifyCookie);
+  if (opts.sessionSecret.length < 32) throw new Error('SESSION_SECRET must be at least 32 characters');
+  await app.register(fastifyCookie, { secret: opts.sessionSecret });
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 
   const redis = opts.redisUrl ? new Redis(opts.redisUrl, { maxRetriesPerRequest: 3 }) : undefined;
@@ -105,7 +106,7 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   const own = <T extends { close(): Promise<void> }>(store: T): T => (owned.push(store), store);
   const sessionStore = opts.sessionStore ?? own(
     redis ? new RedisSessionStore(redis) : pool ? await PostgresSessionStore.open(pool, GATEWAY_SCHEMA) : new MemorySessionStore());
-  const sessions = createSessions({ secret: opts.sessionSecret, store: sessionStore, ttlMs: (opts.sessionTtlHours ?? 168) * 3_600_000 });
+  const sessions = createSessions({ store: sessionStore, ttlMs: (opts.sessionTtlHours ?? 168) * 3_600_000 });
   const limitStore: LimitStore = redis ? { kind: 'redis', redis } : pool ? { kind: 'postgres', pool, schema: GATEWAY_SCHEMA } : { kind: 'memory' };
   const limiter = await createRateLimiter({
     store: limitStore, limits: { ...defaultRateLimits, ...opts.rateLimits },

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { describeWithInfra, startRedis, type RedisServer } from '@puente/testkit';
@@ -143,11 +144,15 @@ describe('sessions (memory store)', () => {
 
   it('treats a tampered or foreign cookie as no session', async () => {
     const cookie = sessionCookieOf(await login(gateway, 'ana@example.com'))!;
-    const [name, token] = cookie.split('=') as [string, string];
-    const [h, p, s] = token.split('.') as [string, string, string];
-    const payload = JSON.parse(Buffer.from(p, 'base64url').toString()) as Record<string, unknown>;
-    const tampered = `${name}=${h}.${Buffer.from(JSON.stringify({ ...payload, sub: '2' })).toString('base64url')}.${s}`;
-    expect((await whoAmI(gateway, tampered)).statusCode).toBe(401);
+    const [name, value] = cookie.split('=') as [string, string];
+    const [id, signature] = decodeURIComponent(value).split('.') as [string, string];
+    expect((await whoAmI(gateway, cookie)).statusCode).toBe(200);
+    // Another id with the same signature, the bare id, and an id signed with another secret are no session.
+    const otherId = `${id.slice(0, -1)}${id.endsWith('A') ? 'B' : 'A'}`;
+    expect((await whoAmI(gateway, `${name}=${encodeURIComponent(`${otherId}.${signature}`)}`)).statusCode).toBe(401);
+    expect((await whoAmI(gateway, `${name}=${id}`)).statusCode).toBe(401);
+    const foreign = createHmac('sha256', 'another-secret-another-secret-another').update(id).digest('base64').replace(/=+$/, '');
+    expect((await whoAmI(gateway, `${name}=${encodeURIComponent(`${id}.${foreign}`)}`)).statusCode).toBe(401);
     expect((await whoAmI(gateway, `${name}=not-a-token`)).statusCode).toBe(401);
   });
 

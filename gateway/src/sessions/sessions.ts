@@ -1,18 +1,16 @@
 /**
- * Browser sessions. The cookie `puente_session` holds an HS256 JWT (SESSION_SECRET) naming a random session id and
- * the user; it is HttpOnly, SameSite=Lax, Path=/, Secure when the request came over HTTPS. The token alone is not
- * enough: its session id must still be in the store (store.ts), so logout and revocation take effect at once.
- * A cookie that fails either check counts as no session and is cleared.
+ * Browser sessions. The cookie `puente_session` holds a random session id (256 bits) signed by @fastify/cookie with
+ * SESSION_SECRET; it is HttpOnly, SameSite=Lax, Path=/, Secure when the request came over HTTPS. Everything else
+ * (user, role, expiry) lives in the store (store.ts), the one place a session is checked, so logout and revocation
+ * take effect at once. A cookie whose signature fails, or whose id is not in the store, counts as no session and is
+ * cleared. (A JWT would only repeat what the store holds, and cost a verification on every request.)
  */
 import { randomBytes } from 'node:crypto';
-import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Role } from '@puente/platform';
 import type { SessionStore } from './store.ts';
 
 export const SESSION_COOKIE = 'puente_session';
-const ISSUER = 'puente-gateway';
-const AUDIENCE = 'puente-session';
 
 export interface Session {
   id: string;
@@ -22,7 +20,6 @@ export interface Session {
 }
 
 export interface SessionsOptions {
-  secret: string;
   store: SessionStore;
   ttlMs: number;
 }
@@ -42,8 +39,6 @@ export interface Sessions {
 }
 
 export function createSessions(opts: SessionsOptions): Sessions {
-  if (opts.secret.length < 32) throw new Error('SESSION_SECRET must be at least 32 characters');
-  const key = new TextEncoder().encode(opts.secret);
   const { store } = opts;
   const resolved = new WeakMap<FastifyRequest, Promise<Session | null>>();
 
@@ -55,18 +50,11 @@ export function createSessions(opts: SessionsOptions): Sessions {
   };
 
   async function lookup(request: FastifyRequest, reply: FastifyReply): Promise<Session | null> {
-    const token = request.cookies[SESSION_COOKIE];
-    if (!token) return null;
-    try {
-      const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
-      const userId = Number(payload.sub);
-      if (typeof payload.sid === 'string') {
-        const record = await store.get(payload.sid);
-        if (record && record.userId === userId) return { id: payload.sid, ...record };
-      }
-    } catch (err) {
-      if (!(err instanceof joseErrors.JOSEError)) throw err; // a bad token is no session; a store failure is a fault
-    }
+    const cookie = request.cookies[SESSION_COOKIE];
+    if (!cookie) return null;
+    const { valid, value: id } = request.unsignCookie(cookie);
+    const record = valid && id ? await store.get(id) : undefined; // a store failure is a fault, not "no session"
+    if (record) return { id: id!, ...record };
     clearCookie(request, reply);
     return null;
   }
@@ -84,10 +72,7 @@ export function createSessions(opts: SessionsOptions): Sessions {
       if (previous) await store.delete(previous.id);
       const session: Session = { id: randomBytes(32).toString('base64url'), userId, role, expiresAt: Date.now() + opts.ttlMs };
       await store.save(session.id, { userId, role, expiresAt: session.expiresAt });
-      const token = await new SignJWT({ sid: session.id }).setProtectedHeader({ alg: 'HS256' })
-        .setIssuer(ISSUER).setAudience(AUDIENCE).setSubject(String(userId))
-        .setIssuedAt().setExpirationTime(Math.floor(session.expiresAt / 1000)).sign(key);
-      reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), expires: new Date(session.expiresAt) });
+      reply.setCookie(SESSION_COOKIE, session.id, { ...cookieOptions(request), signed: true, expires: new Date(session.expiresAt) });
       resolved.set(request, Promise.resolve(session));
       return session;
     },
