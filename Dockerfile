@@ -19,6 +19,8 @@ ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
 # ---- manifests: only what `npm ci` needs, so dependency layers stay cached while sources change ---------
 FROM base AS manifests
 COPY package.json package-lock.json ./
+# npm ci's postinstall applies these (patch-package) to the installed dependencies.
+COPY patches patches/
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/platform/package.json packages/platform/
 COPY packages/testkit/package.json packages/testkit/
@@ -55,6 +57,8 @@ ENV NODE_ENV=production \
 COPY --from=prod-deps /app ./
 COPY . .
 COPY --from=web /app/web/dist ./web/dist
+# The one folder a process writes: identity's outgoing mail when no SMTP server is set (a volume in compose).
+RUN mkdir -p /var/lib/puente/mail && chown node /var/lib/puente/mail
 USER node
 EXPOSE 8080 3001 3002 3003 3004 3005 3006 3007
 CMD ["node", "gateway/src/server.ts"]

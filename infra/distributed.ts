@@ -6,7 +6,7 @@
  * on its own can be given the same ones. docker-compose.yml runs the same processes in containers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ServiceNames, type ServiceName } from '@puente/contracts';
@@ -48,7 +48,8 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
   const settings = loadConfig(Settings, opts.env ?? process.env);
   const say = opts.say ?? ((l: string) => process.stdout.write(`• ${l}\n`));
   const dataDir = resolve(settings.DATA_DIR);
-  const env = withKeptSecrets(opts.env ?? process.env, dataDir);
+  const given = opts.env ?? process.env;
+  const env = withKeptSecrets({ ...given, MAIL_DIR: given.MAIL_DIR ?? join(dataDir, 'mail') }, dataDir);
   say(`secrets not set in the environment are kept in ${secretsFile(dataDir)}`);
   const onOutput = opts.onOutput ?? ((name: string, line: string) => process.stdout.write(`[${name}] ${line}\n`));
   const services = opts.services ?? ServiceNames;

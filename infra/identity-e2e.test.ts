@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LoginAttemptList } from '@puente/contracts';
 import { describeWithInfra, startKafka, startPostgres, startRedis } from '@puente/testkit';
 import { startEmbedded } from './embedded.ts';
 import { startDistributed } from './distributed.ts';
@@ -178,4 +179,23 @@ function identityEndToEnd(start: () => Promise<RunningApp>): void {
     expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await limited!.json() as { message: string }).message).toMatch(/try again/i);
   });
+
+  it('lets 5 of 8 wrong passwords sent at once through, and shows the admin every one, the refused and the over-long too', async () => {
+    const guesses = await Promise.all(Array.from({ length: 8 }, (_, i) => login('guess@puente.test', `guess ${i}`)));
+    expect(guesses.map((g) => g.res.status).sort()).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+    const long = `${'a'.repeat(288)}@puente.test`; // 300 characters: more than the outbox's aggregate id holds
+    expect((await login(long, 'whatever')).res.status).toBe(400);
+
+    const { cookie: adminCookie } = await login(ADMIN.email, ADMIN.password);
+    const attempts = await eventually(
+      async () => LoginAttemptList.parse(await (await call('/api/admin/login-attempts?limit=500', { cookie: adminCookie! })).json()),
+      (rows) => rows.filter((r) => r.email === 'guess@puente.test').length >= 8 && rows.some((r) => r.inputAltered));
+    const guessed = attempts.filter((r) => r.email === 'guess@puente.test');
+    expect(guessed.map((r) => `${r.status} ${r.failureReason}`).sort()).toEqual([
+      ...Array(5).fill('failed invalid_credentials'), ...Array(3).fill('failed rate_limited'),
+    ]);
+    expect(attempts.filter((r) => r.inputAltered)).toEqual([expect.objectContaining({
+      email: 'a'.repeat(254), status: 'failed', failureReason: 'validation', inputAltered: true,
+    })]);
+  }, 60_000);
 }

@@ -46,6 +46,11 @@ const AttemptFields = {
   failureReason: z.string().nullable(),
   ipAddress: z.string().nullable(),
   userAgent: z.string().nullable(),
+  /**
+   * True when a field the client sent had to be altered to be stored: control characters or unpaired surrogates
+   * escaped as `\uXXXX` text, or text cut to length. Optional so that version 1 events without it stay valid.
+   */
+  inputAltered: z.boolean().optional(),
 };
 const MatchParties = { matchId: Id, requestId: Id, requesterId: Id, matcherId: Id };
 

@@ -97,7 +97,7 @@ describeWithInfra(['postgres'], 'audit service', () => {
     expect(body[2]).toEqual({
       id: expect.any(Number), email: 'bob@example.com', step: 'verify', status: 'failed',
       failureReason: 'Invalid or expired token', referralCode: null, ipAddress: '203.0.113.7',
-      userAgent: 'Mozilla/5.0 (X11; Linux x86_64)', createdAt: s3.occurredAt,
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64)', inputAltered: false, createdAt: s3.occurredAt,
     });
     expect(body[1]).toMatchObject({ email: 'carl@example.com', ipAddress: null, userAgent: null });
     expect(body[3]).toMatchObject({ email: 'ANA@Example.com', referralCode: 'ANA12345' });
@@ -112,7 +112,7 @@ describeWithInfra(['postgres'], 'audit service', () => {
     expect(createdAts(body)).toEqual([l5, l4, l3, l2, l1].map((e) => e.occurredAt));
     expect(body[1]).toEqual({
       id: expect.any(Number), email: 'bob@example.com', method: 'google', status: 'failed', failureReason: null,
-      ipAddress: '198.51.100.4', userAgent: 'Mozilla/5.0 (Macintosh)', createdAt: l4.occurredAt,
+      ipAddress: '198.51.100.4', userAgent: 'Mozilla/5.0 (Macintosh)', inputAltered: false, createdAt: l4.occurredAt,
     });
     expect(body[3]).toMatchObject({ email: 'ana@example.com', method: 'password', status: 'failed', failureReason: 'Invalid email or password' });
   });
@@ -231,8 +231,29 @@ describeWithInfra(['postgres'], 'audit service', () => {
     const event = signup(`${long}@example.com`, at(3, '12:00:00.000'), { userAgent: long, failureReason: long, status: 'failed' });
     await svc.deliver(event);
     const [stored] = SignupAttemptList.parse((await get(`/admin/signup-attempts?from=${day(3)}`)).json());
-    expect(stored).toMatchObject({ email: long.slice(0, 320), createdAt: event.occurredAt });
+    expect(stored).toMatchObject({ email: long.slice(0, 320), inputAltered: true, createdAt: event.occurredAt });
     expect([stored?.userAgent?.length, stored?.failureReason?.length]).toEqual([1000, 500]);
+    expect(deadLetters).toEqual([]);
+  });
+
+  it('stores text PostgreSQL would refuse (NUL, lone surrogates) and control characters escaped, flagged inputAltered', async () => {
+    const sent = [
+      signup('nul\u0000@example.com', at(4, '12:00:00.000'), { status: 'failed', referralCode: 'CODE\uD800', userAgent: 'Agent\u001b[31m' }),
+      login('lone\uDC00@example.com', at(4, '12:00:00.000'), { status: 'failed', failureReason: 'provider_error:\u0000' }),
+      // Identity altered the input already: the flag is kept.
+      login('clipped@example.com', at(4, '13:00:00.000'), { status: 'failed', inputAltered: true }),
+    ];
+    await svc.deliver(...sent);
+    const [signupRow] = SignupAttemptList.parse((await get(`/admin/signup-attempts?from=${day(4)}&to=${day(4)}`)).json());
+    expect(signupRow).toMatchObject({
+      email: 'nul\\u0000@example.com', referralCode: 'CODE\\uD800', userAgent: 'Agent\\u001B[31m', inputAltered: true,
+    });
+    const logins = LoginAttemptList.parse((await get(`/admin/login-attempts?from=${day(4)}&to=${day(4)}`)).json());
+    expect(logins.map((a) => [a.email, a.failureReason, a.inputAltered])).toEqual([
+      ['clipped@example.com', null, true], ['lone\\uDC00@example.com', 'provider_error:\\u0000', true],
+    ]);
+    // Found by the email as stored.
+    expect((await get(`/admin/signup-attempts?email=${encodeURIComponent('nul\\u0000@example.com')}`)).headers['x-total-count']).toBe('1');
     expect(deadLetters).toEqual([]);
   });
 
@@ -252,7 +273,7 @@ describeWithInfra(['postgres'], 'audit service', () => {
 
     expect(await emails(`/admin/signup-attempts?to=${dayAgo(300, '00:00:00.000')}`)).toEqual(['kept@example.com']);
     expect(await emails(`/admin/login-attempts?to=${dayAgo(300, '00:00:00.000')}`)).toEqual(['kept@example.com']);
-    // Recent attempts stay.
-    expect((await get('/admin/login-attempts')).headers['x-total-count']).toBe('6');
+    // Recent attempts stay (the five of the fixtures, two escaped ones and the one kept here).
+    expect((await get('/admin/login-attempts')).headers['x-total-count']).toBe('8');
   });
 });

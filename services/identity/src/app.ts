@@ -4,6 +4,8 @@
  * signed response header (SESSION_ACTION_HEADER).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { access, constants, mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { booleanSetting, defineService, type ServiceContext } from '@puente/platform';
@@ -16,7 +18,7 @@ import { VerificationRequestSchema } from './domain/verification-request.ts';
 import { printAdminBanner, seedAdmin } from './domain/admin-seed.ts';
 import type { IdentityConfig } from './domain/config.ts';
 import { googleClient } from './domain/google.ts';
-import { smtpMailer, tokenDelivery, type Mailer } from './domain/mailer.ts';
+import { mailFolder, smtpMailer, tokenDelivery, type Mailer, type TokenMail } from './domain/mailer.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { referralRoutes } from './routes/referrals.ts';
 import { signupRoutes } from './routes/signup.ts';
@@ -25,8 +27,10 @@ import { passwordRoutes } from './routes/passwords.ts';
 import { googleRoutes } from './routes/google.ts';
 import { userRoutes } from './routes/users.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { internalRoutes } from './routes/internal.ts';
 import { consumers } from './events/consumers.ts';
 import { PURGE_EXPIRED_TOKENS, purgeExpiredTokens } from './jobs/purge-expired-tokens.ts';
+import { sendPasswordReset } from './jobs/send-password-reset.ts';
 
 /** An empty (or blank) environment variable counts as unset. */
 const unsetIfBlank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
@@ -41,6 +45,7 @@ export const IdentitySettings = z.object({
   EXPOSE_VERIFICATION_TOKEN: optional(booleanSetting),
   SMTP_URL: optional(z.string().regex(/^smtps?:\/\/./, 'SMTP_URL must be an smtp:// or smtps:// URL')),
   MAIL_FROM: optional(z.string()),
+  MAIL_DIR: optional(z.string()),
   PUBLIC_URL: optional(z.url({ protocol: /^https?$/, error: 'PUBLIC_URL must be an http(s) origin such as https://puente.example' })),
   GOOGLE_CLIENT_ID: optional(z.string()),
   GOOGLE_CLIENT_SECRET: optional(z.string()),
@@ -55,6 +60,7 @@ export type IdentitySettings = z.infer<typeof IdentitySettings>;
 const DEFAULT_PUBLIC_URL = 'http://localhost:8080';
 const DEFAULT_GOOGLE_ISSUER = 'https://accounts.google.com';
 const DEFAULT_MAIL_FROM = 'Puente <no-reply@puente.local>';
+const DEFAULT_MAIL_DIR = '.data/mail';
 
 /**
  * The key of the Google sign-in cookie: from OAUTH_COOKIE_SECRET, else derived from INTERNAL_TOKEN_SECRET (every
@@ -68,8 +74,9 @@ function oauthCookieKey(s: IdentitySettings): Uint8Array {
 export function resolveConfig(s: IdentitySettings): IdentityConfig {
   const publicUrl = (s.PUBLIC_URL ?? DEFAULT_PUBLIC_URL).replace(/\/+$/, '');
   return {
-    exposeTokens: s.EXPOSE_VERIFICATION_TOKEN ?? s.NODE_ENV !== 'production',
+    exposeVerificationToken: s.EXPOSE_VERIFICATION_TOKEN ?? s.NODE_ENV !== 'production',
     publicUrl,
+    mailDir: resolve(s.MAIL_DIR ?? DEFAULT_MAIL_DIR),
     google: s.GOOGLE_CLIENT_ID && s.GOOGLE_CLIENT_SECRET
       ? {
           clientId: s.GOOGLE_CLIENT_ID,
@@ -86,32 +93,36 @@ const HOURLY_MS = 3600 * 1000;
 
 export interface IdentityOptions {
   printAdmin?: (line: string) => void;
-  /** Replaces the SMTP transport (tests). */
+  /** Replaces the SMTP transport or mail folder (tests). */
   mailer?: Mailer;
 }
 
 export function identityService(settings: IdentitySettings, opts: IdentityOptions = {}) {
   const config = resolveConfig(settings);
-  const smtp = !opts.mailer && settings.SMTP_URL ? smtpMailer(settings.SMTP_URL, settings.MAIL_FROM ?? DEFAULT_MAIL_FROM) : null;
-  const mailer = opts.mailer ?? smtp;
+  const from = settings.MAIL_FROM ?? DEFAULT_MAIL_FROM;
+  const smtp = !opts.mailer && settings.SMTP_URL ? smtpMailer(settings.SMTP_URL, from) : null;
   const google = config.google ? googleClient(config.google) : null;
   let started: ServiceContext | undefined;
   const service = (): ServiceContext => {
     if (!started) throw new Error('the identity service has not started');
     return started;
   };
+  // Set once the service has its logger (routes run first); the reset job sends through the same delivery.
+  let delivery: ((mail: TokenMail) => Promise<void>) | undefined;
+  const deliverToken = async (mail: TokenMail): Promise<void> => {
+    if (!delivery) throw new Error('the identity service has not started');
+    await delivery(mail);
+  };
   return defineService({
     name: 'identity',
     entities: [UserSchema, AccountCurrencySchema, PendingSignupSchema, PasswordResetSchema, ReferralSchema, VerificationRequestSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
-    jobs: [purgeExpiredTokens({ service })],
+    jobs: [purgeExpiredTokens({ service }), sendPasswordReset({ service, deliverToken, publicUrl: config.publicUrl })],
     schedules: [{ job: PURGE_EXPIRED_TOKENS, everyMs: HOURLY_MS, schedulerId: PURGE_EXPIRED_TOKENS }],
     async routes(app, ctx) {
-      const deps: RouteDeps = {
-        ctx, config, google,
-        deliverToken: tokenDelivery({ mailer, exposeTokens: config.exposeTokens, logger: ctx.logger }),
-      };
+      delivery = tokenDelivery(opts.mailer ?? smtp ?? mailFolder({ dir: config.mailDir, from, logger: ctx.logger }));
+      const deps: RouteDeps = { ctx, config, google, deliverToken };
       app.addHook('onClose', async () => { smtp?.close(); });
       await app.register(referralRoutes);
       await app.register(signupRoutes, deps);
@@ -120,11 +131,20 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
       await app.register(googleRoutes, deps);
       await app.register(userRoutes, deps);
       await app.register(adminRoutes, deps);
+      await app.register(internalRoutes, deps);
     },
     async onStart(ctx) {
       started = ctx;
-      if (!config.exposeTokens && !mailer) {
-        ctx.logger.warn('no SMTP_URL set and tokens are not returned in responses: verification and reset links go to this log');
+      if (!opts.mailer && !smtp) {
+        // warn, so the embedded mode (which logs at warn) says where its emails are; each email is logged at info.
+        ctx.logger.warn({ mailDir: config.mailDir }, `no SMTP_URL set: emails are written as .eml files to ${config.mailDir}`);
+        // Said at start rather than at the first sign-up (which would then fail with mail_failed).
+        try {
+          await mkdir(config.mailDir, { recursive: true, mode: 0o700 });
+          await access(config.mailDir, constants.W_OK);
+        } catch (err) {
+          ctx.logger.error({ err, mailDir: config.mailDir }, 'MAIL_DIR cannot be written: no email goes out until it can, or SMTP_URL is set');
+        }
       }
       const admin = await seedAdmin(ctx.orm.em.fork(), settings);
       if (admin) {

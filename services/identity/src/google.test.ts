@@ -71,7 +71,7 @@ describeWithInfra(['postgres'], 'sign-in with Google (against a local OpenID pro
       expect(String(callback.headers['set-cookie'])).toMatch(/^puente_oauth=; Max-Age=0;.*Path=\/api\/auth\/google/);
     }, 'identity.login.attempted');
     expect(events.map((e) => e.payload)).toEqual([{
-      email: 'ana@gmail.test', method: 'google', status: 'success', failureReason: null, ipAddress: '203.0.113.9', userAgent: 'Mozilla/5.0 (Vitest)',
+      email: 'ana@gmail.test', method: 'google', status: 'success', failureReason: null, ipAddress: '203.0.113.9', userAgent: 'Mozilla/5.0 (Vitest)', inputAltered: false,
     }]);
     expect((await svc.ctx.orm.em.fork().findOneOrFail(User, { id })).googleSubject).toBe('google-ana');
     // Once linked, the Google account signs in even if its email changed.

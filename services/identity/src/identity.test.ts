@@ -12,7 +12,7 @@ describeWithInfra(['postgres'], 'identity service', () => {
   beforeAll(async () => {
     svc = await startTestService(identityService(
       { ADMIN_EMAIL: ' First@Puente.test ', ADMIN_PASSWORD: 'a long password', ADMIN_REFERRAL_CODE: 'first-code' },
-      { printAdmin: (l) => printed.push(l) },
+      { printAdmin: (l) => printed.push(l), mailer: { send: async () => {} } }, // sends no email
     ), db.url);
   });
   afterAll(async () => { await svc?.stop(); });

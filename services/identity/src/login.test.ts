@@ -23,7 +23,7 @@ describeWithInfra(['postgres'], 'login and the current user', () => {
       expect(await svc.ctx.auth.verifySessionAction(String(res.headers['x-session-action']))).toEqual({ action: 'grant', userId: id, role: 'user' });
     }, 'identity.login.attempted');
     expect(events.map((e) => e.payload)).toEqual([{
-      email: ana.email, method: 'password', status: 'success', failureReason: null, ipAddress: '203.0.113.9', userAgent: 'Mozilla/5.0 (Vitest)',
+      email: ana.email, method: 'password', status: 'success', failureReason: null, ipAddress: '203.0.113.9', userAgent: 'Mozilla/5.0 (Vitest)', inputAltered: false,
     }]);
     expect((await login(svc, ADMIN)).role).toBe('admin');
   });

@@ -1,13 +1,16 @@
+import { stat } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { PasswordReset } from './domain/password-reset.ts';
-import { BROWSER, as, login, person, registered, startIdentity } from './testing/helpers.ts';
+import { ADMIN, BROWSER, as, login, person, registered, startIdentity, type IdentityTestService } from './testing/helpers.ts';
 import { startFakeSmtp, type FakeSmtpServer } from './testing/fake-smtp.ts';
+import { linkToken, mailsIn, waitForMail } from './testing/mail-folder.ts';
+
+const FORGOT_ANSWER = { message: 'If an account exists for this email, we have sent it a link to reset the password.' };
 
 describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
   const db = useFreshDatabase('identity_passwords');
-  let svc: TestService;
+  let svc: IdentityTestService;
   beforeAll(async () => { svc = await startIdentity(db.url); });
   afterAll(async () => { await svc?.stop(); });
 
@@ -16,18 +19,30 @@ describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
   const loginStatus = async (email: string, password: string) =>
     (await svc.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password } })).statusCode;
 
-  it('forgot password answers the same for an unknown email; reset works once and ends every session', async () => {
+  /** The reset token of the `count`-th reset email to `email` (emailed in the background, read from MAIL_DIR). */
+  const emailedResetToken = async (email: string, count = 1) => linkToken(await waitForMail(svc.mailDir, email, 'password-reset', count), 'reset-password');
+
+  it('forgot password answers a known and an unknown email alike, and never with the token (tokens are on by default)', async () => {
+    const ana = person('ana');
+    await registered(svc, ana);
+    const unknown = await forgot('nobody@puente.test');
+    const known = await forgot(ana.email.toUpperCase());
+    expect(known.statusCode).toBe(unknown.statusCode);
+    expect(known.statusCode).toBe(200);
+    expect(known.json()).toEqual(unknown.json());
+    expect(known.json()).toEqual(FORGOT_ANSWER);
+    expect(known.headers['content-length']).toBe(unknown.headers['content-length']);
+
+    const token = await emailedResetToken(ana.email);
+    expect(known.body).not.toContain(token);
+    expect((await mailsIn(svc.mailDir)).filter((m) => m.to === 'nobody@puente.test')).toEqual([]);
+  });
+
+  it('reset works once with the emailed token and ends every session', async () => {
     const ana = person('ana');
     const id = await registered(svc, ana);
-    const unknown = await forgot('nobody@puente.test');
-    expect(unknown.statusCode).toBe(200);
-    expect(unknown.json()).toEqual({ message: 'If an account exists for this email, we have sent it a link to reset the password.' });
-
-    const res = await forgot(ana.email.toUpperCase());
-    expect(res.statusCode).toBe(200);
-    const { message, resetToken } = res.json();
-    expect(message).toBe(unknown.json().message);
-    expect(resetToken).toMatch(/^[\w-]{43}$/);
+    expect((await forgot(ana.email)).json()).toEqual(FORGOT_ANSWER);
+    const resetToken = await emailedResetToken(ana.email);
 
     const tooShort = await reset(resetToken, 'short');
     expect(tooShort.statusCode).toBe(400);
@@ -47,8 +62,10 @@ describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
   it('a reset token expires after an hour, and only the newest one works', async () => {
     const bea = person('bea');
     const id = await registered(svc, bea);
-    const first = (await forgot(bea.email)).json().resetToken;
-    const second = (await forgot(bea.email)).json().resetToken;
+    await forgot(bea.email);
+    const first = await emailedResetToken(bea.email, 1);
+    await forgot(bea.email);
+    const second = await emailedResetToken(bea.email, 2);
     expect((await reset(first, 'a brand new password')).json().code).toBe('invalid_token');
     const row = await svc.ctx.orm.em.fork().findOneOrFail(PasswordReset, { userId: id });
     expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBe(3600_000);
@@ -57,6 +74,14 @@ describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
     expect(expired.statusCode).toBe(400);
     expect(expired.json()).toMatchObject({ message: 'This password reset token has expired. Please ask for a new one.', code: 'expired_token' });
     expect(await loginStatus(bea.email, bea.password)).toBe(200);
+  });
+
+  it('two requests at once still leave one working token', async () => {
+    const gus = person('gus');
+    const id = await registered(svc, gus);
+    await Promise.all([forgot(gus.email), forgot(gus.email)]);
+    await emailedResetToken(gus.email, 2);
+    expect(await svc.ctx.orm.em.fork().count(PasswordReset, { userId: id })).toBe(1);
   });
 
   it('change password needs the current one and ends the other sessions, keeping this one', async () => {
@@ -81,9 +106,36 @@ describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
   });
 });
 
+describeWithInfra(['postgres'], 'passwords in production without SMTP: emails written to MAIL_DIR', () => {
+  const db = useFreshDatabase('identity_passwords_mail_dir');
+  let svc: IdentityTestService;
+  beforeAll(async () => { svc = await startIdentity(db.url, { NODE_ENV: 'production', PUBLIC_URL: 'https://puente.test/' }); });
+  afterAll(async () => { await svc?.stop(); });
+
+  it('writes the verification and reset emails as .eml files only their owner can read', async () => {
+    const eve = person('eve');
+    const signup = await svc.app.inject({ method: 'POST', url: '/signup/request', payload: { ...eve, referralCode: ADMIN.referralCode } });
+    expect(signup.json()).toEqual({ message: 'Check your email for a verification link.' });
+    const welcome = await waitForMail(svc.mailDir, eve.email, 'verification');
+    expect(welcome).toMatchObject({ subject: 'Verify your Puente account', file: expect.stringMatching(/-verification-[0-9a-f]{8}\.eml$/) });
+    const token = linkToken(welcome, 'verify-email');
+    expect(welcome.text).toContain(`https://puente.test/verify-email?token=${token}`);
+    expect((await svc.app.inject({ method: 'POST', url: '/signup/verify', payload: { token } })).statusCode).toBe(200);
+
+    expect((await svc.app.inject({ method: 'POST', url: '/auth/forgot-password', payload: { email: eve.email } })).json()).toEqual(FORGOT_ANSWER);
+    const resetMail = await waitForMail(svc.mailDir, eve.email, 'password-reset');
+    expect(resetMail).toMatchObject({ subject: 'Reset your Puente password', file: expect.stringMatching(/-password-reset-[0-9a-f]{8}\.eml$/) });
+    expect((await svc.app.inject({ method: 'POST', url: '/auth/reset-password', payload: { token: linkToken(resetMail, 'reset-password'), password: 'reset from the file' } })).statusCode).toBe(200);
+    expect((await login(svc, { email: eve.email, password: 'reset from the file' })).role).toBe('user');
+
+    expect((await stat(svc.mailDir)).mode & 0o777).toBe(0o700);
+    for (const mail of [welcome, resetMail]) expect((await stat(mail.file)).mode & 0o777).toBe(0o600);
+  });
+});
+
 describeWithInfra(['postgres'], 'passwords in production, emailed over SMTP', () => {
   const db = useFreshDatabase('identity_passwords_smtp');
-  let svc: TestService;
+  let svc: IdentityTestService;
   let smtp: FakeSmtpServer;
   beforeAll(async () => {
     smtp = await startFakeSmtp();
@@ -91,7 +143,7 @@ describeWithInfra(['postgres'], 'passwords in production, emailed over SMTP', ()
   });
   afterAll(async () => { await svc?.stop(); await smtp?.stop(); });
 
-  it('emails the verification and reset tokens instead of returning them', async () => {
+  it('emails the verification and reset tokens instead of returning them, and writes no files', async () => {
     const dee = person('dee');
     const signup = await svc.app.inject({ method: 'POST', url: '/signup/request', payload: { ...dee, referralCode: 'FIRST-CODE' } });
     expect(signup.statusCode).toBe(201);
@@ -103,11 +155,12 @@ describeWithInfra(['postgres'], 'passwords in production, emailed over SMTP', ()
     expect((await svc.app.inject({ method: 'POST', url: '/signup/verify', payload: { token } })).statusCode).toBe(200);
 
     const forgot = await svc.app.inject({ method: 'POST', url: '/auth/forgot-password', payload: { email: dee.email } });
-    expect(forgot.json()).toEqual({ message: 'If an account exists for this email, we have sent it a link to reset the password.' });
+    expect(forgot.json()).toEqual(FORGOT_ANSWER);
     const [, resetMail] = await smtp.waitFor(2);
     const resetToken = /reset-password\?token=([\w-]{43})/.exec(resetMail!.text)?.[1];
     expect(resetToken).toBeDefined();
     expect((await svc.app.inject({ method: 'POST', url: '/auth/reset-password', payload: { token: resetToken, password: 'reset by email' } })).statusCode).toBe(200);
     expect((await login(svc, { email: dee.email, password: 'reset by email' })).role).toBe('user');
+    expect(await mailsIn(svc.mailDir)).toEqual([]);
   });
 });

@@ -1,21 +1,31 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, type Logger } from '@puente/platform';
 import { IdentitySettings, resolveConfig } from './app.ts';
-import { tokenDelivery, type Mail } from './domain/mailer.ts';
+import { mailFolder, tokenDelivery, type Mail } from './domain/mailer.ts';
+import { linkToken, mailsIn } from './testing/mail-folder.ts';
 
 const settings = (env: Record<string, string>) => resolveConfig(loadConfig(IdentitySettings, env));
 
 describe('identity settings', () => {
-  it('returns tokens in responses by default, not in production, and EXPOSE_VERIFICATION_TOKEN decides either way', () => {
-    expect(settings({}).exposeTokens).toBe(true);
-    expect(settings({ NODE_ENV: 'production' }).exposeTokens).toBe(false);
-    expect(settings({ NODE_ENV: 'production', EXPOSE_VERIFICATION_TOKEN: 'true' }).exposeTokens).toBe(true);
-    expect(settings({ NODE_ENV: 'development', EXPOSE_VERIFICATION_TOKEN: 'false' }).exposeTokens).toBe(false);
+  it('returns the verification token in responses by default, not in production, and EXPOSE_VERIFICATION_TOKEN decides either way', () => {
+    expect(settings({}).exposeVerificationToken).toBe(true);
+    expect(settings({ NODE_ENV: 'production' }).exposeVerificationToken).toBe(false);
+    expect(settings({ NODE_ENV: 'production', EXPOSE_VERIFICATION_TOKEN: 'true' }).exposeVerificationToken).toBe(true);
+    expect(settings({ NODE_ENV: 'development', EXPOSE_VERIFICATION_TOKEN: 'false' }).exposeVerificationToken).toBe(false);
+  });
+
+  it('writes emails without SMTP to MAIL_DIR, .data/mail by default, as an absolute path', () => {
+    expect(settings({}).mailDir).toBe(resolve('.data/mail'));
+    expect(settings({ MAIL_DIR: '' }).mailDir).toBe(resolve('.data/mail'));
+    expect(settings({ MAIL_DIR: 'var/puente-mail' }).mailDir).toBe(resolve('var/puente-mail'));
   });
 
   it('counts empty variables as unset', () => {
     const c = settings({ NODE_ENV: '', EXPOSE_VERIFICATION_TOKEN: '', SMTP_URL: '', PUBLIC_URL: '', GOOGLE_CLIENT_ID: '', GOOGLE_CLIENT_SECRET: '', OAUTH_COOKIE_SECRET: '', ADMIN_EMAIL: '' });
-    expect(c).toMatchObject({ exposeTokens: true, publicUrl: 'http://localhost:8080', google: null });
+    expect(c).toMatchObject({ exposeVerificationToken: true, publicUrl: 'http://localhost:8080', google: null });
   });
 
   it('configures Google only with both client id and secret, redirecting to PUBLIC_URL', () => {
@@ -46,22 +56,38 @@ describe('token delivery', () => {
     const logger = { warn: line, info: line, error: line } as unknown as Logger;
     return { logger, lines };
   }
-  const mail = { kind: 'verification', to: 'ana@puente.test', token: 'tok123', link: 'https://puente.example/verify-email?token=tok123' } as const;
+  const token = 'tok123tok123tok123tok123tok123tok123tok123a';
+  const mail = { kind: 'verification', to: 'ana@puente.test', token, link: `https://puente.example/verify-email?token=${token}` } as const;
+  let tmp: string | undefined;
+  afterEach(async () => { if (tmp) await rm(tmp, { recursive: true, force: true }); });
 
-  it('emails the link when a mailer is set, and logs nothing of it', async () => {
-    const { logger, lines } = capture();
+  it('hands the email to the mailer (SMTP, or the mail folder)', async () => {
     const sent: Mail[] = [];
-    await tokenDelivery({ mailer: { send: async (m) => { sent.push(m); } }, exposeTokens: false, logger })(mail);
-    expect(sent).toEqual([{ to: 'ana@puente.test', subject: 'Verify your Puente account', text: expect.stringContaining(mail.link) }]);
-    expect(lines.join('')).not.toContain('tok123');
+    await tokenDelivery({ send: async (m) => { sent.push(m); } })(mail);
+    expect(sent).toEqual([{ kind: 'verification', to: 'ana@puente.test', subject: 'Verify your Puente account', text: expect.stringContaining(mail.link) }]);
   });
 
-  it('without a mailer, logs the link only when tokens are not returned in responses', async () => {
-    const hidden = capture();
-    await tokenDelivery({ mailer: null, exposeTokens: false, logger: hidden.logger })(mail);
-    expect(hidden.lines.join('')).toContain(mail.link);
-    const exposed = capture();
-    await tokenDelivery({ mailer: null, exposeTokens: true, logger: exposed.logger })(mail);
-    expect(exposed.lines).toEqual([]);
+  it('without SMTP, writes an .eml (built by nodemailer) into a folder it creates, and logs where, never the token', async () => {
+    tmp = await mkdtemp(join(tmpdir(), 'puente-mail-test-'));
+    const dir = join(tmp, 'nested', 'mail');
+    const { logger, lines } = capture();
+    await tokenDelivery(mailFolder({ dir, from: 'Puente <no-reply@puente.test>', logger }))(mail);
+
+    const [file, ...others] = await readdir(dir);
+    expect(others).toEqual([]);
+    expect(file).toMatch(/^\d{4}-\d{2}-\d{2}T[\d-]+Z-verification-[0-9a-f]{8}\.eml$/);
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    expect((await stat(join(dir, file!))).mode & 0o777).toBe(0o600);
+    const raw = await readFile(join(dir, file!), 'utf8');
+    expect(raw).toMatch(/^From: Puente <no-reply@puente\.test>\r?$/m);
+    expect(raw).toMatch(/^Message-ID: <.+>\r?$/m);
+    const [written] = await mailsIn(dir);
+    expect(written).toMatchObject({ to: 'ana@puente.test', subject: 'Verify your Puente account' });
+    expect(linkToken(written!, 'verify-email')).toBe(token);
+
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(join(dir, file!));
+    expect(lines[0]).toContain('verification');
+    expect(lines[0]).not.toContain(token);
   });
 });

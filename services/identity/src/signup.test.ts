@@ -27,7 +27,7 @@ describeWithInfra(['postgres'], 'sign-up', () => {
     });
     expect(requestEvents.map((e) => [e.type, e.payload])).toEqual([['identity.signup.attempted', {
       email: ana.email, step: 'request', status: 'pending', failureReason: null, referralCode: 'FIRST-CODE',
-      ipAddress: '203.0.113.9', userAgent: 'Mozilla/5.0 (Vitest)',
+      ipAddress: '203.0.113.9', userAgent: 'Mozilla/5.0 (Vitest)', inputAltered: false,
     }]]);
     expect(JSON.stringify(requestEvents)).not.toContain(ana.password);
     expect(JSON.stringify(requestEvents)).not.toContain(token);
@@ -46,7 +46,7 @@ describeWithInfra(['postgres'], 'sign-up', () => {
       ['identity.user.registered', { userId: user.id, firstName: 'Ana', lastName: 'Rojas', role: 'user', referrerId: admin.id }],
       ['identity.signup.attempted', {
         email: ana.email, step: 'verify', status: 'completed', failureReason: null, referralCode: 'FIRST-CODE',
-        ipAddress: '203.0.113.9', userAgent: 'Mozilla/5.0 (Vitest)',
+        ipAddress: '203.0.113.9', userAgent: 'Mozilla/5.0 (Vitest)', inputAltered: false,
       }],
     ]);
     expect(user).toMatchObject({ emailVerified: true, referredById: admin.id, role: 'user' });
@@ -167,7 +167,7 @@ describeWithInfra(['postgres'], 'sign-up in production', () => {
   beforeAll(async () => { svc = await startIdentity(db.url, { NODE_ENV: 'production' }); });
   afterAll(async () => { await svc?.stop(); });
 
-  it('does not return the verification token (it goes out by email or to the log)', async () => {
+  it('does not return the verification token (it goes out by email, or into MAIL_DIR)', async () => {
     const res = await svc.app.inject({ method: 'POST', url: '/signup/request', payload: { ...person(), referralCode: ADMIN.referralCode } });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({ message: 'Check your email for a verification link.' });

@@ -6,7 +6,9 @@
  * number of digits, an IBAN's mod-97 checksum. Those messages are ours (BankAccountMessages) and name the field.
  */
 import { z } from 'zod';
-import { Currency, Id, ValidationMessages as M, blankToUndefined, idParam, optionalText, requiredText } from './common.ts';
+import {
+  Currency, Id, ValidationMessages as M, blankToUndefined, idParam, optionalText, requiredText, safeText,
+} from './common.ts';
 
 /** Our wording for the checks the spec does not list; each names the field it is about. */
 export const BankAccountMessages = {
@@ -18,6 +20,9 @@ export const BankAccountMessages = {
   sortCodeInvalid: 'Sort code must be 6 digits (e.g. 12-34-56)',
   ibanInvalid: 'IBAN is not valid: check the country code, check digits and account number',
   userIdsInvalid: 'userIds must be two different user ids, comma-separated',
+  bankNameInvalidCharacters: 'Bank name contains characters that are not allowed',
+  accountHolderInvalidCharacters: 'Account holder name contains characters that are not allowed',
+  accountNumberInvalidCharacters: 'Account number contains characters that are not allowed',
 } as const;
 const B = BankAccountMessages;
 
@@ -130,22 +135,27 @@ export type ClpBankAccountCreate = BankAccountCreateCommon & {
   email: string;
 };
 
-const bankName = requiredText(M.bankNameRequired).max(100, B.bankNameTooLong);
-const accountHolder = requiredText(M.accountHolderRequired).max(100, B.accountHolderTooLong);
+const bankName = requiredText(M.bankNameRequired, { invalid: B.bankNameInvalidCharacters }).max(100, B.bankNameTooLong);
+const accountHolder = requiredText(M.accountHolderRequired, { invalid: B.accountHolderInvalidCharacters })
+  .max(100, B.accountHolderTooLong);
+const accountNumber = requiredText(M.accountNumberRequired, { invalid: B.accountNumberInvalidCharacters });
 
 const BankAccountCreateFields = z.object({
   currency: Currency,
   bankName,
-  accountNumber: requiredText(M.accountNumberRequired),
+  accountNumber,
   accountHolder,
-  rut: optionalText(),
+  // A control character in these is simply an invalid value: their own message says which field.
+  rut: optionalText({ invalid: B.rutInvalid }),
   accountType: z.preprocess(blankToUndefined, ClpAccountType.optional()),
   email: z.preprocess(
     blankToUndefined,
-    z.string().trim().pipe(z.email({ error: M.bankAccountEmailInvalid }).max(254, M.bankAccountEmailInvalid)).optional(),
+    safeText({ invalid: M.bankAccountEmailInvalid })
+      .pipe(z.email({ error: M.bankAccountEmailInvalid }).max(254, M.bankAccountEmailInvalid))
+      .optional(),
   ),
-  sortCode: optionalText(),
-  iban: optionalText(),
+  sortCode: optionalText({ invalid: B.sortCodeInvalid }),
+  iban: optionalText({ invalid: B.ibanInvalid }),
 });
 
 /**
@@ -212,7 +222,7 @@ export type BankAccountCreateInput = z.input<typeof BankAccountCreate>;
  */
 export const BankAccountUpdate = z.object({
   bankName,
-  accountNumber: requiredText(M.accountNumberRequired),
+  accountNumber,
   accountHolder,
 });
 export type BankAccountUpdate = z.infer<typeof BankAccountUpdate>;

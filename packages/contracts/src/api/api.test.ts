@@ -610,6 +610,7 @@ describe('response shapes', () => {
       referralCode: 'ABC',
       ipAddress: '203.0.113.7',
       userAgent: 'Mozilla/5.0',
+      inputAltered: false,
       createdAt: now,
     };
     expect(SignupAttempt.parse(signup)).toEqual(signup);
@@ -690,10 +691,22 @@ describe('ApiRoutes', () => {
     'PUT /api/notifications/read-all',
     'PUT /api/notifications/{id}/read',
   ];
+  // What identity serves beyond the spec (services/identity/src/routes): passwords, name edits, Google's callback and
+  // the admins' verification review.
+  const beyondSpec = [
+    'PATCH /api/auth/user',
+    'POST /api/auth/forgot-password',
+    'POST /api/auth/reset-password',
+    'POST /api/auth/change-password',
+    'GET /api/auth/google/callback',
+    'GET /api/admin/verification-requests',
+    'POST /api/admin/verification-requests/{id}/approve',
+    'POST /api/admin/verification-requests/{id}/reject',
+  ];
   const routeKeys = ApiRoutes.map((route) => `${route.method} ${route.path}`);
 
-  it('covers every call of spec section 7, plus the gateway health, and nothing else', () => {
-    expect([...routeKeys].sort()).toEqual([...specCalls, 'GET /api/health'].sort());
+  it('covers every call of spec section 7, the calls identity serves beyond it, the gateway health, and nothing else', () => {
+    expect([...routeKeys].sort()).toEqual([...specCalls, ...beyondSpec, 'GET /api/health'].sort());
     expect(new Set(routeKeys).size).toBe(routeKeys.length);
   });
 
@@ -701,7 +714,7 @@ describe('ApiRoutes', () => {
     const owner = (path: string): string => {
       if (path === '/api/health') return 'gateway';
       if (/^\/api\/admin\/(signup|login)-/.test(path)) return 'audit';
-      if (/^\/api\/(auth|login|signup|users|referral|admin\/users)\b/.test(path)) return 'identity';
+      if (/^\/api\/(auth|login|signup|users|referral|admin\/users|admin\/verification-requests)\b/.test(path)) return 'identity';
       if (path.startsWith('/api/bank-accounts')) return 'accounts';
       if (/^\/api\/(exchange-rate|exchange-requests|exchange-matches|transaction-history)\b/.test(path)) return 'exchange';
       if (path.startsWith('/api/ratings')) return 'rating';
@@ -712,6 +725,15 @@ describe('ApiRoutes', () => {
     for (const route of ApiRoutes) expect(`${route.path} ${route.service}`).toBe(`${route.path} ${owner(route.path)}`);
   });
 
+  it('names a params schema for every route with path parameters, holding exactly those parameters', () => {
+    for (const route of ApiRoutes) {
+      const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const params = 'params' in route ? route.params : undefined;
+      const keys = params && 'shape' in params ? Object.keys(params.shape as object) : [];
+      expect(`${route.method} ${route.path}: ${keys.sort().join(',')}`).toBe(`${route.method} ${route.path}: ${names.sort().join(',')}`);
+    }
+  });
+
   it('fills and finds paths', () => {
     expect(fillPath(Paths.exchangeMatchForRequest, { requestId: 5 })).toBe('/api/exchange-matches/request/5');
     expect(fillPath(Paths.verifyReferral, { code: 'A B/C' })).toBe('/api/auth/verify-referral/A%20B%2FC');
@@ -720,5 +742,7 @@ describe('ApiRoutes', () => {
     expect(findRoute('put', '/api/notifications/read-all')?.path).toBe('/api/notifications/read-all');
     expect(findRoute('PUT', '/api/notifications/3/read?x=1')?.service).toBe('notification');
     expect(findRoute('GET', '/api/nothing')).toBeUndefined();
+    expect(findRoute('PATCH', '/api/auth/user')).toMatchObject({ service: 'identity', body: UserProfileUpdate });
+    expect(findRoute('POST', '/api/admin/verification-requests/4/approve')?.service).toBe('identity');
   });
 });

@@ -4,7 +4,9 @@
  * /api/admin/login-failures.
  */
 import { z } from 'zod';
-import { Count, Id, IsoDateTime, PaginationQuery, ValidationMessages as M, blankToUndefined } from './common.ts';
+import {
+  Count, Id, IsoDateTime, PaginationQuery, ValidationMessages as M, blankToUndefined, optionalText,
+} from './common.ts';
 
 /** 'pending' until the sign-up is verified ('completed') or refused ('failed'). */
 export const SignupAttemptStatus = z.enum(['pending', 'failed', 'completed']);
@@ -24,6 +26,8 @@ export const SignupAttempt = z.object({
   referralCode: z.string().nullable(),
   ipAddress: z.string().nullable(),
   userAgent: z.string().nullable(),
+  /** A field as sent could not be stored: control characters or unpaired surrogates shown as `\uXXXX`, or cut short. */
+  inputAltered: z.boolean(),
   createdAt: IsoDateTime,
 });
 export type SignupAttempt = z.infer<typeof SignupAttempt>;
@@ -46,6 +50,8 @@ export const LoginAttempt = z.object({
   failureReason: z.string().nullable(),
   ipAddress: z.string().nullable(),
   userAgent: z.string().nullable(),
+  /** A field as sent could not be stored: control characters or unpaired surrogates shown as `\uXXXX`, or cut short. */
+  inputAltered: z.boolean(),
   createdAt: IsoDateTime,
 });
 export type LoginAttempt = z.infer<typeof LoginAttempt>;
@@ -83,7 +89,8 @@ const DateBound = z.preprocess(
  */
 export const AttemptsQuery = PaginationQuery.extend({
   // Not checked as an address: failed sign-ups record whatever was typed, and the admin may look for exactly that.
-  email: z.preprocess(blankToUndefined, z.string().trim().optional()),
+  // Refused with control characters or lone surrogates like any text (the database cannot compare them).
+  email: optionalText(),
   from: DateBound,
   to: DateBound,
 });

@@ -47,6 +47,9 @@ export const ValidationMessages = {
   dateInvalid: 'Dates must be ISO dates (YYYY-MM-DD) or ISO date-times',
   limitInvalid: 'limit must be a whole number from 1 to 500',
   offsetInvalid: 'offset must be a whole number of 0 or more',
+  // Text a user typed: control characters or broken UTF-16 (fields may give their own wording)
+  textInvalidCharacters: 'Text contains characters that are not allowed',
+  passwordInvalidCharacters: 'Password contains characters that are not allowed',
 } as const;
 
 const M = ValidationMessages;
@@ -124,14 +127,60 @@ export const Count = z.number().int().nonnegative();
 export type Count = z.infer<typeof Count>;
 
 // ---------------------------------------------------------------------------------------------------------------
-// Text helpers for request bodies
+// Text helpers for request bodies, path parameters and queries
+//
+// Every string a user supplies goes through `safeText()` (or, for passwords, `passwordText()`): PostgreSQL refuses
+// NUL in text and lone surrogates in JSON, so such input must be a 400 here, not a 500 from the database.
+
+/** Unicode control characters (C0, DEL, C1). */
+const CONTROL_CHARACTERS = /\p{Cc}/u;
+/** The same, except tab, line feed and carriage return (multi-line text such as a comment). */
+const CONTROL_CHARACTERS_BUT_LINE_BREAKS = /(?![\t\n\r])\p{Cc}/u;
+
+export interface TextOptions {
+  /** The message for characters that are not allowed (default: ValidationMessages.textInvalidCharacters). */
+  invalid?: string;
+  /** Allow tabs and line breaks inside the text (other control characters are still refused). */
+  multiline?: boolean;
+}
+
+/** True when `value` is well-formed UTF-16 (no lone surrogate) and has no control characters (see TextOptions). */
+export function isSafeText(value: string, opts: Pick<TextOptions, 'multiline'> = {}): boolean {
+  return value.isWellFormed() && !(opts.multiline ? CONTROL_CHARACTERS_BUT_LINE_BREAKS : CONTROL_CHARACTERS).test(value);
+}
+
+/** True when a password can be hashed and compared as typed: no NUL, no lone surrogate. */
+export function isSafePassword(value: string): boolean {
+  return value.isWellFormed() && !value.includes('\u0000');
+}
 
 /**
- * A required text field: trimmed, and `message` both when it is missing (or not a string) and when it is empty
+ * A text a user typed: trimmed (so stray edge whitespace, tabs and newlines go), then refused with `invalid` if it
+ * still holds a control character or a lone surrogate, then NFC-normalised (so 'é' typed either way is one string).
+ * `required` is the message when the value is missing or not a string. Chain `.min()`/`.max()` as needed.
+ */
+export function safeText(opts: TextOptions & { required?: string } = {}) {
+  return z.string(opts.required === undefined ? undefined : { error: opts.required })
+    .trim()
+    .refine((value) => isSafeText(value, opts), { message: opts.invalid ?? M.textInvalidCharacters, abort: true })
+    .normalize('NFC');
+}
+
+/**
+ * A password: kept exactly as typed (no trimming, no normalising, so existing passwords keep working), but refused
+ * when it holds NUL or a lone surrogate. `required` is the message when it is missing or not a string.
+ */
+export function passwordText(required: string) {
+  return z.string({ error: required })
+    .refine(isSafePassword, { message: M.passwordInvalidCharacters, abort: true });
+}
+
+/**
+ * A required text field (see `safeText`): `message` both when it is missing (or not a string) and when it is empty
  * after trimming.
  */
-export function requiredText(message: string) {
-  return z.string({ error: message }).trim().min(1, message);
+export function requiredText(message: string, opts: TextOptions = {}) {
+  return safeText({ ...opts, required: message }).min(1, message);
 }
 
 /** `undefined` for absent, null and blank strings, so forms can send '' for a field they do not use. */
@@ -141,9 +190,9 @@ export function blankToUndefined(value: unknown): unknown {
   return value;
 }
 
-/** An optional text field: trimmed; blank, null and absent all become `undefined`. */
-export function optionalText() {
-  return z.preprocess(blankToUndefined, z.string().trim().optional());
+/** An optional text field (see `safeText`); blank, null and absent all become `undefined`. */
+export function optionalText(opts: TextOptions = {}) {
+  return z.preprocess(blankToUndefined, safeText(opts).optional());
 }
 
 // ---------------------------------------------------------------------------------------------------------------

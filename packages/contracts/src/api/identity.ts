@@ -13,7 +13,9 @@ import {
   TrustRating,
   ValidationMessages as M,
   idParam,
+  passwordText,
   requiredText,
+  safeText,
 } from './common.ts';
 
 /**
@@ -29,6 +31,9 @@ export const IdentityMessages = {
   currentPasswordRequired: 'Current password is required',
   resetTokenRequired: 'Reset token is required',
   verificationRequestIdInvalid: 'Invalid verification request ID',
+  firstNameInvalidCharacters: 'First name contains characters that are not allowed',
+  lastNameInvalidCharacters: 'Last name contains characters that are not allowed',
+  referralCodeInvalidCharacters: 'Referral code contains characters that are not allowed',
 } as const;
 const IM = IdentityMessages;
 
@@ -48,28 +53,36 @@ export const IdentityPaths = {
 // ---------------------------------------------------------------------------------------------------------------
 // Requests
 
-/** A trimmed, valid email; 'Please enter a valid email address' when missing or invalid. Case is kept as typed. */
-export const EmailAddress = z.string({ error: M.emailInvalid }).trim()
+/**
+ * A trimmed, valid email; 'Please enter a valid email address' when missing, invalid or holding characters that are
+ * not allowed. Case is kept as typed.
+ */
+export const EmailAddress = safeText({ required: M.emailInvalid, invalid: M.emailInvalid })
   .pipe(z.email({ error: M.emailInvalid }).max(254, IM.emailTooLong));
 export type EmailAddress = z.infer<typeof EmailAddress>;
 
 /** POST /api/auth/login */
 export const LoginRequest = z.object({
   email: EmailAddress,
-  password: z.string({ error: M.passwordRequired }).min(1, M.passwordRequired),
+  password: passwordText(M.passwordRequired).min(1, M.passwordRequired),
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 
-/** A new password: at least 8 characters (not trimmed), at most 200 (hashing cost is bounded). */
-export const NewPassword = z.string({ error: M.passwordTooShort }).min(8, M.passwordTooShort).max(200, IM.passwordTooLong);
+/**
+ * A new password, kept exactly as typed (not trimmed, not normalised): at least 8 characters, at most 200 (hashing
+ * cost is bounded), no NUL or lone surrogate.
+ */
+export const NewPassword = passwordText(M.passwordTooShort).min(8, M.passwordTooShort).max(200, IM.passwordTooLong);
 export type NewPassword = z.infer<typeof NewPassword>;
 
 /** A referral code: non-empty after trimming. */
-export const ReferralCode = requiredText(M.referralCodeRequired);
+export const ReferralCode = requiredText(M.referralCodeRequired, { invalid: IM.referralCodeInvalidCharacters });
 export type ReferralCode = z.infer<typeof ReferralCode>;
 
-export const FirstName = requiredText(M.firstNameRequired).max(100, IM.firstNameTooLong);
-export const LastName = requiredText(M.lastNameRequired).max(100, IM.lastNameTooLong);
+export const FirstName = requiredText(M.firstNameRequired, { invalid: IM.firstNameInvalidCharacters })
+  .max(100, IM.firstNameTooLong);
+export const LastName = requiredText(M.lastNameRequired, { invalid: IM.lastNameInvalidCharacters })
+  .max(100, IM.lastNameTooLong);
 
 /** POST /api/signup/request */
 export const SignupRequest = z.object({
@@ -134,7 +147,7 @@ export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequest>;
 
 /** POST /api/auth/change-password (signed in). */
 export const ChangePasswordRequest = z.object({
-  currentPassword: z.string({ error: IM.currentPasswordRequired }).min(1, IM.currentPasswordRequired),
+  currentPassword: passwordText(IM.currentPasswordRequired).min(1, IM.currentPasswordRequired),
   newPassword: NewPassword,
 });
 export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequest>;
@@ -143,7 +156,7 @@ export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequest>;
 export const GoogleLoginQuery = z.object({
   referralCode: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() !== '' ? v : undefined),
-    z.string().trim().max(64).optional(),
+    safeText({ invalid: IM.referralCodeInvalidCharacters }).max(64).optional(),
   ),
 });
 export type GoogleLoginQuery = z.infer<typeof GoogleLoginQuery>;
@@ -315,8 +328,6 @@ export type VerificationRequestIdParams = z.infer<typeof VerificationRequestIdPa
 /** POST /api/auth/forgot-password, 200: the same answer whether the email has an account or not. */
 export const ForgotPasswordResponse = z.object({
   message: z.string(),
-  /** Testing aid like verificationToken (never in production): present only when the account exists. */
-  resetToken: z.string().min(1).optional(),
 });
 export type ForgotPasswordResponse = z.infer<typeof ForgotPasswordResponse>;
 

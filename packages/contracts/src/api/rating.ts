@@ -3,7 +3,7 @@
  * Calls: POST /api/ratings, GET /api/ratings/exchange/{exchangeMatchId}, GET /api/ratings/user/{userId}.
  */
 import { z } from 'zod';
-import { Id, IsoDateTime, ValidationMessages as M, blankToUndefined, bodyId, idParam } from './common.ts';
+import { Id, IsoDateTime, ValidationMessages as M, blankToUndefined, bodyId, idParam, safeText } from './common.ts';
 
 /** Stars: a whole number from 1 to 5 (the web's default is 4). */
 export const Stars = z
@@ -13,12 +13,12 @@ export const Stars = z
   .max(5, M.ratingRange);
 export type Stars = z.infer<typeof Stars>;
 
-/** POST /api/ratings. comment is optional: blank or null becomes absent; at most 1000 characters. */
+/** POST /api/ratings. comment is optional: blank or null becomes absent; at most 1000 characters, lines allowed. */
 export const RatingCreate = z.object({
   exchangeMatchId: bodyId(M.exchangeMatchIdInvalid),
   toUserId: bodyId(M.userIdInvalid),
   rating: Stars,
-  comment: z.preprocess(blankToUndefined, z.string().trim().max(1000, M.commentTooLong).optional()),
+  comment: z.preprocess(blankToUndefined, safeText({ multiline: true }).max(1000, M.commentTooLong).optional()),
 });
 export type RatingCreate = z.infer<typeof RatingCreate>;
 

@@ -1,8 +1,21 @@
 /**
- * Every HTTP call of the product (spec section 7, plus the gateway's /api/health) with the service that owns it.
- * Path templates name their parameters in braces as the spec writes them: `/api/bank-accounts/{id}`.
+ * Every HTTP call of the product (spec section 7, the calls beyond it that identity serves, and the gateway's
+ * /api/health) with the service that owns it and the request schemas it validates with. Path templates name their
+ * parameters in braces as the spec writes them: `/api/bank-accounts/{id}`.
  */
 import { z } from 'zod';
+import { IdParams } from './common.ts';
+import {
+  ChangePasswordRequest, ForgotPasswordRequest, IdentityPaths, LoginRequest, ReferralCodeParams, ResetPasswordRequest,
+  SignupRequest, SignupVerifyRequest, UserIdParams, UserProfileUpdate, VerificationRequestIdParams,
+  VerificationTypeParams,
+} from './identity.ts';
+import { BankAccountCreate, BankAccountUpdate } from './accounts.ts';
+import {
+  ExchangeMatchCreate, ExchangeMatchIdParams, ExchangeRequestCreate, ExchangeRequestIdParams, MatchesByRequestParams,
+} from './exchange.ts';
+import { RatingCreate, RatingsByMatchParams, RatingsByUserParams } from './rating.ts';
+import { AttemptsQuery, FailureStatsQuery } from './audit.ts';
 
 export const HttpMethod = z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 export type HttpMethod = z.infer<typeof HttpMethod>;
@@ -19,7 +32,18 @@ export const RouteOwner = z.enum([
 ]);
 export type RouteOwner = z.infer<typeof RouteOwner>;
 
-export type ApiRoute = { method: HttpMethod; path: string; service: RouteOwner };
+/**
+ * One call. `body`, `params` and `query` are the schemas the owner validates the JSON body, path parameters and
+ * query with (400 when they fail); absent where the call takes none, or is a browser navigation that redirects.
+ */
+export type ApiRoute = {
+  method: HttpMethod;
+  path: string;
+  service: RouteOwner;
+  body?: z.ZodType;
+  params?: z.ZodType;
+  query?: z.ZodType;
+};
 
 /** Path templates by name, for clients (fill them with `fillPath`). */
 export const Paths = {
@@ -37,6 +61,14 @@ export const Paths = {
   referralCode: '/api/referral/code',
   referralList: '/api/referral/list',
   adminUsers: '/api/admin/users',
+  // identity, beyond the spec
+  forgotPassword: IdentityPaths.forgotPassword,
+  resetPassword: IdentityPaths.resetPassword,
+  changePassword: IdentityPaths.changePassword,
+  googleCallback: IdentityPaths.googleCallback,
+  adminVerificationRequests: IdentityPaths.adminVerificationRequests,
+  approveVerificationRequest: IdentityPaths.approveVerificationRequest,
+  rejectVerificationRequest: IdentityPaths.rejectVerificationRequest,
   // accounts
   bankAccounts: '/api/bank-accounts',
   bankAccount: '/api/bank-accounts/{id}',
@@ -77,61 +109,70 @@ export const Paths = {
 } as const;
 export type PathName = keyof typeof Paths;
 
-/** Every call: method, path template and owning service. */
+/** Every call: method, path template, owning service and request schemas. */
 export const ApiRoutes = [
   // identity
-  { method: 'GET', path: Paths.verifyReferral, service: 'identity' },
+  { method: 'GET', path: Paths.verifyReferral, service: 'identity', params: ReferralCodeParams },
   { method: 'GET', path: Paths.currentUser, service: 'identity' },
-  { method: 'POST', path: Paths.login, service: 'identity' },
+  { method: 'POST', path: Paths.login, service: 'identity', body: LoginRequest },
   { method: 'GET', path: Paths.googleLogin, service: 'identity' },
   { method: 'GET', path: Paths.headerLogin, service: 'identity' },
   { method: 'POST', path: Paths.logout, service: 'identity' },
-  { method: 'POST', path: Paths.signupRequest, service: 'identity' },
-  { method: 'POST', path: Paths.signupVerify, service: 'identity' },
-  { method: 'GET', path: Paths.user, service: 'identity' },
-  { method: 'POST', path: Paths.verification, service: 'identity' },
+  { method: 'POST', path: Paths.signupRequest, service: 'identity', body: SignupRequest },
+  { method: 'POST', path: Paths.signupVerify, service: 'identity', body: SignupVerifyRequest },
+  { method: 'GET', path: Paths.user, service: 'identity', params: UserIdParams },
+  { method: 'POST', path: Paths.verification, service: 'identity', params: VerificationTypeParams },
   { method: 'GET', path: Paths.referralCode, service: 'identity' },
   { method: 'GET', path: Paths.referralList, service: 'identity' },
   { method: 'GET', path: Paths.adminUsers, service: 'identity' },
+  // identity, beyond the spec
+  { method: 'PATCH', path: Paths.currentUser, service: 'identity', body: UserProfileUpdate },
+  { method: 'POST', path: Paths.forgotPassword, service: 'identity', body: ForgotPasswordRequest },
+  { method: 'POST', path: Paths.resetPassword, service: 'identity', body: ResetPasswordRequest },
+  { method: 'POST', path: Paths.changePassword, service: 'identity', body: ChangePasswordRequest },
+  { method: 'GET', path: Paths.googleCallback, service: 'identity' },
+  { method: 'GET', path: Paths.adminVerificationRequests, service: 'identity' },
+  { method: 'POST', path: Paths.approveVerificationRequest, service: 'identity', params: VerificationRequestIdParams },
+  { method: 'POST', path: Paths.rejectVerificationRequest, service: 'identity', params: VerificationRequestIdParams },
   // accounts
   { method: 'GET', path: Paths.bankAccounts, service: 'accounts' },
-  { method: 'POST', path: Paths.bankAccounts, service: 'accounts' },
-  { method: 'PUT', path: Paths.bankAccount, service: 'accounts' },
-  { method: 'DELETE', path: Paths.bankAccount, service: 'accounts' },
+  { method: 'POST', path: Paths.bankAccounts, service: 'accounts', body: BankAccountCreate },
+  { method: 'PUT', path: Paths.bankAccount, service: 'accounts', params: IdParams, body: BankAccountUpdate },
+  { method: 'DELETE', path: Paths.bankAccount, service: 'accounts', params: IdParams },
   // exchange
   { method: 'GET', path: Paths.exchangeRate, service: 'exchange' },
   { method: 'GET', path: Paths.exchangeRequests, service: 'exchange' },
-  { method: 'GET', path: Paths.exchangeRequest, service: 'exchange' },
+  { method: 'GET', path: Paths.exchangeRequest, service: 'exchange', params: ExchangeRequestIdParams },
   { method: 'GET', path: Paths.myExchangeRequests, service: 'exchange' },
-  { method: 'POST', path: Paths.exchangeRequests, service: 'exchange' },
-  { method: 'PATCH', path: Paths.completeExchangeRequest, service: 'exchange' },
-  { method: 'PATCH', path: Paths.cancelExchangeRequest, service: 'exchange' },
-  { method: 'POST', path: Paths.notifyExchangeRequest, service: 'exchange' },
-  { method: 'GET', path: Paths.exchangeMatchForRequest, service: 'exchange' },
-  { method: 'POST', path: Paths.exchangeMatches, service: 'exchange' },
-  { method: 'PUT', path: Paths.confirmExchangeMatch, service: 'exchange' },
-  { method: 'PUT', path: Paths.completeExchangeMatch, service: 'exchange' },
-  { method: 'GET', path: Paths.exchangeMatchAccounts, service: 'exchange' },
+  { method: 'POST', path: Paths.exchangeRequests, service: 'exchange', body: ExchangeRequestCreate },
+  { method: 'PATCH', path: Paths.completeExchangeRequest, service: 'exchange', params: ExchangeRequestIdParams },
+  { method: 'PATCH', path: Paths.cancelExchangeRequest, service: 'exchange', params: ExchangeRequestIdParams },
+  { method: 'POST', path: Paths.notifyExchangeRequest, service: 'exchange', params: ExchangeRequestIdParams },
+  { method: 'GET', path: Paths.exchangeMatchForRequest, service: 'exchange', params: MatchesByRequestParams },
+  { method: 'POST', path: Paths.exchangeMatches, service: 'exchange', body: ExchangeMatchCreate },
+  { method: 'PUT', path: Paths.confirmExchangeMatch, service: 'exchange', params: ExchangeMatchIdParams },
+  { method: 'PUT', path: Paths.completeExchangeMatch, service: 'exchange', params: ExchangeMatchIdParams },
+  { method: 'GET', path: Paths.exchangeMatchAccounts, service: 'exchange', params: ExchangeMatchIdParams },
   { method: 'GET', path: Paths.exchangeMatches, service: 'exchange' },
   { method: 'GET', path: Paths.transactionHistory, service: 'exchange' },
   // rating
-  { method: 'GET', path: Paths.ratingsForMatch, service: 'rating' },
-  { method: 'GET', path: Paths.ratingsForUser, service: 'rating' },
-  { method: 'POST', path: Paths.ratings, service: 'rating' },
+  { method: 'GET', path: Paths.ratingsForMatch, service: 'rating', params: RatingsByMatchParams },
+  { method: 'GET', path: Paths.ratingsForUser, service: 'rating', params: RatingsByUserParams },
+  { method: 'POST', path: Paths.ratings, service: 'rating', body: RatingCreate },
   // notification
   { method: 'GET', path: Paths.notifications, service: 'notification' },
   { method: 'GET', path: Paths.notificationCount, service: 'notification' },
   { method: 'PUT', path: Paths.readAllNotifications, service: 'notification' },
-  { method: 'PUT', path: Paths.readNotification, service: 'notification' },
+  { method: 'PUT', path: Paths.readNotification, service: 'notification', params: IdParams },
   // subscription
   { method: 'GET', path: Paths.subscriptionInfo, service: 'subscription' },
   { method: 'POST', path: Paths.createSubscription, service: 'subscription' },
   { method: 'POST', path: Paths.cancelSubscription, service: 'subscription' },
   // audit
-  { method: 'GET', path: Paths.signupFailures, service: 'audit' },
-  { method: 'GET', path: Paths.loginFailures, service: 'audit' },
-  { method: 'GET', path: Paths.signupAttempts, service: 'audit' },
-  { method: 'GET', path: Paths.loginAttempts, service: 'audit' },
+  { method: 'GET', path: Paths.signupFailures, service: 'audit', query: FailureStatsQuery },
+  { method: 'GET', path: Paths.loginFailures, service: 'audit', query: FailureStatsQuery },
+  { method: 'GET', path: Paths.signupAttempts, service: 'audit', query: AttemptsQuery },
+  { method: 'GET', path: Paths.loginAttempts, service: 'audit', query: AttemptsQuery },
   // gateway
   { method: 'GET', path: Paths.health, service: 'gateway' },
 ] as const satisfies readonly ApiRoute[];
@@ -174,4 +215,17 @@ export function findRoute(method: string, path: string): ApiRoute | undefined {
     if (matches && (best === undefined || literals > best.literals)) best = { route, literals };
   }
   return best?.route;
+}
+
+/**
+ * The top-level field names of a request schema: the keys of its object, through refinements, transforms and
+ * preprocessing; [] when it is not an object. Tests use it to send each field hostile values.
+ */
+export function requestFields(schema: z.ZodType): string[] {
+  if (schema instanceof z.ZodObject) return Object.keys(schema.shape);
+  if (schema instanceof z.ZodPipe) {
+    const inner = requestFields(schema.in as z.ZodType);
+    return inner.length > 0 ? inner : requestFields(schema.out as z.ZodType);
+  }
+  return [];
 }

@@ -1,16 +1,18 @@
 /**
  * The one Fastify factory every service and the gateway start from: request ids (taken from x-request-id or
- * made), pino logging, the 1 MB JSON body limit, the api-conventions error body from one handler, JSON 404s,
- * GET /health, and (for services) the caller taken from the gateway's internal token.
+ * made), pino logging, the 1 MB JSON body limit, JSON bodies that must be objects, the api-conventions error body
+ * from one handler (router refusals included), JSON 404s, GET /health, and (for services) the caller taken from the
+ * gateway's internal token.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.ts';
 import { INTERNAL_TOKEN_HEADER, type InternalAuth } from '../auth.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 export const GENERIC_5XX_MESSAGE = 'Something went wrong. Please try again.';
+export const BODY_NOT_OBJECT_MESSAGE = 'Request body must be a JSON object';
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -28,10 +30,35 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
     requestIdHeader: REQUEST_ID_HEADER,
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
+    // What the router refuses before any hook runs (a malformed percent-encoding such as a lone surrogate's bytes,
+    // a path parameter over 100 characters) gets the api-conventions body too, without echoing the path.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+      reply.header(REQUEST_ID_HEADER, request.id);
+      if (status >= 500) return reply.status(status).send({ message: GENERIC_5XX_MESSAGE, code: 'internal' });
+      const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A part of the URL is too long' : 'Malformed URL';
+      return reply.status(status).send({ message, code: error.code });
+    },
   }) as unknown as FastifyInstance;
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+  });
+
+  // Every JSON body of the API is an object: `null`, an array or a scalar is a 400 here, once, rather than a
+  // TypeError in whichever handler first reads a field of it. Fastify's own parser (with its prototype-poisoning
+  // checks) still does the parsing. The gateway replaces every parser (it forwards raw bytes), so this is the
+  // services' check.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    parseJson(request, String(body), (err, value) => { // parseAs 'string': already a string
+      if (err) return done(err, undefined);
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        return done(new AppError(400, 'bad_request', BODY_NOT_OBJECT_MESSAGE), undefined);
+      }
+      return done(null, value);
+    });
   });
 
   app.decorateRequest('caller', null);

@@ -14,12 +14,6 @@ export const emailKey = (email: string): string => email.trim().toLowerCase();
  */
 export const FieldLimits = { email: 320, failureReason: 500, referralCode: 100, ipAddress: 100, userAgent: 1000 } as const;
 
-export function clip(value: string, max: number): string;
-export function clip(value: string | null, max: number): string | null;
-export function clip(value: string | null, max: number): string | null {
-  return value === null || value.length <= max ? value : value.slice(0, max);
-}
-
 export const SignupAttemptSchema = defineEntity({
   name: 'SignupAttempt',
   tableName: 'signup_attempt',
@@ -35,6 +29,8 @@ export const SignupAttemptSchema = defineEntity({
     referralCode: p.text().nullable(),
     ipAddress: p.text().nullable(),
     userAgent: p.text().nullable(),
+    /** A field had to be escaped or clipped to be stored (by identity or here). */
+    inputAltered: p.boolean().default(false),
     createdAt: p.datetime().index(),
   },
   indexes: [{ properties: ['emailKey', 'createdAt'] }],
@@ -56,6 +52,8 @@ export const LoginAttemptSchema = defineEntity({
     failureReason: p.text().nullable(),
     ipAddress: p.text().nullable(),
     userAgent: p.text().nullable(),
+    /** A field had to be escaped or clipped to be stored (by identity or here). */
+    inputAltered: p.boolean().default(false),
     createdAt: p.datetime().index(),
   },
   indexes: [{ properties: ['emailKey', 'createdAt'] }],

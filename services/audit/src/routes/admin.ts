@@ -29,7 +29,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     return rows.map((a) => ({
       id: a.id, email: a.email, step: a.step, status: a.status, failureReason: a.failureReason ?? null,
       referralCode: a.referralCode ?? null, ipAddress: a.ipAddress ?? null, userAgent: a.userAgent ?? null,
-      createdAt: a.createdAt.toISOString(),
+      inputAltered: a.inputAltered, createdAt: a.createdAt.toISOString(),
     }));
   });
 
@@ -42,7 +42,8 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     reply.header('x-total-count', String(total));
     return rows.map((a) => ({
       id: a.id, email: a.email, method: a.method, status: a.status, failureReason: a.failureReason ?? null,
-      ipAddress: a.ipAddress ?? null, userAgent: a.userAgent ?? null, createdAt: a.createdAt.toISOString(),
+      ipAddress: a.ipAddress ?? null, userAgent: a.userAgent ?? null, inputAltered: a.inputAltered,
+      createdAt: a.createdAt.toISOString(),
     }));
   });
 

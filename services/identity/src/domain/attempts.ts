@@ -3,9 +3,12 @@
  * success or failure. A successful attempt's event is staged in the transaction that makes the change; a failed
  * one is committed in a transaction of its own (the request's own work, if any, is rolled back), then the error
  * goes back to the caller.
+ *
+ * Attempts record what the client sent, which can be anything. Every such field is made storable before the event
+ * is built (see storableText), and the event says so with inputAltered, so that no attempt is ever lost.
  */
 import type { FastifyRequest } from 'fastify';
-import type { EventEnvelope, EventPayload } from '@puente/contracts';
+import { storableFields, type EventEnvelope, type EventPayload } from '@puente/contracts';
 import { AppError, addToOutbox, makeEvent, type ServiceContext } from '@puente/platform';
 import { normaliseEmail } from './user.ts';
 
@@ -14,7 +17,7 @@ export interface ClientMeta { ipAddress: string | null; userAgent: string | null
 const header = (request: FastifyRequest, name: string): string | null => {
   const v = request.headers[name];
   const s = Array.isArray(v) ? v[0] : v;
-  return s && s.trim() !== '' ? s.trim().slice(0, 512) : null;
+  return s && s.trim() !== '' ? s.trim() : null;
 };
 
 /** The browser's IP (the gateway forwards it as x-client-ip) and user agent; null when absent. */
@@ -22,10 +25,10 @@ export function clientMeta(request: FastifyRequest): ClientMeta {
   return { ipAddress: header(request, 'x-client-ip'), userAgent: header(request, 'user-agent') };
 }
 
-/** A field of a body that failed validation, as far as it can be shown (a string, trimmed), else fallback. */
+/** A field of a body that failed validation, as far as it can be shown (a string, trimmed), else null. */
 export function rawField(body: unknown, field: string): string | null {
   const v = body && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
-  return typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, 320) : null;
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
 }
 export const rawEmail = (body: unknown): string => normaliseEmail(rawField(body, 'email') ?? '');
 
@@ -35,12 +38,37 @@ export function failureReason(err: unknown): string {
   return err.code === 'validation_failed' ? 'validation' : err.code;
 }
 
-export function signupAttempt(p: EventPayload<'signupAttempted'>): EventEnvelope {
-  return makeEvent('signupAttempted', p.email || 'unknown', p);
+/**
+ * Longest text an attempt field keeps. The email is also the event's aggregateId (the outbox's varchar(255)) and
+ * no address is longer than 254 characters; the others stay within what the audit service keeps.
+ */
+export const AttemptLimits = { email: 254, referralCode: 100, ipAddress: 100, userAgent: 512, failureReason: 200 } as const;
+
+type AttemptInput<N extends 'signupAttempted' | 'loginAttempted'> = Omit<EventPayload<N>, 'inputAltered'>;
+
+export function signupAttempt(p: AttemptInput<'signupAttempted'>): EventEnvelope {
+  const s = storableFields();
+  const payload = {
+    ...p,
+    email: s.text(p.email, AttemptLimits.email),
+    referralCode: s.nullable(p.referralCode, AttemptLimits.referralCode),
+    failureReason: s.nullable(p.failureReason, AttemptLimits.failureReason),
+    ipAddress: s.nullable(p.ipAddress, AttemptLimits.ipAddress),
+    userAgent: s.nullable(p.userAgent, AttemptLimits.userAgent),
+  };
+  return makeEvent('signupAttempted', payload.email || 'unknown', { ...payload, inputAltered: s.altered });
 }
 
-export function loginAttempt(p: EventPayload<'loginAttempted'>): EventEnvelope {
-  return makeEvent('loginAttempted', p.email || 'unknown', p);
+export function loginAttempt(p: AttemptInput<'loginAttempted'>): EventEnvelope {
+  const s = storableFields();
+  const payload = {
+    ...p,
+    email: s.text(p.email, AttemptLimits.email),
+    failureReason: s.nullable(p.failureReason, AttemptLimits.failureReason),
+    ipAddress: s.nullable(p.ipAddress, AttemptLimits.ipAddress),
+    userAgent: s.nullable(p.userAgent, AttemptLimits.userAgent),
+  };
+  return makeEvent('loginAttempted', payload.email || 'unknown', { ...payload, inputAltered: s.altered });
 }
 
 /** Commits a failed attempt's event on its own. Never throws: the caller's error is what the user must see. */

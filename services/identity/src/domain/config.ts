@@ -9,8 +9,13 @@ export interface GoogleConfig {
 }
 
 export interface IdentityConfig {
-  /** Return verification and reset tokens in responses (a testing aid the spec asks for; off in production). */
-  exposeTokens: boolean;
+  /**
+   * Return the sign-up verification token in the response (the spec's 'Check Your Email' testing aid; off in
+   * production). Never a password-reset token: that one would let anyone take over an account.
+   */
+  exposeVerificationToken: boolean;
+  /** Absolute path of the folder emails are written to as .eml files when no SMTP_URL is set. */
+  mailDir: string;
   /** The app's public origin, without a trailing slash: links in emails, the Google redirect URI. */
   publicUrl: string;
   /** Google sign-in, or null when GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET are not set. */

@@ -1,13 +1,17 @@
 /**
  * Delivering one-time tokens (email verification, password reset). With SMTP_URL set they are emailed through
- * nodemailer's SMTP transport; without it, and when tokens are not returned in responses (production), the link is
- * written to the log so an operator can pass it on. When tokens are returned in responses and no SMTP is set,
- * nothing else is done.
+ * nodemailer's SMTP transport; without it every email is written as an .eml file into MAIL_DIR (nodemailer's stream
+ * transport builds the message), so a developer or operator can open it. Tokens and links never go to the log.
  */
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from '@puente/platform';
 
-export interface Mail { to: string; subject: string; text: string }
+export type MailKind = 'verification' | 'password-reset';
+
+export interface Mail { kind: MailKind; to: string; subject: string; text: string }
 
 export interface Mailer { send(mail: Mail): Promise<void> }
 
@@ -21,7 +25,28 @@ export function smtpMailer(url: string, from: string): Mailer & { close(): void 
   };
 }
 
-export interface TokenMail { kind: 'verification' | 'password-reset'; to: string; link: string; token: string }
+/** A name that sorts by time and says what the email is; never anything of its content. */
+const mailFileName = (kind: MailKind): string =>
+  `${new Date().toISOString().replace(/[:.]/g, '-')}-${kind}-${randomBytes(4).toString('hex')}.eml`;
+
+/**
+ * Writes each email as an .eml file into `dir`: the folder only its owner may enter (0700), each file only its owner
+ * may read (0600), as they hold working tokens. Logs where the file is, never the token or the link.
+ */
+export function mailFolder(opts: { dir: string; from: string; logger: Logger }): Mailer {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
+  return {
+    async send(mail) {
+      const info = await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text });
+      await mkdir(opts.dir, { recursive: true, mode: 0o700 });
+      const file = join(opts.dir, mailFileName(mail.kind));
+      await writeFile(file, info.message as Buffer, { mode: 0o600, flag: 'wx' });
+      opts.logger.info({ file, kind: mail.kind, to: mail.to }, `no SMTP_URL set: ${mail.kind} email for ${mail.to} written to ${file}`);
+    },
+  };
+}
+
+export interface TokenMail { kind: MailKind; to: string; link: string; token: string }
 
 const MAILS = {
   verification: {
@@ -36,17 +61,10 @@ const MAILS = {
   },
 } as const;
 
-/** Sends the token by email when a mailer is configured; else logs it when it is not returned in the response. */
-export function tokenDelivery(opts: { mailer: Mailer | null; exposeTokens: boolean; logger: Logger }) {
+/** Sends a token's email through the mailer (SMTP, or the mail folder). */
+export function tokenDelivery(mailer: Mailer) {
   return async function deliver(mail: TokenMail): Promise<void> {
     const m = MAILS[mail.kind];
-    if (opts.mailer) {
-      await opts.mailer.send({ to: mail.to, subject: m.subject, text: m.body(mail.link, mail.token) });
-      return;
-    }
-    if (!opts.exposeTokens) {
-      // Stated exception to "no tokens in logs": with no SMTP_URL this log line is the only way the link goes out.
-      opts.logger.warn({ to: mail.to, kind: mail.kind, link: mail.link }, `no SMTP_URL set: ${m.subject.toLowerCase()} link for ${mail.to} is ${mail.link}`);
-    }
+    await mailer.send({ kind: mail.kind, to: mail.to, subject: m.subject, text: m.body(mail.link, mail.token) });
   };
 }

@@ -10,7 +10,7 @@ describeWithInfra(['postgres'], 'identity projections from other services', () =
   let svc: TestService;
   let userId: number;
   beforeAll(async () => {
-    svc = await startTestService(identityService({}, { printAdmin: () => {} }), db.url);
+    svc = await startTestService(identityService({}, { printAdmin: () => {}, mailer: { send: async () => {} } }), db.url); // sends no email
     const em = svc.ctx.orm.em.fork();
     const u = em.create(User, { email: 'ana@puente.test', firstName: 'Ana', lastName: 'Diaz', profileImageUrl: null, referralCode: 'ANA12345', referredById: null, trustRating: null });
     await em.flush();

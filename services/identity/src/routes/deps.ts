@@ -9,6 +9,6 @@ export interface RouteDeps {
   config: IdentityConfig;
   /** Null when Google sign-in is not configured. */
   google: GoogleClient | null;
-  /** Emails a verification or reset token (or logs it; see domain/mailer.ts). */
+  /** Emails a verification or reset token (over SMTP or into the mail folder; see domain/mailer.ts). */
   deliverToken(mail: TokenMail): Promise<void>;
 }

@@ -1,6 +1,7 @@
 /**
- * Passwords beyond the spec: forgot (emails a single-use reset token valid for an hour), reset with the token
- * (ends every session of the user), and change while signed in (ends the user's other sessions).
+ * Passwords beyond the spec: forgot (emails a single-use reset token valid for an hour; the token is only ever in
+ * that email, never in a response), reset with the token (ends every session of the user), and change while signed
+ * in (ends the user's other sessions).
  */
 import type { FastifyInstance } from 'fastify';
 import {
@@ -10,7 +11,8 @@ import { AppError, SESSION_ACTION_HEADER, parse, requireUser, unauthorized } fro
 import { User, normaliseEmail } from '../domain/user.ts';
 import { PasswordReset } from '../domain/password-reset.ts';
 import { hashPassword, verifyPassword } from '../domain/passwords.ts';
-import { RESET_TOKEN_TTL_MS, newToken, tokenHash } from '../domain/tokens.ts';
+import { tokenHash } from '../domain/tokens.ts';
+import { SEND_PASSWORD_RESET } from '../jobs/send-password-reset.ts';
 import type { RouteDeps } from './deps.ts';
 
 export const FORGOT_PASSWORD_SENT = 'If an account exists for this email, we have sent it a link to reset the password.';
@@ -18,21 +20,17 @@ export const RESET_TOKEN_INVALID = 'This password reset token is invalid or has 
 export const RESET_TOKEN_EXPIRED = 'This password reset token has expired. Please ask for a new one.';
 export const CURRENT_PASSWORD_WRONG = 'Current password is incorrect';
 
-export async function passwordRoutes(app: FastifyInstance, { ctx, config, deliverToken }: RouteDeps): Promise<void> {
-  /** POST /api/auth/forgot-password { email }: always 200 with the same message (400 only for an invalid email). */
+export async function passwordRoutes(app: FastifyInstance, { ctx }: RouteDeps): Promise<void> {
+  /**
+   * POST /api/auth/forgot-password { email }: always 200 with the same body (400 only for an invalid email), and
+   * never the token. Known and unknown emails take the same path here: one enqueue of the same job. The lookup,
+   * the token rows and the email happen in that job (jobs/send-password-reset.ts), so neither the body nor the
+   * time to answer tells whether the email has an account.
+   */
   app.post('/auth/forgot-password', async (request): Promise<ForgotPasswordResponse> => {
     const email = normaliseEmail(parse(ForgotPasswordRequest, request.body).email);
-    const user = await request.em.findOne(User, { email }, { fields: ['id', 'email'] });
-    if (!user) return { message: FORGOT_PASSWORD_SENT };
-    const token = newToken();
-    await ctx.transaction(async (tx) => {
-      await tx.nativeDelete(PasswordReset, { userId: user.id }); // only the newest link works
-      tx.create(PasswordReset, { userId: user.id, tokenHash: tokenHash(token), expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS) });
-    });
-    // Not awaited: the answer must not take longer (or fail) because the email exists and the mail server is slow.
-    deliverToken({ kind: 'password-reset', to: user.email, token, link: `${config.publicUrl}/reset-password?token=${token}` })
-      .catch((err: unknown) => request.log.error({ err }, 'could not send the password reset email'));
-    return { message: FORGOT_PASSWORD_SENT, ...(config.exposeTokens ? { resetToken: token } : {}) };
+    await ctx.jobs.enqueue(SEND_PASSWORD_RESET, { email });
+    return { message: FORGOT_PASSWORD_SENT };
   });
 
   /** POST /api/auth/reset-password { token, password }: 200, and every session of the user ends; 400 otherwise. */

@@ -57,7 +57,7 @@ export async function signupRoutes(app: FastifyInstance, { ctx, config, deliverT
       reply.status(201);
       return {
         message: 'Check your email for a verification link.',
-        ...(config.exposeTokens ? { verificationToken: token } : {}),
+        ...(config.exposeVerificationToken ? { verificationToken: token } : {}),
       };
     } catch (err) {
       await recordFailedAttempt(ctx, signupAttempt({

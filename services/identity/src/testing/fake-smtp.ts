@@ -15,7 +15,7 @@ export interface FakeSmtpServer {
   stop(): Promise<void>;
 }
 
-const decodeQuotedPrintable = (s: string) =>
+export const decodeQuotedPrintable = (s: string) =>
   s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 export async function startFakeSmtp(): Promise<FakeSmtpServer> {

@@ -1,7 +1,10 @@
 /** Shared steps of identity's integration tests. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { EventEnvelope } from '@puente/contracts';
-import { startTestService, type TestService } from '@puente/platform/testing';
+import { startTestService, type TestService, type TestServiceOptions } from '@puente/platform/testing';
 import { identityService, type IdentityOptions, type IdentitySettings } from '../app.ts';
 
 export const ADMIN = { email: 'first@puente.test', password: 'a long password', referralCode: 'FIRST-CODE' } as const;
@@ -9,11 +12,28 @@ export const ADMIN = { email: 'first@puente.test', password: 'a long password', 
 /** What the gateway forwards about the browser. */
 export const BROWSER = { 'x-client-ip': '203.0.113.9', 'user-agent': 'Mozilla/5.0 (Vitest)' } as const;
 
-export async function startIdentity(databaseUrl: string, settings: IdentitySettings = {}, opts: IdentityOptions = {}): Promise<TestService> {
-  return startTestService(identityService(
-    { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_REFERRAL_CODE: ADMIN.referralCode, ...settings },
+export interface IdentityTestService extends TestService {
+  /** Where emails are written when no SMTP_URL is set: a fresh folder per service unless MAIL_DIR is given. */
+  mailDir: string;
+}
+
+export async function startIdentity(
+  databaseUrl: string, settings: IdentitySettings = {}, opts: IdentityOptions = {}, testOpts: TestServiceOptions = {},
+): Promise<IdentityTestService> {
+  const ownDir = settings.MAIL_DIR ? null : await mkdtemp(join(tmpdir(), 'puente-mail-'));
+  const mailDir = settings.MAIL_DIR ?? join(ownDir!, 'mail');
+  const svc = await startTestService(identityService(
+    { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_REFERRAL_CODE: ADMIN.referralCode, MAIL_DIR: mailDir, ...settings },
     { printAdmin: () => {}, ...opts },
-  ), databaseUrl);
+  ), databaseUrl, testOpts);
+  return {
+    ...svc,
+    mailDir,
+    async stop() {
+      await svc.stop();
+      if (ownDir) await rm(ownDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /**

@@ -33,16 +33,10 @@ export function ForgotPasswordForm() {
   };
 
   if (request.isSuccess) {
-    const { message, resetToken } = request.data;
+    // Only the message: a reset link is never shown here, even if a server sent one (it would hand over the account).
     return (
       <Box>
-        <Alert severity="success">{message}</Alert>
-        {resetToken ? (
-          <Alert severity="info" sx={{ mt: 2 }}>
-            For testing, the server returned the reset link:{' '}
-            <Link component={RouterLink} to={`${paths.resetPassword}?token=${encodeURIComponent(resetToken)}`}>Reset password (Test)</Link>
-          </Alert>
-        ) : null}
+        <Alert severity="success">{request.data.message}</Alert>
         <Typography variant="body2" sx={{ mt: 3 }}>
           <Link component={RouterLink} to={paths.login}>Back to log in</Link>
         </Typography>

@@ -8,16 +8,27 @@ import { renderWithRoutes } from '../../../testing/render.tsx';
 const field = (label: string) => screen.getByLabelText(label, { selector: 'input' });
 
 describe('forgot password', () => {
-  it('checks the email, then shows the answer and the testing link to the reset page', async () => {
-    const server = fakeApi({ 'POST /api/auth/forgot-password': { body: { message: 'If an account uses this email, a reset link is on its way.', resetToken: 'reset-1' } } });
+  it('checks the email, then shows the answer and nothing else', async () => {
+    const server = fakeApi({ 'POST /api/auth/forgot-password': { body: { message: 'If an account uses this email, a reset link is on its way.' } } });
     renderWithRoutes(<ForgotPasswordForm />);
     fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
     expect(await screen.findByText('Please enter a valid email address')).toBeTruthy();
     fireEvent.change(field('Email'), { target: { value: 'ana@example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
     expect(await screen.findByText('If an account uses this email, a reset link is on its way.')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Reset password (Test)' }).getAttribute('href')).toBe('/reset-password?token=reset-1');
+    expect(screen.getAllByRole('link').map((l) => l.getAttribute('href'))).toEqual(['/login']);
     expect(server.callsTo('POST /api/auth/forgot-password')[0]?.body).toEqual({ email: 'ana@example.com' });
+  });
+
+  it('never shows a reset token or link, even when a server returns one', async () => {
+    // An older identity service returned resetToken outside production: whoever typed the email got the account.
+    fakeApi({ 'POST /api/auth/forgot-password': { body: { message: 'If an account uses this email, a reset link is on its way.', resetToken: 'reset-1' } } });
+    renderWithRoutes(<ForgotPasswordForm />);
+    fireEvent.change(field('Email'), { target: { value: 'ana@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
+    expect(await screen.findByText('If an account uses this email, a reset link is on its way.')).toBeTruthy();
+    expect(document.body.innerHTML).not.toContain('reset-1');
+    expect(screen.queryByRole('link', { name: /reset password/i })).toBeNull();
   });
 });
 
