@@ -46,28 +46,25 @@ export const AttemptLimits = { email: 254, referralCode: 100, ipAddress: 100, us
 
 type AttemptInput<N extends 'signupAttempted' | 'loginAttempted'> = Omit<EventPayload<N>, 'inputAltered'>;
 
-export function signupAttempt(p: AttemptInput<'signupAttempted'>): EventEnvelope {
-  const s = storableFields();
-  const payload = {
-    ...p,
+/** The fields both kinds of attempt share, made storable; `s.altered` then says whether any had to be. */
+function storableCommon(s: ReturnType<typeof storableFields>, p: AttemptInput<'loginAttempted' | 'signupAttempted'>) {
+  return {
     email: s.text(p.email, AttemptLimits.email),
-    referralCode: s.nullable(p.referralCode, AttemptLimits.referralCode),
     failureReason: s.nullable(p.failureReason, AttemptLimits.failureReason),
     ipAddress: s.nullable(p.ipAddress, AttemptLimits.ipAddress),
     userAgent: s.nullable(p.userAgent, AttemptLimits.userAgent),
   };
+}
+
+export function signupAttempt(p: AttemptInput<'signupAttempted'>): EventEnvelope {
+  const s = storableFields();
+  const payload = { ...p, ...storableCommon(s, p), referralCode: s.nullable(p.referralCode, AttemptLimits.referralCode) };
   return makeEvent('signupAttempted', payload.email || 'unknown', { ...payload, inputAltered: s.altered });
 }
 
 export function loginAttempt(p: AttemptInput<'loginAttempted'>): EventEnvelope {
   const s = storableFields();
-  const payload = {
-    ...p,
-    email: s.text(p.email, AttemptLimits.email),
-    failureReason: s.nullable(p.failureReason, AttemptLimits.failureReason),
-    ipAddress: s.nullable(p.ipAddress, AttemptLimits.ipAddress),
-    userAgent: s.nullable(p.userAgent, AttemptLimits.userAgent),
-  };
+  const payload = { ...p, ...storableCommon(s, p) };
   return makeEvent('loginAttempted', payload.email || 'unknown', { ...payload, inputAltered: s.altered });
 }
 
