@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LoginAttemptList } from '@puente/contracts';
+import { BankAccount, CurrentUser, LoginAttemptList } from '@puente/contracts';
 import { describeWithInfra, startKafka, startPostgres, startRedis } from '@puente/testkit';
 import { startEmbedded } from './embedded.ts';
 import { startDistributed } from './distributed.ts';
@@ -117,6 +117,23 @@ function identityEndToEnd(start: () => Promise<RunningApp>): void {
       trustRating: null, ratingCount: 0, transactionCount: 0, hasBothAccounts: false, subscriptionTier: 'free',
       trustScore: 5, trustLevel: 'Unverified',
     });
+  });
+
+  it('keeps hasBothAccounts on the current user in step with the bank accounts the user adds and deletes', async () => {
+    const hasBothAccounts = async () => CurrentUser.parse(await (await call('/api/auth/user', { cookie: userCookie })).json()).hasBothAccounts;
+    const gbp = await call('/api/bank-accounts', { cookie: userCookie, body: {
+      currency: 'GBP', bankName: 'Monzo', accountNumber: '31926819', accountHolder: 'Ana Diaz', sortCode: '04-00-04',
+    } });
+    expect(gbp.status).toBe(201);
+    const clp = await call('/api/bank-accounts', { cookie: userCookie, body: {
+      currency: 'CLP', bankName: 'BancoEstado', accountNumber: '987654321', accountHolder: 'Ana Diaz',
+      rut: '12.345.678-5', accountType: 'vista', email: 'ana@example.cl',
+    } });
+    expect(clp.status).toBe(201);
+    expect(await eventually(hasBothAccounts, (both) => both)).toBe(true);
+    const { id } = BankAccount.parse(await gbp.json());
+    expect((await call(`/api/bank-accounts/${id}`, { method: 'DELETE', cookie: userCookie })).status).toBe(204);
+    expect(await eventually(hasBothAccounts, (both) => !both)).toBe(false);
   });
 
   it('refuses a state-changing request that does not come from the app', async () => {

@@ -6,14 +6,17 @@
  * id travels on to the services' logs. gateway/README.md describes the design and the settings.
  */
 import { existsSync } from 'node:fs';
+import gatewayPackage from '../package.json' with { type: 'json' };
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import helmet from '@fastify/helmet';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
 import { Redis } from 'ioredis';
-import { ServiceNames, type ServiceName } from '@puente/contracts';
+import { openApiDocument, Routes, ServiceNames, type ServiceName } from '@puente/contracts';
 import {
   createHttpApp, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER, unauthorized, type EventBus, type InternalAuth, type Logger,
 } from '@puente/platform';
@@ -33,6 +36,9 @@ export { MemorySessionStore, type SessionStore } from './sessions/store.ts';
 export { RedisSessionStore } from './sessions/redis-store.ts';
 export { SESSION_COOKIE } from './sessions/sessions.ts';
 export { CLIENT_IP_HEADER } from './proxy.ts';
+
+/** Where the API's documentation is served. */
+export const API_DOCS_PREFIX = '/api/docs';
 
 /** The schema of the gateway's tables when it keeps sessions and counters in PostgreSQL. */
 const GATEWAY_SCHEMA = 'gateway';
@@ -132,7 +138,7 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     await origins.guardApi(request);
   });
 
-  app.get('/api/health', async (_request, reply) => {
+  app.get(Routes.gateway.health.path, async (_request, reply) => {
     const entries = await Promise.all(ServiceNames.map(async (name) => [name, await probe(opts.serviceUrls[name])] as const));
     const services = Object.fromEntries(entries) as Record<ServiceName, 'ok' | 'down'>;
     const status = entries.every(([, s]) => s === 'ok') ? 'ok' : 'degraded';
@@ -140,11 +146,13 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   });
 
   // Logout is the gateway's: the session is deleted from the store, so the old cookie is refused everywhere.
-  app.post('/api/auth/logout', async (request, reply) => {
+  app.post(Routes.gateway.logout.path, async (request, reply) => {
     const ended = await sessions.end(request, reply);
     if (ended) hub.closeSessions([ended.id]);
     return { message: 'Logged out' };
   });
+
+  await registerApiDocs(app);
 
   const liveSessions = new WeakMap<FastifyRequest, Session>();
   app.get('/ws', {
@@ -177,6 +185,14 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     });
   }
   return app;
+}
+
+/** The declarations as OpenAPI 3.1 (/api/docs/openapi.json) and Swagger UI on it (/api/docs). */
+async function registerApiDocs(app: FastifyInstance): Promise<void> {
+  const document = openApiDocument(gatewayPackage.version);
+  await app.register(fastifySwagger, { mode: 'static', specification: { document: document as never } });
+  await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PREFIX, uiConfig: { url: `${API_DOCS_PREFIX}/openapi.json` } });
+  app.get(`${API_DOCS_PREFIX}/openapi.json`, async () => document);
 }
 
 /**

@@ -1,25 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { ApiRoutes, ServiceNames, type ServiceName } from '@puente/contracts';
-import { buildTestGateway } from './test-helpers.ts';
-import { ownerOf } from './routing.ts';
+import { ApiRoutes, ErrorBody, HealthResponse, ServiceNames, fillPath, servicePath, type ApiRoute, type ServiceName } from '@puente/contracts';
+import { proxiedRoutes } from './proxy.ts';
+import { buildTestGateway, login, OWN_ORIGIN, sessionCookieOf, startFakeService, type FakeUpstream } from './test-helpers.ts';
 
-describe('routing table', () => {
-  it('sends every call of the spec to the service that owns it', () => {
-    const wrong = ApiRoutes.filter((r) => r.service !== 'gateway')
-      .map((r) => ({ path: r.path.replace(/\{[^}]+\}/g, '1'), want: r.service }))
-      .filter(({ path, want }) => ownerOf(path) !== want)
-      .map(({ path, want }) => `${path} → ${ownerOf(path) ?? 'nobody'} (want ${want})`);
-    expect(wrong).toEqual([]);
-  });
-
-  it('does not treat a longer word as the same prefix', () => {
-    expect(ownerOf('/api/users/3')).toBe('identity');
-    expect(ownerOf('/api/usersX')).toBeUndefined();
-    expect(ownerOf('/api/admin/login-attempts')).toBe('audit');
-    expect(ownerOf('/api/admin/users')).toBe('identity');
-  });
-});
+const pathParams = (route: ApiRoute) => [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 
 describe('gateway serving the web app', () => {
   it('serves index.html for app routes and assets as files, and JSON 404s under /api', async () => {
@@ -46,27 +31,92 @@ describe('gateway serving the web app', () => {
   });
 });
 
-describe('gateway in front of services', () => {
-  const upstreams = new Map<ServiceName, FastifyInstance>();
-  const seen: { service: ServiceName; url: string; headers: Record<string, unknown> }[] = [];
+describe('gateway in front of services: routing from the declarations', () => {
+  const upstreams = new Map<ServiceName, { close(): Promise<unknown> }>();
+  const seen: { service: ServiceName; method: string; url: string; headers: Record<string, unknown> }[] = [];
+  let identity: FakeUpstream;
   let gateway: FastifyInstance;
+  let admin: string;
+  let user: string;
 
   beforeAll(async () => {
     const serviceUrls: Partial<Record<ServiceName, string>> = {};
     for (const name of ServiceNames) {
+      if (name === 'identity') {
+        // Logins work (sessions for the tests below); every other identity path echoes.
+        identity = await startFakeService('identity');
+        upstreams.set(name, identity);
+        serviceUrls[name] = identity.url;
+        continue;
+      }
       const up = Fastify();
-      if (name === 'identity') up.get('/login', async (_req, reply) => reply.redirect('/login'));
       up.get('/ready', async (_req, reply) => (name === 'audit' && process.env.__AUDIT_DOWN ? reply.status(503).send({}) : { status: 'ok' }));
-      up.all('/*', async (req) => { seen.push({ service: name, url: req.url, headers: req.headers }); return { service: name, url: req.url }; });
+      up.all('/*', async (req) => { seen.push({ service: name, method: req.method, url: req.url, headers: req.headers }); return { service: name, url: req.url }; });
       await up.listen({ host: '127.0.0.1', port: 0 });
       upstreams.set(name, up);
       serviceUrls[name] = `http://127.0.0.1:${(up.server.address() as { port: number }).port}`;
     }
     gateway = await buildTestGateway({ serviceUrls });
+    admin = sessionCookieOf(await login(gateway, 'ben@example.com'))!;
+    user = sessionCookieOf(await login(gateway, 'ana@example.com'))!;
   });
   afterAll(async () => {
     await gateway?.close();
     for (const up of upstreams.values()) await up.close();
+  });
+
+  /** What the services received since `mark` (the fake identity keeps its own list). */
+  const mark = () => ({ others: seen.length, identity: identity.seen.length });
+  const receivedSince = (m: ReturnType<typeof mark>) =>
+    [...seen.slice(m.others), ...identity.seen.slice(m.identity).map((s) => ({ ...s, service: 'identity' as const }))];
+
+  const send = (route: ApiRoute, cookie?: string) => gateway.inject({
+    method: route.method, url: fillPath(route.path, Object.fromEntries(pathParams(route).map((p) => [p, '7']))),
+    headers: { origin: OWN_ORIGIN, ...(cookie ? { cookie } : {}), ...(route.method === 'GET' ? {} : { 'content-type': 'application/json' }) },
+    ...(route.method === 'GET' ? {} : { payload: '{}' }),
+  });
+
+  it('proxies every declared route of every service to it, without the /api prefix', async () => {
+    const wrong: string[] = [];
+    for (const [service, routes] of proxiedRoutes()) {
+      for (const route of routes) {
+        if (route.navigation || route.name === 'login') continue; // the fake identity answers these itself
+        // A fresh session each time: the fake identity ends the caller's sessions on a password reset.
+        const cookie = sessionCookieOf(await login(gateway, 'ben@example.com'))!;
+        const before = mark();
+        const res = await send(route, cookie);
+        const got = receivedSince(before).find((s) => s.service === service);
+        const want = servicePath(route).replace(/:\w+/g, '7');
+        if (res.statusCode >= 400 || !got || got.url !== want || got.method !== route.method) {
+          wrong.push(`${route.method} ${route.path}: ${res.statusCode}, reached ${got ? `${got.service} ${got.method} ${got.url}` : 'nothing'}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('keeps users\' and admins\' routes from visitors (401) and admins\' from users (403), before any service sees them', async () => {
+    const before = mark();
+    const statuses = new Set<string>();
+    for (const routes of proxiedRoutes().values()) {
+      for (const route of routes) {
+        if (route.access === 'user' || route.access === 'admin') statuses.add(`${route.access} visitor ${(await send(route)).statusCode}`);
+        if (route.access === 'admin') statuses.add(`admin user ${(await send(route, user)).statusCode}`);
+      }
+    }
+    expect([...statuses].sort()).toEqual(['admin user 403', 'admin visitor 401', 'user visitor 401']);
+    expect(receivedSince(before)).toEqual([]);
+  });
+
+  it('serves no planned route, no internal route and no undeclared path: a JSON 404', async () => {
+    const paths = [
+      ...ApiRoutes.filter((r) => r.planned || r.access === 'internal').map((r) => [r.method, fillPath(r.path, Object.fromEntries(pathParams(r).map((p) => [p, '7'])))]),
+      ['GET', '/api/nope'], ['GET', '/api/bank-accounts/3'], ['POST', '/api/bank-accounts/1/verify'],
+    ] as const;
+    for (const [method, url] of paths) {
+      const res = await gateway.inject({ method, url, headers: { origin: OWN_ORIGIN, cookie: admin } });
+      expect({ method, url, status: res.statusCode, body: ErrorBody.parse(res.json()).code }).toEqual({ method, url, status: 404, body: 'not_found' });
+    }
   });
 
   it("passes a service's redirect on as written (the header's Log In: /api/login → /login, no loop)", async () => {
@@ -75,36 +125,53 @@ describe('gateway in front of services', () => {
     expect(res.headers.location).toBe('/login');
   });
 
-  it('proxies /api/bank-accounts/3 to the accounts service without the /api prefix', async () => {
-    const res = await gateway.inject({ method: 'GET', url: '/api/bank-accounts/3?x=1' });
-    expect(res.json()).toEqual({ service: 'accounts', url: '/bank-accounts/3?x=1' });
+  it('forwards the query as it came', async () => {
+    const cookie = sessionCookieOf(await login(gateway, 'ben@example.com'))!;
+    const res = await gateway.inject({ method: 'GET', url: '/api/admin/login-attempts?email=a%40b.c&limit=5', headers: { cookie } });
+    expect(res.json()).toEqual({ service: 'audit', url: '/admin/login-attempts?email=a%40b.c&limit=5' });
   });
 
   it('strips an internal token sent from outside and forwards its request id', async () => {
-    await gateway.inject({ method: 'GET', url: '/api/ratings/user/5', headers: { 'x-internal-token': 'forged', 'x-request-id': 'req-123' } });
+    await gateway.inject({ method: 'GET', url: '/api/bank-accounts', headers: { cookie: user, 'x-internal-token': 'forged', 'x-request-id': 'req-123' } });
     const last = seen.at(-1)!;
-    expect(last.service).toBe('rating');
-    expect(last.headers['x-internal-token']).toBeUndefined();
+    expect(last.service).toBe('accounts');
+    expect(last.headers['x-internal-token']).not.toBe('forged');
     expect(last.headers['x-request-id']).toBe('req-123');
-  });
-
-  it('answers an unknown /api path with a JSON 404', async () => {
-    const res = await gateway.inject({ method: 'GET', url: '/api/nope' });
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toMatchObject({ code: 'not_found' });
   });
 
   it('reports every service in /api/health, and degraded when one is not ready', async () => {
     const ok = await gateway.inject({ method: 'GET', url: '/api/health' });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toEqual({ status: 'ok', services: Object.fromEntries(ServiceNames.map((n) => [n, 'ok'])) });
+    expect(HealthResponse.parse(ok.json())).toEqual({ status: 'ok', services: Object.fromEntries(ServiceNames.map((n) => [n, 'ok'])) });
     process.env.__AUDIT_DOWN = '1';
     try {
       const degraded = await gateway.inject({ method: 'GET', url: '/api/health' });
       expect(degraded.statusCode).toBe(503);
-      expect(degraded.json()).toMatchObject({ status: 'degraded', services: { audit: 'down', identity: 'ok' } });
+      expect(HealthResponse.parse(degraded.json())).toMatchObject({ status: 'degraded', services: { audit: 'down', identity: 'ok' } });
     } finally {
       delete process.env.__AUDIT_DOWN;
     }
+  });
+
+  it('serves the OpenAPI document of every declared public route, each served or marked planned, and Swagger UI', async () => {
+    const doc = (await gateway.inject({ method: 'GET', url: '/api/docs/openapi.json' })).json() as { openapi: string; paths: Record<string, Record<string, { 'x-status'?: string; responses: Record<string, unknown> }>> };
+    expect(doc.openapi).toBe('3.1.0');
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path, op })));
+    const problems: string[] = [];
+    for (const { method, path, op } of documented) {
+      const served = gateway.hasRoute({ method: method as 'GET', url: path.replace(/\{(\w+)\}/g, ':$1') });
+      if (served === (op['x-status'] === 'planned')) problems.push(`${method} ${path}: served ${served}, x-status ${op['x-status']}`);
+      if (!Object.keys(op.responses).some((s) => Number(s) < 400)) problems.push(`${method} ${path}: no success answer`);
+    }
+    // And the other way: every /api route the gateway serves is in the document.
+    for (const route of ApiRoutes.filter((r) => r.access !== 'internal' && !r.planned)) {
+      if (!documented.some((d) => d.method === route.method && d.path === route.path)) problems.push(`${route.method} ${route.path}: served, not documented`);
+    }
+    expect(problems).toEqual([]);
+    const spec = new Set(['/api/exchange-rate', '/api/ratings', '/api/notifications/count', '/api/subscription/info', '/api/auth/user']);
+    expect([...spec].filter((p) => !doc.paths[p])).toEqual([]);
+    const ui = await gateway.inject({ method: 'GET', url: '/api/docs/' });
+    expect(ui.statusCode).toBe(200);
+    expect(ui.headers['content-type']).toMatch(/text\/html/);
   });
 });

@@ -1,19 +1,20 @@
 /**
- * /api/* → the owning service (routing.ts), through @fastify/http-proxy. On the way up: the rate limits are
- * checked, the headers only the gateway may set are replaced (the caller's internal token when the session is
- * valid, the browser's IP, the request id) and the session cookie is left out. On the way down: identity's
- * session action (grant, revoke-all, revoke-others) is verified, acted on and stripped, and a login's rate-limit
- * points are settled (rate-limits.ts).
+ * Every declared /api route of a service (its declaration in @puente/contracts: method, path, who may call) →
+ * that service, through @fastify/reply-from. Nothing else is proxied: a path no service declares is a 404 here, and
+ * a planned route is not served yet. On the way up: the rate limits are checked, the caller's session is required
+ * where the route is for users or admins (401, 403 before any service is bothered), the headers only the gateway
+ * may set are replaced (the caller's internal token when the session is valid, the browser's IP, the request id)
+ * and the session cookie is left out. On the way down: identity's session action (grant, revoke-all,
+ * revoke-others) is verified, acted on and stripped, and a login's rate-limit points are settled (rate-limits.ts).
  */
 import { PassThrough } from 'node:stream';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import httpProxy from '@fastify/http-proxy';
-import type { ServiceName } from '@puente/contracts';
+import replyFrom from '@fastify/reply-from';
+import { ApiRoutes, routerPath, type ApiRoute, type ServiceName } from '@puente/contracts';
 import {
-  AppError, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER, SESSION_ACTION_HEADER, type InternalAuth,
+  AppError, forbidden, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER, SESSION_ACTION_HEADER, unauthorized, type InternalAuth,
 } from '@puente/platform';
-import { routingTable } from './routing.ts';
 import type { RateLimiter } from './rate-limits.ts';
 import { SESSION_COOKIE, type Sessions } from './sessions/sessions.ts';
 
@@ -36,73 +37,81 @@ interface Exchange {
   sessionAction?: string;
 }
 
+/** The routes the gateway proxies, by service: every declared /api route of a service that is not planned. */
+export function proxiedRoutes(): Map<ServiceName, ApiRoute[]> {
+  const byService = new Map<ServiceName, ApiRoute[]>();
+  for (const route of ApiRoutes) {
+    if (route.service === 'gateway' || route.access === 'internal' || route.planned) continue;
+    byService.set(route.service, [...(byService.get(route.service) ?? []), route]);
+  }
+  return byService;
+}
+
 export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDeps): Promise<void> {
   const exchanges = new WeakMap<FastifyRequest, Exchange>();
 
-  for (const { prefix, service } of routingTable) {
+  const proxyOptions = (service: ServiceName) => ({
+    rewriteRequestHeaders: (request: FastifyRequest, headers: IncomingHttpHeaders) =>
+      upstreamHeaders(request, headers, exchanges.get(request)?.internalToken),
+    rewriteHeaders: (headers: IncomingHttpHeaders, request: FastifyRequest | undefined) => {
+      const action = headers[SESSION_ACTION_HEADER];
+      if (action !== undefined) {
+        delete headers[SESSION_ACTION_HEADER];
+        if (service === 'identity' && typeof action === 'string' && request) {
+          const exchange = exchanges.get(request);
+          if (exchange) exchange.sessionAction = action;
+        } else {
+          request?.log.warn({ service }, 'ignored a session action from a service other than identity');
+        }
+      }
+      const setCookie = headers['set-cookie'];
+      if (Array.isArray(setCookie)) headers['set-cookie'] = setCookie.filter((c) => !c.startsWith(`${SESSION_COOKIE}=`));
+      return headers;
+    },
+    onResponse: (request: FastifyRequest, reply: FastifyReply, res: { statusCode?: number; stream: NodeJS.ReadableStream & { destroy(): void } }) => {
+      void afterResponse(deps, request, reply, res.statusCode ?? 0, exchanges.get(request)?.sessionAction)
+        .then(() => reply.send(res.stream), (err: unknown) => {
+          res.stream.destroy();
+          reply.send(err);
+        });
+    },
+  });
+
+  for (const [service, routes] of proxiedRoutes()) {
     const upstream = deps.serviceUrls[service];
-    if (!upstream) {
-      // A deployment without this service: say so instead of failing to start.
-      app.all(prefix, unavailable(service));
-      app.all(`${prefix}/*`, unavailable(service));
-      continue;
-    }
-    await app.register(httpProxy, {
-      upstream,
-      prefix,
-      rewritePrefix: prefix.replace(/^\/api/, ''),
-      // Services redirect to app paths (identity's /api/login → /login): keep their Location as they wrote it.
-      internalRewriteLocationHeader: false,
-      httpMethods: ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'],
-      // Giving a preValidation hook also keeps the plugin's own body parsers out: the gateway's (app.ts) apply,
-      // which read the body whole, within the size limit.
-      preValidation: async (request: FastifyRequest, reply: FastifyReply) => {
-        await deps.limiter.check(request);
-        const session = await deps.sessions.current(request, reply);
-        const exchange: Exchange = {};
-        if (session) {
-          exchange.internalToken = await deps.auth.sign({ kind: 'user', userId: session.userId, role: session.role, sessionId: session.id });
-        }
-        exchanges.set(request, exchange);
-        // Forward the bytes as they came (a JSON body would otherwise be re-serialised, breaking Stripe's signature).
-        if (Buffer.isBuffer(request.body)) {
-          const body = new PassThrough();
-          body.end(request.body);
-          request.body = body;
-        }
-      },
-      // reply-from types these hooks for any server kind; this gateway is plain HTTP/1 (asPlain).
-      replyOptions: {
-        rewriteRequestHeaders: (anyRequest, headers) => {
-          const request = asPlain(anyRequest);
-          return upstreamHeaders(request, headers, exchanges.get(request)?.internalToken);
-        },
-        rewriteHeaders: (headers, anyRequest) => {
-          const request = anyRequest && asPlain(anyRequest);
-          const action = headers[SESSION_ACTION_HEADER];
-          if (action !== undefined) {
-            delete headers[SESSION_ACTION_HEADER];
-            if (service === 'identity' && typeof action === 'string' && request) {
-              const exchange = exchanges.get(request);
-              if (exchange) exchange.sessionAction = action;
-            } else {
-              request?.log.warn({ service }, 'ignored a session action from a service other than identity');
+    await app.register(async (scope) => {
+      if (!upstream) {
+        // A deployment without this service: say so instead of failing to start.
+        for (const route of routes) scope.route({ method: route.method, url: routerPath(route), handler: unavailable(service) });
+        return;
+      }
+      await scope.register(replyFrom, { base: upstream });
+      const options = proxyOptions(service);
+      for (const route of routes) {
+        scope.route({
+          method: route.method,
+          url: routerPath(route),
+          preValidation: async (request, reply) => {
+            await deps.limiter.check(request);
+            const session = await deps.sessions.current(request, reply);
+            if (route.access !== 'visitor' && !session) throw unauthorized();
+            if (route.access === 'admin' && session?.role !== 'admin') throw forbidden('Admins only');
+            const exchange: Exchange = {};
+            if (session) {
+              exchange.internalToken = await deps.auth.sign({ kind: 'user', userId: session.userId, role: session.role, sessionId: session.id });
             }
-          }
-          const setCookie = headers['set-cookie'];
-          if (Array.isArray(setCookie)) headers['set-cookie'] = setCookie.filter((c) => !c.startsWith(`${SESSION_COOKIE}=`));
-          return headers;
-        },
-        onResponse: (anyRequest, anyReply, res) => {
-          const request = asPlain(anyRequest);
-          const reply = anyReply as unknown as FastifyReply;
-          void afterResponse(deps, request, reply, res.statusCode ?? 0, exchanges.get(request)?.sessionAction)
-            .then(() => reply.send(res.stream), (err: unknown) => {
-              res.stream.destroy();
-              reply.send(err);
-            });
-        },
-      },
+            exchanges.set(request, exchange);
+            // Forward the bytes as they came (a JSON body would otherwise be re-serialised, breaking Stripe's signature).
+            if (Buffer.isBuffer(request.body)) {
+              const body = new PassThrough();
+              body.end(request.body);
+              request.body = body;
+            }
+          },
+          // The service's path is the browser's without /api; the query goes as it came.
+          handler: (request, reply) => reply.from(request.url.replace(/^\/api(?=\/)/, ''), options as never),
+        });
+      }
     });
   }
 }
@@ -149,7 +158,6 @@ function withoutSessionCookie(cookie: string | undefined): string | undefined {
   return kept.length > 0 ? kept.join('; ') : undefined;
 }
 
-const asPlain = (request: unknown) => request as FastifyRequest;
 
 function unavailable(service: ServiceName) {
   return async (_request: unknown, reply: FastifyReply) =>

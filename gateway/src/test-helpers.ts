@@ -28,15 +28,16 @@ export interface FakeUpstream {
   app: FastifyInstance;
   url: string;
   /** Every request it received: path, the caller it verified, the headers it got. */
-  seen: { url: string; caller: unknown; headers: Record<string, unknown>; body: string }[];
+  seen: { method: string; url: string; caller: unknown; headers: Record<string, unknown>; body: string }[];
   close(): Promise<void>;
 }
 
 /**
  * identity: POST /auth/login grants a session (401 for a wrong password, 403 for the unverified account);
- * POST /auth/password ends the caller's other sessions; POST /auth/reset ends all of the caller's sessions;
- * GET /auth/user answers the caller or 401; POST /auth/forged-action sends an action signed with another secret.
- * Every other path echoes what it received.
+ * POST /auth/change-password ends the caller's other sessions; POST /auth/reset-password ends all of the caller's
+ * sessions; POST /auth/forgot-password sends an action signed with another secret;
+ * GET /auth/user answers the caller or 401; GET /login redirects to the app's /login.
+ * Every other path echoes what it received (and, with an x-test-grant-me header, tries to grant a session).
  */
 export async function startFakeService(name: ServiceName = 'identity'): Promise<FakeUpstream> {
   const app = createHttpApp({ logger, auth });
@@ -44,7 +45,7 @@ export async function startFakeService(name: ServiceName = 'identity'): Promise<
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   app.addHook('preHandler', async (request) => {
-    seen.push({ url: request.url, caller: request.caller, headers: { ...request.headers }, body: String(request.body ?? '') });
+    seen.push({ method: request.method, url: request.url, caller: request.caller, headers: { ...request.headers }, body: String(request.body ?? '') });
   });
   const act = async (action: SessionAction) => ({ [SESSION_ACTION_HEADER]: await auth.signSessionAction(action) });
 
@@ -55,22 +56,23 @@ export async function startFakeService(name: ServiceName = 'identity'): Promise<
     if (user.id === 3) return reply.status(403).send({ message: 'Please verify your email first' });
     return reply.headers(await act({ action: 'grant', userId: user.id, role: user.role })).send({ id: user.id });
   });
-  app.post('/auth/password', async (request, reply) => {
+  app.post('/auth/change-password', async (request, reply) => {
     const caller = requireUser(request);
     return reply.headers(await act({ action: 'revoke-others', userId: caller.userId, keepSessionId: caller.sessionId! })).send({ message: 'Password changed' });
   });
-  app.post('/auth/reset', async (request, reply) => {
+  app.post('/auth/reset-password', async (request, reply) => {
     const caller = requireUser(request);
     return reply.headers(await act({ action: 'revoke-all', userId: caller.userId })).send({ message: 'Password reset' });
   });
-  app.post('/auth/forged-action', async (_request, reply) => {
+  app.post('/auth/forgot-password', async (_request, reply) => {
     const forged = await internalAuth('another-secret-another-secret-another').signSessionAction({ action: 'grant', userId: 1, role: 'admin' });
     return reply.header(SESSION_ACTION_HEADER, forged).send({ ok: true });
   });
   app.get('/auth/user', async (request) => ({ ...requireUser(request) }));
+  app.get('/login', async (_request, reply) => reply.redirect('/login'));
   app.all('/*', async (request, reply) => {
     // Any service may try to hand out sessions; only identity's actions count.
-    if (request.url.startsWith('/grant-me')) reply.headers(await act({ action: 'grant', userId: 1, role: 'admin' }));
+    if (request.headers['x-test-grant-me']) reply.headers(await act({ action: 'grant', userId: 1, role: 'admin' }));
     return { service: name, url: request.url, caller: request.caller, headers: request.headers, body: String(request.body ?? '') };
   });
   await app.listen({ host: '127.0.0.1', port: 0 });

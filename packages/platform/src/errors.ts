@@ -29,6 +29,9 @@ export const conflict = (message: string, code = 'conflict') => new AppError(409
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new AppError(429, 'rate_limited', message, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
 
+/** A 400 for one field that a rule beyond its schema refused (one that needs the stored state to check). */
+export const fieldInvalid = (field: string, message: string) => new AppError(400, 'validation_failed', message, { errors: [{ field, message }] });
+
 /** A zod failure as a 400 whose message is the first field's message (the spec's words) and errors lists them all. */
 export function validationError(error: z.ZodError): AppError {
   const errors = error.issues.map((i) => ({ field: i.path.map(String).join('.'), message: i.message }));

@@ -3,6 +3,7 @@ export * from './logger.ts';
 export * from './errors.ts';
 export * from './auth.ts';
 export * from './http/app.ts';
+export * from './http/serve.ts';
 export * from './db/database.ts';
 export * from './db/platform-entities.ts';
 export * from './messaging/bus.ts';

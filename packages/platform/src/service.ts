@@ -64,6 +64,7 @@ export interface ServiceDefinition {
   migrationsPath: string;
   routes(app: FastifyInstance, ctx: ServiceContext): Promise<void> | void;
   consumers?: Consumer[];
+  /** Each handler receives the job's data and this service's ServiceContext (with the run as `job`). */
   jobs?: JobDefinition[];
   schedules?: ScheduleDefinition[];
   /** Runs once the database is migrated, before the service takes traffic (seeding, caches). */
@@ -132,7 +133,7 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
 
   if (def.onStart) await def.onStart(ctx);
   for (const job of def.jobs ?? []) jobs.register(job);
-  await jobs.start();
+  await jobs.start(ctx); // each handler gets this context: jobs need no closure over the started service
   for (const s of def.schedules ?? []) await jobs.schedule(s.job, s.data ?? {}, { everyMs: s.everyMs, schedulerId: s.schedulerId });
 
   const subscription = await subscribeConsumers(def, ctx);

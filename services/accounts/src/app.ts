@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { defineService, type ServiceContext } from '@puente/platform';
+import { defineService } from '@puente/platform';
 import { BankAccountSchema } from './domain/bank-account.ts';
 import { bankCipher, parseEncryptionKeys, type EncryptionKeys } from './domain/encryption.ts';
 import { bankAccountRoutes } from './routes/bank-accounts.ts';
@@ -29,24 +29,16 @@ export type AccountsSettings = z.infer<typeof AccountsSettings>;
 
 export function accountsService(settings: AccountsSettings) {
   const cipher = bankCipher(settings.BANK_ENCRYPTION_KEYS);
-  // The re-encryption job needs the service's database, which exists once the service has started (onStart).
-  let started: ServiceContext | undefined;
   return defineService({
     name: 'accounts',
     entities: [BankAccountSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
-    jobs: [resealJob(() => {
-      if (!started) throw new Error('the accounts service has not started');
-      return started;
-    }, cipher)],
+    jobs: [resealJob(cipher)],
     schedules: [{ job: RESEAL_JOB, everyMs: 3_600_000, schedulerId: RESEAL_JOB }],
     async routes(app, ctx) {
       await app.register(bankAccountRoutes(ctx, cipher));
       await app.register(internalRoutes(cipher));
-    },
-    async onStart(ctx) {
-      started = ctx;
     },
   });
 }

@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { defineService, type ServiceContext } from '@puente/platform';
+import { defineService } from '@puente/platform';
 import { LoginAttemptSchema, SignupAttemptSchema } from './domain/attempts.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { consumers } from './events/consumers.ts';
@@ -21,23 +21,15 @@ export type AuditSettings = z.infer<typeof AuditSettings>;
 const DAILY_MS = 24 * 3600 * 1000;
 
 export function auditService(settings: AuditSettings) {
-  let started: ServiceContext | undefined;
-  const service = (): ServiceContext => {
-    if (!started) throw new Error('the audit service has not started');
-    return started;
-  };
   return defineService({
     name: 'audit',
     entities: [SignupAttemptSchema, LoginAttemptSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
-    jobs: [purgeOldAttempts({ retentionDays: settings.AUDIT_RETENTION_DAYS, service })],
+    jobs: [purgeOldAttempts({ retentionDays: settings.AUDIT_RETENTION_DAYS })],
     schedules: [{ job: PURGE_OLD_ATTEMPTS, everyMs: DAILY_MS, schedulerId: PURGE_OLD_ATTEMPTS }],
     async routes(app) {
       await app.register(adminRoutes);
-    },
-    async onStart(ctx) {
-      started = ctx;
     },
   });
 }

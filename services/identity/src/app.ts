@@ -8,7 +8,7 @@ import { access, constants, mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { booleanSetting, defineService, type ServiceContext } from '@puente/platform';
+import { booleanSetting, defineService } from '@puente/platform';
 import { UserSchema } from './domain/user.ts';
 import { AccountCurrencySchema } from './domain/account-currencies.ts';
 import { PendingSignupSchema } from './domain/pending-signup.ts';
@@ -49,7 +49,11 @@ export const IdentitySettings = z.object({
   PUBLIC_URL: optional(z.url({ protocol: /^https?$/, error: 'PUBLIC_URL must be an http(s) origin such as https://puente.example' })),
   GOOGLE_CLIENT_ID: optional(z.string()),
   GOOGLE_CLIENT_SECRET: optional(z.string()),
-  GOOGLE_ISSUER: optional(z.url({ protocol: /^https?$/, error: 'GOOGLE_ISSUER must be an http(s) URL' })),
+  // openid-client speaks plain http only to a provider on this machine (a local fake): said at start, not at sign-in.
+  GOOGLE_ISSUER: optional(z.url({ protocol: /^https?$/, error: 'GOOGLE_ISSUER must be an http(s) URL' }).refine(
+    (u) => u.startsWith('https:') || /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/i.test(u),
+    'GOOGLE_ISSUER must be an https:// URL (http:// only for localhost or 127.0.0.1)',
+  )),
   OAUTH_COOKIE_SECRET: optional(z.string().min(32, 'OAUTH_COOKIE_SECRET must be at least 32 characters')),
   INTERNAL_TOKEN_SECRET: optional(z.string()),
 }).refine((s) => Boolean(s.GOOGLE_CLIENT_ID) === Boolean(s.GOOGLE_CLIENT_SECRET), {
@@ -102,11 +106,6 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
   const from = settings.MAIL_FROM ?? DEFAULT_MAIL_FROM;
   const smtp = !opts.mailer && settings.SMTP_URL ? smtpMailer(settings.SMTP_URL, from) : null;
   const google = config.google ? googleClient(config.google) : null;
-  let started: ServiceContext | undefined;
-  const service = (): ServiceContext => {
-    if (!started) throw new Error('the identity service has not started');
-    return started;
-  };
   // Set once the service has its logger (routes run first); the reset job sends through the same delivery.
   let delivery: ((mail: TokenMail) => Promise<void>) | undefined;
   const deliverToken = async (mail: TokenMail): Promise<void> => {
@@ -118,7 +117,7 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
     entities: [UserSchema, AccountCurrencySchema, PendingSignupSchema, PasswordResetSchema, ReferralSchema, VerificationRequestSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
-    jobs: [purgeExpiredTokens({ service }), sendPasswordReset({ service, deliverToken, publicUrl: config.publicUrl })],
+    jobs: [purgeExpiredTokens, sendPasswordReset({ deliverToken, publicUrl: config.publicUrl })],
     schedules: [{ job: PURGE_EXPIRED_TOKENS, everyMs: HOURLY_MS, schedulerId: PURGE_EXPIRED_TOKENS }],
     async routes(app, ctx) {
       delivery = tokenDelivery(opts.mailer ?? smtp ?? mailFolder({ dir: config.mailDir, from, logger: ctx.logger }));
@@ -134,7 +133,6 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
       await app.register(internalRoutes, deps);
     },
     async onStart(ctx) {
-      started = ctx;
       if (!opts.mailer && !smtp) {
         // warn, so the embedded mode (which logs at warn) says where its emails are; each email is logged at info.
         ctx.logger.warn({ mailDir: config.mailDir }, `no SMTP_URL set: emails are written as .eml files to ${config.mailDir}`);

@@ -4,7 +4,7 @@
  * is tested in services/audit; the whole trail, browser to admin view, in infra/hostile-input.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventPayload } from '@puente/contracts';
+import { ErrorBody, type EventPayload } from '@puente/contracts';
 import type { Caller } from '@puente/platform';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { ADMIN, BROWSER, eventsDuring, startIdentity, type IdentityTestService } from './testing/helpers.ts';
@@ -39,6 +39,16 @@ describeWithInfra(['postgres'], 'attempts are recorded whatever the client sent'
       })]]);
     }
     expect(attempts.find((a) => a.email === 'clean@puente.test')).toMatchObject({ failureReason: 'invalid_credentials', inputAltered: false });
+  });
+
+  it('records, once each, a login whose body cannot be read: malformed JSON, or JSON that is not an object', async () => {
+    const attempts = await payloadsOf<'loginAttempted'>('identity.login.attempted', async () => {
+      for (const body of ['{"email": ', 'null']) {
+        const res = await identity.app.inject({ method: 'POST', url: '/auth/login', headers: { ...BROWSER, 'content-type': 'application/json' }, payload: body });
+        expect(res.statusCode).toBe(400);
+      }
+    });
+    expect(attempts).toEqual(Array(2).fill(expect.objectContaining({ email: '', method: 'password', status: 'failed', failureReason: 'bad_request' })));
   });
 
   it('records sign-ups with such an email or referral code, flagged inputAltered', async () => {
@@ -99,7 +109,7 @@ describeWithInfra(['postgres'], 'attempts are recorded whatever the client sent'
       const events = await eventsDuring(identity, async () => {
         for (const caller of [null, { kind: 'user', userId: 1, role: 'user' }, ADMIN_CALLER, { kind: 'service', service: 'accounts' }] as (Caller | null)[]) {
           const res = await refused(caller, { email: 'mallory@puente.test' });
-          expect([caller, res.statusCode, res.json().code]).toEqual([caller, 403, 'forbidden']);
+          expect([caller, res.statusCode, ErrorBody.parse(res.json()).code]).toEqual([caller, 403, 'forbidden']);
         }
       }, 'identity.login.attempted');
       expect(events).toEqual([]);

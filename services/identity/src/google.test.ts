@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ErrorBody } from '@puente/contracts';
 import { loadConfig } from '@puente/platform';
 import type { TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
@@ -118,30 +119,52 @@ describeWithInfra(['postgres'], 'sign-in with Google (against a local OpenID pro
     expect(pw.statusCode).toBe(401);
   });
 
-  it('refuses a forged state, a tampered cookie, a cancelled sign-in, an unverified email and a token for another client or another nonce', async () => {
+  it('refuses a forged state, a tampered cookie, a cancelled sign-in, an unverified email, and a token for another client, another nonce or with a forged signature', async () => {
     const cy: FakeGoogleUser = { sub: 'google-cy', email: ADMIN.email, email_verified: true };
     const exchanges = () => idp.tokenRequests.ok + idp.tokenRequests.refused;
-    const before = exchanges();
-    const forged = await roundTrip(cy, undefined, (back, cookie) => { back.searchParams.set('state', 'forged'); return { back, cookie }; });
-    expect(forged.callback.headers.location).toBe('/login-failed?reason=google_failed');
-    const tampered = await roundTrip(cy, undefined, (back, cookie) => ({ back, cookie: `${cookie.slice(0, -4)}AAAA` }));
-    expect(tampered.callback.headers.location).toBe('/login-failed?reason=google_failed');
-    const noCookie = await roundTrip(cy, undefined, (back) => ({ back, cookie: '' }));
-    expect(noCookie.callback.headers.location).toBe('/login-failed?reason=google_failed');
-    expect(exchanges()).toBe(before); // without a matching state the code is never exchanged
-    const cancelled = await roundTrip(null);
-    expect(cancelled.callback.headers.location).toBe('/login-failed?reason=google_cancelled');
-    const unverified = await roundTrip({ ...cy, email_verified: false });
-    expect(unverified.callback.headers.location).toBe('/login-failed?reason=google_email_unverified');
-    idp.overrideClaims({ aud: 'someone-else' });
-    const otherClient = await roundTrip(cy);
-    idp.overrideClaims({ nonce: 'replayed' });
-    const replayed = await roundTrip(cy);
-    idp.overrideClaims({});
-    expect(otherClient.callback.headers.location).toBe('/login-failed?reason=google_failed');
-    expect(replayed.callback.headers.location).toBe('/login-failed?reason=google_failed');
-    for (const r of [forged, tampered, noCookie, cancelled, unverified, otherClient, replayed]) expect(r.callback.headers['x-session-action']).toBeUndefined();
+    const refusals: Awaited<ReturnType<typeof roundTrip>>[] = [];
+    const events = await eventsDuring(svc, async () => {
+      const before = exchanges();
+      const forged = await roundTrip(cy, undefined, (back, cookie) => { back.searchParams.set('state', 'forged'); return { back, cookie }; });
+      const tampered = await roundTrip(cy, undefined, (back, cookie) => ({ back, cookie: `${cookie.slice(0, -4)}AAAA` }));
+      const noCookie = await roundTrip(cy, undefined, (back) => ({ back, cookie: '' }));
+      expect(exchanges()).toBe(before); // without a matching state the code is never exchanged
+      const cancelled = await roundTrip(null);
+      expect(cancelled.callback.headers.location).toBe('/login-failed?reason=google_cancelled');
+      const unverified = await roundTrip({ ...cy, email_verified: false });
+      expect(unverified.callback.headers.location).toBe('/login-failed?reason=google_email_unverified');
+      idp.overrideClaims({ aud: 'someone-else' });
+      const otherClient = await roundTrip(cy);
+      idp.overrideClaims({ nonce: 'replayed' });
+      const replayed = await roundTrip(cy);
+      idp.overrideClaims({});
+      idp.forgeSignatures(true);
+      const badSignature = await roundTrip(cy);
+      idp.forgeSignatures(false);
+      for (const r of [forged, tampered, noCookie, otherClient, replayed, badSignature]) {
+        expect(r.callback.headers.location).toBe('/login-failed?reason=google_failed');
+      }
+      refusals.push(forged, tampered, noCookie, cancelled, unverified, otherClient, replayed, badSignature);
+    }, 'identity.login.attempted');
+    for (const r of refusals) expect(r.callback.headers['x-session-action']).toBeUndefined();
     expect(await svc.ctx.orm.em.fork().findOneOrFail(User, { email: ADMIN.email })).toMatchObject({ googleSubject: null });
+    // The audit trail says which check refused each one.
+    expect(events.map((e) => (e.payload as { failureReason: string }).failureReason).sort()).toEqual([
+      'google_email_unverified', 'missing_or_expired_state', 'missing_or_expired_state', 'provider_error:access_denied',
+      'provider_exchange_failed', 'provider_exchange_failed', 'provider_exchange_failed', 'state_mismatch',
+    ]);
+  });
+
+  it('answers 400 to a referral code the contract refuses, and records the attempt', async () => {
+    const events = await eventsDuring(svc, async () => {
+      const res = await svc.app.inject({ method: 'GET', url: `/auth/google?referralCode=${'A'.repeat(65)}`, headers: BROWSER });
+      expect(res.statusCode).toBe(400);
+      expect(ErrorBody.parse(res.json()).code).toBe('validation_failed');
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }, 'identity.login.attempted');
+    expect(events.map((e) => e.payload)).toEqual([{
+      email: '', method: 'google', status: 'failed', failureReason: 'validation', ipAddress: '203.0.113.9', userAgent: 'Mozilla/5.0 (Vitest)', inputAltered: false,
+    }]);
   });
 });
 

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ErrorBody, VerifyReferralResponse } from '@puente/contracts';
 import { startTestService, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { identityService } from './app.ts';
 import { User } from './domain/user.ts';
 import { verifyPassword } from './domain/passwords.ts';
+import { INVALID_REFERRAL_CODE } from './routes/referrals.ts';
 
 describeWithInfra(['postgres'], 'identity service', () => {
   const db = useFreshDatabase('identity');
@@ -37,9 +39,9 @@ describeWithInfra(['postgres'], 'identity service', () => {
   it('answers OK for a valid referral code, whatever its case and spacing, and 404 otherwise', async () => {
     const ok = await svc.app.inject({ method: 'GET', url: '/auth/verify-referral/%20first-code%20' });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toEqual({ valid: true });
+    expect(VerifyReferralResponse.parse(ok.json())).toEqual({ valid: true });
     const bad = await svc.app.inject({ method: 'GET', url: '/auth/verify-referral/NOPE' });
     expect(bad.statusCode).toBe(404);
-    expect(bad.json()).toMatchObject({ code: 'not_found' });
+    expect(ErrorBody.parse(bad.json())).toEqual({ message: INVALID_REFERRAL_CODE, code: 'not_found' });
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CurrentUser } from '@puente/contracts';
+import { CurrentUser, ErrorBody, LoginResponse } from '@puente/contracts';
 import type { TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { User } from './domain/user.ts';
@@ -19,7 +19,7 @@ describeWithInfra(['postgres'], 'login and the current user', () => {
     const events = await eventsDuring(svc, async () => {
       const res = await loginWith({ email: ` ${ana.email.toUpperCase()}`, password: ana.password });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ message: 'Login successful' });
+      expect(LoginResponse.parse(res.json())).toEqual({ message: 'Login successful' });
       expect(await svc.ctx.auth.verifySessionAction(String(res.headers['x-session-action']))).toEqual({ action: 'grant', userId: id, role: 'user' });
     }, 'identity.login.attempted');
     expect(events.map((e) => e.payload)).toEqual([{
@@ -36,7 +36,7 @@ describeWithInfra(['postgres'], 'login and the current user', () => {
       const unknown = await loginWith({ email: 'nobody@puente.test', password: bea.password });
       for (const res of [wrong, unknown]) {
         expect(res.statusCode).toBe(401);
-        expect(res.json()).toEqual({ message: 'Invalid email or password', code: 'invalid_credentials' });
+        expect(ErrorBody.parse(res.json())).toEqual({ message: 'Invalid email or password', code: 'invalid_credentials' });
         expect(res.headers['x-session-action']).toBeUndefined();
       }
     }, 'identity.login.attempted');
@@ -51,12 +51,12 @@ describeWithInfra(['postgres'], 'login and the current user', () => {
     const events = await eventsDuring(svc, async () => {
       const bad = await loginWith({ email: 'not-an-email', password: '' });
       expect(bad.statusCode).toBe(400);
-      expect(bad.json()).toEqual({
+      expect(ErrorBody.parse(bad.json())).toEqual({
         message: 'Please enter a valid email address', code: 'validation_failed',
         errors: [{ field: 'email', message: 'Please enter a valid email address' }, { field: 'password', message: 'Password is required' }],
       });
       const noPassword = await loginWith({ email: 'ana@puente.test' });
-      expect(noPassword.json().message).toBe('Password is required');
+      expect(ErrorBody.parse(noPassword.json()).message).toBe('Password is required');
     }, 'identity.login.attempted');
     expect(events.map((e) => e.payload)).toEqual([
       expect.objectContaining({ email: 'not-an-email', status: 'failed', failureReason: 'validation' }),
@@ -71,8 +71,8 @@ describeWithInfra(['postgres'], 'login and the current user', () => {
     expect(res.statusCode).toBe(200);
     const me = CurrentUser.parse(res.json());
     expect(Object.keys(res.json()).sort()).toEqual(Object.keys(CurrentUser.shape).sort());
-    expect(me).toMatchObject({
-      id, email: cy.email, firstName: 'Cy', lastName: 'Rojas', profileImageUrl: null, trustRating: null, ratingCount: 0,
+    expect(me).toEqual({
+      id, email: cy.email, createdAt: expect.any(String), firstName: 'Cy', lastName: 'Rojas', profileImageUrl: null, trustRating: null, ratingCount: 0,
       transactionCount: 0, emailVerified: true, phoneVerified: false, idVerified: false, bankVerified: false,
       subscriptionTier: 'free', hasBothAccounts: false, role: 'user', trustScore: 5, trustLevel: 'Unverified',
     });
@@ -80,8 +80,8 @@ describeWithInfra(['postgres'], 'login and the current user', () => {
 
     // The projections show through: a rating of 4.5 over 3 ratings (36 points), 20 transactions (capped at 30) and the email (5).
     await svc.ctx.orm.em.fork().nativeUpdate(User, { id }, { trustRating: '4.5', ratingCount: 3, transactionCount: 20 });
-    const rated = (await svc.app.inject({ method: 'GET', url: '/auth/user', headers: await as(svc, id) })).json();
-    expect(rated).toMatchObject({ trustRating: 4.5, trustScore: 71, trustLevel: 'Gold' });
+    const rated = CurrentUser.parse((await svc.app.inject({ method: 'GET', url: '/auth/user', headers: await as(svc, id) })).json());
+    expect([rated.trustRating, rated.trustScore, rated.trustLevel]).toEqual([4.5, 71, 'Gold']);
 
     const anonymous = await svc.app.inject({ method: 'GET', url: '/auth/user' });
     expect(anonymous.statusCode).toBe(401);
@@ -95,15 +95,16 @@ describeWithInfra(['postgres'], 'login and the current user', () => {
     const events = await eventsDuring(svc, async () => {
       const res = await svc.app.inject({ method: 'PATCH', url: '/auth/user', headers: await as(svc, id), payload: { firstName: ' Deirdre ', email: 'evil@x.test', role: 'admin' } });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ id, firstName: 'Deirdre', lastName: 'Rojas', email: dee.email, role: 'user' });
+      const me = CurrentUser.parse(res.json());
+      expect([me.id, me.firstName, me.lastName, me.email, me.role]).toEqual([id, 'Deirdre', 'Rojas', dee.email, 'user']);
     }, 'identity.user.profile-updated');
     expect(events.map((e) => e.payload)).toEqual([{ userId: id, firstName: 'Deirdre', lastName: 'Rojas', profileImageUrl: null }]);
 
     const blank = await svc.app.inject({ method: 'PATCH', url: '/auth/user', headers: await as(svc, id), payload: { lastName: '  ' } });
     expect(blank.statusCode).toBe(400);
-    expect(blank.json().message).toBe('Last name is required');
+    expect(ErrorBody.parse(blank.json()).message).toBe('Last name is required');
     const nothing = await svc.app.inject({ method: 'PATCH', url: '/auth/user', headers: await as(svc, id), payload: {} });
-    expect(nothing.json().message).toBe('Send a first name or a last name to update');
+    expect(ErrorBody.parse(nothing.json()).message).toBe('Send a first name or a last name to update');
     expect((await svc.app.inject({ method: 'PATCH', url: '/auth/user', payload: { firstName: 'X' } })).statusCode).toBe(401);
   });
 

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ErrorBody, ForgotPasswordResponse, Message, SignupRequestResponse } from '@puente/contracts';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { PasswordReset } from './domain/password-reset.ts';
 import { ADMIN, BROWSER, as, login, person, registered, startIdentity, type IdentityTestService } from './testing/helpers.ts';
@@ -30,7 +31,7 @@ describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
     expect(known.statusCode).toBe(unknown.statusCode);
     expect(known.statusCode).toBe(200);
     expect(known.json()).toEqual(unknown.json());
-    expect(known.json()).toEqual(FORGOT_ANSWER);
+    expect(ForgotPasswordResponse.parse(known.json())).toEqual(FORGOT_ANSWER);
     expect(known.headers['content-length']).toBe(unknown.headers['content-length']);
 
     const token = await emailedResetToken(ana.email);
@@ -41,22 +42,23 @@ describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
   it('reset works once with the emailed token and ends every session', async () => {
     const ana = person('ana');
     const id = await registered(svc, ana);
-    expect((await forgot(ana.email)).json()).toEqual(FORGOT_ANSWER);
+    expect(ForgotPasswordResponse.parse((await forgot(ana.email)).json())).toEqual(FORGOT_ANSWER);
     const resetToken = await emailedResetToken(ana.email);
 
     const tooShort = await reset(resetToken, 'short');
     expect(tooShort.statusCode).toBe(400);
-    expect(tooShort.json().message).toBe('Password must be at least 8 characters');
+    expect(ErrorBody.parse(tooShort.json()).message).toBe('Password must be at least 8 characters');
 
     const done = await reset(resetToken, 'a brand new password');
     expect(done.statusCode).toBe(200);
+    expect(Message.parse(done.json())).toEqual({ message: 'Your password has been reset. You can now log in.' });
     expect(await svc.ctx.auth.verifySessionAction(String(done.headers['x-session-action']))).toEqual({ action: 'revoke-all', userId: id });
     expect(await loginStatus(ana.email, ana.password)).toBe(401);
     expect(await loginStatus(ana.email, 'a brand new password')).toBe(200);
 
     const again = await reset(resetToken, 'yet another password');
     expect(again.statusCode).toBe(400);
-    expect(again.json()).toMatchObject({ message: 'This password reset token is invalid or has already been used.', code: 'invalid_token' });
+    expect(ErrorBody.parse(again.json())).toEqual({ message: 'This password reset token is invalid or has already been used.', code: 'invalid_token' });
   });
 
   it('a reset token expires after an hour, and only the newest one works', async () => {
@@ -66,13 +68,13 @@ describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
     const first = await emailedResetToken(bea.email, 1);
     await forgot(bea.email);
     const second = await emailedResetToken(bea.email, 2);
-    expect((await reset(first, 'a brand new password')).json().code).toBe('invalid_token');
+    expect(ErrorBody.parse((await reset(first, 'a brand new password')).json()).code).toBe('invalid_token');
     const row = await svc.ctx.orm.em.fork().findOneOrFail(PasswordReset, { userId: id });
     expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBe(3600_000);
     await svc.ctx.orm.em.fork().nativeUpdate(PasswordReset, { userId: id }, { expiresAt: new Date(Date.now() - 1) });
     const expired = await reset(second, 'a brand new password');
     expect(expired.statusCode).toBe(400);
-    expect(expired.json()).toMatchObject({ message: 'This password reset token has expired. Please ask for a new one.', code: 'expired_token' });
+    expect(ErrorBody.parse(expired.json())).toEqual({ message: 'This password reset token has expired. Please ask for a new one.', code: 'expired_token' });
     expect(await loginStatus(bea.email, bea.password)).toBe(200);
   });
 
@@ -93,12 +95,15 @@ describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
     expect((await change({ currentPassword: cy.password, newPassword: 'another password' }, {})).statusCode).toBe(401);
     const wrong = await change({ currentPassword: 'not it at all', newPassword: 'another password' });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toMatchObject({ message: 'Current password is incorrect', errors: [{ field: 'currentPassword', message: 'Current password is incorrect' }] });
-    expect((await change({ currentPassword: cy.password, newPassword: 'short' })).json().message).toBe('Password must be at least 8 characters');
-    expect((await change({ newPassword: 'another password' })).json().message).toBe('Current password is required');
+    expect(ErrorBody.parse(wrong.json())).toEqual({
+      message: 'Current password is incorrect', code: 'wrong_password', errors: [{ field: 'currentPassword', message: 'Current password is incorrect' }],
+    });
+    expect(ErrorBody.parse((await change({ currentPassword: cy.password, newPassword: 'short' })).json()).message).toBe('Password must be at least 8 characters');
+    expect(ErrorBody.parse((await change({ newPassword: 'another password' })).json()).message).toBe('Current password is required');
 
     const ok = await change({ currentPassword: cy.password, newPassword: 'another password' });
     expect(ok.statusCode).toBe(200);
+    expect(Message.parse(ok.json())).toEqual({ message: 'Your password has been changed. Your other sessions have been signed out.' });
     expect(await svc.ctx.auth.verifySessionAction(String(ok.headers['x-session-action'])))
       .toEqual({ action: 'revoke-others', userId: id, keepSessionId: 'session-of-cy' });
     expect(await loginStatus(cy.email, cy.password)).toBe(401);
@@ -115,14 +120,14 @@ describeWithInfra(['postgres'], 'passwords in production without SMTP: emails wr
   it('writes the verification and reset emails as .eml files only their owner can read', async () => {
     const eve = person('eve');
     const signup = await svc.app.inject({ method: 'POST', url: '/signup/request', payload: { ...eve, referralCode: ADMIN.referralCode } });
-    expect(signup.json()).toEqual({ message: 'Check your email for a verification link.' });
+    expect(SignupRequestResponse.parse(signup.json())).toEqual({ message: 'Check your email for a verification link.' });
     const welcome = await waitForMail(svc.mailDir, eve.email, 'verification');
     expect(welcome).toMatchObject({ subject: 'Verify your Puente account', file: expect.stringMatching(/-verification-[0-9a-f]{8}\.eml$/) });
     const token = linkToken(welcome, 'verify-email');
     expect(welcome.text).toContain(`https://puente.test/verify-email?token=${token}`);
     expect((await svc.app.inject({ method: 'POST', url: '/signup/verify', payload: { token } })).statusCode).toBe(200);
 
-    expect((await svc.app.inject({ method: 'POST', url: '/auth/forgot-password', payload: { email: eve.email } })).json()).toEqual(FORGOT_ANSWER);
+    expect(ForgotPasswordResponse.parse((await svc.app.inject({ method: 'POST', url: '/auth/forgot-password', payload: { email: eve.email } })).json())).toEqual(FORGOT_ANSWER);
     const resetMail = await waitForMail(svc.mailDir, eve.email, 'password-reset');
     expect(resetMail).toMatchObject({ subject: 'Reset your Puente password', file: expect.stringMatching(/-password-reset-[0-9a-f]{8}\.eml$/) });
     expect((await svc.app.inject({ method: 'POST', url: '/auth/reset-password', payload: { token: linkToken(resetMail, 'reset-password'), password: 'reset from the file' } })).statusCode).toBe(200);
@@ -147,7 +152,7 @@ describeWithInfra(['postgres'], 'passwords in production, emailed over SMTP', ()
     const dee = person('dee');
     const signup = await svc.app.inject({ method: 'POST', url: '/signup/request', payload: { ...dee, referralCode: 'FIRST-CODE' } });
     expect(signup.statusCode).toBe(201);
-    expect(signup.json().verificationToken).toBeUndefined();
+    expect(SignupRequestResponse.parse(signup.json())).toEqual({ message: 'Check your email for a verification link.' });
     const [welcome] = await smtp.waitFor(1);
     expect(welcome).toMatchObject({ from: 'hello@puente.test', to: [dee.email] });
     const token = /verify-email\?token=([\w-]{43})/.exec(welcome!.text)?.[1];
@@ -155,7 +160,7 @@ describeWithInfra(['postgres'], 'passwords in production, emailed over SMTP', ()
     expect((await svc.app.inject({ method: 'POST', url: '/signup/verify', payload: { token } })).statusCode).toBe(200);
 
     const forgot = await svc.app.inject({ method: 'POST', url: '/auth/forgot-password', payload: { email: dee.email } });
-    expect(forgot.json()).toEqual(FORGOT_ANSWER);
+    expect(ForgotPasswordResponse.parse(forgot.json())).toEqual(FORGOT_ANSWER);
     const [, resetMail] = await smtp.waitFor(2);
     const resetToken = /reset-password\?token=([\w-]{43})/.exec(resetMail!.text)?.[1];
     expect(resetToken).toBeDefined();

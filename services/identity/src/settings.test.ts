@@ -33,6 +33,10 @@ describe('identity settings', () => {
       clientId: 'id', clientSecret: 'secret', issuer: 'https://accounts.google.com', redirectUri: 'https://puente.example/api/auth/google/callback',
     });
     expect(() => settings({ GOOGLE_CLIENT_ID: 'id' })).toThrow(/GOOGLE_CLIENT_SECRET: set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET/);
+    // Plain http only for a provider on this machine (openid-client refuses it anywhere else).
+    expect(settings({ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret', GOOGLE_ISSUER: 'http://127.0.0.1:9000/' }).google?.issuer).toBe('http://127.0.0.1:9000');
+    expect(() => settings({ GOOGLE_ISSUER: 'http://idp.example' })).toThrow(/GOOGLE_ISSUER: GOOGLE_ISSUER must be an https:\/\/ URL/);
+    expect(() => settings({ GOOGLE_ISSUER: 'http://localhost.evil.example' })).toThrow(/GOOGLE_ISSUER/);
   });
 
   it('names every bad variable', () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ErrorBody, ReferralList, SignupRequestResponse, SignupVerifyResponse } from '@puente/contracts';
 import type { TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { PendingSignup } from './domain/pending-signup.ts';
@@ -22,8 +23,9 @@ describeWithInfra(['postgres'], 'sign-up', () => {
     const requestEvents = await eventsDuring(svc, async () => {
       const res = await signup({ ...ana, email: ` ${ana.email.toUpperCase()} `, referralCode: ' first-code ' });
       expect(res.statusCode).toBe(201);
-      token = res.json().verificationToken;
-      expect(token).toMatch(/^[\w-]{43}$/);
+      const body = SignupRequestResponse.parse(res.json());
+      token = body.verificationToken ?? '';
+      expect(body).toEqual({ message: 'Check your email for a verification link.', verificationToken: expect.stringMatching(/^[\w-]{43}$/) });
     });
     expect(requestEvents.map((e) => [e.type, e.payload])).toEqual([['identity.signup.attempted', {
       email: ana.email, step: 'request', status: 'pending', failureReason: null, referralCode: 'FIRST-CODE',
@@ -38,7 +40,7 @@ describeWithInfra(['postgres'], 'sign-up', () => {
     const verifyEvents = await eventsDuring(svc, async () => {
       const res = await verify(token);
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ message: 'Your account is verified. You can now log in.' });
+      expect(SignupVerifyResponse.parse(res.json())).toEqual({ message: 'Your account is verified. You can now log in.' });
     });
     const admin = await svc.ctx.orm.em.fork().findOneOrFail(User, { role: 'admin' });
     const user = await svc.ctx.orm.em.fork().findOneOrFail(User, { email: ana.email });
@@ -55,7 +57,7 @@ describeWithInfra(['postgres'], 'sign-up', () => {
     // The new user logs in with the email in any case, and the referrer sees them in their referrals.
     expect((await login(svc, { email: ana.email.toUpperCase(), password: ana.password })).userId).toBe(user.id);
     const list = await svc.app.inject({ method: 'GET', url: '/referral/list', headers: await as(svc, admin.id, 'admin') });
-    expect(list.json()).toEqual([{ id: expect.any(Number), referredId: user.id, createdAt: expect.any(String), firstName: 'Ana', lastName: 'Rojas' }]);
+    expect(ReferralList.parse(list.json())).toEqual([{ id: expect.any(Number), referredId: user.id, createdAt: expect.any(String), firstName: 'Ana', lastName: 'Rojas' }]);
   });
 
   it('refuses an invalid referral code and an empty one, and publishes the failed attempts', async () => {
@@ -63,15 +65,17 @@ describeWithInfra(['postgres'], 'sign-up', () => {
     const events = await eventsDuring(svc, async () => {
       const invalid = await signup({ ...bea, referralCode: 'NOPE-NOPE' });
       expect(invalid.statusCode).toBe(400);
-      expect(invalid.json()).toMatchObject({
+      expect(ErrorBody.parse(invalid.json())).toEqual({
         message: 'Invalid referral code. Please ask a friend for a valid code.', code: 'invalid_referral_code',
         errors: [{ field: 'referralCode', message: 'Invalid referral code. Please ask a friend for a valid code.' }],
       });
       const empty = await signup({ ...bea, referralCode: '   ' });
       expect(empty.statusCode).toBe(400);
-      expect(empty.json()).toMatchObject({ message: 'Referral code is required', errors: [{ field: 'referralCode', message: 'Referral code is required' }] });
+      expect(ErrorBody.parse(empty.json())).toEqual({
+        message: 'Referral code is required', code: 'validation_failed', errors: [{ field: 'referralCode', message: 'Referral code is required' }],
+      });
       const missing = await signup({ ...bea });
-      expect(missing.json().message).toBe('Referral code is required');
+      expect(ErrorBody.parse(missing.json()).message).toBe('Referral code is required');
     }, 'identity.signup.attempted');
     expect(events.map((e) => e.payload)).toEqual([
       expect.objectContaining({ email: bea.email, step: 'request', status: 'failed', failureReason: 'invalid_referral_code', referralCode: 'NOPE-NOPE', ipAddress: '203.0.113.9' }),
@@ -84,7 +88,7 @@ describeWithInfra(['postgres'], 'sign-up', () => {
   it("answers every validation message of spec section 5, the first one as message", async () => {
     const res = await signup({ email: 'ana@', password: '1234567', firstName: ' ', lastName: '', referralCode: ADMIN.referralCode });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({
+    expect(ErrorBody.parse(res.json())).toEqual({
       message: 'Please enter a valid email address',
       code: 'validation_failed',
       errors: [
@@ -94,7 +98,7 @@ describeWithInfra(['postgres'], 'sign-up', () => {
         { field: 'lastName', message: 'Last name is required' },
       ],
     });
-    const one = async (change: Record<string, unknown>) => (await signup({ ...person(), referralCode: ADMIN.referralCode, ...change })).json().message;
+    const one = async (change: Record<string, unknown>) => ErrorBody.parse((await signup({ ...person(), referralCode: ADMIN.referralCode, ...change })).json()).message;
     expect(await one({ email: 'not an email' })).toBe('Please enter a valid email address');
     expect(await one({ password: 'short' })).toBe('Password must be at least 8 characters');
     expect(await one({ firstName: undefined })).toBe('First name is required');
@@ -104,7 +108,7 @@ describeWithInfra(['postgres'], 'sign-up', () => {
   it('refuses the email of an existing account with 409 and a clear message, and gives no token', async () => {
     const res = await signup({ ...person(), email: ' First@Puente.TEST ', referralCode: ADMIN.referralCode });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ message: 'An account with this email already exists. Please log in instead.', code: 'email_taken' });
+    expect(ErrorBody.parse(res.json())).toEqual({ message: 'An account with this email already exists. Please log in instead.', code: 'email_taken' });
   });
 
   it('signing up again before verifying replaces the pending sign-up: only the new token works', async () => {
@@ -123,11 +127,11 @@ describeWithInfra(['postgres'], 'sign-up', () => {
     const events = await eventsDuring(svc, async () => {
       const reused = await verify(token);
       expect(reused.statusCode).toBe(400);
-      expect(reused.json()).toMatchObject({ message: 'This verification token is invalid or has already been used.', code: 'invalid_token' });
-      expect((await verify('made-up')).json().code).toBe('invalid_token');
+      expect(ErrorBody.parse(reused.json())).toEqual({ message: 'This verification token is invalid or has already been used.', code: 'invalid_token' });
+      expect(ErrorBody.parse((await verify('made-up')).json()).code).toBe('invalid_token');
       const missing = await verify(' ');
       expect(missing.statusCode).toBe(400);
-      expect(missing.json().message).toBe('Verification token is required');
+      expect(ErrorBody.parse(missing.json()).message).toBe('Verification token is required');
     }, 'identity.signup.attempted');
     expect(events.map((e) => [(e.payload as { status: string }).status, (e.payload as { failureReason: string }).failureReason]))
       .toEqual([['failed', 'invalid_token'], ['failed', 'invalid_token'], ['failed', 'validation']]);
@@ -139,7 +143,7 @@ describeWithInfra(['postgres'], 'sign-up', () => {
     const expiredEvents = await eventsDuring(svc, async () => {
       const expired = await verify(old);
       expect(expired.statusCode).toBe(400);
-      expect(expired.json()).toMatchObject({ message: 'This verification token has expired. Please sign up again.', code: 'expired_token' });
+      expect(ErrorBody.parse(expired.json())).toEqual({ message: 'This verification token has expired. Please sign up again.', code: 'expired_token' });
     }, 'identity.signup.attempted');
     expect(expiredEvents.map((e) => e.payload)).toEqual([expect.objectContaining({ email: eve.email, step: 'verify', status: 'failed', failureReason: 'expired_token', referralCode: 'FIRST-CODE' })]);
     expect(await svc.ctx.orm.em.fork().count(User, { email: eve.email })).toBe(0);
@@ -151,11 +155,11 @@ describeWithInfra(['postgres'], 'sign-up', () => {
     const events = await eventsDuring(svc, async () => {
       const right = await svc.app.inject({ method: 'POST', url: '/auth/login', headers: BROWSER, payload: { email: fay.email, password: fay.password } });
       expect(right.statusCode).toBe(403);
-      expect(right.json()).toMatchObject({ message: 'Please verify your email address before logging in. Check your inbox for the verification link.', code: 'unverified' });
+      expect(ErrorBody.parse(right.json())).toEqual({ message: 'Please verify your email address before logging in. Check your inbox for the verification link.', code: 'unverified' });
       expect(right.headers['x-session-action']).toBeUndefined();
       const wrong = await svc.app.inject({ method: 'POST', url: '/auth/login', payload: { email: fay.email, password: 'not the password' } });
       expect(wrong.statusCode).toBe(401);
-      expect(wrong.json().message).toBe('Invalid email or password');
+      expect(ErrorBody.parse(wrong.json()).message).toBe('Invalid email or password');
     }, 'identity.login.attempted');
     expect(events.map((e) => (e.payload as { failureReason: string }).failureReason)).toEqual(['unverified', 'invalid_credentials']);
   });
@@ -170,6 +174,6 @@ describeWithInfra(['postgres'], 'sign-up in production', () => {
   it('does not return the verification token (it goes out by email, or into MAIL_DIR)', async () => {
     const res = await svc.app.inject({ method: 'POST', url: '/signup/request', payload: { ...person(), referralCode: ADMIN.referralCode } });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toEqual({ message: 'Check your email for a verification link.' });
+    expect(SignupRequestResponse.parse(res.json())).toEqual({ message: 'Check your email for a verification link.' });
   });
 });

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { AdminUserView, PublicUser } from '@puente/contracts';
+import {
+  AdminUserView, AdminVerificationRequest, AdminVerificationRequestList, CurrentUser, ErrorBody, PublicUser, ReferralCodeResponse,
+  ReferralList, UserDirectory, VerificationRequestResponse,
+} from '@puente/contracts';
 import type { TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { User } from './domain/user.ts';
@@ -29,44 +32,47 @@ describeWithInfra(['postgres'], 'profiles, the directory, referrals and verifica
     for (const caller of [undefined, { id: ana }]) {
       const res = await get('/admin/users', caller);
       expect(res.statusCode).toBe(200);
-      const users = res.json() as unknown[];
+      const users = UserDirectory.parse(res.json());
       expect(users).toHaveLength(3);
       for (const u of users) PublicUser.parse(u); // strict: no email, role or tier
       expect(res.body).not.toContain('@puente.test');
       expect(res.headers['x-total-count']).toBe('3');
     }
     const asAdmin = await get('/admin/users', { id: adminId, role: 'admin' });
-    const views = (asAdmin.json() as unknown[]).map((u) => AdminUserView.parse(u));
+    const views = UserDirectory.parse(asAdmin.json()).map((u) => AdminUserView.parse(u));
     expect(views.map((v) => [v.email, v.role])).toEqual([[ADMIN.email, 'admin'], ['ana@puente.test', 'user'], ['bea@puente.test', 'user']]);
 
     const page = await get('/admin/users?limit=1&offset=1');
-    expect(page.json().map((u: { id: number }) => u.id)).toEqual([ana]);
+    expect(UserDirectory.parse(page.json()).map((u) => u.id)).toEqual([ana]);
     expect((await get('/admin/users?limit=0')).statusCode).toBe(400);
   });
 
   it('a public profile shows no private field; 404 for no such user, 400 for a bad id', async () => {
     const res = await get(`/users/${bea}`);
     expect(res.statusCode).toBe(200);
-    expect(PublicUser.parse(res.json())).toMatchObject({ id: bea, firstName: 'Bea', emailVerified: true, trustLevel: 'Unverified' });
+    expect(PublicUser.parse(res.json())).toEqual({
+      id: bea, firstName: 'Bea', lastName: 'Rojas', profileImageUrl: null, trustRating: null, ratingCount: 0, transactionCount: 0,
+      trustLevel: 'Unverified', emailVerified: true, phoneVerified: false, idVerified: false, bankVerified: false, createdAt: expect.any(String),
+    });
     expect(AdminUserView.parse((await get(`/users/${bea}`, { id: adminId, role: 'admin' })).json()).email).toBe('bea@puente.test');
     expect((await get('/users/9999')).statusCode).toBe(404);
     const bad = await get('/users/abc');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toBe('Invalid user ID');
+    expect(ErrorBody.parse(bad.json()).message).toBe('Invalid user ID');
   });
 
   it('every user has a referral code; their referrals list shows whom they brought', async () => {
     const code = await get('/referral/code', { id: ana });
     expect(code.statusCode).toBe(200);
-    const { referralCode } = code.json();
+    const { referralCode } = ReferralCodeResponse.parse(code.json());
     expect(referralCode).toMatch(/^[A-Z2-9]{8}$/);
     expect((await get(`/auth/verify-referral/${referralCode.toLowerCase()}`)).statusCode).toBe(200);
-    expect((await get('/referral/list', { id: ana })).json()).toEqual([]);
+    expect(ReferralList.parse((await get('/referral/list', { id: ana })).json())).toEqual([]);
 
     const cy = await registered(svc, person('cy'), referralCode);
     const list = await get('/referral/list', { id: ana });
-    expect(list.json()).toEqual([{ id: expect.any(Number), referredId: cy, createdAt: expect.any(String), firstName: 'Cy', lastName: 'Rojas' }]);
-    expect((await get('/referral/list', { id: bea })).json()).toEqual([]);
+    expect(ReferralList.parse(list.json())).toEqual([{ id: expect.any(Number), referredId: cy, createdAt: expect.any(String), firstName: 'Cy', lastName: 'Rojas' }]);
+    expect(ReferralList.parse((await get('/referral/list', { id: bea })).json())).toEqual([]);
     expect((await get('/referral/code')).statusCode).toBe(401);
     expect((await get('/referral/list')).statusCode).toBe(401);
   });
@@ -74,40 +80,40 @@ describeWithInfra(['postgres'], 'profiles, the directory, referrals and verifica
   it('a verification request waits for an admin; approval flips the flag and the trust score follows', async () => {
     const headers = await as(svc, bea);
     const ask = (type: string) => svc.app.inject({ method: 'POST', url: `/users/verification/${type}`, headers });
+    const answer = async (type: string) => VerificationRequestResponse.parse((await ask(type)).json());
     const created = await ask('phone');
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toMatchObject({ type: 'phone', status: 'pending', id: expect.any(Number) });
-    expect((await ask('phone')).json()).toMatchObject({ status: 'pending', id: created.json().id });
-    expect((await ask('email')).json()).toMatchObject({ status: 'approved', id: null }); // verified at sign-up
+    const phone = VerificationRequestResponse.parse(created.json());
+    expect(phone).toEqual({ message: 'Verification request submitted. An admin will review it.', id: expect.any(Number), type: 'phone', status: 'pending' });
+    expect(await answer('phone')).toEqual({ message: 'Your verification request is waiting for review.', id: phone.id, type: 'phone', status: 'pending' });
+    expect(await answer('email')).toEqual({ message: 'You are already verified for this.', id: null, type: 'email', status: 'approved' }); // verified at sign-up
     expect((await ask('passport')).statusCode).toBe(400);
     expect((await svc.app.inject({ method: 'POST', url: '/users/verification/phone' })).statusCode).toBe(401);
-    const id = (await ask('bank')).json().id;
+    const id = (await answer('bank')).id!;
 
     // Only admins review.
     expect((await get('/admin/verification-requests', { id: ana })).statusCode).toBe(403);
     expect((await svc.app.inject({ method: 'POST', url: `/admin/verification-requests/${id}/approve`, headers: await as(svc, bea) })).statusCode).toBe(403);
     const pending = await get('/admin/verification-requests', { id: adminId, role: 'admin' });
-    expect(pending.json()).toEqual([
-      expect.objectContaining({ userId: bea, type: 'phone', status: 'pending', email: 'bea@puente.test', firstName: 'Bea' }),
-      expect.objectContaining({ id, userId: bea, type: 'bank', status: 'pending' }),
-    ]);
+    const request = { userId: bea, status: 'pending', createdAt: expect.any(String), decidedAt: null, firstName: 'Bea', lastName: 'Rojas', email: 'bea@puente.test' };
+    expect(AdminVerificationRequestList.parse(pending.json())).toEqual([{ ...request, id: phone.id, type: 'phone' }, { ...request, id, type: 'bank' }]);
 
     const adminHeaders = await as(svc, adminId, 'admin');
     const events = await eventsDuring(svc, async () => {
-      const approved = await svc.app.inject({ method: 'POST', url: `/admin/verification-requests/${created.json().id}/approve`, headers: adminHeaders });
+      const approved = await svc.app.inject({ method: 'POST', url: `/admin/verification-requests/${phone.id}/approve`, headers: adminHeaders });
       expect(approved.statusCode).toBe(200);
-      expect(approved.json()).toMatchObject({ status: 'approved', decidedAt: expect.any(String) });
+      expect(AdminVerificationRequest.parse(approved.json())).toEqual({ ...request, id: phone.id, type: 'phone', status: 'approved', decidedAt: expect.any(String) });
       const rejected = await svc.app.inject({ method: 'POST', url: `/admin/verification-requests/${id}/reject`, headers: adminHeaders });
-      expect(rejected.json()).toMatchObject({ status: 'rejected' });
+      expect(AdminVerificationRequest.parse(rejected.json())).toEqual({ ...request, id, type: 'bank', status: 'rejected', decidedAt: expect.any(String) });
     }, 'identity.user.verified');
     expect(events.map((e) => e.payload)).toEqual([{ userId: bea, kind: 'phone' }]);
 
-    const me = (await get('/auth/user', { id: bea })).json();
-    expect(me).toMatchObject({ phoneVerified: true, bankVerified: false, trustScore: 13 });
+    const me = CurrentUser.parse((await get('/auth/user', { id: bea })).json());
+    expect([me.phoneVerified, me.bankVerified, me.trustScore]).toEqual([true, false, 13]);
     const again = await svc.app.inject({ method: 'POST', url: `/admin/verification-requests/${id}/approve`, headers: adminHeaders });
     expect(again.statusCode).toBe(409);
     expect((await svc.app.inject({ method: 'POST', url: '/admin/verification-requests/9999/approve', headers: adminHeaders })).statusCode).toBe(404);
-    expect((await get('/admin/verification-requests', { id: adminId, role: 'admin' })).json()).toEqual([]);
+    expect(AdminVerificationRequestList.parse((await get('/admin/verification-requests', { id: adminId, role: 'admin' })).json())).toEqual([]);
     // A rejected request can be asked again.
     expect((await ask('bank')).statusCode).toBe(201);
   });

@@ -1,8 +1,11 @@
-/** Subscription: each user's plan (free or premium) and its limits. Owns schema `subscription`. */
+/**
+ * Subscription: each user's plan (free or premium) and its limits. Owns schema `subscription`. Its routes are
+ * declared (packages/contracts/src/api/engagement-routes.ts, planned) and served once the subscription issue builds
+ * them; today it keeps every registered user's plan.
+ */
 import { fileURLToPath } from 'node:url';
 import { defineService } from '@puente/platform';
 import { SubscriptionSchema } from './domain/subscription.ts';
-import { subscriptionRoutes } from './routes/subscription.ts';
 import { consumers } from './events/consumers.ts';
 
 export function subscriptionService() {
@@ -11,8 +14,7 @@ export function subscriptionService() {
     entities: [SubscriptionSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
-    async routes(app) {
-      await app.register(subscriptionRoutes);
-    },
+    // None served yet (declared planned).
+    routes() {},
   });
 }

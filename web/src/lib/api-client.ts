@@ -1,9 +1,13 @@
 /**
- * The one API client (spec sections 7 and 8). Every call sends cookies; a JSON body goes with a JSON content type
- * only when there is a body; a non-OK answer raises an ApiError whose message is `STATUS: body text` (the status
- * text when the body is empty). Reads can treat 401 as an empty result (`null`): a visitor is not an error.
+ * The one API client (spec sections 7 and 8). Every call names its route in @puente/contracts (`Routes.<service>.<name>`),
+ * which gives the method, the path and the types: nothing is written twice. Every call sends cookies; a JSON body
+ * goes with a JSON content type only when there is a body; a non-OK answer raises an ApiError whose message is
+ * `STATUS: body text` (the status text when the body is empty). Reads can treat 401 as an empty result (`null`): a
+ * visitor is not an error.
  */
-import type { ErrorBody, FieldError } from '@puente/contracts';
+import {
+  fillPath, type ApiRoute, type ErrorBody, type FieldError, type ParamNames, type Sent, type SuccessData,
+} from '@puente/contracts';
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -33,20 +37,26 @@ function parseErrorBody(body: string): ErrorBody | undefined {
   return undefined;
 }
 
-export type Query = Record<string, string | number | undefined | null>;
+/** The body a route takes, as sent (before the server trims and normalises it). */
+export type BodyOf<R extends ApiRoute> = R extends { body: infer B } ? Sent<B> : undefined;
+/** The query a route takes, as sent; blank values are left out of the URL. */
+export type QueryOf<R extends ApiRoute> = R extends { query: infer Q } ? Sent<Q> : undefined;
 
-export interface RequestOptions {
-  body?: unknown;
-  query?: Query;
-  signal?: AbortSignal;
-}
+/** What a call of `R` takes: the path's parameters, the query and the body, each only where the route has one. */
+export type CallInput<R extends ApiRoute> =
+  & ([ParamNames<R['path']>] extends [never] ? { params?: undefined } : { params: Record<ParamNames<R['path']>, string | number> })
+  & (R extends { query: unknown } ? { query?: QueryOf<R> } : { query?: undefined })
+  & (R extends { body: unknown } ? { body: BodyOf<R> } : { body?: undefined });
+
+/** The input may be left out when the route needs none. */
+type CallArgs<R extends ApiRoute> = object extends CallInput<R> ? [input?: CallInput<R>] : [input: CallInput<R>];
 
 export interface ApiResponse<T> {
   data: T;
   headers: Headers;
 }
 
-function withQuery(path: string, query: Query | undefined): string {
+function withQuery(path: string, query: object | undefined): string {
   if (!query) return path;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
@@ -56,37 +66,43 @@ function withQuery(path: string, query: Query | undefined): string {
   return search ? `${path}?${search}` : path;
 }
 
-/** One call: the raw answer's data (parsed JSON, or undefined for an empty body) and headers; non-OK throws ApiError. */
-export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-  const hasBody = options.body !== undefined;
-  const init: RequestInit = { method, credentials: 'include' };
-  if (hasBody) {
+/**
+ * One call of a declared route: the answer's data and headers. The data is the route's success body as declared
+ * (typed, not parsed again: the schemas only describe it), undefined for an empty body; non-OK throws ApiError.
+ */
+export async function callWithHeaders<R extends ApiRoute>(route: R, ...[input]: CallArgs<R>): Promise<ApiResponse<SuccessData<R>>> {
+  const { params, query, body } = (input ?? {}) as { params?: Record<string, string | number>; query?: object; body?: unknown };
+  const init: RequestInit = { method: route.method, credentials: 'include' };
+  if (body !== undefined) {
     init.headers = { 'Content-Type': 'application/json' };
-    init.body = JSON.stringify(options.body);
+    init.body = JSON.stringify(body);
   }
-  if (options.signal) init.signal = options.signal;
-  const response = await fetch(withQuery(path, options.query), init);
+  const path = params ? fillPath(route.path, params) : route.path;
+  const response = await fetch(withQuery(path, query), init);
   const text = await response.text();
   if (!response.ok) throw new ApiError(response.status, response.statusText, text);
-  return { data: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
+  return { data: (text ? JSON.parse(text) : undefined) as SuccessData<R>, headers: response.headers };
 }
 
-export const api = {
-  get: async <T>(path: string, options?: Omit<RequestOptions, 'body'>) => (await request<T>('GET', path, options)).data,
-  post: async <T>(path: string, body?: unknown) => (await request<T>('POST', path, { body })).data,
-  put: async <T>(path: string, body?: unknown) => (await request<T>('PUT', path, { body })).data,
-  patch: async <T>(path: string, body?: unknown) => (await request<T>('PATCH', path, { body })).data,
-  delete: async <T = void>(path: string) => (await request<T>('DELETE', path)).data,
-  /** A data read that treats 401 (no session) as an empty result: null. */
-  read: async <T>(path: string, options?: Omit<RequestOptions, 'body'>): Promise<T | null> => {
-    try {
-      return (await request<T>('GET', path, options)).data;
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) return null;
-      throw error;
-    }
-  },
-};
+/** One call of a declared route: its success body (see callWithHeaders). */
+export async function call<R extends ApiRoute>(route: R, ...args: CallArgs<R>): Promise<SuccessData<R>> {
+  return (await callWithHeaders(route, ...args)).data;
+}
+
+/** A data read's result, with 401 (no session) read as an empty result: null. */
+export async function unlessSignedOut<T>(reading: Promise<T>): Promise<T | null> {
+  try {
+    return await reading;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+/** A data read that treats 401 (no session) as an empty result: null. */
+export function read<R extends ApiRoute>(route: R, ...args: CallArgs<R>): Promise<SuccessData<R> | null> {
+  return unlessSignedOut(call(route, ...args));
+}
 
 /** The server's own words for a failure (its `message` field), else the error's message (`STATUS: body`). */
 export function errorMessage(error: unknown): string {
@@ -106,9 +122,4 @@ export function serverFieldErrors(error: unknown): Record<string, string> {
   const byField: Record<string, string> = {};
   for (const { field, message } of errors) if (field && !(field in byField)) byField[field] = message;
   return byField;
-}
-
-/** True for an error that never got an HTTP answer (network down, aborted). */
-export function isNetworkError(error: unknown): boolean {
-  return !(error instanceof ApiError);
 }

@@ -4,14 +4,15 @@
  * Logging out is shared by the header's button and the /logout page.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Paths, type CurrentUser, type LogoutResponse } from '@puente/contracts';
-import { api } from './api-client.ts';
+import { Routes, type CurrentUser } from '@puente/contracts';
+import { call, read } from './api-client.ts';
 import { queryKeys } from './query-keys.ts';
 
 export const CURRENT_USER_STALE_TIME = 30_000;
 
-export function getCurrentUser(): Promise<CurrentUser | null> {
-  return api.read<CurrentUser>(Paths.currentUser);
+/** GET /api/auth/user: the signed-in user, or null for a visitor (401). */
+export function getCurrentUser() {
+  return read(Routes.identity.currentUser);
 }
 
 export function currentUserQueryOptions() {
@@ -38,8 +39,8 @@ export function useSignedInUser(): CurrentUser {
   return user;
 }
 
-export function logout(): Promise<LogoutResponse> {
-  return api.post<LogoutResponse>(Paths.logout);
+export function logout() {
+  return call(Routes.gateway.logout);
 }
 
 /** POST /api/auth/logout, then every cached reading is dropped and the user reads as a visitor. */
@@ -48,7 +49,7 @@ export function useLogout(options: { onSuccess?: () => void; onError?: (error: u
   return useMutation({
     mutationFn: logout,
     onSuccess: () => {
-      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== Paths.currentUser });
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== queryKeys.currentUser[0] });
       queryClient.setQueryData(queryKeys.currentUser, null);
       options.onSuccess?.();
     },

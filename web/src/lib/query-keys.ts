@@ -1,8 +1,8 @@
 /**
- * Every query key of the app in one place. Keys start with the API path they read, so invalidating a path's key
- * refreshes every reading of it (whatever its filters).
+ * Every query key of the app in one place. Keys start with the declared path of the route they read, so
+ * invalidating a route's key refreshes every reading of it (whatever its filters).
  */
-import { Paths, IdentityPaths } from '@puente/contracts';
+import { Routes } from '@puente/contracts';
 
 export interface AttemptFilters {
   email: string;
@@ -10,19 +10,21 @@ export interface AttemptFilters {
   to: string;
 }
 
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
 export const queryKeys = {
-  currentUser: [Paths.currentUser] as const,
-  bankAccounts: [Paths.bankAccounts] as const,
-  verifyReferral: (code: string) => [Paths.verifyReferral, code] as const,
-  referralCode: [Paths.referralCode] as const,
-  referralList: [Paths.referralList] as const,
-  userDirectory: [Paths.adminUsers] as const,
-  user: (id: number) => [Paths.user, id] as const,
-  ratingsForUser: (userId: number) => [Paths.ratingsForUser, userId] as const,
-  notificationCount: [Paths.notificationCount] as const,
-  signupFailures: (filters: AttemptFilters) => [Paths.signupFailures, filters] as const,
-  loginFailures: (filters: AttemptFilters) => [Paths.loginFailures, filters] as const,
-  signupAttempts: (filters: AttemptFilters, page: { limit: number; offset: number }) => [Paths.signupAttempts, filters, page] as const,
-  loginAttempts: (filters: AttemptFilters, page: { limit: number; offset: number }) => [Paths.loginAttempts, filters, page] as const,
-  adminVerificationRequests: [IdentityPaths.adminVerificationRequests] as const,
+  currentUser: [Routes.identity.currentUser.path] as const,
+  bankAccounts: [Routes.accounts.list.path] as const,
+  referralCode: [Routes.identity.referralCode.path] as const,
+  referralList: [Routes.identity.referralList.path] as const,
+  userDirectory: [Routes.identity.directory.path] as const,
+  ratingsForUser: (userId: number) => [Routes.rating.forUser.path, userId] as const,
+  notificationCount: [Routes.notification.count.path] as const,
+  signupFailures: (filters: AttemptFilters) => [Routes.audit.signupFailures.path, filters] as const,
+  loginFailures: (filters: AttemptFilters) => [Routes.audit.loginFailures.path, filters] as const,
+  signupAttempts: (filters: AttemptFilters, page: Page) => [Routes.audit.signupAttempts.path, filters, page] as const,
+  loginAttempts: (filters: AttemptFilters, page: Page) => [Routes.audit.loginAttempts.path, filters, page] as const,
 };

@@ -13,7 +13,6 @@ import {
   UserProfileUpdate,
   VerificationRequestIdParams,
   VerificationRequestResponse,
-  ApiRoutes,
   AttemptsQuery,
   BankAccount,
   BankAccountCreate,
@@ -38,7 +37,6 @@ import {
   MatchesByRequestParams,
   Notification,
   NotificationCount,
-  Paths,
   Plan,
   PublicUser,
   Rating,
@@ -57,8 +55,6 @@ import {
   ValidationMessages,
   VerificationTypeParams,
   fieldErrors,
-  fillPath,
-  findRoute,
   messagesByField,
 } from './index.ts';
 
@@ -638,111 +634,5 @@ describe('response shapes', () => {
     };
     expect(HealthResponse.parse({ status: 'degraded', services })).toEqual({ status: 'degraded', services });
     expect(HealthResponse.safeParse({ status: 'ok', services: { identity: 'ok' } }).success).toBe(false);
-  });
-});
-
-describe('ApiRoutes', () => {
-  // Spec section 7, one line per call, as the spec lists them.
-  const specCalls = [
-    'GET /api/auth/verify-referral/{code}',
-    'GET /api/auth/user',
-    'POST /api/auth/login',
-    'GET /api/auth/google',
-    'GET /api/login',
-    'POST /api/auth/logout',
-    'POST /api/signup/request',
-    'POST /api/signup/verify',
-    'GET /api/bank-accounts',
-    'POST /api/bank-accounts',
-    'PUT /api/bank-accounts/{id}',
-    'DELETE /api/bank-accounts/{id}',
-    'GET /api/exchange-rate',
-    'GET /api/exchange-requests',
-    'GET /api/exchange-requests/{id}',
-    'GET /api/exchange-requests/user',
-    'POST /api/exchange-requests',
-    'PATCH /api/exchange-requests/{id}/complete',
-    'PATCH /api/exchange-requests/{id}/cancel',
-    'POST /api/exchange-requests/{id}/notify',
-    'GET /api/exchange-matches/request/{requestId}',
-    'POST /api/exchange-matches',
-    'PUT /api/exchange-matches/{id}/confirm',
-    'PUT /api/exchange-matches/{id}/complete',
-    'GET /api/exchange-matches/{id}/accounts',
-    'GET /api/exchange-matches',
-    'GET /api/users/{id}',
-    'GET /api/ratings/exchange/{exchangeMatchId}',
-    'GET /api/ratings/user/{userId}',
-    'POST /api/ratings',
-    'GET /api/transaction-history',
-    'GET /api/referral/code',
-    'GET /api/referral/list',
-    'POST /api/users/verification/{type}',
-    'GET /api/subscription/info',
-    'POST /api/create-subscription',
-    'POST /api/cancel-subscription',
-    'GET /api/admin/signup-failures',
-    'GET /api/admin/login-failures',
-    'GET /api/admin/signup-attempts',
-    'GET /api/admin/login-attempts',
-    'GET /api/admin/users',
-    'GET /api/notifications',
-    'GET /api/notifications/count',
-    'PUT /api/notifications/read-all',
-    'PUT /api/notifications/{id}/read',
-  ];
-  // What identity serves beyond the spec (services/identity/src/routes): passwords, name edits, Google's callback and
-  // the admins' verification review.
-  const beyondSpec = [
-    'PATCH /api/auth/user',
-    'POST /api/auth/forgot-password',
-    'POST /api/auth/reset-password',
-    'POST /api/auth/change-password',
-    'GET /api/auth/google/callback',
-    'GET /api/admin/verification-requests',
-    'POST /api/admin/verification-requests/{id}/approve',
-    'POST /api/admin/verification-requests/{id}/reject',
-  ];
-  const routeKeys = ApiRoutes.map((route) => `${route.method} ${route.path}`);
-
-  it('covers every call of spec section 7, the calls identity serves beyond it, the gateway health, and nothing else', () => {
-    expect([...routeKeys].sort()).toEqual([...specCalls, ...beyondSpec, 'GET /api/health'].sort());
-    expect(new Set(routeKeys).size).toBe(routeKeys.length);
-  });
-
-  it('assigns each call to its owning service', () => {
-    const owner = (path: string): string => {
-      if (path === '/api/health') return 'gateway';
-      if (/^\/api\/admin\/(signup|login)-/.test(path)) return 'audit';
-      if (/^\/api\/(auth|login|signup|users|referral|admin\/users|admin\/verification-requests)\b/.test(path)) return 'identity';
-      if (path.startsWith('/api/bank-accounts')) return 'accounts';
-      if (/^\/api\/(exchange-rate|exchange-requests|exchange-matches|transaction-history)\b/.test(path)) return 'exchange';
-      if (path.startsWith('/api/ratings')) return 'rating';
-      if (path.startsWith('/api/notifications')) return 'notification';
-      if (/^\/api\/(subscription|create-subscription|cancel-subscription)\b/.test(path)) return 'subscription';
-      return 'unknown';
-    };
-    for (const route of ApiRoutes) expect(`${route.path} ${route.service}`).toBe(`${route.path} ${owner(route.path)}`);
-  });
-
-  it('names a params schema for every route with path parameters, holding exactly those parameters', () => {
-    for (const route of ApiRoutes) {
-      const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-      const params = 'params' in route ? route.params : undefined;
-      const keys = params && 'shape' in params ? Object.keys(params.shape as object) : [];
-      expect(`${route.method} ${route.path}: ${keys.sort().join(',')}`).toBe(`${route.method} ${route.path}: ${names.sort().join(',')}`);
-    }
-  });
-
-  it('fills and finds paths', () => {
-    expect(fillPath(Paths.exchangeMatchForRequest, { requestId: 5 })).toBe('/api/exchange-matches/request/5');
-    expect(fillPath(Paths.verifyReferral, { code: 'A B/C' })).toBe('/api/auth/verify-referral/A%20B%2FC');
-    expect(findRoute('GET', '/api/exchange-requests/user')?.path).toBe('/api/exchange-requests/user');
-    expect(findRoute('GET', '/api/exchange-requests/12')?.path).toBe('/api/exchange-requests/{id}');
-    expect(findRoute('put', '/api/notifications/read-all')?.path).toBe('/api/notifications/read-all');
-    expect(findRoute('PUT', '/api/notifications/3/read?x=1')?.service).toBe('notification');
-    expect(findRoute('GET', '/api/nothing')).toBeUndefined();
-    expect(findRoute('PATCH', '/api/auth/user')).toMatchObject({ service: 'identity', body: UserProfileUpdate });
-    expect(findRoute('POST', '/api/admin/verification-requests/4/approve')?.service).toBe('identity');
   });
 });

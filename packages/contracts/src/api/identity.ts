@@ -1,7 +1,7 @@
 /**
  * Identity: login, sign-up, the current user, public and admin user views, referrals and verification requests.
  * Calls: /api/auth/*, /api/login, /api/signup/*, /api/users/*, /api/referral/*, /api/admin/users, and the routes the
- * spec does not list but every user expects (IdentityPaths: passwords, editing one's name, admin verification).
+ * spec does not list but every user expects (passwords, editing one's name, admin verification; see identity-routes.ts).
  */
 import { z } from 'zod';
 import {
@@ -36,19 +36,6 @@ export const IdentityMessages = {
   referralCodeInvalidCharacters: 'Referral code contains characters that are not allowed',
 } as const;
 const IM = IdentityMessages;
-
-/** Non-spec identity calls (the gateway sends every /api/auth/* path to identity). */
-export const IdentityPaths = {
-  forgotPassword: '/api/auth/forgot-password',
-  resetPassword: '/api/auth/reset-password',
-  changePassword: '/api/auth/change-password',
-  /** PATCH: edit one's own first and last name (GET is the spec's current-user call). */
-  editCurrentUser: '/api/auth/user',
-  googleCallback: '/api/auth/google/callback',
-  adminVerificationRequests: '/api/admin/verification-requests',
-  approveVerificationRequest: '/api/admin/verification-requests/{id}/approve',
-  rejectVerificationRequest: '/api/admin/verification-requests/{id}/reject',
-} as const;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Requests
@@ -320,6 +307,10 @@ export type AdminVerificationRequest = z.infer<typeof AdminVerificationRequest>;
 
 export const AdminVerificationRequestList = z.array(AdminVerificationRequest);
 export type AdminVerificationRequestList = z.infer<typeof AdminVerificationRequestList>;
+
+/** Query of GET /api/admin/verification-requests: which requests (default: those waiting for review). */
+export const VerificationRequestListQuery = z.object({ status: VerificationRequestStatus.default('pending') });
+export type VerificationRequestListQuery = z.infer<typeof VerificationRequestListQuery>;
 
 /** Route params of POST /api/admin/verification-requests/{id}/approve and /reject */
 export const VerificationRequestIdParams = z.object({ id: idParam(IM.verificationRequestIdInvalid) });

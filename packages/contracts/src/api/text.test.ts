@@ -1,3 +1,4 @@
+import { z } from 'zod';
 /**
  * User-supplied text: control characters and lone surrogates are refused (PostgreSQL cannot store NUL in text nor
  * a lone surrogate in JSON, so they must be a 400, not a 500), text is trimmed and NFC-normalised, and passwords are
@@ -123,7 +124,9 @@ describe('passwords', () => {
 });
 
 describe('every request schema of ApiRoutes', () => {
-  const schemas = (ApiRoutes as readonly ApiRoute[]).flatMap((route) => (['body', 'params', 'query'] as const).flatMap((part) => {
+  // Internal routes take what another service sends, and Stripe's webhook is checked by its signature, not a schema.
+  const validated = (ApiRoutes as readonly ApiRoute[]).filter((route) => route.access !== 'internal' && !(route.body instanceof z.ZodUnknown));
+  const schemas = validated.flatMap((route) => (['body', 'params', 'query'] as const).flatMap((part) => {
     const schema = route[part];
     return schema ? [{ name: `${route.method} ${route.path} ${part}`, schema }] : [];
   }));

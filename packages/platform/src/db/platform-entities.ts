@@ -50,3 +50,6 @@ export class RelayLease extends RelayLeaseSchema.class {}
 RelayLeaseSchema.setClass(RelayLease);
 
 export const platformEntities = [OutboxEventSchema, InboxEntrySchema, RelayLeaseSchema];
+
+// The abstract bases services' entities extend, exported with the platform's entities (index.ts re-exports this file).
+export { BaseEntitySchema, RecordEntitySchema } from './base-entity.ts';

@@ -7,12 +7,22 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.ts';
 import { INTERNAL_TOKEN_HEADER, type InternalAuth } from '../auth.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 export const GENERIC_5XX_MESSAGE = 'Something went wrong. Please try again.';
 export const BODY_NOT_OBJECT_MESSAGE = 'Request body must be a JSON object';
+
+export interface ServedRoute { method: string; url: string }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered on this app, in order. */
+    servedRoutes: readonly ServedRoute[];
+  }
+}
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -43,6 +53,13 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+  });
+
+  // Every route this app serves, so a test can hold it against the declarations (HEAD routes Fastify adds itself).
+  const served: ServedRoute[] = [];
+  app.decorate('servedRoutes', served);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') served.push({ method, url: route.url });
   });
 
   // Every JSON body of the API is an object: `null`, an array or a scalar is a 400 here, once, rather than a
@@ -84,6 +101,11 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
         code: error.code,
         ...(error.errors ? { errors: error.errors } : {}),
       });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      // A declared schema refused the input (serve.ts): the contract's messages, first field's in `message`.
+      const errors = error.validation.map((v) => ({ field: v.instancePath.replace(/^\//, '').replaceAll('/', '.'), message: v.message }));
+      return reply.status(400).send({ message: errors[0]?.message ?? 'Invalid input', code: 'validation_failed', errors });
     }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {

@@ -19,7 +19,9 @@ describeWithInfra(['redis'], 'BullMqJobQueue', () => {
   runJobQueueSuite('bullmq', () => new BullMqJobQueue({ redisUrl: redis.url, queueName: `test-${randomUUID()}` }));
 
   describe('several processes on one queue', () => {
-    const queues: BullMqJobQueue[] = [];
+    /** Each process starts its queue with its own context, as each service process does with its ServiceContext. */
+    type ProcessContext = { process: string };
+    const queues: BullMqJobQueue<ProcessContext>[] = [];
     afterEach(async () => {
       await Promise.all(queues.splice(0).map((queue) => queue.stop()));
     });
@@ -28,30 +30,35 @@ describeWithInfra(['redis'], 'BullMqJobQueue', () => {
     async function twoProcesses(handle: (data: { n: number }, process: string) => void) {
       const queueName = `test-${randomUUID()}`;
       for (const process of ['a', 'b']) {
-        const queue = new BullMqJobQueue({ redisUrl: redis.url, queueName });
+        const queue = new BullMqJobQueue<ProcessContext>({ redisUrl: redis.url, queueName });
         queues.push(queue);
         queue.register(
           defineJob({
             name: 'tick',
             schema: z.object({ n: z.number() }),
-            async handle(data) {
-              handle(data, process);
+            async handle(data, ctx) {
+              handle(data, ctx.process);
             },
           }),
         );
-        await queue.start();
+        await queue.start({ process });
       }
-      return queues as [BullMqJobQueue, BullMqJobQueue];
+      return queues as [BullMqJobQueue<ProcessContext>, BullMqJobQueue<ProcessContext>];
     }
 
-    it('runs a job enqueued by one process on either, once', async () => {
+    it('runs a job enqueued by one process on either, once, with the context of the process that runs it', async () => {
       const runs: number[] = [];
-      const [a] = await twoProcesses((data) => runs.push(data.n));
+      const by = new Set<string>();
+      const [a] = await twoProcesses((data, process) => {
+        runs.push(data.n);
+        by.add(process);
+      });
 
       for (let n = 0; n < 10; n++) await a.enqueue('tick', { n });
 
       await expect.poll(() => runs.length).toBe(10);
       expect(runs.sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect([...by].every((process) => process === 'a' || process === 'b')).toBe(true);
     });
 
     it('keeps one schedule when every process upserts it', async () => {

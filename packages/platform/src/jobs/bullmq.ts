@@ -7,6 +7,7 @@
  * - jobId deduplication uses BullMQ's deduplication id (held until the job completes or finally fails), so the
  *   returned id is BullMQ's own: the pending job's id when the enqueue was deduplicated.
  * - BullMQ has no per-job timeout: the processor races the handler against a timer.
+ * - The context given to start() stays in this process: only the job's data is stored in Redis.
  * - schedule() is a BullMQ job scheduler (`upsertJobScheduler` with `every`): it runs at once, then every everyMs,
  *   and any number of processes upserting the same schedulerId keep one schedule.
  */
@@ -21,8 +22,10 @@ import {
   type FailedJob,
   type JobDefinition,
   type JobQueue,
+  runContext,
   withTimeout,
 } from './port.ts';
+import type { ServiceContext } from '../service.ts';
 
 export interface BullMqJobQueueOptions {
   redisUrl: string;
@@ -36,12 +39,12 @@ export interface BullMqJobQueueOptions {
 const KEEP_COMPLETED = { age: 24 * 3600, count: 1000 };
 const HEALTH_TIMEOUT_MS = 2000;
 
-export class BullMqJobQueue implements JobQueue {
+export class BullMqJobQueue<C = ServiceContext> implements JobQueue<C> {
   readonly kind = 'bullmq' as const;
 
   readonly #options: BullMqJobQueueOptions;
   readonly #logger: Logger | undefined;
-  readonly #definitions = new Map<string, JobDefinition>();
+  readonly #definitions = new Map<string, JobDefinition<z.ZodType, C>>();
   /** Producer connection: enqueue, schedules, listFailed, health. */
   readonly #connection: Redis;
   readonly #queue: Queue;
@@ -57,9 +60,9 @@ export class BullMqJobQueue implements JobQueue {
     this.#queue.on('error', (err) => this.#logger?.error({ err, queue: options.queueName }, 'job queue error'));
   }
 
-  register<S extends z.ZodType>(def: JobDefinition<S>): void {
+  register<S extends z.ZodType>(def: JobDefinition<S, C>): void {
     if (this.#definitions.has(def.name)) throw new Error(`job "${def.name}" is already registered`);
-    this.#definitions.set(def.name, def as JobDefinition);
+    this.#definitions.set(def.name, def as JobDefinition<z.ZodType, C>);
   }
 
   async enqueue(name: string, data: unknown, opts: { delayMs?: number; jobId?: string } = {}): Promise<string> {
@@ -86,12 +89,12 @@ export class BullMqJobQueue implements JobQueue {
     await this.#queue.removeJobScheduler(schedulerId);
   }
 
-  async start(): Promise<void> {
+  async start(context: C): Promise<void> {
     if (this.#stopping) throw new Error('a stopped job queue cannot be started again');
     if (this.#worker) return;
     // Workers block on Redis: their connection must retry commands forever (BullMQ requires it).
     this.#workerConnection = this.#connect('worker', { maxRetriesPerRequest: null });
-    this.#worker = new Worker(this.#options.queueName, (job) => this.#process(job), {
+    this.#worker = new Worker(this.#options.queueName, (job) => this.#process(job, context), {
       connection: this.#workerConnection,
       concurrency: this.#options.concurrency ?? 4,
     });
@@ -152,7 +155,7 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   /** Checks the job type and data (throwing the ZodError) before anything reaches Redis. */
-  #validated(name: string, data: unknown): JobDefinition {
+  #validated(name: string, data: unknown): JobDefinition<z.ZodType, C> {
     if (this.#stopping) throw new Error('the job queue is stopped');
     const def = this.#definitions.get(name);
     if (!def) throw new Error(`job "${name}" is not registered`);
@@ -160,19 +163,20 @@ export class BullMqJobQueue implements JobQueue {
     return def;
   }
 
-  async #process(job: Job): Promise<void> {
+  async #process(job: Job, context: C): Promise<void> {
     const def = this.#definitions.get(job.name);
     if (!def) throw new Error(`job "${job.name}" is not registered in this process`);
     const parsed = def.schema.safeParse(job.data);
     // Data that is invalid now will not become valid: fail without retrying.
     if (!parsed.success) throw new UnrecoverableError(parsed.error.message);
-    const ctx = { id: job.id ?? '', attempt: job.attemptsMade + 1 };
+    const run = { id: job.id ?? '', attempt: job.attemptsMade + 1 };
     const timeoutMs = def.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
-    await withTimeout(() => def.handle(parsed.data, ctx), timeoutMs, `job "${job.name}" attempt ${ctx.attempt}`);
+    const ctx = runContext(context, run);
+    await withTimeout(() => def.handle(parsed.data, ctx), timeoutMs, `job "${job.name}" attempt ${run.attempt}`);
   }
 }
 
-function retryOptions(def: JobDefinition): JobsOptions {
+function retryOptions(def: Pick<JobDefinition, 'attempts' | 'backoffMs'>): JobsOptions {
   return {
     attempts: def.attempts ?? DEFAULT_JOB_ATTEMPTS,
     backoff: { type: 'exponential', delay: def.backoffMs ?? DEFAULT_JOB_BACKOFF_MS },

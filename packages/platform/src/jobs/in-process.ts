@@ -14,9 +14,11 @@ import {
   type FailedJob,
   type JobDefinition,
   type JobQueue,
+  runContext,
   withTimeout,
 } from './port.ts';
 import type { z } from 'zod';
+import type { ServiceContext } from '../service.ts';
 
 export interface InProcessJobQueueOptions {
   /** Attempts run at the same time (default 4). */
@@ -43,12 +45,12 @@ interface Schedule {
   waiting?: PendingJob;
 }
 
-export class InProcessJobQueue implements JobQueue {
+export class InProcessJobQueue<C = ServiceContext> implements JobQueue<C> {
   readonly kind = 'in-process' as const;
 
   readonly #concurrency: number;
   readonly #logger: Logger | undefined;
-  readonly #definitions = new Map<string, JobDefinition>();
+  readonly #definitions = new Map<string, JobDefinition<z.ZodType, C>>();
   /** Jobs due to run, oldest first. */
   readonly #ready: PendingJob[] = [];
   /** Delay and backoff timers, each with the job it will make ready. */
@@ -58,7 +60,8 @@ export class InProcessJobQueue implements JobQueue {
   readonly #schedules = new Map<string, Schedule>();
   readonly #running = new Set<Promise<void>>();
   readonly #failed: FailedJob[] = [];
-  #started = false;
+  /** Given by start(); handlers run only once it is set. */
+  #context: { value: C } | undefined;
   #stopped = false;
 
   constructor(options: InProcessJobQueueOptions = {}) {
@@ -66,9 +69,9 @@ export class InProcessJobQueue implements JobQueue {
     this.#logger = options.logger;
   }
 
-  register<S extends z.ZodType>(def: JobDefinition<S>): void {
+  register<S extends z.ZodType>(def: JobDefinition<S, C>): void {
     if (this.#definitions.has(def.name)) throw new Error(`job "${def.name}" is already registered`);
-    this.#definitions.set(def.name, def as JobDefinition);
+    this.#definitions.set(def.name, def as JobDefinition<z.ZodType, C>);
   }
 
   async enqueue(name: string, data: unknown, opts: { delayMs?: number; jobId?: string } = {}): Promise<string> {
@@ -116,9 +119,9 @@ export class InProcessJobQueue implements JobQueue {
     if (schedule) this.#removeSchedule(schedulerId, schedule);
   }
 
-  async start(): Promise<void> {
+  async start(context: C): Promise<void> {
     if (this.#stopped) throw new Error('a stopped job queue cannot be started again');
-    this.#started = true;
+    this.#context = { value: context };
     this.#pump();
   }
 
@@ -188,14 +191,16 @@ export class InProcessJobQueue implements JobQueue {
   }
 
   #pump(): void {
-    while (this.#started && !this.#stopped && this.#running.size < this.#concurrency) {
+    const context = this.#context;
+    if (!context) return; // not started: jobs wait
+    while (!this.#stopped && this.#running.size < this.#concurrency) {
       const job = this.#ready.shift();
       if (!job) return;
       if (job.schedulerId !== undefined) {
         const schedule = this.#schedules.get(job.schedulerId);
         if (schedule?.waiting === job) schedule.waiting = undefined;
       }
-      const run: Promise<void> = this.#attempt(job).finally(() => {
+      const run: Promise<void> = this.#attempt(job, context.value).finally(() => {
         this.#running.delete(run);
         this.#pump();
       });
@@ -203,14 +208,15 @@ export class InProcessJobQueue implements JobQueue {
     }
   }
 
-  async #attempt(job: PendingJob): Promise<void> {
+  async #attempt(job: PendingJob, context: C): Promise<void> {
     const def = this.#definitions.get(job.name);
     if (!def) return this.#fail(job, new Error(`job "${job.name}" is not registered`));
     const parsed = def.schema.safeParse(job.data);
     if (!parsed.success) return this.#fail(job, parsed.error); // data that is invalid now will not become valid
     const timeoutMs = def.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
     try {
-      await withTimeout(() => def.handle(parsed.data, { id: job.id, attempt: job.attempt }), timeoutMs, `job "${job.name}" attempt ${job.attempt}`);
+      const ctx = runContext(context, { id: job.id, attempt: job.attempt });
+      await withTimeout(() => def.handle(parsed.data, ctx), timeoutMs, `job "${job.name}" attempt ${job.attempt}`);
     } catch (err) {
       const attempts = def.attempts ?? DEFAULT_JOB_ATTEMPTS;
       if (job.attempt < attempts && !this.#stopped) {

@@ -11,16 +11,24 @@
  * - schedule() runs a job every `everyMs`, upserted by schedulerId (calling it again replaces the schedule,
  *   several processes calling it keep one schedule).
  * - timeoutMs fails an attempt that runs longer.
+ * - A handler receives its data and the context given to start() (a service's ServiceContext: startService starts
+ *   its queue with it), with the run's id and attempt as `job`. The context never travels through the queue's store.
  */
 import type { z } from 'zod';
+import type { ServiceContext } from '../service.ts';
 
-export interface JobContext {
+/** The run a handler is in. */
+export interface JobRun {
   id: string;
   /** 1 for the first run, 2 for the first retry, ... */
   attempt: number;
 }
 
-export interface JobDefinition<S extends z.ZodType = z.ZodType> {
+/** What a handler receives besides its data: the queue's context (by default the service's) and its run. */
+export type JobContext<C = ServiceContext> = C & { job: JobRun };
+
+/** C is what start() is given; services leave it as ServiceContext (the suite uses a stand-in). */
+export interface JobDefinition<S extends z.ZodType = z.ZodType, C = ServiceContext> {
   name: string;
   schema: S;
   /** Total attempts, first run included (default 3). */
@@ -29,7 +37,7 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   backoffMs?: number;
   /** An attempt running longer than this fails (default 60000). */
   timeoutMs?: number;
-  handle(data: z.infer<S>, ctx: JobContext): Promise<void>;
+  handle(data: z.infer<S>, ctx: JobContext<C>): Promise<void>;
 }
 
 export interface FailedJob {
@@ -40,14 +48,14 @@ export interface FailedJob {
   error: string;
 }
 
-export interface JobQueue {
+export interface JobQueue<C = ServiceContext> {
   readonly kind: 'bullmq' | 'in-process';
-  register<S extends z.ZodType>(def: JobDefinition<S>): void;
+  register<S extends z.ZodType>(def: JobDefinition<S, C>): void;
   enqueue(name: string, data: unknown, opts?: { delayMs?: number; jobId?: string }): Promise<string>;
   schedule(name: string, data: unknown, opts: { everyMs: number; schedulerId: string }): Promise<void>;
   unschedule(schedulerId: string): Promise<void>;
-  /** Begins processing registered job types. */
-  start(): Promise<void>;
+  /** Begins processing registered job types; every handler receives `context` (with its run). */
+  start(context: C): Promise<void>;
   /** Stops taking new jobs and waits for running ones (up to the timeout). */
   stop(): Promise<void>;
   listFailed(): Promise<FailedJob[]>;
@@ -58,9 +66,14 @@ export const DEFAULT_JOB_ATTEMPTS = 3;
 export const DEFAULT_JOB_BACKOFF_MS = 1000;
 export const DEFAULT_JOB_TIMEOUT_MS = 60_000;
 
-/** A typed job definition (keeps the schema's type flowing to the handler). */
-export function defineJob<S extends z.ZodType>(def: JobDefinition<S>): JobDefinition<S> {
+/** A typed job definition (keeps the schema's and the context's types flowing to the handler). */
+export function defineJob<S extends z.ZodType, C = ServiceContext>(def: JobDefinition<S, C>): JobDefinition<S, C> {
   return def;
+}
+
+/** The context a handler gets: the queue's own, plus this run. */
+export function runContext<C>(context: C, job: JobRun): JobContext<C> {
+  return Object.assign({}, context, { job });
 }
 
 /** Runs one attempt, failing it when it runs longer than timeoutMs (the handler itself cannot be cancelled). */

@@ -1,6 +1,7 @@
 /**
  * The jobs port's behaviour, as one suite that every adapter runs (in-process.test.ts, bullmq.test.ts).
- * Delays are tens of milliseconds so both adapters finish in a few seconds.
+ * Delays are tens of milliseconds so both adapters finish in a few seconds. The queues are started with a stand-in
+ * for the ServiceContext a service gives them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -9,9 +10,15 @@ import { defineJob, type JobContext, type JobDefinition, type JobQueue } from '.
 const greeting = z.object({ to: z.string().min(1), n: z.number().int() });
 type Greeting = z.infer<typeof greeting>;
 
+/** What the suite starts its queues with: a name, and an object that could not survive serialisation. */
+export interface SuiteContext {
+  name: string;
+  greeter: { greet(to: string): string };
+}
+
 interface Run {
   data: Greeting;
-  ctx: JobContext;
+  ctx: JobContext<SuiteContext>;
   at: number;
 }
 
@@ -27,13 +34,13 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ti
 
 /** A job definition whose handler records each run and then does what `behave` says. */
 function recordingJob(
-  overrides: Partial<Omit<JobDefinition<typeof greeting>, 'handle'>> & {
+  overrides: Partial<Omit<JobDefinition<typeof greeting, SuiteContext>, 'handle'>> & {
     behave?: (run: Run) => Promise<void> | void;
   } = {},
 ) {
   const runs: Run[] = [];
   const { behave, ...rest } = overrides;
-  const def = defineJob({
+  const def = defineJob<typeof greeting, SuiteContext>({
     name: 'greet',
     schema: greeting,
     backoffMs: 20,
@@ -47,18 +54,19 @@ function recordingJob(
   return { def, runs };
 }
 
-export function runJobQueueSuite(name: string, makeQueue: () => JobQueue): void {
+export function runJobQueueSuite(name: string, makeQueue: () => JobQueue<SuiteContext>): void {
   describe(`jobs port: ${name}`, () => {
-    const queues: JobQueue[] = [];
+    const queues: JobQueue<SuiteContext>[] = [];
+    const context: SuiteContext = { name: 'suite', greeter: { greet: (to) => `hello ${to}` } };
     afterEach(async () => {
       await Promise.all(queues.splice(0).map((queue) => queue.stop()));
     });
 
-    async function started(...defs: JobDefinition[]): Promise<JobQueue> {
+    async function started(...defs: JobDefinition<z.ZodType, SuiteContext>[]): Promise<JobQueue<SuiteContext>> {
       const queue = makeQueue();
       queues.push(queue);
       for (const def of defs) queue.register(def);
-      await queue.start();
+      await queue.start(context);
       return queue;
     }
 
@@ -71,7 +79,28 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue): void 
 
       await waitFor(() => runs.length === 1, 'the run');
       expect(runs[0]?.data).toEqual({ to: 'Ana', n: 1 });
-      expect(runs[0]?.ctx).toEqual({ id, attempt: 1 });
+      expect(runs[0]?.ctx.job).toEqual({ id, attempt: 1 });
+    });
+
+    it('gives every run the context the queue was started with, as it is (never through the store)', async () => {
+      const { def, runs } = recordingJob({
+        attempts: 2,
+        behave: ({ ctx }) => {
+          if (ctx.job.attempt === 1) throw new Error('flaky');
+        },
+      });
+      const queue = await started(def);
+
+      const id = await queue.enqueue('greet', { to: 'Ana', n: 1 });
+
+      await waitFor(() => runs.length === 2, 'the run and its retry');
+      expect(runs.map((run) => run.ctx.job)).toEqual([{ id, attempt: 1 }, { id, attempt: 2 }]);
+      for (const { ctx } of runs) {
+        expect(ctx.name).toBe('suite');
+        expect(ctx.greeter).toBe(context.greeter); // the same object, so functions and connections work
+        expect(ctx.greeter.greet('Ana')).toBe('hello Ana');
+      }
+      expect(context).not.toHaveProperty('job'); // each run gets its own context object
     });
 
     it('refuses invalid data and unknown job names at enqueue', async () => {
@@ -110,7 +139,7 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue): void 
         attempts: 3,
         backoffMs,
         behave: ({ ctx }) => {
-          if (ctx.attempt < 3) throw new Error(`flaky ${ctx.attempt}`);
+          if (ctx.job.attempt < 3) throw new Error(`flaky ${ctx.job.attempt}`);
         },
       });
       const queue = await started(def);
@@ -118,8 +147,8 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue): void 
       const id = await queue.enqueue('greet', { to: 'Ana', n: 1 });
 
       await waitFor(() => runs.length === 3, 'three attempts');
-      expect(runs.map((run) => run.ctx.attempt)).toEqual([1, 2, 3]);
-      expect(runs.every((run) => run.ctx.id === id && run.data.to === 'Ana')).toBe(true);
+      expect(runs.map((run) => run.ctx.job.attempt)).toEqual([1, 2, 3]);
+      expect(runs.every((run) => run.ctx.job.id === id && run.data.to === 'Ana')).toBe(true);
       // First retry after backoffMs, the second after twice that (a millisecond of clock slack).
       expect(runs[1]!.at - runs[0]!.at).toBeGreaterThanOrEqual(backoffMs - 1);
       expect(runs[2]!.at - runs[1]!.at).toBeGreaterThanOrEqual(2 * backoffMs - 1);
@@ -133,7 +162,7 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue): void 
         attempts: 2,
         backoffMs: 10,
         behave: ({ ctx }) => {
-          throw new Error(`card declined on attempt ${ctx.attempt}`);
+          throw new Error(`card declined on attempt ${ctx.job.attempt}`);
         },
       });
       const queue = await started(def);
@@ -144,7 +173,7 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue): void 
       expect(await queue.listFailed()).toEqual([
         { id, name: 'greet', data: { to: 'Ana', n: 7 }, attempts: 2, error: 'card declined on attempt 2' },
       ]);
-      expect(runs.map((run) => run.ctx.attempt)).toEqual([1, 2]);
+      expect(runs.map((run) => run.ctx.job.attempt)).toEqual([1, 2]);
     });
 
     it('validates the data again when run: data that did not survive storage fails at once, without retries', async () => {
@@ -244,7 +273,7 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue): void 
       const [failed] = await queue.listFailed();
       expect(failed).toMatchObject({ id, name: 'greet', attempts: 2 });
       expect(failed?.error).toMatch(/timed out after 40 ms/);
-      expect(runs.map((run) => run.ctx.attempt)).toEqual([1, 2]);
+      expect(runs.map((run) => run.ctx.job.attempt)).toEqual([1, 2]);
       expect(runs[1]!.at - runs[0]!.at).toBeLessThan(300); // the retry did not wait for the hung handler
     });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { defineJob, type ServiceContext } from '@puente/platform';
+import { defineJob } from '@puente/platform';
 import { BankAccount, reseal } from '../domain/bank-account.ts';
 import type { BankCipher } from '../domain/encryption.ts';
 
@@ -32,16 +32,15 @@ export async function resealOldAccounts(em: EntityManager, cipher: BankCipher, b
 
 export const RESEAL_JOB = 'reseal-bank-accounts';
 
-/** The job behind the schedule in app.ts (at start, then hourly); `ctx` gives the service once it has started. */
-export function resealJob(ctx: () => ServiceContext, cipher: BankCipher) {
+/** The job behind the schedule in app.ts (at start, then hourly). */
+export function resealJob(cipher: BankCipher) {
   return defineJob({
     name: RESEAL_JOB,
     schema: z.object({}),
     attempts: 3,
     backoffMs: 5_000,
     timeoutMs: 300_000,
-    async handle() {
-      const { orm, logger } = ctx();
+    async handle(_data, { orm, logger }) {
       const moved = await resealOldAccounts(orm.em.fork(), cipher, 200);
       if (moved > 0) logger.info({ moved, keyId: cipher.currentKeyId }, 'bank details re-encrypted with the current key');
     },

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import { BankAccountCreate, IdParams, bankAccountUpdateFor, type Currency } from '@puente/contracts';
-import { addToOutbox, conflict, makeEvent, notFound, parse, requireUser, type ServiceContext } from '@puente/platform';
+import { Routes, accountNumberProblem, normalizeAccountNumber, type Currency } from '@puente/contracts';
+import { addToOutbox, conflict, fieldInvalid, makeEvent, notFound, requireUser, serve, type ServiceContext } from '@puente/platform';
 import { BankAccount, reseal, sealNewAccount, toBankAccountView } from '../domain/bank-account.ts';
 import type { BankCipher } from '../domain/encryption.ts';
 
 const alreadyHave = (currency: Currency) => conflict(`You already have a ${currency} account`, 'bank_account_exists');
 const NOT_FOUND = 'Bank account not found';
+const routes = Routes.accounts;
 
 /**
  * /api/bank-accounts: the signed-in user's own accounts, and only theirs (another user's id answers 404). Changes
@@ -14,17 +15,15 @@ const NOT_FOUND = 'Bank account not found';
  */
 export function bankAccountRoutes(ctx: ServiceContext, cipher: BankCipher) {
   return async (app: FastifyInstance): Promise<void> => {
-    /** GET /api/bank-accounts: the caller's accounts with full values (the web app masks them). */
-    app.get('/bank-accounts', async (request) => {
+    serve(app, routes.list, async (request) => {
       const { userId } = requireUser(request);
       const accounts = await request.em.find(BankAccount, { userId }, { orderBy: { id: 'asc' } });
       return accounts.map((a) => toBankAccountView(cipher, a));
     });
 
-    /** POST /api/bank-accounts: 201 with the account; 409 when the caller already has one in that currency. */
-    app.post('/bank-accounts', async (request, reply) => {
+    serve(app, routes.create, async (request) => {
       const { userId } = requireUser(request);
-      const input = parse(BankAccountCreate, request.body);
+      const input = request.body;
       if (await request.em.count(BankAccount, { userId, currency: input.currency }) > 0) throw alreadyHave(input.currency);
       try {
         const account = await ctx.transaction(async (tx) => {
@@ -33,7 +32,7 @@ export function bankAccountRoutes(ctx: ServiceContext, cipher: BankCipher) {
           addToOutbox(tx, makeEvent('bankAccountAdded', created.id, { accountId: created.id, userId, currency: created.currency }));
           return created;
         });
-        return reply.status(201).send(toBankAccountView(cipher, account));
+        return toBankAccountView(cipher, account);
       } catch (err) {
         // Two creates raced past the check above: the unique index on (user_id, currency) lets one in.
         if (err instanceof UniqueConstraintViolationException) throw alreadyHave(input.currency);
@@ -42,19 +41,21 @@ export function bankAccountRoutes(ctx: ServiceContext, cipher: BankCipher) {
     });
 
     /**
-     * PUT /api/bank-accounts/{id}: changes bankName, accountNumber and accountHolder only; anything else sent is
-     * ignored, so the currency never changes. The details are sealed again with the current key.
+     * Only bankName, accountNumber and accountHolder change (anything else sent is stripped by the contract), so the
+     * currency never does. The account number is checked by its currency's rule once the account is found, and the
+     * details are sealed again with the current key.
      */
-    app.put('/bank-accounts/:id', async (request) => {
+    serve(app, routes.update, async (request) => {
       const { userId } = requireUser(request);
-      const { id } = parse(IdParams, request.params);
+      const changes = request.body;
       const account = await ctx.transaction(async (tx) => {
-        const found = await tx.findOne(BankAccount, { id, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        const found = await tx.findOne(BankAccount, { id: request.params.id, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         if (!found) throw notFound(NOT_FOUND);
-        const changes = parse(bankAccountUpdateFor(found.currency), request.body);
+        const problem = accountNumberProblem(found.currency, changes.accountNumber);
+        if (problem) throw fieldInvalid('accountNumber', problem);
         found.bankName = changes.bankName;
         found.accountHolder = changes.accountHolder;
-        found.accountNumberSealed = cipher.seal('accountNumber', userId, changes.accountNumber);
+        found.accountNumberSealed = cipher.seal('accountNumber', userId, normalizeAccountNumber(found.currency, changes.accountNumber));
         reseal(cipher, found);
         addToOutbox(tx, makeEvent('bankAccountUpdated', found.id, { accountId: found.id, userId, currency: found.currency }));
         return found;
@@ -62,17 +63,14 @@ export function bankAccountRoutes(ctx: ServiceContext, cipher: BankCipher) {
       return toBankAccountView(cipher, account);
     });
 
-    /** DELETE /api/bank-accounts/{id}: 204. */
-    app.delete('/bank-accounts/:id', async (request, reply) => {
+    serve(app, routes.remove, async (request) => {
       const { userId } = requireUser(request);
-      const { id } = parse(IdParams, request.params);
       await ctx.transaction(async (tx) => {
-        const found = await tx.findOne(BankAccount, { id, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        const found = await tx.findOne(BankAccount, { id: request.params.id, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         if (!found) throw notFound(NOT_FOUND);
         addToOutbox(tx, makeEvent('bankAccountRemoved', found.id, { accountId: found.id, userId, currency: found.currency }));
         tx.remove(found);
       });
-      return reply.status(204).send();
     });
   };
 }

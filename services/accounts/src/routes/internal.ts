@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { MatchAccountsQuery, type MatchAccountsList } from '@puente/contracts';
-import { parse, requireService } from '@puente/platform';
+import { Routes } from '@puente/contracts';
+import { serve } from '@puente/platform';
 import { BankAccount, toBankAccountView } from '../domain/bank-account.ts';
 import type { BankCipher } from '../domain/encryption.ts';
 
@@ -13,11 +13,10 @@ import type { BankCipher } from '../domain/encryption.ts';
  */
 export function internalRoutes(cipher: BankCipher) {
   return async (app: FastifyInstance): Promise<void> => {
-    app.get('/internal/match-accounts', async (request): Promise<MatchAccountsList> => {
-      const caller = requireService(request, 'exchange');
-      const { userIds } = parse(MatchAccountsQuery, request.query);
+    serve(app, Routes.accounts.matchAccounts, async (request) => {
+      const { userIds } = request.query;
       const accounts = await request.em.find(BankAccount, { userId: { $in: userIds } }, { orderBy: { userId: 'asc', currency: 'asc' } });
-      request.log.info({ caller: caller.service, userIds, accounts: accounts.length }, 'bank details released for a match');
+      request.log.info({ caller: request.caller, userIds, accounts: accounts.length }, 'bank details released for a match');
       return accounts.map((a) => ({ userId: a.userId, ...toBankAccountView(cipher, a) }));
     });
   };

@@ -1,9 +1,11 @@
 /**
  * Sign-up and login attempts as identity reported them (identity.signup.attempted, identity.login.attempted), one
- * row per event: the event id is unique, so a redelivered event can never make a second row. createdAt is the
- * event's occurredAt, when the attempt happened.
+ * row per event: the event id is unique, so a redelivered event can never make a second row. Rows are never changed,
+ * so they extend the platform's RecordEntitySchema (id, createdAt; no updatedAt); createdAt is the event's
+ * occurredAt, when the attempt happened.
  */
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import { RecordEntitySchema } from '@puente/platform';
 
 /** The key the email filter compares: trimmed and lower-cased (emails compare case-insensitively). */
 export const emailKey = (email: string): string => email.trim().toLowerCase();
@@ -17,8 +19,8 @@ export const FieldLimits = { email: 320, failureReason: 500, referralCode: 100, 
 export const SignupAttemptSchema = defineEntity({
   name: 'SignupAttempt',
   tableName: 'signup_attempt',
+  extends: RecordEntitySchema,
   properties: {
-    id: p.integer().primary().autoincrement(),
     eventId: p.uuid().unique(),
     /** As typed (it may not be a valid address). */
     email: p.text(),
@@ -31,9 +33,8 @@ export const SignupAttemptSchema = defineEntity({
     userAgent: p.text().nullable(),
     /** A field had to be escaped or clipped to be stored (by identity or here). */
     inputAltered: p.boolean().default(false),
-    createdAt: p.datetime().index(),
   },
-  indexes: [{ properties: ['emailKey', 'createdAt'] }],
+  indexes: [{ properties: ['createdAt'] }, { properties: ['emailKey', 'createdAt'] }],
 });
 export class SignupAttempt extends SignupAttemptSchema.class {}
 SignupAttemptSchema.setClass(SignupAttempt);
@@ -41,8 +42,8 @@ SignupAttemptSchema.setClass(SignupAttempt);
 export const LoginAttemptSchema = defineEntity({
   name: 'LoginAttempt',
   tableName: 'login_attempt',
+  extends: RecordEntitySchema,
   properties: {
-    id: p.integer().primary().autoincrement(),
     eventId: p.uuid().unique(),
     /** As typed (it may not be a valid address). */
     email: p.text(),
@@ -54,9 +55,8 @@ export const LoginAttemptSchema = defineEntity({
     userAgent: p.text().nullable(),
     /** A field had to be escaped or clipped to be stored (by identity or here). */
     inputAltered: p.boolean().default(false),
-    createdAt: p.datetime().index(),
   },
-  indexes: [{ properties: ['emailKey', 'createdAt'] }],
+  indexes: [{ properties: ['createdAt'] }, { properties: ['emailKey', 'createdAt'] }],
 });
 export class LoginAttempt extends LoginAttemptSchema.class {}
 LoginAttemptSchema.setClass(LoginAttempt);

@@ -1,21 +1,19 @@
 /** Retention: deletes sign-up and login attempts older than AUDIT_RETENTION_DAYS. Scheduled daily in app.ts. */
 import { z } from 'zod';
-import { defineJob, type ServiceContext } from '@puente/platform';
+import { defineJob } from '@puente/platform';
 import { LoginAttempt, SignupAttempt } from '../domain/attempts.ts';
 
 export const PURGE_OLD_ATTEMPTS = 'purge-old-attempts';
 const DAY_MS = 86_400_000;
 
-/** `service` gives the started service's context (the job is defined before the service starts). */
-export function purgeOldAttempts(opts: { retentionDays: number; service: () => ServiceContext }) {
+export function purgeOldAttempts(opts: { retentionDays: number }) {
   return defineJob({
     name: PURGE_OLD_ATTEMPTS,
     schema: z.object({}),
     attempts: 3,
     backoffMs: 60_000,
     timeoutMs: 10 * 60_000,
-    async handle() {
-      const { orm, logger } = opts.service();
+    async handle(_data, { orm, logger }) {
       const before = new Date(Date.now() - opts.retentionDays * DAY_MS);
       const em = orm.em.fork();
       const signups = await em.nativeDelete(SignupAttempt, { createdAt: { $lt: before } });

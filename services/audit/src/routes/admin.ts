@@ -1,27 +1,21 @@
 /**
- * The admin monitoring view's data (spec section 3): GET /admin/signup-attempts, /admin/login-attempts (filtered,
- * newest first, paginated with X-Total-Count) and /admin/signup-failures, /admin/login-failures (failed attempts
- * grouped by step or method and reason, most frequent first). Admins only: 401 for visitors, 403 for other users.
+ * The admin monitoring view's data (spec section 3), served against Routes.audit: the attempt lists (filtered, newest
+ * first, paginated with X-Total-Count) and the failure stats (failed attempts grouped by step or method and reason,
+ * most frequent first). The declarations say admins only (401 for visitors, 403 for other users) and validate the
+ * queries; the answers go out through the contract's schemas.
  */
 import type { FastifyInstance } from 'fastify';
 import { raw } from '@mikro-orm/postgresql';
-import { parse, requireAdmin } from '@puente/platform';
-import {
-  AttemptsQuery,
-  FailureStatsQuery,
-  type LoginAttempt as LoginAttemptItem,
-  type LoginFailureStat,
-  type SignupAttempt as SignupAttemptItem,
-  type SignupFailureStat,
-} from '@puente/contracts';
+import { serve } from '@puente/platform';
+import { Routes, type LoginFailureStat, type SignupFailureStat } from '@puente/contracts';
 import { LoginAttempt, SignupAttempt, attemptWhere } from '../domain/attempts.ts';
 
 const NEWEST_FIRST = { createdAt: 'desc', id: 'desc' } as const;
+const routes = Routes.audit;
 
 export async function adminRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/admin/signup-attempts', async (request, reply): Promise<SignupAttemptItem[]> => {
-    requireAdmin(request);
-    const query = parse(AttemptsQuery, request.query);
+  serve(app, routes.signupAttempts, async (request, reply) => {
+    const { query } = request;
     const [rows, total] = await request.em.findAndCount(SignupAttempt, attemptWhere(query), {
       orderBy: NEWEST_FIRST, limit: query.limit, offset: query.offset,
     });
@@ -33,9 +27,8 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     }));
   });
 
-  app.get('/admin/login-attempts', async (request, reply): Promise<LoginAttemptItem[]> => {
-    requireAdmin(request);
-    const query = parse(AttemptsQuery, request.query);
+  serve(app, routes.loginAttempts, async (request, reply) => {
+    const { query } = request;
     const [rows, total] = await request.em.findAndCount(LoginAttempt, attemptWhere(query), {
       orderBy: NEWEST_FIRST, limit: query.limit, offset: query.offset,
     });
@@ -47,24 +40,20 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     }));
   });
 
-  app.get('/admin/signup-failures', async (request): Promise<SignupFailureStat[]> => {
-    requireAdmin(request);
-    const query = parse(FailureStatsQuery, request.query);
+  serve(app, routes.signupFailures, async (request) => {
     const rows = await request.em.createQueryBuilder(SignupAttempt)
       .select(['step', 'failureReason', raw('count(*) as count')])
-      .where({ status: 'failed', ...attemptWhere(query) })
+      .where({ status: 'failed', ...attemptWhere(request.query) })
       .groupBy(['step', 'failureReason'])
       .orderBy([{ [raw('count(*)')]: 'desc' }, { step: 'asc', failureReason: 'asc' }])
       .execute<{ step: SignupFailureStat['step']; failureReason: string | null; count: string | number }[]>('all');
     return rows.map((r) => ({ step: r.step, failureReason: r.failureReason, count: Number(r.count) }));
   });
 
-  app.get('/admin/login-failures', async (request): Promise<LoginFailureStat[]> => {
-    requireAdmin(request);
-    const query = parse(FailureStatsQuery, request.query);
+  serve(app, routes.loginFailures, async (request) => {
     const rows = await request.em.createQueryBuilder(LoginAttempt)
       .select(['method', 'failureReason', raw('count(*) as count')])
-      .where({ status: 'failed', ...attemptWhere(query) })
+      .where({ status: 'failed', ...attemptWhere(request.query) })
       .groupBy(['method', 'failureReason'])
       .orderBy([{ [raw('count(*)')]: 'desc' }, { method: 'asc', failureReason: 'asc' }])
       .execute<{ method: LoginFailureStat['method']; failureReason: string | null; count: string | number }[]>('all');

@@ -7,7 +7,7 @@
  * Attempts record what the client sent, which can be anything. Every such field is made storable before the event
  * is built (see storableText), and the event says so with inputAltered, so that no attempt is ever lost.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { storableFields, type EventEnvelope, type EventPayload } from '@puente/contracts';
 import { AppError, addToOutbox, makeEvent, type ServiceContext } from '@puente/platform';
 import { normaliseEmail } from './user.ts';
@@ -25,17 +25,28 @@ export function clientMeta(request: FastifyRequest): ClientMeta {
   return { ipAddress: header(request, 'x-client-ip'), userAgent: header(request, 'user-agent') };
 }
 
-/** A field of a body that failed validation, as far as it can be shown (a string, trimmed), else null. */
+/**
+ * A field of a request's body as far as it can be shown (a string, trimmed), else null: what the client sent when
+ * validation refused it, the validated value otherwise.
+ */
 export function rawField(body: unknown, field: string): string | null {
   const v = body && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
 }
 export const rawEmail = (body: unknown): string => normaliseEmail(rawField(body, 'email') ?? '');
 
-/** The failureReason of an error: the AppError's code ('validation' for a failed validation), else 'internal_error'. */
+/**
+ * The failureReason of an error: the AppError's code ('validation' for a failed validation); 'validation' too for
+ * input a route's declared schema refused (Fastify's FST_ERR_VALIDATION, not an AppError: its issues are in
+ * `validation`), 'bad_request' for a body Fastify could not read (malformed JSON, wrong content type, too large);
+ * else 'internal_error'.
+ */
 export function failureReason(err: unknown): string {
-  if (!(err instanceof AppError)) return 'internal_error';
-  return err.code === 'validation_failed' ? 'validation' : err.code;
+  if (err instanceof AppError) return err.code === 'validation_failed' ? 'validation' : err.code;
+  const fastify = (err ?? {}) as { validation?: unknown; statusCode?: unknown };
+  if (Array.isArray(fastify.validation)) return 'validation';
+  if (typeof fastify.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) return 'bad_request';
+  return 'internal_error';
 }
 
 /**
@@ -75,4 +86,14 @@ export async function recordFailedAttempt(ctx: ServiceContext, event: EventEnvel
   } catch (err) {
     ctx.logger.error({ err, type: event.type }, 'could not record a failed attempt');
   }
+}
+
+/**
+ * A route's onError hook recording its failed attempt: Fastify runs it once for any failure of the route, the
+ * schema's validation (before the handler) included. `attempt` builds the event from the request and the error.
+ */
+export function recordFailure(ctx: ServiceContext, attempt: (request: FastifyRequest, err: FastifyError) => EventEnvelope) {
+  return async (request: FastifyRequest, _reply: FastifyReply, err: FastifyError): Promise<void> => {
+    await recordFailedAttempt(ctx, attempt(request, err));
+  };
 }

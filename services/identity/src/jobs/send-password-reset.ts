@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { LockMode } from '@mikro-orm/postgresql';
-import { defineJob, type ServiceContext } from '@puente/platform';
+import { defineJob } from '@puente/platform';
 import { User } from '../domain/user.ts';
 import { PasswordReset } from '../domain/password-reset.ts';
 import { RESET_TOKEN_TTL_MS, newToken, tokenHash } from '../domain/tokens.ts';
@@ -14,11 +14,8 @@ import type { TokenMail } from '../domain/mailer.ts';
 
 export const SEND_PASSWORD_RESET = 'send-password-reset';
 
-export function sendPasswordReset(opts: {
-  service: () => ServiceContext;
-  deliverToken: (mail: TokenMail) => Promise<void>;
-  publicUrl: string;
-}) {
+/** The service's context comes from the job runner; how mail goes out and the link's origin are configuration. */
+export function sendPasswordReset(opts: { deliverToken: (mail: TokenMail) => Promise<void>; publicUrl: string }) {
   return defineJob({
     name: SEND_PASSWORD_RESET,
     /** Normalised by the route (trimmed, lower-cased). */
@@ -27,8 +24,7 @@ export function sendPasswordReset(opts: {
     attempts: 3,
     backoffMs: 10_000,
     timeoutMs: 60_000,
-    async handle({ email }) {
-      const ctx = opts.service();
+    async handle({ email }, ctx) {
       const user = await ctx.orm.em.fork().findOne(User, { email }, { fields: ['id', 'email'] });
       if (!user) return;
       const token = newToken();

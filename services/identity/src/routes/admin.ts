@@ -3,19 +3,14 @@
  * trust score follows, identity.user.verified is published) or reject one.
  */
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import {
-  VerificationRequestIdParams, VerificationRequestStatus, type AdminVerificationRequest, type AdminVerificationRequestList,
-} from '@puente/contracts';
+import { Routes, type AdminVerificationRequestList } from '@puente/contracts';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { addToOutbox, conflict, makeEvent, notFound, parse, requireAdmin } from '@puente/platform';
+import { addToOutbox, conflict, makeEvent, notFound, requireAdmin, serve, type RouteRequest } from '@puente/platform';
 import { User } from '../domain/user.ts';
 import { VerificationFlag, VerificationRequest } from '../domain/verification-request.ts';
 import type { RouteDeps } from './deps.ts';
 
-const ListQuery = z.object({
-  status: VerificationRequestStatus.default('pending'),
-});
+const routes = Routes.identity;
 
 async function views(em: EntityManager, requests: VerificationRequest[]): Promise<AdminVerificationRequestList> {
   const users = await em.find(User, { id: { $in: [...new Set(requests.map((r) => r.userId))] } });
@@ -34,17 +29,17 @@ async function views(em: EntityManager, requests: VerificationRequest[]): Promis
 }
 
 export async function adminRoutes(app: FastifyInstance, { ctx }: RouteDeps): Promise<void> {
-  /** GET /api/admin/verification-requests[?status=pending|approved|rejected] (admins): oldest first. */
-  app.get('/admin/verification-requests', async (request): Promise<AdminVerificationRequestList> => {
-    requireAdmin(request);
-    const { status } = parse(ListQuery, request.query ?? {});
+  /** Verification requests [?status=pending|approved|rejected] (admins): oldest first. */
+  serve(app, routes.verificationRequests, async (request) => {
+    const { status } = request.query;
     const requests = await request.em.find(VerificationRequest, { status }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 500 });
     return views(request.em, requests);
   });
 
-  const decide = (decision: 'approved' | 'rejected') => async (request: Parameters<typeof requireAdmin>[0]): Promise<AdminVerificationRequest> => {
+  /** 200 the request; 404 unknown; 409 already decided (admins). */
+  const decide = (decision: 'approved' | 'rejected') => async (request: RouteRequest<typeof routes.approveVerification | typeof routes.rejectVerification>) => {
     const admin = requireAdmin(request);
-    const { id } = parse(VerificationRequestIdParams, request.params);
+    const { id } = request.params;
     return ctx.transaction(async (tx) => {
       const vr = await tx.findOne(VerificationRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!vr) throw notFound('Verification request not found');
@@ -65,8 +60,6 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: RouteDeps): Pro
     });
   };
 
-  /** POST /api/admin/verification-requests/{id}/approve (admins): 200 the request; 404 unknown; 409 already decided. */
-  app.post('/admin/verification-requests/:id/approve', decide('approved'));
-  /** POST /api/admin/verification-requests/{id}/reject (admins): 200 the request; 404 unknown; 409 already decided. */
-  app.post('/admin/verification-requests/:id/reject', decide('rejected'));
+  serve(app, routes.approveVerification, decide('approved'));
+  serve(app, routes.rejectVerification, decide('rejected'));
 }

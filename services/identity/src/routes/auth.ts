@@ -3,13 +3,13 @@
  * POST /api/auth/logout is the gateway's own (it ends the session it holds).
  */
 import type { FastifyInstance } from 'fastify';
-import { LoginRequest, UserProfileUpdate, type CurrentUser, type LoginResponse } from '@puente/contracts';
-import { AppError, SESSION_ACTION_HEADER, addToOutbox, makeEvent, parse, requireUser, unauthorized } from '@puente/platform';
+import { Routes } from '@puente/contracts';
+import { AppError, SESSION_ACTION_HEADER, addToOutbox, makeEvent, requireUser, serve, unauthorized } from '@puente/platform';
 import { User, normaliseEmail } from '../domain/user.ts';
 import { PendingSignup } from '../domain/pending-signup.ts';
 import { verifyPassword } from '../domain/passwords.ts';
 import { currentUserView } from '../domain/views.ts';
-import { clientMeta, failureReason, loginAttempt, rawEmail, recordFailedAttempt } from '../domain/attempts.ts';
+import { clientMeta, failureReason, loginAttempt, rawEmail, recordFailure } from '../domain/attempts.ts';
 import type { RouteDeps } from './deps.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -17,50 +17,49 @@ export const UNVERIFIED = 'Please verify your email address before logging in. C
 
 const invalidCredentials = () => new AppError(401, 'invalid_credentials', INVALID_CREDENTIALS);
 const unverified = () => new AppError(403, 'unverified', UNVERIFIED);
+const routes = Routes.identity;
 
 export async function authRoutes(app: FastifyInstance, { ctx }: RouteDeps): Promise<void> {
   /**
    * 200 { message } and a session grant for the gateway; 400 validation; 401 wrong email or password (which one is
-   * never said); 403 a sign-up not verified yet (said only to someone who knows its password).
+   * never said); 403 a sign-up not verified yet (said only to someone who knows its password). A failure, whatever
+   * it is, is recorded by the onError hook (validation runs before the handler), the success in its transaction.
    */
-  app.post('/auth/login', async (request, reply): Promise<LoginResponse> => {
-    const meta = clientMeta(request);
-    let email = rawEmail(request.body);
-    try {
-      const input = parse(LoginRequest, request.body);
-      email = normaliseEmail(input.email);
-      const user = await request.em.findOne(User, { email }, { populate: ['passwordHash'] });
-      if (!user) {
-        const pending = await request.em.findOne(PendingSignup, { email }, { populate: ['passwordHash'] });
-        // verifyPassword does the same work with no hash, so an unknown email takes as long as a wrong password.
-        if (await verifyPassword(input.password, pending?.passwordHash)) throw unverified();
-        throw invalidCredentials();
-      }
-      if (!(await verifyPassword(input.password, user.passwordHash))) throw invalidCredentials();
-      if (!user.emailVerified) throw unverified();
-      await ctx.transaction(async (tx) => {
-        addToOutbox(tx, loginAttempt({ email, method: 'password', status: 'success', failureReason: null, ...meta }));
-      });
-      reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction({ action: 'grant', userId: user.id, role: user.role }));
-      return { message: 'Login successful' };
-    } catch (err) {
-      await recordFailedAttempt(ctx, loginAttempt({ email, method: 'password', status: 'failed', failureReason: failureReason(err), ...meta }));
-      throw err;
+  serve(app, routes.login, async (request, reply) => {
+    const { password } = request.body;
+    const email = normaliseEmail(request.body.email);
+    const user = await request.em.findOne(User, { email }, { populate: ['passwordHash'] });
+    if (!user) {
+      const pending = await request.em.findOne(PendingSignup, { email }, { populate: ['passwordHash'] });
+      // verifyPassword does the same work with no hash, so an unknown email takes as long as a wrong password.
+      if (await verifyPassword(password, pending?.passwordHash)) throw unverified();
+      throw invalidCredentials();
     }
+    if (!(await verifyPassword(password, user.passwordHash))) throw invalidCredentials();
+    if (!user.emailVerified) throw unverified();
+    await ctx.transaction(async (tx) => {
+      addToOutbox(tx, loginAttempt({ email, method: 'password', status: 'success', failureReason: null, ...clientMeta(request) }));
+    });
+    reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction({ action: 'grant', userId: user.id, role: user.role }));
+    return { message: 'Login successful' };
+  }, {
+    onError: recordFailure(ctx, (request, err) => loginAttempt({
+      email: rawEmail(request.body), method: 'password', status: 'failed', failureReason: failureReason(err), ...clientMeta(request),
+    })),
   });
 
-  /** GET /api/auth/user: the signed-in user (spec section 3 + role, trustScore, trustLevel); 401 when none. */
-  app.get('/auth/user', async (request): Promise<CurrentUser> => {
+  /** The signed-in user (spec section 3 + role, trustScore, trustLevel); 401 when none. */
+  serve(app, routes.currentUser, async (request) => {
     const { userId } = requireUser(request);
     const user = await request.em.findOne(User, { id: userId });
     if (!user) throw unauthorized();
     return currentUserView(user);
   });
 
-  /** PATCH /api/auth/user { firstName?, lastName? }: edit one's own name; 200 the current user; 400 validation. */
-  app.patch('/auth/user', async (request): Promise<CurrentUser> => {
+  /** Edit one's own name { firstName?, lastName? }: 200 the current user; 400 validation. */
+  serve(app, routes.editCurrentUser, async (request) => {
     const { userId } = requireUser(request);
-    const input = parse(UserProfileUpdate, request.body ?? {});
+    const input = request.body;
     return ctx.transaction(async (tx) => {
       const user = await tx.findOne(User, { id: userId });
       if (!user) throw unauthorized();
@@ -74,6 +73,6 @@ export async function authRoutes(app: FastifyInstance, { ctx }: RouteDeps): Prom
     });
   });
 
-  /** GET /api/login (the header's Log In, a browser navigation): 302 to the login page. */
-  app.get('/login', async (_request, reply) => reply.redirect('/login', 302));
+  /** The header's Log In (a browser navigation): 302 to the login page. */
+  serve(app, routes.headerLogin, async (_request, reply) => reply.redirect('/login', 302));
 }

@@ -5,11 +5,10 @@
  * An existing user is found by linked Google account, then by verified email; a new user needs the referral code
  * the register page passed in. Every callback publishes identity.login.attempted (method google).
  */
-import { timingSafeEqual } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { GoogleLoginQuery, type GoogleLoginFailure } from '@puente/contracts';
-import { SESSION_ACTION_HEADER, addToOutbox } from '@puente/platform';
+import { Routes, type GoogleLoginFailure } from '@puente/contracts';
+import { SESSION_ACTION_HEADER, addToOutbox, serve } from '@puente/platform';
 import { User, normaliseEmail } from '../domain/user.ts';
 import { PendingSignup } from '../domain/pending-signup.ts';
 import { normaliseReferralCode } from '../domain/referral-codes.ts';
@@ -17,15 +16,11 @@ import { findReferrer, registerUser } from '../domain/registration.ts';
 import {
   GoogleFlowError, OAUTH_COOKIE, OAUTH_COOKIE_PATH, OAUTH_COOKIE_TTL_SECONDS, newFlow, openFlow, sealFlow, type GoogleIdentity,
 } from '../domain/google.ts';
-import { clientMeta, loginAttempt, recordFailedAttempt, signupAttempt } from '../domain/attempts.ts';
+import { clientMeta, failureReason, loginAttempt, recordFailedAttempt, recordFailure, signupAttempt } from '../domain/attempts.ts';
 import type { RouteDeps } from './deps.ts';
 
-const sameString = (a: string, b: string): boolean => {
-  const x = Buffer.from(a), y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
-
 const loginFailed = (reply: FastifyReply, reason: GoogleLoginFailure) => reply.redirect(`/login-failed?reason=${reason}`, 302);
+const routes = Routes.identity;
 
 /** A name for a new user when Google gives no given/family name. */
 function names(identity: GoogleIdentity, email: string): { firstName: string; lastName: string } {
@@ -40,17 +35,19 @@ export async function googleRoutes(app: FastifyInstance, { ctx, config, google }
     path: OAUTH_COOKIE_PATH, httpOnly: true, sameSite: 'lax' as const, secure: config.publicUrl.startsWith('https:'),
   };
 
-  /** Browser navigation: 302 to Google (with the sealed flow cookie), or to /login-failed when not configured. */
-  app.get('/auth/google', async (request, reply) => {
+  /**
+   * Browser navigation: 302 to Google (with the sealed flow cookie), or to /login-failed when not configured. A
+   * query the contract refuses (a referral code with characters not allowed) is a 400, recorded by the onError hook.
+   */
+  serve(app, routes.googleLogin, async (request, reply) => {
     if (!google) {
       await recordFailedAttempt(ctx, loginAttempt({
         email: '', method: 'google', status: 'failed', failureReason: 'google_not_configured', ...clientMeta(request),
       }));
       return loginFailed(reply, 'google_not_configured');
     }
-    const query = GoogleLoginQuery.safeParse(request.query ?? {});
-    const code = query.success && query.data.referralCode ? normaliseReferralCode(query.data.referralCode) : null;
-    const flow = newFlow(code);
+    const { referralCode } = request.query;
+    const flow = newFlow(referralCode ? normaliseReferralCode(referralCode) : null);
     let url: string;
     try {
       url = await google.authorizationUrl(flow);
@@ -60,10 +57,17 @@ export async function googleRoutes(app: FastifyInstance, { ctx, config, google }
     }
     reply.setCookie(OAUTH_COOKIE, await sealFlow(config.oauthCookieKey, flow), { ...cookieOptions, maxAge: OAUTH_COOKIE_TTL_SECONDS });
     return reply.redirect(url, 302);
+  }, {
+    onError: recordFailure(ctx, (request, err) => loginAttempt({
+      email: '', method: 'google', status: 'failed', failureReason: failureReason(err), ...clientMeta(request),
+    })),
   });
 
-  /** Browser navigation back from Google: 302 to /dashboard with a session grant, or to /login-failed. */
-  app.get('/auth/google/callback', async (request, reply) => {
+  /**
+   * Browser navigation back from Google: 302 to /dashboard with a session grant, or to /login-failed. Every failure
+   * is answered with a redirect, not an error, so it is recorded here (by `fail`), once.
+   */
+  serve(app, routes.googleCallback, async (request, reply) => {
     const meta = clientMeta(request);
     let email = '';
     const fail = async (reason: GoogleLoginFailure, failure: string = reason) => {
@@ -72,15 +76,12 @@ export async function googleRoutes(app: FastifyInstance, { ctx, config, google }
     };
     reply.clearCookie(OAUTH_COOKIE, cookieOptions);
     if (!google) return fail('google_not_configured');
-    const query = (request.query ?? {}) as Record<string, unknown>;
-    if (typeof query.error === 'string') return fail(query.error === 'access_denied' ? 'google_cancelled' : 'google_failed', `provider_error:${query.error.slice(0, 40)}`);
     const flow = await openFlow(config.oauthCookieKey, request.cookies[OAUTH_COOKIE]);
     if (!flow) return fail('google_failed', 'missing_or_expired_state');
-    if (typeof query.state !== 'string' || !sameString(query.state, flow.state)) return fail('google_failed', 'state_mismatch');
-    if (typeof query.code !== 'string' || query.code === '') return fail('google_failed', 'missing_code');
 
     try {
-      const identity = await google.identify(query.code, flow);
+      // openid-client checks the provider's answer (state, error, code) itself: hand it the query as it came.
+      const identity = await google.identify(new URL(request.url, 'http://identity').search, flow);
       email = normaliseEmail(identity.email ?? '');
       const existing = await request.em.findOne(User, { googleSubject: identity.subject })
         ?? await request.em.findOne(User, { email });
@@ -122,7 +123,7 @@ export async function googleRoutes(app: FastifyInstance, { ctx, config, google }
     } catch (err) {
       if (err instanceof GoogleFlowError) {
         request.log.warn({ detail: err.message }, 'Google sign-in refused');
-        return fail(err.reason, err.reason === 'google_failed' ? 'provider_exchange_failed' : err.reason);
+        return fail(err.reason, err.failure);
       }
       request.log.error({ err }, 'Google sign-in failed');
       return fail('google_failed', 'internal_error');

@@ -7,16 +7,15 @@
  * as on every forwarded request. 204.
  */
 import type { FastifyInstance } from 'fastify';
-import { requireService } from '@puente/platform';
+import { Routes } from '@puente/contracts';
+import { serve } from '@puente/platform';
 import { clientMeta, loginAttempt, rawEmail, recordFailedAttempt } from '../domain/attempts.ts';
 import type { RouteDeps } from './deps.ts';
 
 export async function internalRoutes(app: FastifyInstance, { ctx }: RouteDeps): Promise<void> {
-  app.post('/internal/login-refused', async (request, reply) => {
-    requireService(request, 'gateway');
+  serve(app, Routes.identity.loginRefused, async (request) => {
     await recordFailedAttempt(ctx, loginAttempt({
       email: rawEmail(request.body), method: 'password', status: 'failed', failureReason: 'rate_limited', ...clientMeta(request),
     }));
-    return reply.status(204).send();
   });
 }

@@ -4,10 +4,8 @@
  * in (ends the user's other sessions).
  */
 import type { FastifyInstance } from 'fastify';
-import {
-  ChangePasswordRequest, ForgotPasswordRequest, ResetPasswordRequest, type ForgotPasswordResponse, type Message,
-} from '@puente/contracts';
-import { AppError, SESSION_ACTION_HEADER, parse, requireUser, unauthorized } from '@puente/platform';
+import { Routes } from '@puente/contracts';
+import { AppError, SESSION_ACTION_HEADER, requireUser, serve, unauthorized } from '@puente/platform';
 import { User, normaliseEmail } from '../domain/user.ts';
 import { PasswordReset } from '../domain/password-reset.ts';
 import { hashPassword, verifyPassword } from '../domain/passwords.ts';
@@ -20,22 +18,24 @@ export const RESET_TOKEN_INVALID = 'This password reset token is invalid or has 
 export const RESET_TOKEN_EXPIRED = 'This password reset token has expired. Please ask for a new one.';
 export const CURRENT_PASSWORD_WRONG = 'Current password is incorrect';
 
+const routes = Routes.identity;
+
 export async function passwordRoutes(app: FastifyInstance, { ctx }: RouteDeps): Promise<void> {
   /**
-   * POST /api/auth/forgot-password { email }: always 200 with the same body (400 only for an invalid email), and
+   * Forgot password { email }: always 200 with the same body (400 only for an invalid email), and
    * never the token. Known and unknown emails take the same path here: one enqueue of the same job. The lookup,
    * the token rows and the email happen in that job (jobs/send-password-reset.ts), so neither the body nor the
    * time to answer tells whether the email has an account.
    */
-  app.post('/auth/forgot-password', async (request): Promise<ForgotPasswordResponse> => {
-    const email = normaliseEmail(parse(ForgotPasswordRequest, request.body).email);
+  serve(app, routes.forgotPassword, async (request) => {
+    const email = normaliseEmail(request.body.email);
     await ctx.jobs.enqueue(SEND_PASSWORD_RESET, { email });
     return { message: FORGOT_PASSWORD_SENT };
   });
 
-  /** POST /api/auth/reset-password { token, password }: 200, and every session of the user ends; 400 otherwise. */
-  app.post('/auth/reset-password', async (request, reply): Promise<Message> => {
-    const { token, password } = parse(ResetPasswordRequest, request.body);
+  /** Reset with the emailed token { token, password }: 200, and every session of the user ends; 400 otherwise. */
+  serve(app, routes.resetPassword, async (request, reply) => {
+    const { token, password } = request.body;
     const reset = await request.em.findOne(PasswordReset, { tokenHash: tokenHash(token) });
     if (!reset) throw new AppError(400, 'invalid_token', RESET_TOKEN_INVALID);
     if (reset.expiresAt.getTime() <= Date.now()) throw new AppError(400, 'expired_token', RESET_TOKEN_EXPIRED);
@@ -53,12 +53,12 @@ export async function passwordRoutes(app: FastifyInstance, { ctx }: RouteDeps): 
   });
 
   /**
-   * POST /api/auth/change-password { currentPassword, newPassword } (signed in): 200, and the user's other sessions
+   * Change password { currentPassword, newPassword } (signed in): 200, and the user's other sessions
    * end; 400 validation or a wrong current password; 401 not signed in.
    */
-  app.post('/auth/change-password', async (request, reply): Promise<Message> => {
+  serve(app, routes.changePassword, async (request, reply) => {
     const caller = requireUser(request);
-    const input = parse(ChangePasswordRequest, request.body);
+    const input = request.body;
     const user = await request.em.findOne(User, { id: caller.userId }, { populate: ['passwordHash'] });
     if (!user) throw unauthorized();
     if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {

@@ -1,30 +1,31 @@
 import type { FastifyInstance } from 'fastify';
-import { ReferralCodeParams, type ReferralCodeResponse, type ReferralList } from '@puente/contracts';
-import { notFound, parse, requireUser, unauthorized } from '@puente/platform';
+import { Routes } from '@puente/contracts';
+import { notFound, requireUser, serve, unauthorized } from '@puente/platform';
 import { User } from '../domain/user.ts';
 import { Referral } from '../domain/referral.ts';
 import { findReferrer } from '../domain/registration.ts';
 
 export const INVALID_REFERRAL_CODE = 'Invalid referral code. Please ask a friend for a valid code.';
 
+const routes = Routes.identity;
+
 export async function referralRoutes(app: FastifyInstance): Promise<void> {
-  /** GET /api/auth/verify-referral/{code}: 200 { valid: true } for a code that belongs to a user, else 404 (anyone). */
-  app.get('/auth/verify-referral/:code', async (request) => {
-    const { code } = parse(ReferralCodeParams, request.params);
-    if (!(await findReferrer(request.em, code))) throw notFound(INVALID_REFERRAL_CODE);
-    return { valid: true };
+  /** 200 { valid: true } for a code that belongs to a user, else 404 (anyone). */
+  serve(app, routes.verifyReferral, async (request) => {
+    if (!(await findReferrer(request.em, request.params.code))) throw notFound(INVALID_REFERRAL_CODE);
+    return { valid: true as const };
   });
 
-  /** GET /api/referral/code: the signed-in user's own referral code. */
-  app.get('/referral/code', async (request): Promise<ReferralCodeResponse> => {
+  /** The signed-in user's own referral code. */
+  serve(app, routes.referralCode, async (request) => {
     const { userId } = requireUser(request);
     const user = await request.em.findOne(User, { id: userId }, { fields: ['referralCode'] });
     if (!user) throw unauthorized();
     return { referralCode: user.referralCode };
   });
 
-  /** GET /api/referral/list: the people the signed-in user brought in, newest first, with their names. */
-  app.get('/referral/list', async (request): Promise<ReferralList> => {
+  /** The people the signed-in user brought in, newest first, with their names. */
+  serve(app, routes.referralList, async (request) => {
     const { userId } = requireUser(request);
     const referrals = await request.em.find(Referral, { referrerId: userId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
     const users = await request.em.find(User, { id: { $in: referrals.map((r) => r.referredId) } }, { fields: ['firstName', 'lastName'] });

@@ -26,6 +26,8 @@ export interface FakeOidcProvider {
   signInAs(user: FakeGoogleUser | null): void;
   /** Claims to put over the next ID tokens (e.g. another audience), to test their checks. */
   overrideClaims(claims: JWTPayload): void;
+  /** Signs the next ID tokens with a key that is not in the JWKS (same kid), to test the signature check. */
+  forgeSignatures(forge: boolean): void;
   /** Plays the browser at the provider: follows an authorization URL and returns where the provider sends it back. */
   authorize(authorizationUrl: string): Promise<URL>;
   /** Requests the token endpoint answered, and how many it refused. */
@@ -48,6 +50,8 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 export async function startFakeOidc(client: { clientId: string; clientSecret: string }): Promise<FakeOidcProvider> {
   const { privateKey, publicKey } = await generateKeyPair('RS256');
   const jwk = { ...(await exportJWK(publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
+  const forger = (await generateKeyPair('RS256')).privateKey;
+  let forge = false;
   const codes = new Map<string, IssuedCode>();
   let next: FakeGoogleUser | null = null;
   let overrides: JWTPayload = {};
@@ -100,7 +104,7 @@ export async function startFakeOidc(client: { clientId: string; clientSecret: st
         const idToken = await new SignJWT({
           iss: issuer, aud: issued.clientId, sub, iat: now, exp: now + 300,
           ...profile, ...(issued.nonce ? { nonce: issued.nonce } : {}), ...overrides,
-        }).setProtectedHeader({ alg: 'RS256', kid: jwk.kid }).sign(privateKey);
+        }).setProtectedHeader({ alg: 'RS256', kid: jwk.kid }).sign(forge ? forger : privateKey);
         tokenRequests.ok++;
         return json(res, 200, { access_token: randomBytes(16).toString('hex'), token_type: 'Bearer', expires_in: 3600, id_token: idToken });
       }
@@ -114,6 +118,7 @@ export async function startFakeOidc(client: { clientId: string; clientSecret: st
     issuer,
     signInAs: (user) => { next = user; },
     overrideClaims: (claims) => { overrides = claims; },
+    forgeSignatures: (on) => { forge = on; },
     async authorize(authorizationUrl) {
       const res = await fetch(authorizationUrl, { redirect: 'manual' });
       const location = res.headers.get('location');

@@ -16,7 +16,7 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
-import { Paths } from '@puente/contracts';
+import { Routes } from '@puente/contracts';
 import { paths } from '../../config/paths.ts';
 import { MenuIcon } from '../../components/ui/icons.tsx';
 import { toast } from '../../components/ui/toast.tsx';
@@ -94,7 +94,7 @@ export function Header() {
           </>
         ) : isLoading ? null : (
           // Browser navigation: /api/login answers with a redirect to the login page.
-          <Button variant="contained" href={Paths.headerLogin} sx={{ ml: 1 }}>Log In</Button>
+          <Button variant="contained" href={Routes.identity.headerLogin.path} sx={{ ml: 1 }}>Log In</Button>
         )}
       </Toolbar>
       {user ? (

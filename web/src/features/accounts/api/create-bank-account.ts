@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Paths, type BankAccount, type BankAccountCreate } from '@puente/contracts';
-import { api } from '../../../lib/api-client.ts';
+import { Routes } from '@puente/contracts';
+import { call, type BodyOf } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** POST /api/bank-accounts with the fields of the account's currency. */
-export function createBankAccount(account: BankAccountCreate): Promise<BankAccount> {
-  return api.post<BankAccount>(Paths.bankAccounts, account);
+export function createBankAccount(account: BodyOf<typeof Routes.accounts.create>) {
+  return call(Routes.accounts.create, { body: account });
 }
 
 export function useCreateBankAccount() {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Paths, fillPath } from '@puente/contracts';
-import { api } from '../../../lib/api-client.ts';
+import { Routes } from '@puente/contracts';
+import { call } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** DELETE /api/bank-accounts/{id} (204). */
-export function deleteBankAccount(id: number): Promise<void> {
-  return api.delete(fillPath(Paths.bankAccount, { id }));
+export function deleteBankAccount(id: number) {
+  return call(Routes.accounts.remove, { params: { id } });
 }
 
 export function useDeleteBankAccount() {

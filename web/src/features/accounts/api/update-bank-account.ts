@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Paths, fillPath, type BankAccount, type BankAccountUpdate } from '@puente/contracts';
-import { api } from '../../../lib/api-client.ts';
+import { Routes } from '@puente/contracts';
+import { call, type BodyOf } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** PUT /api/bank-accounts/{id}: only bank name, account number and holder are sent (the currency cannot change). */
-export function updateBankAccount({ id, update }: { id: number; update: BankAccountUpdate }): Promise<BankAccount> {
+export function updateBankAccount({ id, update }: { id: number; update: BodyOf<typeof Routes.accounts.update> }) {
   const { bankName, accountNumber, accountHolder } = update;
-  return api.put<BankAccount>(fillPath(Paths.bankAccount, { id }), { bankName, accountNumber, accountHolder });
+  return call(Routes.accounts.update, { params: { id }, body: { bankName, accountNumber, accountHolder } });
 }
 
 export function useUpdateBankAccount() {

@@ -3,7 +3,6 @@
  * bank checks of @puente/contracts) under each field. Editing keeps the currency and sends only bank name, account
  * number and holder.
  */
-import { useState, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -11,15 +10,15 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import {
-  BankAccountCreate, ClpAccountType, bankAccountUpdateFor, type BankAccount, type Currency,
+  BankAccountCreate, ClpAccountType, bankAccountUpdateFor, type BankAccount, type BankAccountUpdate, type Currency,
 } from '@puente/contracts';
+import { FormTextField } from '../../../components/ui/form-fields.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
-import { errorMessage, serverFieldErrors } from '../../../lib/api-client.ts';
-import { validate, type FieldErrors } from '../../../lib/form.ts';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { showServerFieldErrors, useSchemaForm, type Schema } from '../../../lib/form.ts';
 import { useCreateBankAccount } from '../api/create-bank-account.ts';
 import { useUpdateBankAccount } from '../api/update-bank-account.ts';
 import { AccountMessages, AccountTypeLabels } from '../accounts.ts';
@@ -42,71 +41,44 @@ export function AccountDialog({ mode, onClose, onSaved }: {
   onSaved?: () => void;
 }) {
   const currency = mode.kind === 'add' ? mode.currency : mode.account.currency;
-  const [values, setValues] = useState<Values>(() => initialValues(mode));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [submitted, setSubmitted] = useState(false);
+  // Adding checks the whole account of the currency; editing only what may change, with the currency's rules.
+  const schema: Schema<BankAccountCreate | BankAccountUpdate> = mode.kind === 'add' ? BankAccountCreate : bankAccountUpdateFor(currency);
+  const { control, handleSubmit, setError } = useSchemaForm(schema, initialValues(mode), {
+    toRequest: (values) => ({ ...values, currency }),
+  });
   const create = useCreateBankAccount();
   const update = useUpdateBankAccount();
   const pending = create.isPending || update.isPending;
   const fullScreen = useMediaQuery(useTheme().breakpoints.down('sm'));
 
-  const check = (next: Values) => (mode.kind === 'add'
-    ? validate(BankAccountCreate, { ...next, currency })
-    : validate(bankAccountUpdateFor(currency), next));
-
-  const change = (name: Field) => (event: { target: { value: string } }) => {
-    const next = { ...values, [name]: event.target.value };
-    setValues(next);
-    if (submitted) {
-      const result = check(next);
-      setErrors(result.ok ? {} : result.errors);
-    }
+  const onError = (prefix: string) => (error: unknown) => {
+    showServerFieldErrors(setError, error);
+    toast({ title: 'Error', description: `${prefix}: ${errorMessage(error)}`, variant: 'destructive' });
+  };
+  const succeeded = (message: string, verb: string) => () => {
+    toast({ title: message, description: `Your ${currency} account has been ${verb}.`, variant: 'success' });
+    onSaved?.();
+    onClose();
   };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    setSubmitted(true);
-    const onError = (prefix: string) => (error: unknown) => {
-      setErrors(serverFieldErrors(error));
-      toast({ title: 'Error', description: `${prefix}: ${errorMessage(error)}`, variant: 'destructive' });
-    };
-    if (mode.kind === 'add') {
-      const result = validate(BankAccountCreate, { ...values, currency });
-      if (!result.ok) return setErrors(result.errors);
-      setErrors({});
-      create.mutate(result.data, {
-        onSuccess: () => {
-          toast({ title: AccountMessages.created, description: `Your ${currency} account has been added.`, variant: 'success' });
-          onSaved?.();
-          onClose();
-        },
-        onError: onError(AccountMessages.createFailed),
-      });
-    } else {
-      const result = validate(bankAccountUpdateFor(currency), values);
-      if (!result.ok) return setErrors(result.errors);
-      setErrors({});
-      update.mutate({ id: mode.account.id, update: result.data }, {
-        onSuccess: () => {
-          toast({ title: AccountMessages.updated, description: `Your ${currency} account has been updated.`, variant: 'success' });
-          onSaved?.();
-          onClose();
-        },
+  const onSubmit = handleSubmit((data) => {
+    if (mode.kind === 'add' && 'currency' in data) {
+      create.mutate(data, { onSuccess: succeeded(AccountMessages.created, 'added'), onError: onError(AccountMessages.createFailed) });
+    } else if (mode.kind === 'edit' && !('currency' in data)) {
+      update.mutate({ id: mode.account.id, update: data }, {
+        onSuccess: succeeded(AccountMessages.updated, 'updated'),
         onError: onError(AccountMessages.updateFailed),
       });
     }
-    return undefined;
-  };
+  });
 
   const field = (name: Field, label: string, extra: { helper?: string; autoComplete?: string; required?: boolean } = {}) => (
-    <TextField
+    <FormTextField
       key={name}
+      control={control}
       name={name}
       label={label}
-      value={values[name]}
-      onChange={change(name)}
-      error={Boolean(errors[name])}
-      helperText={errors[name] ?? extra.helper ?? ' '}
+      hint={extra.helper}
       required={extra.required ?? true}
       autoComplete={extra.autoComplete ?? 'off'}
       fullWidth
@@ -130,20 +102,9 @@ export function AccountDialog({ mode, onClose, onSaved }: {
           {mode.kind === 'add' && currency === 'CLP' ? (
             <>
               {field('rut', 'RUT', { helper: 'e.g. 12.345.678-5' })}
-              <TextField
-                select
-                name="accountType"
-                label="Account type"
-                value={values.accountType}
-                onChange={change('accountType')}
-                error={Boolean(errors.accountType)}
-                helperText={errors.accountType ?? ' '}
-                required
-                fullWidth
-                margin="dense"
-              >
+              <FormTextField select control={control} name="accountType" label="Account type" required fullWidth margin="dense">
                 {ClpAccountType.options.map((type) => <MenuItem key={type} value={type}>{AccountTypeLabels[type]}</MenuItem>)}
-              </TextField>
+              </FormTextField>
               {field('email', 'Email', { autoComplete: 'email' })}
             </>
           ) : null}

@@ -69,7 +69,7 @@ describe('the accounts page', () => {
     expect(helper('Email')).toBe('Email is required for CLP accounts');
     expect(within(dialog()).getByText('Account type is required for CLP accounts')).toBeTruthy();
     fill('Email', 'not-an-email');
-    expect(helper('Email')).toBe('Invalid email');
+    await waitFor(() => expect(helper('Email')).toBe('Invalid email'));
   });
 
   it('sends only the fields of the currency, then shows Account Created', async () => {

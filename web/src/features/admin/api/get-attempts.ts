@@ -1,38 +1,23 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { Paths, type LoginAttemptList, type SignupAttemptList } from '@puente/contracts';
-import { ApiError, request } from '../../../lib/api-client.ts';
-import { queryKeys, type AttemptFilters } from '../../../lib/query-keys.ts';
+import { Routes } from '@puente/contracts';
+import { callWithHeaders, unlessSignedOut, type ApiResponse } from '../../../lib/api-client.ts';
+import { queryKeys, type AttemptFilters, type Page } from '../../../lib/query-keys.ts';
 
-export interface Page {
-  limit: number;
-  offset: number;
+/** One page of attempts, newest first, and how many match the filters in all (X-Total-Count); 401 reads as none. */
+async function attemptsPage<T>(reading: Promise<ApiResponse<T[]>>): Promise<{ items: T[]; total: number }> {
+  const answer = await unlessSignedOut(reading);
+  if (!answer) return { items: [], total: 0 };
+  return { items: answer.data, total: Number(answer.headers.get('x-total-count') ?? answer.data.length) };
 }
 
-export interface AttemptsPage<T> {
-  items: T;
-  /** All attempts matching the filters (X-Total-Count). */
-  total: number;
-}
-
-async function getAttempts<T extends unknown[]>(path: string, filters: AttemptFilters, page: Page): Promise<AttemptsPage<T>> {
-  try {
-    const { data, headers } = await request<T>('GET', path, { query: { ...filters, ...page } });
-    return { items: data, total: Number(headers.get('x-total-count') ?? data.length) };
-  } catch (error) {
-    // A data read treats 401 as an empty result.
-    if (error instanceof ApiError && error.status === 401) return { items: [] as unknown as T, total: 0 };
-    throw error;
-  }
-}
-
-/** GET /api/admin/signup-attempts?email&from&to&limit&offset, newest first. */
+/** GET /api/admin/signup-attempts?email&from&to&limit&offset */
 export function getSignupAttempts(filters: AttemptFilters, page: Page) {
-  return getAttempts<SignupAttemptList>(Paths.signupAttempts, filters, page);
+  return attemptsPage(callWithHeaders(Routes.audit.signupAttempts, { query: { ...filters, ...page } }));
 }
 
-/** GET /api/admin/login-attempts?email&from&to&limit&offset, newest first. */
+/** GET /api/admin/login-attempts?email&from&to&limit&offset */
 export function getLoginAttempts(filters: AttemptFilters, page: Page) {
-  return getAttempts<LoginAttemptList>(Paths.loginAttempts, filters, page);
+  return attemptsPage(callWithHeaders(Routes.audit.loginAttempts, { query: { ...filters, ...page } }));
 }
 
 export function signupAttemptsQueryOptions(filters: AttemptFilters, page: Page) {

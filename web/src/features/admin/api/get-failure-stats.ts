@@ -1,16 +1,16 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { Paths, type LoginFailureStats, type SignupFailureStats } from '@puente/contracts';
-import { api } from '../../../lib/api-client.ts';
+import { Routes } from '@puente/contracts';
+import { read } from '../../../lib/api-client.ts';
 import { queryKeys, type AttemptFilters } from '../../../lib/query-keys.ts';
 
 /** GET /api/admin/signup-failures: failed sign-ups grouped by step and reason, with the page's filters. */
-export async function getSignupFailures(filters: AttemptFilters): Promise<SignupFailureStats> {
-  return (await api.read<SignupFailureStats>(Paths.signupFailures, { query: { ...filters } })) ?? [];
+export async function getSignupFailures(filters: AttemptFilters) {
+  return (await read(Routes.audit.signupFailures, { query: { ...filters } })) ?? [];
 }
 
 /** GET /api/admin/login-failures: failed logins grouped by method and reason. */
-export async function getLoginFailures(filters: AttemptFilters): Promise<LoginFailureStats> {
-  return (await api.read<LoginFailureStats>(Paths.loginFailures, { query: { ...filters } })) ?? [];
+export async function getLoginFailures(filters: AttemptFilters) {
+  return (await read(Routes.audit.loginFailures, { query: { ...filters } })) ?? [];
 }
 
 export function signupFailuresQueryOptions(filters: AttemptFilters) {

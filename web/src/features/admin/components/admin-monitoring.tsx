@@ -25,10 +25,10 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { LoginAttempt, SignupAttempt } from '@puente/contracts';
 import { errorMessage } from '../../../lib/api-client.ts';
-import type { AttemptFilters } from '../../../lib/query-keys.ts';
+import type { AttemptFilters, Page } from '../../../lib/query-keys.ts';
 import { formatDateTime } from '../../../utils/format.ts';
 import { useLoginFailures, useSignupFailures } from '../api/get-failure-stats.ts';
-import { useLoginAttempts, useSignupAttempts, type Page } from '../api/get-attempts.ts';
+import { useLoginAttempts, useSignupAttempts } from '../api/get-attempts.ts';
 
 export const ADMINS_ONLY_MESSAGE = 'This page is for admins only.';
 

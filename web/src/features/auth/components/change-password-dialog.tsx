@@ -1,62 +1,47 @@
 /** The profile's 'Change Password' button and dialog (current password, new password, confirmation). */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import { ChangePasswordRequest, ValidationMessages } from '@puente/contracts';
-import { PasswordField } from '../../../components/ui/password-field.tsx';
+import { ChangePasswordRequest } from '@puente/contracts';
+import { FormPasswordField } from '../../../components/ui/form-fields.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
-import { errorMessage, serverFieldErrors } from '../../../lib/api-client.ts';
-import { validate, type FieldErrors } from '../../../lib/form.ts';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { showServerFieldErrors, useSchemaForm } from '../../../lib/form.ts';
 import { useChangePassword } from '../api/change-password.ts';
 
 const empty = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
 export function ChangePasswordButton() {
   const [open, setOpen] = useState(false);
-  const [values, setValues] = useState(empty);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { control, handleSubmit, reset, setError } = useSchemaForm(ChangePasswordRequest, empty, {
+    confirm: { field: 'confirmPassword', equals: 'newPassword' },
+    revalidate: 'onSubmit',
+  });
   const change = useChangePassword();
 
   const close = () => {
     setOpen(false);
-    setValues(empty);
-    setErrors({});
+    reset(empty);
   };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const result = validate(ChangePasswordRequest, values);
-    const found: FieldErrors = result.ok ? {} : { ...result.errors };
-    if (values.newPassword !== values.confirmPassword) found.confirmPassword = ValidationMessages.passwordsDontMatch;
-    setErrors(found);
-    if (!result.ok || found.confirmPassword) return;
-    change.mutate(result.data, {
+  const onSubmit = handleSubmit((request) => {
+    change.mutate(request, {
       onSuccess: (response) => {
         toast({ title: 'Password Changed', description: response.message, variant: 'success' });
         close();
       },
       onError: (error) => {
-        const fields = serverFieldErrors(error);
-        setErrors(fields);
+        showServerFieldErrors(setError, error);
         toast({ title: 'Password Not Changed', description: errorMessage(error), variant: 'destructive' });
       },
     });
-  };
+  });
 
   const field = (name: keyof typeof empty, label: string, autoComplete: string) => (
-    <PasswordField
-      label={label}
-      autoComplete={autoComplete}
-      value={values[name]}
-      onChange={(event) => setValues({ ...values, [name]: event.target.value })}
-      error={Boolean(errors[name])}
-      helperText={errors[name] ?? ' '}
-      fullWidth
-      margin="dense"
-    />
+    <FormPasswordField control={control} name={name} label={label} autoComplete={autoComplete} fullWidth margin="dense" />
   );
 
   return (

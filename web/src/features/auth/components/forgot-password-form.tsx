@@ -1,36 +1,27 @@
 /** /forgot-password: asks for a reset link by email. The answer is the same whether or not the email has an account. */
-import { useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ForgotPasswordRequest } from '@puente/contracts';
 import { paths } from '../../../config/paths.ts';
+import { FormTextField } from '../../../components/ui/form-fields.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { validate } from '../../../lib/form.ts';
+import { useSchemaForm } from '../../../lib/form.ts';
 import { useRequestPasswordReset } from '../api/forgot-password.ts';
 
 export function ForgotPasswordForm() {
-  const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | undefined>();
+  const { control, handleSubmit } = useSchemaForm(ForgotPasswordRequest, { email: '' }, { revalidate: 'onSubmit' });
   const request = useRequestPasswordReset();
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const result = validate(ForgotPasswordRequest, { email });
-    if (!result.ok) {
-      setError(result.errors.email);
-      return;
-    }
-    setError(undefined);
-    request.mutate(result.data.email, {
+  const onSubmit = handleSubmit((body) => {
+    request.mutate(body, {
       onError: (failure) => toast({ title: 'Request Failed', description: errorMessage(failure), variant: 'destructive' }),
     });
-  };
+  });
 
   if (request.isSuccess) {
     // Only the message: a reset link is never shown here, even if a server sent one (it would hand over the account).
@@ -49,16 +40,7 @@ export function ForgotPasswordForm() {
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         Enter the email of your account and we will send you a link to choose a new password.
       </Typography>
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        value={email}
-        onChange={(event) => setEmail(event.target.value)}
-        error={Boolean(error)}
-        helperText={error ?? ' '}
-        fullWidth
-      />
+      <FormTextField control={control} name="email" label="Email" type="email" autoComplete="email" fullWidth />
       <Button type="submit" variant="contained" size="large" fullWidth disabled={request.isPending}>
         {request.isPending ? 'Sending...' : 'Send reset link'}
       </Button>

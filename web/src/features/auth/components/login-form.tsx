@@ -3,7 +3,6 @@
  * /api/auth/google), 'Get a referral code' (to /). On success the page reloads; otherwise 'Login Failed' with the
  * server's message (spec section 8). /login-failed?reason=… explains why a Google sign-in ended there.
  */
-import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -11,15 +10,14 @@ import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { GoogleLoginFailures, LoginRequest, Paths, type GoogleLoginFailure } from '@puente/contracts';
+import { GoogleLoginFailures, LoginRequest, Routes, type GoogleLoginFailure } from '@puente/contracts';
 import { paths } from '../../../config/paths.ts';
 import { flashToast, toast } from '../../../components/ui/toast.tsx';
-import { PasswordField } from '../../../components/ui/password-field.tsx';
+import { FormPasswordField, FormTextField } from '../../../components/ui/form-fields.tsx';
 import { GoogleIcon } from '../../../components/ui/icons.tsx';
 import { ApiError, serverMessage } from '../../../lib/api-client.ts';
-import { validate, type FieldErrors } from '../../../lib/form.ts';
+import { useSchemaForm } from '../../../lib/form.ts';
 import { useLogin } from '../api/login.ts';
 
 export const LoginMessages = {
@@ -40,65 +38,27 @@ function googleFailure(reason: string | null): string | undefined {
 }
 
 export function LoginForm({ onLoggedIn = () => window.location.reload() }: { onLoggedIn?: () => void }) {
-  const [values, setValues] = useState({ email: '', password: '' });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [submitted, setSubmitted] = useState(false);
+  const { control, handleSubmit } = useSchemaForm(LoginRequest, { email: '', password: '' });
   const [params] = useSearchParams();
   const login = useLogin();
   const failure = googleFailure(params.get('reason'));
 
-  const change = (field: 'email' | 'password') => (event: { target: { value: string } }) => {
-    const next = { ...values, [field]: event.target.value };
-    setValues(next);
-    if (submitted) {
-      const result = validate(LoginRequest, next);
-      setErrors(result.ok ? {} : result.errors);
-    }
-  };
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    setSubmitted(true);
-    const result = validate(LoginRequest, values);
-    if (!result.ok) {
-      setErrors(result.errors);
-      return;
-    }
-    setErrors({});
-    login.mutate(result.data, {
+  const onSubmit = handleSubmit((credentials) => {
+    login.mutate(credentials, {
       onSuccess: () => {
         flashToast({ title: LoginMessages.success, variant: 'success' });
         onLoggedIn();
       },
       onError: (error) => toast({ title: LoginMessages.failedTitle, description: loginFailureMessage(error), variant: 'destructive' }),
     });
-  };
+  });
 
   return (
     <Box>
       {failure ? <Alert severity="error" sx={{ mb: 3 }}>{failure}</Alert> : null}
       <Box component="form" noValidate onSubmit={onSubmit} aria-label="Log in">
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          value={values.email}
-          onChange={change('email')}
-          error={Boolean(errors.email)}
-          helperText={errors.email ?? ' '}
-          fullWidth
-        />
-        <PasswordField
-          label="Password"
-          name="password"
-          autoComplete="current-password"
-          value={values.password}
-          onChange={change('password')}
-          error={Boolean(errors.password)}
-          helperText={errors.password ?? ' '}
-          fullWidth
-        />
+        <FormTextField control={control} name="email" label="Email" type="email" autoComplete="email" fullWidth />
+        <FormPasswordField control={control} name="password" label="Password" autoComplete="current-password" fullWidth />
         <Box sx={{ textAlign: 'right', mb: 2 }}>
           <Link component={RouterLink} to={paths.forgotPassword} variant="body2">Forgot password?</Link>
         </Box>
@@ -108,7 +68,7 @@ export function LoginForm({ onLoggedIn = () => window.location.reload() }: { onL
       </Box>
       <Divider sx={{ my: 3 }}>or</Divider>
       <Stack spacing={2}>
-        <Button variant="outlined" size="large" startIcon={<GoogleIcon />} onClick={() => window.location.assign(Paths.googleLogin)}>
+        <Button variant="outlined" size="large" startIcon={<GoogleIcon />} onClick={() => window.location.assign(Routes.identity.googleLogin.path)}>
           Continue with Google
         </Button>
         <Typography variant="body2" sx={{ textAlign: 'center' }}>

@@ -1,24 +1,27 @@
 /** /reset-password?token=…: choose a new password with the emailed token, then log in. */
-import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import { ResetPasswordRequest, ValidationMessages } from '@puente/contracts';
+import { ResetPasswordRequest } from '@puente/contracts';
 import { paths } from '../../../config/paths.ts';
-import { PasswordField } from '../../../components/ui/password-field.tsx';
+import { FormPasswordField } from '../../../components/ui/form-fields.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
-import { errorMessage, serverFieldErrors } from '../../../lib/api-client.ts';
-import { validate, type FieldErrors } from '../../../lib/form.ts';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { showServerFieldErrors, useSchemaForm } from '../../../lib/form.ts';
 import { useResetPassword } from '../api/reset-password.ts';
 
 export function ResetPasswordForm() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const navigate = useNavigate();
-  const [values, setValues] = useState({ password: '', confirmPassword: '' });
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { control, handleSubmit, setError } = useSchemaForm(ResetPasswordRequest, { password: '', confirmPassword: '' }, {
+    // The token is the link's, not a field: the request is checked as a whole.
+    toRequest: ({ password }) => ({ token, password }),
+    confirm: { field: 'confirmPassword', equals: 'password' },
+    revalidate: 'onSubmit',
+  });
   const reset = useResetPassword();
 
   if (!token) {
@@ -29,48 +32,30 @@ export function ResetPasswordForm() {
     );
   }
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const result = validate(ResetPasswordRequest, { token, password: values.password });
-    const found: FieldErrors = result.ok ? {} : { ...result.errors };
-    if (values.password !== values.confirmPassword) found.confirmPassword = ValidationMessages.passwordsDontMatch;
-    setErrors(found);
-    if (!result.ok || found.confirmPassword) {
-      if (found.token) toast({ title: 'Reset Failed', description: found.token, variant: 'destructive' });
-      return;
-    }
-    reset.mutate(result.data, {
-      onSuccess: (response) => {
-        toast({ title: 'Password Reset', description: response.message, variant: 'success' });
-        navigate(paths.login);
-      },
-      onError: (error) => {
-        setErrors(serverFieldErrors(error));
-        toast({ title: 'Reset Failed', description: errorMessage(error), variant: 'destructive' });
-      },
-    });
-  };
+  const onSubmit = handleSubmit(
+    (request) => {
+      reset.mutate(request, {
+        onSuccess: (response) => {
+          toast({ title: 'Password Reset', description: response.message, variant: 'success' });
+          navigate(paths.login);
+        },
+        onError: (error) => {
+          showServerFieldErrors(setError, error);
+          toast({ title: 'Reset Failed', description: errorMessage(error), variant: 'destructive' });
+        },
+      });
+    },
+    // A token the server would refuse has no field to show its message under.
+    (errors) => {
+      const tokenError = (errors as { token?: { message?: string } }).token?.message;
+      if (tokenError) toast({ title: 'Reset Failed', description: tokenError, variant: 'destructive' });
+    },
+  );
 
   return (
     <Box component="form" noValidate onSubmit={onSubmit} aria-label="Choose a new password">
-      <PasswordField
-        label="New password"
-        autoComplete="new-password"
-        value={values.password}
-        onChange={(event) => setValues({ ...values, password: event.target.value })}
-        error={Boolean(errors.password)}
-        helperText={errors.password ?? ' '}
-        fullWidth
-      />
-      <PasswordField
-        label="Confirm new password"
-        autoComplete="new-password"
-        value={values.confirmPassword}
-        onChange={(event) => setValues({ ...values, confirmPassword: event.target.value })}
-        error={Boolean(errors.confirmPassword)}
-        helperText={errors.confirmPassword ?? ' '}
-        fullWidth
-      />
+      <FormPasswordField control={control} name="password" label="New password" autoComplete="new-password" fullWidth />
+      <FormPasswordField control={control} name="confirmPassword" label="Confirm new password" autoComplete="new-password" fullWidth />
       <Button type="submit" variant="contained" size="large" fullWidth disabled={reset.isPending}>
         {reset.isPending ? 'Saving...' : 'Set new password'}
       </Button>

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { Paths, type NotificationCount } from '@puente/contracts';
-import { ApiError, api } from '../../../lib/api-client.ts';
+import { Routes } from '@puente/contracts';
+import { ApiError, read } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** The notification count poll (spec section 9): every 30 s. */
@@ -9,10 +9,10 @@ export const NOTIFICATION_COUNT_POLL_MS = 30_000;
 /** The unread count, or `available: false` while the notification service does not answer the call (404/503). */
 export type NotificationCountReading = { available: true; count: number } | { available: false };
 
-/** GET /api/notifications/count; 401 reads as no count. */
+/** GET /api/notifications/count (declared, planned: not served yet); 401 reads as no count. */
 export async function getNotificationCount(): Promise<NotificationCountReading> {
   try {
-    const data = await api.read<NotificationCount>(Paths.notificationCount);
+    const data = await read(Routes.notification.count);
     return data ? { available: true, count: data.count } : { available: false };
   } catch (error) {
     if (error instanceof ApiError && (error.status === 404 || error.status === 503)) return { available: false };

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { Paths, type ReferralCodeResponse } from '@puente/contracts';
-import { api } from '../../../lib/api-client.ts';
+import { Routes } from '@puente/contracts';
+import { read } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** GET /api/referral/code: the signed-in user's own referral code (null for a visitor). */
-export function getReferralCode(): Promise<ReferralCodeResponse | null> {
-  return api.read<ReferralCodeResponse>(Paths.referralCode);
+export function getReferralCode() {
+  return read(Routes.identity.referralCode);
 }
 
 export function referralCodeQueryOptions() {

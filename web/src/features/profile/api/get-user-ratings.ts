@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { Paths, fillPath, type RatingList } from '@puente/contracts';
-import { api } from '../../../lib/api-client.ts';
+import { Routes } from '@puente/contracts';
+import { read } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
-/** GET /api/ratings/user/{userId}: the ratings a user received. */
-export async function getUserRatings(userId: number): Promise<RatingList> {
-  return (await api.read<RatingList>(fillPath(Paths.ratingsForUser, { userId }))) ?? [];
+/** GET /api/ratings/user/{userId} (declared, planned: not served yet): the ratings a user received. */
+export async function getUserRatings(userId: number) {
+  return (await read(Routes.rating.forUser, { params: { userId } })) ?? [];
 }
 
 export function userRatingsQueryOptions(userId: number) {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { IdentityPaths, type CurrentUser, type UserProfileUpdate } from '@puente/contracts';
-import { api } from '../../../lib/api-client.ts';
+import { Routes } from '@puente/contracts';
+import { call, type BodyOf } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** PATCH /api/auth/user: edit one's own first and last name; answers the current user. */
-export function updateProfile(update: UserProfileUpdate): Promise<CurrentUser> {
-  return api.patch<CurrentUser>(IdentityPaths.editCurrentUser, update);
+export function updateProfile(update: BodyOf<typeof Routes.identity.editCurrentUser>) {
+  return call(Routes.identity.editCurrentUser, { body: update });
 }
 
 export function useUpdateProfile() {

@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
-import { Paths, type SignupRequest, type SignupRequestResponse } from '@puente/contracts';
-import { api } from '../../../lib/api-client.ts';
+import { Routes } from '@puente/contracts';
+import { call, type BodyOf } from '../../../lib/api-client.ts';
 
 /** POST /api/signup/request: 201 with the verification token (a testing aid), or `{ message }` on failure. */
-export function requestSignup(request: SignupRequest): Promise<SignupRequestResponse> {
-  return api.post<SignupRequestResponse>(Paths.signupRequest, request);
+export function requestSignup(request: BodyOf<typeof Routes.identity.signupRequest>) {
+  return call(Routes.identity.signupRequest, { body: request });
 }
 
 export function useRequestSignup() {

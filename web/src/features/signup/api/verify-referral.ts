@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { Paths, fillPath, type VerifyReferralResponse } from '@puente/contracts';
-import { ApiError, api } from '../../../lib/api-client.ts';
+import { Routes } from '@puente/contracts';
+import { ApiError, call } from '../../../lib/api-client.ts';
 
 /**
  * GET /api/auth/verify-referral/{code}: OK means valid, a non-OK answer means invalid (spec section 7). A 429 is
@@ -8,7 +8,7 @@ import { ApiError, api } from '../../../lib/api-client.ts';
  */
 export async function verifyReferral(code: string): Promise<boolean> {
   try {
-    await api.get<VerifyReferralResponse>(fillPath(Paths.verifyReferral, { code: code.trim() }));
+    await call(Routes.identity.verifyReferral, { params: { code: code.trim() } });
     return true;
   } catch (error) {
     if (error instanceof ApiError && error.status !== 429) return false;

@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
-import { Paths, type SignupVerifyResponse } from '@puente/contracts';
-import { api } from '../../../lib/api-client.ts';
+import { Routes } from '@puente/contracts';
+import { call } from '../../../lib/api-client.ts';
 
 /** POST /api/signup/verify with the token from the email (or the 'Check Your Email' screen). */
-export function verifySignup(token: string): Promise<SignupVerifyResponse> {
-  return api.post<SignupVerifyResponse>(Paths.signupVerify, { token });
+export function verifySignup(token: string) {
+  return call(Routes.identity.signupVerify, { body: { token } });
 }
 
 export function useVerifySignup() {

@@ -76,7 +76,7 @@ describe('the register page', () => {
     expect(screen.getByText('Please enter a valid email address')).toBeTruthy();
     expect(screen.getByText('Password must be at least 8 characters')).toBeTruthy();
     fillForm({ 'Confirm password': 'different1' });
-    expect(screen.queryByText('First name is required')).toBeNull();
+    await waitFor(() => expect(screen.queryByText('First name is required')).toBeNull());
     const confirm = field('Confirm password');
     expect(confirm.getAttribute('aria-invalid')).toBe('true');
     expect(document.getElementById(confirm.getAttribute('aria-describedby')!)?.textContent).toBe("Passwords don't match");

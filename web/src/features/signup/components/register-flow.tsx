@@ -13,13 +13,12 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { SignupForm as SignupFormSchema } from '@puente/contracts';
+import { Routes, SignupForm as SignupFormSchema } from '@puente/contracts';
 import { paths } from '../../../config/paths.ts';
 import { toast } from '../../../components/ui/toast.tsx';
-import { PasswordField } from '../../../components/ui/password-field.tsx';
+import { FormPasswordField, FormTextField } from '../../../components/ui/form-fields.tsx';
 import { GoogleIcon } from '../../../components/ui/icons.tsx';
-import { serverFieldErrors } from '../../../lib/api-client.ts';
-import { validate, type FieldErrors } from '../../../lib/form.ts';
+import { showServerFieldErrors, useSchemaForm } from '../../../lib/form.ts';
 import { useVerifyReferral } from '../api/verify-referral.ts';
 import { useRequestSignup } from '../api/request-signup.ts';
 import { useVerifySignup } from '../api/verify-signup.ts';
@@ -105,7 +104,7 @@ export function RegisterFlow() {
             <Button
               variant="outlined"
               startIcon={<GoogleIcon />}
-              onClick={() => window.location.assign(`/api/auth/google?referralCode=${encodeURIComponent(code.trim())}`)}
+              onClick={() => window.location.assign(`${Routes.identity.googleLogin.path}?referralCode=${encodeURIComponent(code.trim())}`)}
             >
               Sign up with Google
             </Button>
@@ -126,69 +125,43 @@ export function RegisterFlow() {
 }
 
 const emptyForm = { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' };
-type FormValues = typeof emptyForm;
 
 function SignupFormStep({ referralCode, codeValid, onSignedUp }: {
   referralCode: string;
   codeValid: boolean;
   onSignedUp: (email: string, token: string | undefined) => void;
 }) {
-  const [values, setValues] = useState<FormValues>(emptyForm);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [submitted, setSubmitted] = useState(false);
+  const { control, handleSubmit, setError } = useSchemaForm(SignupFormSchema, emptyForm);
   const signup = useRequestSignup();
 
-  const change = (field: keyof FormValues) => (event: { target: { value: string } }) => {
-    const next = { ...values, [field]: event.target.value };
-    setValues(next);
-    if (submitted) {
-      const result = validate(SignupFormSchema, next);
-      setErrors(result.ok ? {} : result.errors);
-    }
-  };
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    setSubmitted(true);
-    if (!codeValid) {
-      toast(ReferralToasts.continueInvalid);
-      return;
-    }
-    const result = validate(SignupFormSchema, values);
-    if (!result.ok) {
-      setErrors(result.errors);
-      return;
-    }
-    setErrors({});
-    const { confirmPassword: _confirm, ...form } = result.data;
+  const submit = handleSubmit(({ confirmPassword: _confirm, ...form }) => {
     signup.mutate({ ...form, referralCode }, {
       onSuccess: (response) => onSignedUp(form.email, response.verificationToken),
       onError: (error) => {
-        setErrors(serverFieldErrors(error));
+        showServerFieldErrors(setError, error);
         toast(signupFailedToast(error));
       },
     });
-  };
-
-  const field = (name: keyof FormValues) => ({
-    name,
-    value: values[name],
-    onChange: change(name),
-    error: Boolean(errors[name]),
-    helperText: errors[name] ?? ' ',
-    fullWidth: true,
   });
+
+  const onSubmit = (event: FormEvent) => {
+    if (codeValid) return submit(event);
+    // Without a valid code nothing is checked or sent.
+    event.preventDefault();
+    toast(ReferralToasts.continueInvalid);
+    return undefined;
+  };
 
   return (
     <Box component="form" noValidate onSubmit={onSubmit} aria-labelledby="signup-heading">
       <Typography id="signup-heading" variant="h2" component="h2" sx={{ fontSize: '1.3rem', mb: 2 }}>Create your account</Typography>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 2 }}>
-        <TextField label="First name" autoComplete="given-name" {...field('firstName')} />
-        <TextField label="Last name" autoComplete="family-name" {...field('lastName')} />
+        <FormTextField control={control} name="firstName" label="First name" autoComplete="given-name" fullWidth />
+        <FormTextField control={control} name="lastName" label="Last name" autoComplete="family-name" fullWidth />
       </Stack>
-      <TextField label="Email" type="email" autoComplete="email" {...field('email')} />
-      <PasswordField label="Password" autoComplete="new-password" {...field('password')} />
-      <PasswordField label="Confirm password" autoComplete="new-password" {...field('confirmPassword')} />
+      <FormTextField control={control} name="email" label="Email" type="email" autoComplete="email" fullWidth />
+      <FormPasswordField control={control} name="password" label="Password" autoComplete="new-password" deps={['confirmPassword']} fullWidth />
+      <FormPasswordField control={control} name="confirmPassword" label="Confirm password" autoComplete="new-password" fullWidth />
       <Button type="submit" variant="contained" size="large" fullWidth disabled={signup.isPending} sx={{ mt: 1 }}>
         {signup.isPending ? 'Creating account...' : 'Sign Up'}
       </Button>

@@ -1,0 +1,32 @@
+/** The accounts service's routes: the owner's bank accounts, and the parties' accounts for the exchange service. */
+import { IdParams } from './common.ts';
+import { routeGroup } from './route.ts';
+import { BankAccount, BankAccountCreate, BankAccountList, BankAccountUpdate, MatchAccountsList, MatchAccountsQuery } from './accounts.ts';
+
+export const AccountsRoutes = routeGroup('accounts', {
+  list: {
+    method: 'GET', path: '/api/bank-accounts', access: 'user',
+    summary: 'The signed-in user\'s bank accounts (at most one GBP and one CLP), with full values.',
+    responses: { 200: BankAccountList },
+  },
+  create: {
+    method: 'POST', path: '/api/bank-accounts', access: 'user', body: BankAccountCreate,
+    summary: 'Add a bank account (409 when one in that currency exists).',
+    responses: { 201: BankAccount },
+  },
+  update: {
+    method: 'PUT', path: '/api/bank-accounts/{id}', access: 'user', params: IdParams, body: BankAccountUpdate,
+    summary: 'Change one\'s bank account\'s bank name, account number and holder (404 another user\'s).',
+    responses: { 200: BankAccount },
+  },
+  remove: {
+    method: 'DELETE', path: '/api/bank-accounts/{id}', access: 'user', params: IdParams,
+    summary: 'Delete one\'s bank account (404 another user\'s).',
+    responses: { 204: null },
+  },
+  matchAccounts: {
+    method: 'GET', path: '/internal/match-accounts', access: 'internal', callers: ['exchange'], query: MatchAccountsQuery,
+    summary: 'Every bank account of a match\'s two parties, for the exchange service to show once the match is confirmed.',
+    responses: { 200: MatchAccountsList },
+  },
+});

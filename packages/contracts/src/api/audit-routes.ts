@@ -1,0 +1,26 @@
+/** The audit service's routes: the admin monitoring view's data (spec section 3). */
+import { routeGroup } from './route.ts';
+import { AttemptsQuery, FailureStatsQuery, LoginAttemptList, LoginFailureStats, SignupAttemptList, SignupFailureStats } from './audit.ts';
+
+export const AuditRoutes = routeGroup('audit', {
+  signupAttempts: {
+    method: 'GET', path: '/api/admin/signup-attempts', access: 'admin', query: AttemptsQuery, paginated: true,
+    summary: 'Sign-up attempts, newest first, filtered by email and dates.',
+    responses: { 200: SignupAttemptList },
+  },
+  loginAttempts: {
+    method: 'GET', path: '/api/admin/login-attempts', access: 'admin', query: AttemptsQuery, paginated: true,
+    summary: 'Login attempts, newest first, filtered by email and dates.',
+    responses: { 200: LoginAttemptList },
+  },
+  signupFailures: {
+    method: 'GET', path: '/api/admin/signup-failures', access: 'admin', query: FailureStatsQuery,
+    summary: 'Failed sign-ups counted by step and reason, most frequent first.',
+    responses: { 200: SignupFailureStats },
+  },
+  loginFailures: {
+    method: 'GET', path: '/api/admin/login-failures', access: 'admin', query: FailureStatsQuery,
+    summary: 'Failed logins counted by method and reason, most frequent first.',
+    responses: { 200: LoginFailureStats },
+  },
+});

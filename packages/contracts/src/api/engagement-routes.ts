@@ -1,0 +1,72 @@
+/** The rating, notification and subscription services' routes (spec section 7): declared now, served once built. */
+import { z } from 'zod';
+import { IdParams, Message } from './common.ts';
+import { routeGroup } from './route.ts';
+import { Rating, RatingCreate, RatingList, RatingsByMatchParams, RatingsByUserParams } from './rating.ts';
+import { MarkAllReadResponse, Notification, NotificationCount, NotificationList } from './notification.ts';
+import { CancelSubscriptionResponse, CreateSubscriptionResponse, SubscriptionInfo } from './subscription.ts';
+
+export const RatingRoutes = routeGroup('rating', {
+  forMatch: {
+    method: 'GET', path: '/api/ratings/exchange/{exchangeMatchId}', access: 'user', params: RatingsByMatchParams, planned: true,
+    summary: 'The ratings given in a match (its parties only).',
+    responses: { 200: RatingList },
+  },
+  forUser: {
+    method: 'GET', path: '/api/ratings/user/{userId}', access: 'user', params: RatingsByUserParams, planned: true,
+    summary: 'The ratings a user received, newest first.',
+    responses: { 200: RatingList },
+  },
+  create: {
+    method: 'POST', path: '/api/ratings', access: 'user', body: RatingCreate, planned: true,
+    summary: 'Rate the other party of a completed match, once.',
+    responses: { 201: Rating },
+  },
+});
+
+export const NotificationRoutes = routeGroup('notification', {
+  list: {
+    method: 'GET', path: '/api/notifications', access: 'user', planned: true,
+    summary: 'The signed-in user\'s notifications, newest first; polled every 3 s.',
+    responses: { 200: NotificationList },
+  },
+  count: {
+    method: 'GET', path: '/api/notifications/count', access: 'user', planned: true,
+    summary: 'How many notifications are unread; polled every 3 s and every 30 s.',
+    responses: { 200: NotificationCount },
+  },
+  readAll: {
+    method: 'PUT', path: '/api/notifications/read-all', access: 'user', planned: true,
+    summary: 'Mark every notification read.',
+    responses: { 200: MarkAllReadResponse },
+  },
+  read: {
+    method: 'PUT', path: '/api/notifications/{id}/read', access: 'user', params: IdParams, planned: true,
+    summary: 'Mark one notification read.',
+    responses: { 200: Notification },
+  },
+});
+
+export const SubscriptionRoutes = routeGroup('subscription', {
+  info: {
+    method: 'GET', path: '/api/subscription/info', access: 'user', planned: true,
+    summary: 'The plan in force, its limits, and the payment state.',
+    responses: { 200: SubscriptionInfo },
+  },
+  create: {
+    method: 'POST', path: '/api/create-subscription', access: 'user', planned: true,
+    summary: 'Start a premium subscription: the client secret to confirm the first payment with.',
+    responses: { 200: CreateSubscriptionResponse },
+  },
+  cancel: {
+    method: 'POST', path: '/api/cancel-subscription', access: 'user', planned: true,
+    summary: 'Cancel the premium subscription at the end of the period.',
+    responses: { 200: CancelSubscriptionResponse },
+  },
+  stripeWebhook: {
+    method: 'POST', path: '/api/webhooks/stripe', access: 'visitor', planned: true,
+    summary: 'Stripe\'s signed events about subscriptions and payments (no Origin; the signature is checked).',
+    body: z.unknown(),
+    responses: { 200: Message },
+  },
+});

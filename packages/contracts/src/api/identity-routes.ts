@@ -1,0 +1,121 @@
+/** Identity's routes: the spec's auth, sign-up, user, referral and directory calls, and the ones every user expects. */
+import { z } from 'zod';
+import { Message, PaginationQuery } from './common.ts';
+import { routeGroup } from './route.ts';
+import {
+  AdminVerificationRequest, AdminVerificationRequestList, ChangePasswordRequest, CurrentUser, ForgotPasswordRequest,
+  ForgotPasswordResponse, GoogleLoginQuery, LoginRequest, LoginResponse, PublicUser, AdminUserView, ReferralCodeParams,
+  ReferralCodeResponse, ReferralList, ResetPasswordRequest, SignupRequest, SignupRequestResponse, SignupVerifyRequest,
+  SignupVerifyResponse, UserDirectory, UserIdParams, UserProfileUpdate, VerificationRequestIdParams,
+  VerificationRequestListQuery, VerificationRequestResponse, VerificationTypeParams, VerifyReferralResponse,
+} from './identity.ts';
+
+export const IdentityRoutes = routeGroup('identity', {
+  verifyReferral: {
+    method: 'GET', path: '/api/auth/verify-referral/{code}', access: 'visitor', params: ReferralCodeParams,
+    summary: 'Is this a referral code of an existing user? 200 if so, 404 if not.',
+    responses: { 200: VerifyReferralResponse },
+  },
+  currentUser: {
+    method: 'GET', path: '/api/auth/user', access: 'user',
+    summary: 'The signed-in user, with role, trust score and trust level.',
+    responses: { 200: CurrentUser },
+  },
+  editCurrentUser: {
+    method: 'PATCH', path: '/api/auth/user', access: 'user', body: UserProfileUpdate,
+    summary: 'Edit one\'s own first and last name.',
+    responses: { 200: CurrentUser },
+  },
+  login: {
+    method: 'POST', path: '/api/auth/login', access: 'visitor', body: LoginRequest,
+    summary: 'Log in with email and password; the gateway starts the session (401 wrong credentials, 403 unverified).',
+    responses: { 200: LoginResponse },
+  },
+  googleLogin: {
+    method: 'GET', path: '/api/auth/google', access: 'visitor', query: GoogleLoginQuery, navigation: true,
+    summary: 'Browser navigation: to Google sign-in (or to /login-failed when it is not configured).',
+    responses: { 302: null },
+  },
+  googleCallback: {
+    method: 'GET', path: '/api/auth/google/callback', access: 'visitor', navigation: true,
+    summary: 'Browser navigation back from Google: to /dashboard with a session, or to /login-failed.',
+    responses: { 302: null },
+  },
+  headerLogin: {
+    method: 'GET', path: '/api/login', access: 'visitor', navigation: true,
+    summary: 'Browser navigation (the header\'s Log In): to the login page.',
+    responses: { 302: null },
+  },
+  signupRequest: {
+    method: 'POST', path: '/api/signup/request', access: 'visitor', body: SignupRequest,
+    summary: 'Sign up with a referral code; the verification token is emailed (and returned, as a testing aid, when enabled).',
+    responses: { 201: SignupRequestResponse },
+  },
+  signupVerify: {
+    method: 'POST', path: '/api/signup/verify', access: 'visitor', body: SignupVerifyRequest,
+    summary: 'Verify a sign-up with its emailed token; the account is created.',
+    responses: { 200: SignupVerifyResponse },
+  },
+  forgotPassword: {
+    method: 'POST', path: '/api/auth/forgot-password', access: 'visitor', body: ForgotPasswordRequest,
+    summary: 'Email a password-reset link; the same answer whether or not the email has an account.',
+    responses: { 200: ForgotPasswordResponse },
+  },
+  resetPassword: {
+    method: 'POST', path: '/api/auth/reset-password', access: 'visitor', body: ResetPasswordRequest,
+    summary: 'Choose a new password with an emailed reset token; every session of the user ends.',
+    responses: { 200: Message },
+  },
+  changePassword: {
+    method: 'POST', path: '/api/auth/change-password', access: 'user', body: ChangePasswordRequest,
+    summary: 'Change one\'s password; the user\'s other sessions end.',
+    responses: { 200: Message },
+  },
+  user: {
+    method: 'GET', path: '/api/users/{id}', access: 'visitor', params: UserIdParams,
+    summary: 'A user\'s public profile (an admin sees email, role and plan too).',
+    responses: { 200: z.union([AdminUserView, PublicUser]) },
+  },
+  requestVerification: {
+    method: 'POST', path: '/api/users/verification/{type}', access: 'user', params: VerificationTypeParams,
+    summary: 'Ask to be verified (email, phone, id or bank): 201 a new request, 200 one already pending or done.',
+    responses: { 200: VerificationRequestResponse, 201: VerificationRequestResponse },
+  },
+  referralCode: {
+    method: 'GET', path: '/api/referral/code', access: 'user',
+    summary: 'The signed-in user\'s own referral code.',
+    responses: { 200: ReferralCodeResponse },
+  },
+  referralList: {
+    method: 'GET', path: '/api/referral/list', access: 'user',
+    summary: 'The people the signed-in user referred, newest first.',
+    responses: { 200: ReferralList },
+  },
+  directory: {
+    method: 'GET', path: '/api/admin/users', access: 'visitor', query: PaginationQuery, paginated: true,
+    summary: 'The user directory, open to visitors; admins also see email, role and plan.',
+    responses: { 200: UserDirectory },
+  },
+  verificationRequests: {
+    method: 'GET', path: '/api/admin/verification-requests', access: 'admin', query: VerificationRequestListQuery,
+    summary: 'Verification requests by status (default: pending), oldest first.',
+    responses: { 200: AdminVerificationRequestList },
+  },
+  approveVerification: {
+    method: 'POST', path: '/api/admin/verification-requests/{id}/approve', access: 'admin', params: VerificationRequestIdParams,
+    summary: 'Approve a pending verification request: the user\'s flag is set.',
+    responses: { 200: AdminVerificationRequest },
+  },
+  rejectVerification: {
+    method: 'POST', path: '/api/admin/verification-requests/{id}/reject', access: 'admin', params: VerificationRequestIdParams,
+    summary: 'Reject a pending verification request.',
+    responses: { 200: AdminVerificationRequest },
+  },
+  loginRefused: {
+    method: 'POST', path: '/internal/login-refused', access: 'internal', callers: ['gateway'],
+    summary: 'The gateway refused a login with 429: record it in the login audit trail.',
+    // Whatever the client typed as its email: it is recorded (made storable), never validated.
+    body: z.object({ email: z.unknown().optional() }).nullish(),
+    responses: { 204: null },
+  },
+});

@@ -1,0 +1,98 @@
+/**
+ * The OpenAPI 3.1 document of the public API, generated from the route declarations (JSON Schema from the zod
+ * schemas by zod's own toJSONSchema). Internal routes are left out: the gateway never serves them. A declared route
+ * whose service is not built yet is listed with `x-status: planned`.
+ */
+import { z } from 'zod';
+import { ErrorBody } from './common.ts';
+import { ApiRoutes } from './routes.ts';
+import { requestFields, successStatuses, type ApiRoute } from './route.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+const schemaOf = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  return json;
+};
+
+const ERROR = { $ref: '#/components/schemas/ErrorBody' };
+const errorAnswer = (description: string) => ({ description, content: { 'application/json': { schema: ERROR } } });
+
+const REASONS: Record<number, string> = {
+  200: 'OK', 201: 'Created', 204: 'No content', 302: 'Redirect', 503: 'Unavailable',
+};
+
+/** The error answers a route can give, from what it takes and who may call it. */
+function errorAnswers(route: ApiRoute): Record<string, unknown> {
+  const answers: Record<string, unknown> = {};
+  if (route.params || route.query || route.body) answers[400] = errorAnswer('Invalid input: `message` is the first field\'s, `errors` lists every field.');
+  if (route.access === 'user' || route.access === 'admin') answers[401] = errorAnswer('Not signed in.');
+  if (route.access === 'admin') answers[403] = errorAnswer('Signed in, but not an admin.');
+  if (route.method !== 'GET') answers[403] ??= errorAnswer('A cross-site request (its Origin is not the app\'s).');
+  if (route.params) answers[404] = errorAnswer('No such resource, or another user\'s.');
+  answers[429] = errorAnswer('Rate limited: see Retry-After.');
+  answers[500] = errorAnswer('A fault (details are logged, never sent).');
+  return answers;
+}
+
+function parameters(route: ApiRoute): unknown[] {
+  const list: unknown[] = [];
+  for (const [where, schema] of [['path', route.params], ['query', route.query]] as const) {
+    if (!schema) continue;
+    const json = schemaOf(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const name of requestFields(schema)) {
+      list.push({
+        name, in: where, required: where === 'path' || (json.required ?? []).includes(name),
+        schema: json.properties?.[name] ?? {},
+      });
+    }
+  }
+  return list;
+}
+
+function operation(route: ApiRoute): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const status of successStatuses(route)) {
+    const schema = route.responses[status];
+    responses[status] = {
+      description: REASONS[status] ?? 'OK',
+      ...(schema ? { content: { 'application/json': { schema: schemaOf(schema, 'output') } } } : {}),
+      ...(route.paginated ? { headers: { 'X-Total-Count': { schema: { type: 'integer' }, description: 'How many items in all' } } } : {}),
+    };
+  }
+  for (const [status, schema] of Object.entries(route.responses)) {
+    if (Number(status) >= 400 && schema) responses[status] = { description: REASONS[Number(status)] ?? 'Error', content: { 'application/json': { schema: schemaOf(schema, 'output') } } };
+  }
+  return {
+    operationId: `${route.service}.${route.name}`,
+    summary: route.summary,
+    tags: [route.service],
+    security: route.access === 'visitor' ? [] : [{ session: [] }],
+    'x-access': route.access,
+    ...(route.planned ? { 'x-status': 'planned' } : {}),
+    ...(parameters(route).length > 0 ? { parameters: parameters(route) } : {}),
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.body, 'input') } } } } : {}),
+    responses: { ...responses, ...errorAnswers(route) },
+  };
+}
+
+export function openApiDocument(version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of ApiRoutes) {
+    if (route.access === 'internal') continue;
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Puente API',
+      version,
+      description: 'Peer-to-peer GBP/CLP exchange. Every route is declared once in @puente/contracts; this document is generated from those declarations.',
+    },
+    paths,
+    components: {
+      schemas: { ErrorBody: schemaOf(ErrorBody, 'output') },
+      securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'puente_session', description: 'The session cookie the gateway sets at login.' } },
+    },
+  };
+}

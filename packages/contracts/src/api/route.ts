@@ -1,0 +1,112 @@
+/**
+ * How an HTTP route is declared, once, and read by everything else: the owning service registers its handler
+ * against it (the platform's `serve`), the gateway proxies and guards it, the web app calls it, and the OpenAPI
+ * document describes it. A declaration holds the method, the path (as the browser sees it, parameters in braces as
+ * the spec writes them: `/api/bank-accounts/{id}`), who may call it, a one-line summary, the schemas of the path
+ * parameters, query and body, and the schema of each success answer. Error answers are always the ErrorBody.
+ */
+import { z } from 'zod';
+import type { ServiceName } from '../events.ts';
+
+export const HttpMethod = z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+export type HttpMethod = z.infer<typeof HttpMethod>;
+
+/** Who owns a route: a service, or the gateway itself (health, logout). */
+export type RouteOwner = ServiceName | 'gateway';
+
+/**
+ * Who may call: anyone (`visitor`), a signed-in user, an admin, or only other services (`internal`: never proxied
+ * by the gateway, paths outside /api).
+ */
+export const Access = z.enum(['visitor', 'user', 'admin', 'internal']);
+export type Access = z.infer<typeof Access>;
+
+/** What a route is declared with (its service and name come from the group it is declared in). */
+export interface RouteSpec {
+  method: HttpMethod;
+  path: string;
+  access: Access;
+  summary: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** The success answers by status: the body's schema, or null for none (204, or a redirect of a navigation). */
+  responses: { [status: number]: z.ZodType | null };
+  /** A browser navigation answered with a redirect (Location), not JSON. */
+  navigation?: true;
+  /** Lists paginated with limit and offset answer their total in an X-Total-Count header. */
+  paginated?: true;
+  /** For internal routes: who may call (a service, or the gateway). */
+  callers?: readonly RouteOwner[];
+  /** Declared, not served yet (its service is not built): the OpenAPI document marks it `x-status: planned`. */
+  planned?: true;
+}
+
+export type ApiRoute<S extends RouteOwner = RouteOwner, N extends string = string> = RouteSpec & { service: S; name: N };
+
+/** Declares a service's routes: each spec gets the service and its name in the group. */
+export function routeGroup<const S extends RouteOwner, const T extends Record<string, RouteSpec>>(
+  service: S, specs: T,
+): { [K in keyof T & string]: T[K] & { service: S; name: K } } {
+  return Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, { ...spec, service, name }])) as never;
+}
+
+/** The route's path as Fastify writes it, without the gateway's /api prefix: `/bank-accounts/:id`. */
+export function servicePath(route: Pick<RouteSpec, 'path'>): string {
+  return route.path.replace(/^\/api(?=\/)/, '').replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** The route's path as the gateway's router writes it: `/api/bank-accounts/:id`. */
+export function routerPath(route: Pick<RouteSpec, 'path'>): string {
+  return route.path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** The parameter names of a path template: `ParamNames<'/api/users/{id}'>` is `'id'`. */
+export type ParamNames<T extends string> = T extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | ParamNames<Rest>
+  : never;
+
+/**
+ * A concrete path from a template: `fillPath('/api/users/{id}', { id: 7 })` is `/api/users/7`. Values are
+ * URI-encoded; a missing value throws.
+ */
+export function fillPath<T extends string>(template: T, params: Record<ParamNames<T>, string | number>): string {
+  const values: Record<string, string | number | undefined> = params;
+  return template.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`fillPath: no value for {${name}} in ${template}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** The success statuses of a route, lowest first (the first is what a plain answer gets). */
+export const successStatuses = (route: Pick<RouteSpec, 'responses'>): number[] =>
+  Object.keys(route.responses).map(Number).filter((s) => s < 400).sort((a, b) => a - b);
+
+/** The type of a route's success answers' bodies (what a handler returns, what a client receives). */
+export type SuccessBody<R extends Pick<RouteSpec, 'responses'>> = {
+  [S in keyof R['responses']]: R['responses'][S] extends z.ZodType ? z.input<R['responses'][S]> : undefined
+}[keyof R['responses']];
+
+/** The type a client reads: the parsed success body. */
+export type SuccessData<R extends Pick<RouteSpec, 'responses'>> = {
+  [S in keyof R['responses']]: R['responses'][S] extends z.ZodType ? z.output<R['responses'][S]> : undefined
+}[keyof R['responses']];
+
+/** The types of a route's inputs after validation (what a handler reads). */
+export type Input<T> = T extends z.ZodType ? z.output<T> : undefined;
+/** The types of a route's inputs as sent (what a client passes). */
+export type Sent<T> = T extends z.ZodType ? z.input<T> : undefined;
+
+/**
+ * The top-level field names of a request schema: the keys of its object, through refinements, transforms and
+ * preprocessing; [] when it is not an object. Tests use it to send each field hostile values.
+ */
+export function requestFields(schema: z.ZodType): string[] {
+  if (schema instanceof z.ZodObject) return Object.keys(schema.shape);
+  if (schema instanceof z.ZodPipe) {
+    const inner = requestFields(schema.in as z.ZodType);
+    return inner.length > 0 ? inner : requestFields(schema.out as z.ZodType);
+  }
+  return [];
+}

@@ -1,0 +1,64 @@
+/**
+ * The one way a service serves a route: against its declaration in @puente/contracts. The declaration gives the
+ * method and path, who may call (checked before anything else: 401, 403), the schemas of the path parameters,
+ * query and body (validated by fastify-type-provider-zod before the handler runs: 400 with the contract's
+ * messages), and the schema of each success answer (the handler's answer is serialised through it, so nothing
+ * the contract does not name leaves the service). The handler receives typed, validated input.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { servicePath, successStatuses, type ApiRoute, type Input, type SuccessBody } from '@puente/contracts';
+import { requireAdmin, requireService, requireUser } from '../auth.ts';
+
+export type RouteRequest<R extends ApiRoute> = FastifyRequest<{
+  Params: Input<R['params']>;
+  Querystring: Input<R['query']>;
+  Body: Input<R['body']>;
+}>;
+
+/** What a handler answers: a success body, nothing where the route answers none (204, a redirect), or the reply. */
+type Answer<R extends ApiRoute> = (undefined extends SuccessBody<R> ? SuccessBody<R> | void : SuccessBody<R>) | FastifyReply;
+
+/** A handler answers the success body (sent with the route's first success status unless it sets another). */
+export type RouteHandler<R extends ApiRoute> = (request: RouteRequest<R>, reply: FastifyReply) => Promise<Answer<R>>;
+
+/** Route options a service may add (e.g. onError, to audit a failed login whatever failed). */
+export type ServeOptions = Pick<RouteOptions, 'onError' | 'logLevel'>;
+
+/** Who may call, checked before validation (a visitor gets 401, not a 400 about a body they may not send). */
+function guard(route: ApiRoute) {
+  switch (route.access) {
+    case 'visitor': return undefined;
+    case 'user': return async (request: FastifyRequest) => { requireUser(request); };
+    case 'admin': return async (request: FastifyRequest) => { requireAdmin(request); };
+    case 'internal': return async (request: FastifyRequest) => { requireService(request, ...(route.callers ?? [])); };
+  }
+}
+
+export function serve<R extends ApiRoute>(app: FastifyInstance, route: R, handler: RouteHandler<R>, options: ServeOptions = {}): void {
+  if (route.planned) throw new Error(`${route.method} ${route.path} is declared planned: remove planned from its declaration to serve it`);
+  const response = Object.fromEntries(Object.entries(route.responses).filter(([, schema]) => schema !== null));
+  const [status] = successStatuses(route);
+  const preValidation = guard(route);
+  const routeOptions: RouteOptions = {
+    ...options,
+    method: route.method,
+    url: servicePath(route),
+    schema: {
+      ...(route.params ? { params: route.params } : {}),
+      ...(route.query ? { querystring: route.query } : {}),
+      ...(route.body ? { body: route.body } : {}),
+      response,
+    },
+    validatorCompiler: validatorCompiler as RouteOptions['validatorCompiler'],
+    serializerCompiler: serializerCompiler as RouteOptions['serializerCompiler'],
+    ...(preValidation ? { preValidation } : {}),
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      if (status !== undefined && status !== 200) reply.code(status);
+      const answer = await handler(request as RouteRequest<R>, reply);
+      // A route that answers no body (204, a redirect) returns nothing: send the empty answer.
+      return answer === undefined && !reply.sent ? reply.send() : answer;
+    },
+  };
+  app.route(routeOptions);
+}
