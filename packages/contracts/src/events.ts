@@ -4,6 +4,10 @@
  * aggregate's events stay in order. Payloads never carry secrets or bank details.
  */
 import { z } from 'zod';
+import { Count, Currency, DecimalString, Id } from './api/common.ts';
+import { Role, VerificationType } from './api/identity.ts';
+import { LoginAttemptStatus, LoginMethod, SignupAttemptStatus, SignupStep } from './api/audit.ts';
+import { NotificationType } from './api/notification.ts';
 
 export const ServiceNames = ['identity', 'accounts', 'exchange', 'rating', 'notification', 'subscription', 'audit'] as const;
 export const ServiceName = z.enum(ServiceNames);
@@ -36,10 +40,6 @@ function event<const T extends string, const V extends number, P extends z.ZodTy
   return { type, version, producer, payload };
 }
 
-const Id = z.number().int().positive();
-const Currency = z.enum(['GBP', 'CLP']);
-/** Money in events is a decimal string in major units (GBP '12.50', CLP '255000'), never a float. */
-const Decimal = z.string().regex(/^\d+(\.\d+)?$/);
 /** What the admin view shows of every sign-up and login attempt (spec section 3), success or failure. */
 const AttemptFields = {
   email: z.string(),
@@ -57,21 +57,21 @@ const MatchParties = { matchId: Id, requestId: Id, requesterId: Id, matcherId: I
 export const Events = {
   // identity
   userRegistered: event('identity', 'identity.user.registered', 1, z.object({
-    userId: Id, firstName: z.string(), lastName: z.string(), role: z.enum(['user', 'admin']), referrerId: Id.nullable(),
+    userId: Id, firstName: z.string(), lastName: z.string(), role: Role, referrerId: Id.nullable(),
   })),
   userProfileUpdated: event('identity', 'identity.user.profile-updated', 1, z.object({
     userId: Id, firstName: z.string(), lastName: z.string(), profileImageUrl: z.string().nullable(),
   })),
   userVerified: event('identity', 'identity.user.verified', 1, z.object({
-    userId: Id, kind: z.enum(['email', 'phone', 'id', 'bank']),
+    userId: Id, kind: VerificationType,
   })),
   /** step: 'request' (the form) or 'verify' (the emailed token); status pending until verified. */
   signupAttempted: event('identity', 'identity.signup.attempted', 1, z.object({
-    ...AttemptFields, step: z.enum(['request', 'verify']), status: z.enum(['pending', 'failed', 'completed']),
+    ...AttemptFields, step: SignupStep, status: SignupAttemptStatus,
     referralCode: z.string().nullable(),
   })),
   loginAttempted: event('identity', 'identity.login.attempted', 1, z.object({
-    ...AttemptFields, method: z.enum(['password', 'google']), status: z.enum(['success', 'failed']),
+    ...AttemptFields, method: LoginMethod, status: LoginAttemptStatus,
   })),
   // accounts
   bankAccountAdded: event('accounts', 'accounts.bank-account.added', 1, z.object({ accountId: Id, userId: Id, currency: Currency })),
@@ -79,7 +79,7 @@ export const Events = {
   bankAccountRemoved: event('accounts', 'accounts.bank-account.removed', 1, z.object({ accountId: Id, userId: Id, currency: Currency })),
   // exchange
   requestCreated: event('exchange', 'exchange.request.created', 1, z.object({
-    requestId: Id, userId: Id, fromCurrency: Currency, toCurrency: Currency, amount: Decimal, exchangeRate: Decimal,
+    requestId: Id, userId: Id, fromCurrency: Currency, toCurrency: Currency, amount: DecimalString, exchangeRate: DecimalString,
   })),
   requestCompleted: event('exchange', 'exchange.request.completed', 1, z.object({ requestId: Id, userId: Id })),
   requestCancelled: event('exchange', 'exchange.request.cancelled', 1, z.object({ requestId: Id, userId: Id })),
@@ -90,12 +90,12 @@ export const Events = {
   // rating
   ratingSubmitted: event('rating', 'rating.rating.submitted', 1, z.object({
     ratingId: Id, matchId: Id, fromUserId: Id, toUserId: Id, rating: z.number().int().min(1).max(5),
-    toUserAverage: Decimal, toUserCount: z.number().int().nonnegative(),
+    toUserAverage: DecimalString, toUserCount: Count,
   })),
   // notification
   notificationCreated: event('notification', 'notification.notification.created', 1, z.object({
     notificationId: Id, userId: Id,
-    type: z.enum(['exchange_request', 'exchange_match', 'exchange_confirmed', 'exchange_completed', 'rating']),
+    type: NotificationType,
     content: z.string(), referenceId: Id.nullable(),
   })),
   matchAnnounced: event('notification', 'notification.match.announced', 1, z.object({

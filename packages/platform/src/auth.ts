@@ -5,13 +5,15 @@
  */
 import { SignJWT, jwtVerify } from 'jose';
 import type { FastifyRequest } from 'fastify';
+import type { Role } from '@puente/contracts';
 import { forbidden, unauthorized } from './errors.ts';
+
+export type { Role };
 
 export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
 const ISSUER = 'puente-internal';
 const TTL_SECONDS = 60;
 
-export type Role = 'user' | 'admin';
 export type Caller =
   | { kind: 'user'; userId: number; role: Role; sessionId?: string }
   | { kind: 'service'; service: string };

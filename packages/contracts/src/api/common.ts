@@ -96,6 +96,10 @@ export function currencyDecimalsMessage(currency: Currency): string {
   return currency === 'GBP' ? M.gbpAmountDecimals : M.clpAmountWhole;
 }
 
+/** Money on the bus: a decimal string in major units (GBP '12.50', CLP '255000'), never a float. */
+export const DecimalString = z.string().regex(/^\d+(\.\d+)?$/);
+export type DecimalString = z.infer<typeof DecimalString>;
+
 /** A non-negative amount of either currency; objects holding a currency check the decimals with `fitsCurrency`. */
 export const Money = z.number().nonnegative();
 export type Money = z.infer<typeof Money>;

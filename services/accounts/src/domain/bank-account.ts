@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
-import { ClpAccountType, type BankAccount as BankAccountView, type BankAccountCreate } from '@puente/contracts';
+import { ClpAccountType, Currency, type BankAccount as BankAccountView, type BankAccountCreate } from '@puente/contracts';
 import type { BankCipher } from './encryption.ts';
 
 /**
@@ -13,7 +13,7 @@ export const BankAccountSchema = defineEntity({
   properties: {
     id: p.integer().primary().autoincrement(),
     userId: p.integer(),
-    currency: p.enum(['GBP', 'CLP']),
+    currency: p.enum(Currency.options),
     bankName: p.string(),
     accountHolder: p.string(),
     accountNumberSealed: p.text(),

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import { Currency } from '@puente/contracts';
 
 /**
  * Which bank accounts each user has, by currency, as the accounts service announces them (no account details).
@@ -10,7 +11,7 @@ export const AccountCurrencySchema = defineEntity({
   properties: {
     accountId: p.integer().primary().autoincrement(false),
     userId: p.integer().index(),
-    currency: p.enum(['GBP', 'CLP']),
+    currency: p.enum(Currency.options),
   },
 });
 export class AccountCurrency extends AccountCurrencySchema.class {}

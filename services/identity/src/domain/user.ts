@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import { Role } from '@puente/contracts';
 
 export const UserSchema = defineEntity({
   name: 'User',
@@ -11,7 +12,7 @@ export const UserSchema = defineEntity({
     firstName: p.string(),
     lastName: p.string(),
     profileImageUrl: p.string().nullable(),
-    role: p.enum(['user', 'admin']).default('user'),
+    role: p.enum(Role.options).default('user'),
     referralCode: p.string().unique(),
     referredById: p.integer().nullable(),
     /** The Google account (OpenID `sub`) linked at the first Google sign-in; null until then. */

@@ -1,7 +1,7 @@
 /** Rules and words about bank accounts shared by the accounts page and the dashboard's accounts section. */
-import type { BankAccount, ClpAccountType, Currency } from '@puente/contracts';
+import { Currency, type BankAccount, type ClpAccountType } from '@puente/contracts';
 
-export const Currencies = ['GBP', 'CLP'] as const satisfies readonly Currency[];
+export const Currencies = Currency.options;
 
 export const CurrencyNames: Record<Currency, string> = { GBP: 'British pounds', CLP: 'Chilean pesos' };
 
