@@ -134,7 +134,7 @@ function identityEndToEnd(start: () => Promise<RunningApp>): void {
     const { id } = BankAccount.parse(await gbp.json());
     expect((await call(`/api/bank-accounts/${id}`, { method: 'DELETE', cookie: userCookie })).status).toBe(204);
     expect(await eventually(hasBothAccounts, (both) => !both)).toBe(false);
-  });
+  }, 60_000); // distributed: the accounts' events reach identity through Kafka
 
   it('refuses a state-changing request that does not come from the app', async () => {
     const res = await call('/api/auth/user', { method: 'PATCH', body: { firstName: 'Eve' }, cookie: userCookie, headers: { origin: 'https://evil.example' } });

@@ -1,0 +1,73 @@
+/**
+ * The README's distributed instructions, run as written: `npm run start:distributed` with only the documented URLs,
+ * then one service alone on the project's Node 24 with the secret the runner kept. (Tried as a new user would,
+ * they once stopped on a missing BANK_ENCRYPTION_KEYS and answered every call of a restarted service with 401.)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { HealthResponse } from '@puente/contracts';
+import { INTERNAL_TOKEN_HEADER, internalAuth } from '@puente/platform';
+import { describeWithInfra, startKafka, startPostgres, startRedis, type KafkaCluster, type PostgresServer, type RedisServer } from '@puente/testkit';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+describeWithInfra(['postgres', 'redis', 'kafka'], 'the README\'s distributed commands', () => {
+  let postgres: PostgresServer;
+  let redis: RedisServer;
+  let kafka: KafkaCluster;
+  const dataDir = mkdtempSync(join(tmpdir(), 'puente-readme-'));
+  const children: ChildProcess[] = [];
+  const output: string[] = [];
+  let env: NodeJS.ProcessEnv;
+  const base = 20000 + Math.floor(Math.random() * 20000);
+
+  /** Runs a command from the repository root as a shell would, keeping its output for failure messages. */
+  const run = (command: string, extraEnv: NodeJS.ProcessEnv) => {
+    const child = spawn('sh', ['-c', command], { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    children.push(child);
+    return child;
+  };
+
+  beforeAll(async () => {
+    [postgres, redis, kafka] = await Promise.all([startPostgres(), startRedis(), startKafka()]);
+    // The caller's environment without any Puente setting, as a new user's shell would be.
+    env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(INTERNAL_TOKEN_SECRET|SESSION_SECRET|BANK_ENCRYPTION_KEYS|PORT|DATA_DIR)$/.test(k)));
+  }, 60_000);
+  afterAll(async () => {
+    for (const child of children) {
+      if (child.exitCode === null && child.pid) {
+        try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
+      }
+    }
+    await Promise.all(children.map((c) => (c.exitCode !== null ? undefined : new Promise((r) => c.once('exit', r)))));
+    await Promise.all([kafka?.stop(), redis?.stop(), postgres?.stop()]);
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('starts everything with `npm run start:distributed` and only the three URLs (and ports, to stay off others\' toes)', async () => {
+    const databaseUrl = await postgres.createDatabase('readme');
+    env = { ...env, DATABASE_URL: databaseUrl, KAFKA_BROKERS: kafka.brokers.join(','), REDIS_URL: redis.url };
+    run('npm run start:distributed', { PORT: String(base + 100), SERVICES_BASE_PORT: String(base), DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    await vi.waitFor(() => expect(output.join('')).toMatch(/Puente \(distributed\) is running at/), { timeout: 120_000, interval: 500 });
+    const health = await fetch(`http://127.0.0.1:${base + 100}/api/health`);
+    expect([health.status, HealthResponse.parse(await health.json()).status]).toEqual([200, 'ok']);
+    expect(output.join('')).toContain(join(dataDir, 'secrets.json'));
+  }, 150_000);
+
+  it('runs one service alone with the documented recipe, on Node 24, accepting the kept internal token secret', async () => {
+    const { internalTokenSecret } = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { internalTokenSecret: string };
+    const port = base + 50;
+    run('node_modules/.bin/node services/identity/src/server.ts', {
+      PORT: String(port), INTERNAL_TOKEN_SECRET: internalTokenSecret, SERVICE_URLS: `identity=http://127.0.0.1:${port}`, LOG_LEVEL: 'warn',
+    });
+    await vi.waitFor(async () => expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200), { timeout: 60_000, interval: 500 });
+    const token = await internalAuth(internalTokenSecret).sign({ kind: 'user', userId: 1, role: 'admin' });
+    const me = await fetch(`http://127.0.0.1:${port}/auth/user`, { headers: { [INTERNAL_TOKEN_HEADER]: token } });
+    expect(me.status, output.join('').slice(-2000)).toBe(200);
+  }, 90_000);
+});
