@@ -53,7 +53,7 @@ describe('the embedded database under concurrent connections', () => {
       const outside = pools[1]!.query<{ c: string }>('select count(*) as c from counter');
       // Batches from several connections queue up behind the transaction and are released together by its commit.
       const waiting = Array.from({ length: 8 }, (_, i) => pools[1 + (i % 2)]!.query<{ n: number }>(`select $1::int + ${i} as n`, [100 * i]));
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 50)); // time passing on purpose: the batches reach the server before the commit
       await client.query('insert into counter values ($1)', [2]);
       await client.query('commit');
       expect((await outside).rows[0]!.c).toBe('2'); // waited for the commit: never saw half of it

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ServiceNames } from '@puente/contracts';
+import { CurrentUser, ServiceNames } from '@puente/contracts';
 import { startEmbedded, type Embedded } from './embedded.ts';
 
 /** Every TCP port this process listens on (Linux: its socket inodes matched against /proc/net/tcp and tcp6). */
@@ -68,13 +68,8 @@ describe('embedded mode (npm start)', () => {
 
     // The admin's registration crossed the in-process bus: subscription put the admin on the free plan.
     const subscription = app.services.find((s) => s.name === 'subscription')!;
-    const deadline = Date.now() + 10_000;
-    let rows: unknown[] = [];
-    while (Date.now() < deadline && rows.length === 0) {
-      rows = await subscription.ctx.orm.em.fork().execute('select tier from subscription.subscription');
-      if (rows.length === 0) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(rows).toEqual([{ tier: 'free' }]);
+    await expect.poll(() => subscription.ctx.orm.em.fork().execute('select tier from subscription.subscription'), { timeout: 10_000, interval: 100 })
+      .toEqual([{ tier: 'free' }]);
 
     // No TCP port of the process accepts a database login: the database is on a socket only this user can open.
     const ports = listeningPorts();
@@ -101,7 +96,8 @@ describe('embedded mode (npm start)', () => {
     expect((await fetch(`${app.url}/api/auth/verify-referral/NOTACODE`)).status).toBe(404);
     const me = await fetch(`${app.url}/api/auth/user`, { headers: { cookie } });
     expect(me.status).toBe(200);
-    expect(await me.json()).toMatchObject({ email: 'admin@puente.local', role: 'admin' });
+    const { email, role } = CurrentUser.parse(await me.json());
+    expect({ email, role }).toEqual({ email: 'admin@puente.local', role: 'admin' });
     expect((await login('someone@puente.test', 'wrong password')).status).toBe(429);
   }, 90_000);
 });

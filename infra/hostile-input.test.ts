@@ -15,7 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ApiRoutes, ErrorBody, fieldErrors, requestFields, type ApiRoute, type FieldError } from '@puente/contracts';
+import {
+  ApiRoutes, BankAccount, ErrorBody, fieldErrors, requestFields, SignupRequestResponse, type ApiRoute, type FieldError,
+} from '@puente/contracts';
 import { BODY_NOT_OBJECT_MESSAGE } from '@puente/platform';
 import { startEmbedded, type Embedded } from './embedded.ts';
 
@@ -70,7 +72,7 @@ async function login(email: string, password: string): Promise<{ status: number;
 async function signUp(email: string, password: string): Promise<void> {
   const res = await call({ method: 'POST', path: '/api/signup/request', json: { email, password, firstName: 'Ana', lastName: 'Rojas', referralCode: ADMIN.code } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const { verificationToken } = res.body as { verificationToken: string };
+  const { verificationToken } = SignupRequestResponse.parse(res.body);
   expect((await call({ method: 'POST', path: '/api/signup/verify', json: { token: verificationToken } })).status).toBe(200);
 }
 
@@ -87,7 +89,7 @@ beforeAll(async () => {
     json: { currency: 'GBP', bankName: 'Monzo', accountNumber: '12345678', accountHolder: 'Ana Rojas', sortCode: '04-00-04' },
   });
   expect(account.status, JSON.stringify(account.body)).toBe(201);
-  realParams['/api/bank-accounts/{id}'] = { id: String((account.body as { id: number }).id) };
+  realParams['/api/bank-accounts/{id}'] = { id: String(BankAccount.parse(account.body).id) };
 }, 120_000);
 
 afterAll(async () => {

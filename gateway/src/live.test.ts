@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { WebSocket } from 'ws';
 import { NewNotificationMessage, topicOf } from '@puente/contracts';
@@ -23,17 +23,12 @@ function connect(gateway: FastifyInstance, cookie?: string, origin = 'http://127
   const socket = new WebSocket(urlOf(gateway), { headers: { ...(cookie ? { cookie } : {}), origin: origin.replace('127.0.0.1', `127.0.0.1:${port}`) } });
   const messages: unknown[] = [];
   let taken = 0;
-  let wake: (() => void) | undefined;
-  socket.on('message', (data) => { messages.push(JSON.parse(String(data))); wake?.(); });
+  socket.on('message', (data) => { messages.push(JSON.parse(String(data))); });
   const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
   const client: Client = {
     socket, messages, closed,
     async next(timeoutMs = 5_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (messages.length <= taken) {
-        if (Date.now() > deadline) throw new Error('no message');
-        await new Promise<void>((r) => { wake = r; setTimeout(r, 50); });
-      }
+      await vi.waitFor(() => { if (messages.length <= taken) throw new Error('no message'); }, { timeout: timeoutMs, interval: 50 });
       return messages[taken++];
     },
   };
@@ -98,7 +93,7 @@ describe('live channel (/ws) across two gateway instances', () => {
     expect(benOnTwo.messages).toHaveLength(1);
     expect(anaOnOne.messages).toHaveLength(2);
     expect(anaOnTwo.messages).toHaveLength(2);
-  });
+  }, 10_000); // above next()'s 5 s
 
   it('refuses the upgrade without a valid session, or from another site', async () => {
     await expect(connect(one)).rejects.toThrow('refused: 401');
@@ -160,24 +155,23 @@ describeWithInfra(['kafka', 'redis'], 'live channel across two gateway processes
 
     // A 'latest' group takes its position at its first fetch, a moment after it joined: announce until both
     // instances deliver, then check who got what.
-    const deadline = Date.now() + 60_000;
     let n = 0;
-    while (anaSockets.some((c) => c.messages.length === 0) && Date.now() < deadline) {
+    await vi.waitFor(async () => {
+      if (anaSockets.every((c) => c.messages.length > 0)) return;
       await publish(makeEvent('notificationCreated', ++n, { notificationId: n, userId: 1, type: 'rating', content: `warm-up ${n}`, referenceId: null }));
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    expect(anaSockets.map((c) => c.messages.length > 0)).toEqual([true, true]);
+      throw new Error(`after ${n} warm-up notifications, sockets with none: ${anaSockets.filter((c) => c.messages.length === 0).length}`);
+    }, { timeout: 60_000, interval: 500 });
 
     await publish(makeEvent('matchAnnounced', 77, { userId: 2, matchId: 77, requestId: 5 }));
     await publish(makeEvent('notificationCreated', 500, { notificationId: 500, userId: 1, type: 'exchange_confirmed', content: 'Confirmed', referenceId: 77 }));
     expect(await benSocket.next(30_000)).toEqual({ type: 'match_success', data: { matchId: 77, requestId: 5 } });
     for (const c of anaSockets) {
-      const deadline = Date.now() + 30_000;
-      while (!c.messages.some((m) => (m as { notification?: { id: number } }).notification?.id === 500) && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await expect.poll(() => c.messages.map((m) => (m as { notification?: { id: number } }).notification?.id), { timeout: 30_000, interval: 100 })
+        .toContain(500);
       expect(c.messages.every((m) => (m as { type: string }).type === 'new_notification')).toBe(true);
-      expect(c.messages.at(-1)).toMatchObject({ notification: { id: 500, content: 'Confirmed', referenceId: 77 } });
+      expect(NewNotificationMessage.parse(c.messages.at(-1)).notification).toEqual({
+        id: 500, type: 'exchange_confirmed', content: 'Confirmed', read: false, referenceId: 77, createdAt: expect.any(String),
+      });
     }
     expect(benSocket.messages).toHaveLength(1);
   }, 120_000);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { ErrorBody } from '@puente/contracts';
 import { parseLimit } from './rate-limits.ts';
 import { gatewayOptionsFrom, gatewaySettings } from './settings.ts';
 import { buildTestGateway, login, OWN_ORIGIN, sessionCookieOf, startFakeService, type FakeUpstream } from './test-helpers.ts';
@@ -64,7 +65,8 @@ describe('gateway security', () => {
       expect((await send('GET', '/api/bank-accounts', {})).statusCode).toBe(200);
       // The webhook is planned (not served yet): the origin check lets it through to the router's 404, not a 403.
       const hook = await send('POST', '/api/webhooks/stripe', { 'stripe-signature': 't=1,v1=abc' });
-      expect(hook.json()).toMatchObject({ code: 'not_found' });
+      expect(hook.statusCode).toBe(404);
+      expect(ErrorBody.parse(hook.json()).code).toBe('not_found');
     });
   });
 
@@ -76,7 +78,7 @@ describe('gateway security', () => {
       const refused = await login(gateway, 'ana@example.com'); // even the right password, until the window ends
       expect(refused.statusCode).toBe(429);
       expect(refused.headers['retry-after']).toBe('60');
-      expect(refused.json()).toEqual({ message: 'Too many failed login attempts for this account. Please try again in 1 minute.', code: 'rate_limited' });
+      expect(ErrorBody.parse(refused.json())).toEqual({ message: 'Too many failed login attempts for this account. Please try again in 1 minute.', code: 'rate_limited' });
       expect(identity.seen.length).toBe(before); // never reached identity
       // Another account from the same IP may still log in.
       expect((await login(gateway, 'ben@example.com')).statusCode).toBe(200);
@@ -87,7 +89,7 @@ describe('gateway security', () => {
       expect((await login(gateway, 'someone@example.com', 'x')).statusCode).toBe(401); // 4th failure from this IP
       const refused = await login(gateway, 'ben@example.com');
       expect(refused.statusCode).toBe(429);
-      expect(refused.json()).toMatchObject({ message: expect.stringMatching(/^Too many failed login attempts\. Please try again in 1 minute\.$/) });
+      expect(ErrorBody.parse(refused.json())).toEqual({ message: 'Too many failed login attempts. Please try again in 1 minute.', code: 'rate_limited' });
       // Only 127.0.0.1 is limited.
       const elsewhere = await gateway.inject({
         method: 'POST', url: '/api/auth/login', remoteAddress: '10.0.0.9',
@@ -103,7 +105,7 @@ describe('gateway security', () => {
       const refused = await signup();
       expect(refused.statusCode).toBe(429);
       expect(refused.headers['retry-after']).toBe('120');
-      expect(refused.json()).toEqual({ message: 'Too many sign-up attempts. Please try again in 2 minutes.', code: 'rate_limited' });
+      expect(ErrorBody.parse(refused.json())).toEqual({ message: 'Too many sign-up attempts. Please try again in 2 minutes.', code: 'rate_limited' });
     });
 
     it('limits referral checks per IP, however the path is spelled', async () => {
@@ -114,7 +116,7 @@ describe('gateway security', () => {
       const refused = await check('/api/auth/verify-referral/JKL');
       expect(refused.statusCode).toBe(429);
       expect(refused.headers['retry-after']).toBe('600');
-      expect(refused.json()).toEqual({ message: 'Too many referral code checks. Please try again in 10 minutes.', code: 'rate_limited' });
+      expect(ErrorBody.parse(refused.json())).toEqual({ message: 'Too many referral code checks. Please try again in 10 minutes.', code: 'rate_limited' });
       expect((await gateway.inject({ method: 'GET', url: '/api/auth/verify-referral/ABC', remoteAddress: '10.0.0.3' })).statusCode).toBe(200);
     });
 
@@ -135,7 +137,7 @@ describe('gateway security', () => {
       const big = JSON.stringify({ bankName: 'x'.repeat(1024 * 1024) });
       const res = await gateway.inject({ method: 'POST', url: '/api/bank-accounts', headers: { origin: OWN_ORIGIN, 'content-type': 'application/json' }, payload: big });
       expect(res.statusCode).toBe(413);
-      expect(res.json()).toMatchObject({ message: 'Request body is too large (limit 1 MB)' });
+      expect(ErrorBody.parse(res.json())).toEqual({ message: 'Request body is too large (limit 1 MB)', code: 'FST_ERR_CTP_BODY_TOO_LARGE' });
       expect(accounts.seen.length).toBe(before);
     });
 

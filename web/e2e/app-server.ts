@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect, vi } from 'vitest';
 
 export const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const repoRoot = resolve(webDir, '..');
@@ -92,17 +93,20 @@ export async function startApp(): Promise<RunningApp> {
   };
 
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Puente exited (${child.exitCode}) before it was healthy:\n${output}`);
-    try {
-      const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) });
-      if (response.status === 200) return { url, admin, output: () => output, stop };
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 250));
+  const hasExited = () => child.exitCode !== null || child.signalCode !== null;
+  try {
+    // A failed fetch (not listening yet) or another status is retried; an exit ends the wait at once.
+    await vi.waitFor(async () => {
+      if (hasExited()) return;
+      expect((await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) })).status).toBe(200);
+    }, { timeout: 120_000, interval: 250 });
+  } catch (err) {
+    await stop();
+    throw new Error(`Puente was not healthy within 120 s (${(err as Error).message}):\n${output}`);
   }
-  await stop();
-  throw new Error(`Puente was not healthy within 120 s:\n${output}`);
+  if (hasExited()) {
+    await stop();
+    throw new Error(`Puente exited (${child.exitCode ?? child.signalCode}) before it was healthy:\n${output}`);
+  }
+  return { url, admin, output: () => output, stop };
 }

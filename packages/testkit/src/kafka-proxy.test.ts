@@ -53,6 +53,7 @@ describeWithInfra(['kafka'], 'startKafkaBehindProxy', () => {
     cluster.pause();
     const started = Date.now();
     let failures = 0;
+    // Not a wait for something: every send during these 2 s must fail.
     while (Date.now() - started < 2000) {
       await expect(producer.send({ topic, acks: -1, messages: [{ value: 'during' }] })).rejects.toThrow();
       failures++;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { availabilityOf, localKcatBinary } from './availability.ts';
 import { startKafkaContainer } from './containers.ts';
 import { spawnManaged } from './process.ts';
@@ -56,15 +57,12 @@ async function startMockKafka(): Promise<KafkaCluster> {
       }
     },
   });
-  let timer: NodeJS.Timeout | undefined;
+  const settled = new AbortController(); // clears the timer once kcat named the brokers or exited
   const outcome = await Promise.race([
     found.then(() => 'ready' as const),
     kcat.exited.then(() => 'exited' as const),
-    new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), 10_000);
-    }),
-  ]);
-  clearTimeout(timer);
+    sleep(10_000, 'timeout' as const, { signal: settled.signal }),
+  ]).finally(() => settled.abort());
   if (outcome !== 'ready' || !brokers) {
     await kcat.stop('SIGKILL');
     throw new Error(`kcat mock cluster did not start (${outcome}):\n${kcat.output()}`);

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { describeWithInfra, infraAvailability } from './index.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -49,15 +49,12 @@ async function killOwnerAndCheck(signal: NodeJS.Signals): Promise<void> {
   const pgDir = / -k (\S+)/.exec(postmaster ?? '')?.[1];
 
   owner.kill(signal);
-  const deadline = Date.now() + 8000;
-  for (;;) {
+  await vi.waitFor(async () => {
     const open = [];
     for (const [host, port] of addresses(info)) if (!(await refuses(host, port))) open.push(port);
     const dirLeft = pgDir !== undefined && existsSync(pgDir);
-    if (open.length === 0 && !dirLeft) return;
-    if (Date.now() > deadline) throw new Error(`after ${signal}: ports still open ${open}, pg dir left: ${dirLeft}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    if (open.length > 0 || dirLeft) throw new Error(`after ${signal}: ports still open ${open}, pg dir left: ${dirLeft}`);
+  }, { timeout: 8000, interval: 100 });
 }
 
 const allLocal = (['postgres', 'redis', 'kafka'] as const).every((k) => infraAvailability(k).how === 'local');

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { availabilityOf, localPostgresBinaries } from './availability.ts';
 import { startPostgresContainer } from './containers.ts';
@@ -155,15 +156,12 @@ async function startLocalPostgres(): Promise<PostgresServer> {
           },
         },
       );
-      let timer: NodeJS.Timeout | undefined;
+      const settled = new AbortController(); // clears the timer once the server is ready or gone
       const outcome = await Promise.race([
         readyPromise.then(() => 'ready' as const),
         server.exited.then(() => 'exited' as const),
-        new Promise<'timeout'>((resolve) => {
-          timer = setTimeout(() => resolve('timeout'), 30_000);
-        }),
-      ]);
-      clearTimeout(timer);
+        sleep(30_000, 'timeout' as const, { signal: settled.signal }),
+      ]).finally(() => settled.abort());
       if (outcome === 'ready') {
         server.unref();
         const url = `postgres://postgres@127.0.0.1:${port}/postgres`;

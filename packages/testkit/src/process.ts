@@ -4,6 +4,7 @@ import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import { accessSync, constants, readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Asks the kernel for a free TCP port on 127.0.0.1 (listen on port 0, read it, close). */
 export function freePort(host = '127.0.0.1'): Promise<number> {
@@ -242,12 +243,11 @@ export function spawnManaged(command: string, args: string[], options: ManagedOp
       reaper?.kill('SIGKILL');
       child.ref(); // keep the event loop alive until the exit is observed
       child.kill(signal);
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), graceMs);
-      });
-      const result = await Promise.race([exitedPromise.then(() => 'exited' as const), timeout]);
-      clearTimeout(timer);
+      const exitedFirst = new AbortController(); // clears the timer once the child exits first
+      const result = await Promise.race([
+        exitedPromise.then(() => 'exited' as const),
+        sleep(graceMs, 'timeout' as const, { signal: exitedFirst.signal }),
+      ]).finally(() => exitedFirst.abort());
       if (result === 'timeout') {
         child.kill('SIGKILL');
         await exitedPromise;
@@ -256,7 +256,10 @@ export function spawnManaged(command: string, args: string[], options: ManagedOp
   };
 }
 
-/** Waits until `check` returns true, polling every `intervalMs`; rejects with `describe()` after `timeoutMs`. */
+/**
+ * Waits until `check` returns true, polling every `intervalMs`; rejects with `describe()` after `timeoutMs`. Not
+ * vi.waitFor: servers are also started outside vitest (fixtures/owner.ts runs under plain node).
+ */
 export async function waitUntil(
   check: () => boolean | Promise<boolean>,
   { timeoutMs, intervalMs = 20, describe }: { timeoutMs: number; intervalMs?: number; describe: () => string },
@@ -265,6 +268,6 @@ export async function waitUntil(
   for (;;) {
     if (await check()) return;
     if (Date.now() > deadline) throw new Error(describe());
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    await sleep(intervalMs);
   }
 }

@@ -8,6 +8,8 @@ import { startFakeSmtp, type FakeSmtpServer } from './testing/fake-smtp.ts';
 import { linkToken, mailsIn, waitForMail } from './testing/mail-folder.ts';
 
 const FORGOT_ANSWER = { message: 'If an account exists for this email, we have sent it a link to reset the password.' };
+/** For tests that wait for an email: above the 5 s a wait for one may take. */
+const MAIL_TEST_TIMEOUT_MS = 10_000;
 
 describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
   const db = useFreshDatabase('identity_passwords');
@@ -37,7 +39,7 @@ describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
     const token = await emailedResetToken(ana.email);
     expect(known.body).not.toContain(token);
     expect((await mailsIn(svc.mailDir)).filter((m) => m.to === 'nobody@puente.test')).toEqual([]);
-  });
+  }, MAIL_TEST_TIMEOUT_MS);
 
   it('reset works once with the emailed token and ends every session', async () => {
     const ana = person('ana');
@@ -59,7 +61,7 @@ describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
     const again = await reset(resetToken, 'yet another password');
     expect(again.statusCode).toBe(400);
     expect(ErrorBody.parse(again.json())).toEqual({ message: 'This password reset token is invalid or has already been used.', code: 'invalid_token' });
-  });
+  }, MAIL_TEST_TIMEOUT_MS);
 
   it('a reset token expires after an hour, and only the newest one works', async () => {
     const bea = person('bea');
@@ -76,7 +78,7 @@ describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
     expect(expired.statusCode).toBe(400);
     expect(ErrorBody.parse(expired.json())).toEqual({ message: 'This password reset token has expired. Please ask for a new one.', code: 'expired_token' });
     expect(await loginStatus(bea.email, bea.password)).toBe(200);
-  });
+  }, MAIL_TEST_TIMEOUT_MS);
 
   it('two requests at once still leave one working token', async () => {
     const gus = person('gus');
@@ -84,7 +86,7 @@ describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
     await Promise.all([forgot(gus.email), forgot(gus.email)]);
     await emailedResetToken(gus.email, 2);
     expect(await svc.ctx.orm.em.fork().count(PasswordReset, { userId: id })).toBe(1);
-  });
+  }, MAIL_TEST_TIMEOUT_MS);
 
   it('change password needs the current one and ends the other sessions, keeping this one', async () => {
     const cy = person('cy');
@@ -135,7 +137,7 @@ describeWithInfra(['postgres'], 'passwords in production without SMTP: emails wr
 
     expect((await stat(svc.mailDir)).mode & 0o777).toBe(0o700);
     for (const mail of [welcome, resetMail]) expect((await stat(mail.file)).mode & 0o777).toBe(0o600);
-  });
+  }, MAIL_TEST_TIMEOUT_MS);
 });
 
 describeWithInfra(['postgres'], 'passwords in production, emailed over SMTP', () => {
@@ -167,5 +169,5 @@ describeWithInfra(['postgres'], 'passwords in production, emailed over SMTP', ()
     expect((await svc.app.inject({ method: 'POST', url: '/auth/reset-password', payload: { token: resetToken, password: 'reset by email' } })).statusCode).toBe(200);
     expect((await login(svc, { email: dee.email, password: 'reset by email' })).role).toBe('user');
     expect(await mailsIn(svc.mailDir)).toEqual([]);
-  });
+  }, MAIL_TEST_TIMEOUT_MS);
 });

@@ -37,7 +37,7 @@ describe('createHttpApp: JSON bodies', () => {
   it('checks JSON sent with a charset the same way', async () => {
     const res = await send('null', { contentType: 'application/json; charset=utf-8' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: BODY_NOT_OBJECT_MESSAGE, code: 'bad_request' });
+    expect(ErrorBody.parse(res.json())).toEqual({ message: BODY_NOT_OBJECT_MESSAGE, code: 'bad_request' });
   });
 
   it('passes objects through, parsed', async () => {
@@ -63,10 +63,10 @@ describe('createHttpApp: JSON bodies', () => {
   it('keeps the body limit and the unsupported media type answers', async () => {
     const big = await send(JSON.stringify({ name: 'x'.repeat(1024 * 1024) }));
     expect(big.statusCode).toBe(413);
-    expect(big.json()).toMatchObject({ message: 'Request body is too large (limit 1 MB)' });
+    expect(ErrorBody.parse(big.json())).toEqual({ message: 'Request body is too large (limit 1 MB)', code: 'FST_ERR_CTP_BODY_TOO_LARGE' });
     const xml = await send('<a/>', { contentType: 'application/xml' });
     expect(xml.statusCode).toBe(415);
-    expect(xml.json()).toMatchObject({ message: 'Unsupported content type; send JSON' });
+    expect(ErrorBody.parse(xml.json())).toEqual({ message: 'Unsupported content type; send JSON', code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' });
   });
 });
 
@@ -82,7 +82,7 @@ describe('createHttpApp: what the router refuses', () => {
   it('answers a malformed percent-encoding (a lone surrogate as UTF-8 bytes) with the api-conventions body', async () => {
     for (const url of ['/things/%ED%A0%80', '/things/%E0%A4%A', '/things/%FF']) {
       const res = await app.inject({ method: 'GET', url });
-      expect({ url, status: res.statusCode, body: res.json() }).toEqual({ url, status: 400, body: { message: 'Malformed URL', code: 'FST_ERR_BAD_URL' } });
+      expect({ url, status: res.statusCode, body: ErrorBody.parse(res.json()) }).toEqual({ url, status: 400, body: { message: 'Malformed URL', code: 'FST_ERR_BAD_URL' } });
       expect(res.headers['x-request-id']).toBeTruthy();
     }
     expect((await app.inject({ method: 'GET', url: '/things/%C3%A9' })).json()).toEqual({ id: 'é' });
@@ -91,6 +91,6 @@ describe('createHttpApp: what the router refuses', () => {
   it('answers a path parameter over 100 characters with the api-conventions body', async () => {
     const res = await app.inject({ method: 'GET', url: `/things/${'x'.repeat(101)}` });
     expect(res.statusCode).toBe(414);
-    expect(res.json()).toEqual({ message: 'A part of the URL is too long', code: 'FST_ERR_MAX_PARAM_LENGTH' });
+    expect(ErrorBody.parse(res.json())).toEqual({ message: 'A part of the URL is too long', code: 'FST_ERR_MAX_PARAM_LENGTH' });
   });
 });

@@ -11,6 +11,7 @@
  * - schedule() is a BullMQ job scheduler (`upsertJobScheduler` with `every`): it runs at once, then every everyMs,
  *   and any number of processes upserting the same schedulerId keep one schedule.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue, UnrecoverableError, Worker, type Job, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -128,16 +129,14 @@ export class BullMqJobQueue<C = ServiceContext> implements JobQueue<C> {
   }
 
   async healthy(): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
+    const answered = new AbortController(); // clears the timer once ping settles first
     try {
-      const timeout = new Promise<string>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), HEALTH_TIMEOUT_MS);
-      });
+      const timeout = sleep(HEALTH_TIMEOUT_MS, 'timeout', { signal: answered.signal });
       return (await Promise.race([this.#connection.ping(), timeout])) === 'PONG';
     } catch {
       return false;
     } finally {
-      clearTimeout(timer);
+      answered.abort();
     }
   }
 

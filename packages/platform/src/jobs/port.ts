@@ -14,6 +14,7 @@
  * - A handler receives its data and the context given to start() (a service's ServiceContext: startService starts
  *   its queue with it), with the run's id and attempt as `job`. The context never travels through the queue's store.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import type { ServiceContext } from '../service.ts';
 
@@ -78,15 +79,15 @@ export function runContext<C>(context: C, job: JobRun): JobContext<C> {
 
 /** Runs one attempt, failing it when it runs longer than timeoutMs (the handler itself cannot be cancelled). */
 export async function withTimeout(run: () => Promise<void>, timeoutMs: number, what: string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
   const attempt = Promise.resolve().then(run);
   attempt.catch(() => {}); // a handler that rejects after its timeout must not be an unhandled rejection
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} timed out after ${timeoutMs} ms`)), timeoutMs);
+  const settled = new AbortController(); // clears the timer once the attempt settles first
+  const timeout = sleep(timeoutMs, undefined, { signal: settled.signal }).then(() => {
+    throw new Error(`${what} timed out after ${timeoutMs} ms`);
   });
   try {
     await Promise.race([attempt, timeout]);
   } finally {
-    clearTimeout(timer);
+    settled.abort();
   }
 }

@@ -3,6 +3,7 @@
  * Delays are tens of milliseconds so both adapters finish in a few seconds. The queues are started with a stand-in
  * for the ServiceContext a service gives them.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineJob, type JobContext, type JobDefinition, type JobQueue } from './port.ts';
@@ -22,15 +23,9 @@ interface Run {
   at: number;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
+/** expect.poll's options for waiting on runs: up to 5 s, checked every 10 ms (below SUITE_TIMEOUT_MS, each test's own). */
+const poll = (message: string) => ({ timeout: 5_000, interval: 10, message });
+const SUITE_TIMEOUT_MS = 10_000;
 
 /** A job definition whose handler records each run and then does what `behave` says. */
 function recordingJob(
@@ -55,7 +50,7 @@ function recordingJob(
 }
 
 export function runJobQueueSuite(name: string, makeQueue: () => JobQueue<SuiteContext>): void {
-  describe(`jobs port: ${name}`, () => {
+  describe(`jobs port: ${name}`, { timeout: SUITE_TIMEOUT_MS }, () => {
     const queues: JobQueue<SuiteContext>[] = [];
     const context: SuiteContext = { name: 'suite', greeter: { greet: (to) => `hello ${to}` } };
     afterEach(async () => {
@@ -77,7 +72,7 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue<SuiteCo
 
       const id = await queue.enqueue('greet', { to: 'Ana', n: 1 });
 
-      await waitFor(() => runs.length === 1, 'the run');
+      await expect.poll(() => runs.length, poll('the run')).toBe(1);
       expect(runs[0]?.data).toEqual({ to: 'Ana', n: 1 });
       expect(runs[0]?.ctx.job).toEqual({ id, attempt: 1 });
     });
@@ -93,7 +88,7 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue<SuiteCo
 
       const id = await queue.enqueue('greet', { to: 'Ana', n: 1 });
 
-      await waitFor(() => runs.length === 2, 'the run and its retry');
+      await expect.poll(() => runs.length, poll('the run and its retry')).toBe(2);
       expect(runs.map((run) => run.ctx.job)).toEqual([{ id, attempt: 1 }, { id, attempt: 2 }]);
       for (const { ctx } of runs) {
         expect(ctx.name).toBe('suite');
@@ -113,7 +108,7 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue<SuiteCo
       );
       await expect(queue.enqueue('no-such-job', {})).rejects.toThrow(/not registered/);
 
-      await sleep(50);
+      await sleep(50); // time for a run that should not happen
       expect(runs).toHaveLength(0);
       expect(await queue.listFailed()).toEqual([]);
     });
@@ -128,7 +123,7 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue<SuiteCo
       await sleep(delayMs / 2);
       expect(runs).toHaveLength(0);
 
-      await waitFor(() => runs.length === 1, 'the delayed run');
+      await expect.poll(() => runs.length, poll('the delayed run')).toBe(1);
       expect(runs[0]!.at - enqueuedAt).toBeGreaterThanOrEqual(delayMs);
       expect(runs[0]!.at - enqueuedAt).toBeLessThan(delayMs + 1000);
     });
@@ -146,13 +141,13 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue<SuiteCo
 
       const id = await queue.enqueue('greet', { to: 'Ana', n: 1 });
 
-      await waitFor(() => runs.length === 3, 'three attempts');
+      await expect.poll(() => runs.length, poll('three attempts')).toBe(3);
       expect(runs.map((run) => run.ctx.job.attempt)).toEqual([1, 2, 3]);
       expect(runs.every((run) => run.ctx.job.id === id && run.data.to === 'Ana')).toBe(true);
       // First retry after backoffMs, the second after twice that (a millisecond of clock slack).
       expect(runs[1]!.at - runs[0]!.at).toBeGreaterThanOrEqual(backoffMs - 1);
       expect(runs[2]!.at - runs[1]!.at).toBeGreaterThanOrEqual(2 * backoffMs - 1);
-      await sleep(50);
+      await sleep(50); // time for a fourth attempt that should not happen
       expect(runs).toHaveLength(3);
       expect(await queue.listFailed()).toEqual([]);
     });
@@ -169,7 +164,7 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue<SuiteCo
 
       const id = await queue.enqueue('greet', { to: 'Ana', n: 7 });
 
-      await waitFor(async () => (await queue.listFailed()).length === 1, 'the failed job');
+      await expect.poll(async () => (await queue.listFailed()).length, poll('the failed job')).toBe(1);
       expect(await queue.listFailed()).toEqual([
         { id, name: 'greet', data: { to: 'Ana', n: 7 }, attempts: 2, error: 'card declined on attempt 2' },
       ]);
@@ -192,7 +187,7 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue<SuiteCo
 
       const id = await queue.enqueue('remind', { at: new Date() });
 
-      await waitFor(async () => (await queue.listFailed()).length === 1, 'the failed job');
+      await expect.poll(async () => (await queue.listFailed()).length, poll('the failed job')).toBe(1);
       const [failed] = await queue.listFailed();
       expect(failed).toMatchObject({ id, name: 'remind', attempts: 1 });
       expect(failed?.error).toMatch(/date/i);
@@ -209,12 +204,12 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue<SuiteCo
       expect(second).toBe(first);
       expect(other).not.toBe(first);
 
-      await waitFor(() => runs.length === 2, 'one run per jobId');
-      await sleep(50);
+      await expect.poll(() => runs.length, poll('one run per jobId')).toBe(2);
+      await sleep(50); // time for the deduplicated job to run, if it wrongly would
       expect(runs.map((run) => run.data.n).sort()).toEqual([1, 3]);
 
       await queue.enqueue('greet', { to: 'Ana', n: 4 }, { jobId: 'welcome:ana' });
-      await waitFor(() => runs.length === 3, 'the run after the first one finished');
+      await expect.poll(() => runs.length, poll('the run after the first one finished')).toBe(3);
       expect(runs[2]?.data.n).toBe(4);
     });
 
@@ -225,7 +220,7 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue<SuiteCo
 
       await queue.schedule('greet', { to: 'Ana', n: 1 }, { everyMs, schedulerId: 'daily-greeting' });
 
-      await waitFor(() => runs.length >= 3, 'three scheduled runs');
+      await expect.poll(() => runs.length, poll('three scheduled runs')).toBeGreaterThanOrEqual(3);
       expect(runs.every((run) => run.data.n === 1)).toBe(true);
       await queue.unschedule('daily-greeting');
       await sleep(20); // a run already under way may still finish
@@ -269,7 +264,7 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue<SuiteCo
 
       const id = await queue.enqueue('greet', { to: 'Ana', n: 1 });
 
-      await waitFor(async () => (await queue.listFailed()).length === 1, 'the timed-out job');
+      await expect.poll(async () => (await queue.listFailed()).length, poll('the timed-out job')).toBe(1);
       const [failed] = await queue.listFailed();
       expect(failed).toMatchObject({ id, name: 'greet', attempts: 2 });
       expect(failed?.error).toMatch(/timed out after 40 ms/);
@@ -288,7 +283,7 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue<SuiteCo
       const queue = await started(def);
 
       await queue.enqueue('greet', { to: 'Ana', n: 1 });
-      await waitFor(() => runs.length === 1, 'the run to start');
+      await expect.poll(() => runs.length, poll('the run to start')).toBe(1);
       await queue.stop();
 
       expect(finished).toBe(true);

@@ -4,7 +4,8 @@
  * groups (random suffix), so tests never see each other's events even on one shared cluster.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import type { EventEnvelope } from '@puente/contracts';
 import { DEAD_LETTER_TYPE, deadLetterTopic, type DeadLetterPayload, type EventBus, type SubscriptionHandle } from './bus.ts';
@@ -33,15 +34,7 @@ function sequenced(aggregateId: string, seq: number): EventEnvelope {
 
 const seqOf = (e: EventEnvelope): number => (e.payload as { seq: number }).seq;
 const unique = (what: string): string => `test.${what}.${randomUUID().slice(0, 8)}`;
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-async function waitFor(what: string, condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(20);
-  }
-}
+const distinct = (events: EventEnvelope[]): number => new Set(events.map((e) => e.id)).size;
 
 /** Counts how often each event id was delivered. */
 function countById(events: EventEnvelope[]): Map<string, number> {
@@ -54,6 +47,8 @@ export function runBusContractSuite(name: string, factory: () => Promise<EventBu
   const deliveryTimeout = opts.deliveryTimeoutMs ?? 30_000;
   const settle = opts.settleMs ?? 300;
   const testTimeout = opts.testTimeoutMs ?? 60_000;
+  /** expect.poll options for a delivery: up to deliveryTimeout, checked every 20 ms. */
+  const delivery = (message: string) => ({ timeout: deliveryTimeout, interval: 20, message });
 
   describe(`EventBus contract: ${name}`, () => {
     let bus: EventBus | undefined;
@@ -76,7 +71,7 @@ export function runBusContractSuite(name: string, factory: () => Promise<EventBu
       for (let seq = 0; seq < perAggregate; seq++) for (const a of aggregates) published.push(sequenced(a, seq));
       for (let i = 0; i < published.length; i += 10) await bus.publish(topic, published.slice(i, i + 10));
 
-      await waitFor('every event', () => new Set(received.map((e) => e.id)).size === published.length, deliveryTimeout);
+      await expect.poll(() => distinct(received), delivery('every event')).toBe(published.length);
       for (const a of aggregates) {
         const seen = received.filter((e) => e.aggregateId === a);
         // At-least-once: a redelivery may repeat events, but the first delivery of each follows publish order.
@@ -96,18 +91,18 @@ export function runBusContractSuite(name: string, factory: () => Promise<EventBu
       const fromLatest: EventEnvelope[] = [];
       await bus.subscribe({ group: unique('earliest-group'), topics: [topic], handle: async (e) => { fromEarliest.push(e); } });
       await bus.subscribe({ group: unique('latest-group'), topics: [topic], startFrom: 'latest', handle: async (e) => { fromLatest.push(e); } });
-      await waitFor('the earlier events', () => fromEarliest.length >= 2, deliveryTimeout);
+      await expect.poll(() => fromEarliest.length, delivery('the earlier events')).toBeGreaterThanOrEqual(2);
       // A 'latest' group's position is fixed when it first fetches, which may be a moment after it joined: keep
-      // publishing until it sees something; it must never see what was published before it subscribed.
+      // publishing (every 250 ms) until it sees something; it must never see what was published before it subscribed.
       const late: EventEnvelope[] = [];
-      const deadline = Date.now() + deliveryTimeout;
-      while (fromLatest.length === 0 && Date.now() < deadline) {
+      await vi.waitFor(async () => {
+        if (fromLatest.length > 0) return;
         const e = sequenced('start-agg', 2 + late.length);
         late.push(e);
         await bus.publish(topic, [e]);
-        await sleep(250);
-      }
-      await waitFor('every event in the earliest group', () => fromEarliest.length >= 2 + late.length, deliveryTimeout);
+        throw new Error(`the 'latest' group has seen none of ${late.length} events published after it subscribed`);
+      }, { timeout: deliveryTimeout, interval: 250 });
+      await expect.poll(() => fromEarliest.length, delivery('every event in the earliest group')).toBeGreaterThanOrEqual(2 + late.length);
       await sleep(settle);
       expect(fromEarliest.map((e) => e.id)).toEqual([...early, ...late].map((e) => e.id));
       expect(fromLatest.length).toBeGreaterThan(0);
@@ -137,7 +132,7 @@ export function runBusContractSuite(name: string, factory: () => Promise<EventBu
           }
         },
       });
-      await waitFor('the first member to receive the in-flight event', () => firstMember.includes(inFlight.id), deliveryTimeout);
+      await expect.poll(() => firstMember, delivery('the first member to receive the in-flight event')).toContain(inFlight.id);
       expect(firstMember).toEqual([before.id, inFlight.id]);
       const stopStarted = Date.now();
       await crashed.stop();
@@ -147,7 +142,8 @@ export function runBusContractSuite(name: string, factory: () => Promise<EventBu
       const secondMember: string[] = [];
       const survivor = await bus.subscribe({ group, topics: [topic], handle: async (e) => { secondMember.push(e.id); } });
       await bus.publish(topic, [after]);
-      await waitFor('the new member to receive the in-flight event and the next one', () => secondMember.includes(inFlight.id) && secondMember.includes(after.id), deliveryTimeout);
+      await expect.poll(() => secondMember, delivery('the new member to receive the in-flight event and the next one'))
+        .toEqual(expect.arrayContaining([inFlight.id, after.id]));
       // `before` had resolved: committed, so not redelivered.
       expect(secondMember).toEqual([inFlight.id, after.id]);
       expect(crashedHandlerResolved).toBe(false);
@@ -170,8 +166,8 @@ export function runBusContractSuite(name: string, factory: () => Promise<EventBu
       for (let i = 0; i < 48; i++) published.push(sequenced(`spread-agg-${i % 16}`, Math.floor(i / 16)));
       await bus.publish(topic, published);
 
-      await waitFor('the group to receive every event', () => new Set([...first, ...second].map((e) => e.id)).size === published.length, deliveryTimeout);
-      await waitFor('the other group to receive every event', () => new Set(otherGroup.map((e) => e.id)).size === published.length, deliveryTimeout);
+      await expect.poll(() => distinct([...first, ...second]), delivery('the group to receive every event')).toBe(published.length);
+      await expect.poll(() => distinct(otherGroup), delivery('the other group to receive every event')).toBe(published.length);
       await sleep(settle);
 
       const groupCounts = countById([...first, ...second]);
@@ -213,8 +209,8 @@ export function runBusContractSuite(name: string, factory: () => Promise<EventBu
       // Same aggregate, so same partition: the events after the poison one wait behind it.
       await bus.publish(topic, [good0, poison, good1, good2]);
 
-      await waitFor('the events after the poison one', () => handled.includes(good2.id), deliveryTimeout);
-      await waitFor('the dead-lettered event', () => parked.length > 0, deliveryTimeout);
+      await expect.poll(() => handled, delivery('the events after the poison one')).toContain(good2.id);
+      await expect.poll(() => parked.length, delivery('the dead-lettered event')).toBeGreaterThan(0);
       await sleep(settle);
 
       expect(attempts).toHaveLength(maxAttempts);

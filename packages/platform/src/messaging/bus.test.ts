@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import kafkajs from 'kafkajs';
 import { v7 as uuidv7 } from 'uuid';
 import type { EventEnvelope } from '@puente/contracts';
@@ -53,8 +53,10 @@ describeWithInfra(['kafka'], 'KafkaBus', () => {
           bus.subscribe({ group: `${group}.observer`, topics: [deadLetterTopic(group)], handle: async (e) => { parked.push(e); } }),
           bus.subscribe({ group, topics: [topic], handle: async (e) => { calls++; handled.push(e); } }),
         ]);
-        const deadline = Date.now() + 30_000;
-        while ((handled.length < 1 || parked.length < 2) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        await vi.waitFor(() => {
+          expect(handled.length).toBeGreaterThanOrEqual(1);
+          expect(parked.length).toBeGreaterThanOrEqual(2);
+        }, { timeout: 30_000, interval: 50 });
 
         expect(calls).toBe(1); // the handler never saw the unreadable records
         expect(handled).toEqual([good]);

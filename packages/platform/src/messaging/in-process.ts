@@ -5,6 +5,7 @@
  * mode (one process) and by unit tests. The log lives in memory: events are kept until every group that
  * was subscribed when they arrived has committed them (close() waits for that, see drain()).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventEnvelope } from '@puente/contracts';
 import type { Logger } from 'pino';
 import {
@@ -30,8 +31,6 @@ interface Group {
   /** every topic a member of this group has read: the group holds back trimming on them */
   topics: Set<string>;
 }
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** How many events every group must have committed past before a partition drops them from memory. */
 const TRIM_AFTER = 256;

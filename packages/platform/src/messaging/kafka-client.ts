@@ -2,6 +2,7 @@
  * What every kafkajs client of the bus shares: its configuration (short timeouts, so an unreachable cluster is noticed
  * within seconds), its logging through pino, and the timing helpers the bus and its subscriptions use.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import kafkajs from 'kafkajs';
 import type { KafkaConfig, LogEntry } from 'kafkajs';
 import type { Logger } from 'pino';
@@ -35,7 +36,10 @@ export function pinoLogCreator(logger: Logger): KafkaConfig['logCreator'] {
   };
 }
 
-/** 'done' once work resolves, 'aborted' as soon as the signal fires (work keeps running, abandoned). */
+/**
+ * 'done' once work resolves, 'aborted' as soon as the signal fires (work keeps running, abandoned). Not a timer, so
+ * node:timers/promises has no counterpart: it resolves (not rejects) on abort and drops its listener when work ends.
+ */
 export function unlessAborted(work: Promise<void>, signal: AbortSignal): Promise<'done' | 'aborted'> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
@@ -52,24 +56,12 @@ export function unlessAborted(work: Promise<void>, signal: AbortSignal): Promise
   });
 }
 
-/** Resolves after ms, or at once when the signal fires. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const onAbort = () => { clearTimeout(timer); resolve(); };
-    const timer = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** work's outcome, or a rejection with message once ms have passed (work is then abandoned). */
 export function withDeadline<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
+  const settled = new AbortController(); // clears the timer once work settles first
+  const deadline = sleep(ms, undefined, { signal: settled.signal }).then(() => { throw new Error(message); });
   work.catch(() => {}); // a send that fails after the deadline must not become an unhandled rejection
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+  return Promise.race([work, deadline]).finally(() => settled.abort());
 }
 
 export function errorMessage(err: unknown): string {

@@ -2,12 +2,13 @@
  * The consuming side of KafkaBus: one subscription's consumer, kept running (replaced when kafkajs gives up on it),
  * handing each record to the handler, retrying a failing handler with backoff and dead-lettering what still fails.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { EventEnvelope } from '@puente/contracts';
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_DELAY_MS, PARTITIONS, deadLetterTopic, retryDelay, type Subscription } from './bus.ts';
 import { deadLetterEvent } from './envelope.ts';
-import { errorMessage, sleep, unlessAborted, withDeadline } from './kafka-client.ts';
+import { errorMessage, unlessAborted, withDeadline } from './kafka-client.ts';
 import { parseRecord } from './kafka-records.ts';
 
 /**
@@ -53,7 +54,11 @@ export class KafkaSubscription {
       const outcome = await this.launch();
       if (outcome === 'joined' || outcome === 'stopped') return;
       if (attempt >= 5) throw new Error(`consumer for group ${this.sub.group} crashed ${attempt} times before joining`);
-      await sleep(retryDelay(300, attempt), this.stopping.signal);
+      try {
+        await sleep(retryDelay(300, attempt), undefined, { signal: this.stopping.signal });
+      } catch {
+        return; // stop() came during the backoff (the next launch() would answer 'stopped')
+      }
     }
   }
 
@@ -189,7 +194,8 @@ export class KafkaSubscription {
       if (!still()) return false;
       const left = deadline - Date.now();
       if (left <= 0) return true;
-      await sleep(Math.min(left, 500), this.stopping.signal);
+      // stop() ends the wait early; still() then says so after this last heartbeat.
+      await sleep(Math.min(left, 500), undefined, { signal: this.stopping.signal }).catch(() => {});
       await heartbeat();
     }
   }

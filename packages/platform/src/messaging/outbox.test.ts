@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { defineEntity, p } from '@mikro-orm/postgresql';
 import type { EventEnvelope } from '@puente/contracts';
 import { describeWithInfra, startKafkaBehindProxy, useFreshDatabase, type KafkaCluster } from '@puente/testkit';
@@ -21,14 +21,8 @@ NoteSchema.setClass(Note);
 const SCHEMA = 'outbox_test';
 const TOPIC = 'puente.identity';
 
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-}
+/** expect.poll / vi.waitFor options: up to timeoutMs, checked every 25 ms. */
+const within = (timeoutMs: number, message: string) => ({ timeout: timeoutMs, interval: 25, message });
 
 const registered = (userId: number) => makeEvent('userRegistered', userId, { userId, firstName: 'Ana', lastName: 'Diaz', role: 'user', referrerId: null });
 
@@ -66,11 +60,11 @@ describeWithInfra(['postgres'], 'outbox and inbox on PostgreSQL', () => {
     const event = registered(7);
     await commitNoteWithEvent(orm, 'committed', event);
     relay.kick();
-    await waitFor(() => received.length === 1, 5_000, 'the event');
+    await expect.poll(() => received.length, within(5_000, 'the event')).toBe(1);
     expect(received[0]).toEqual(event);
     expect(await orm.em.fork().count(Note, { text: 'committed' })).toBe(1);
     expect(await relay.pending()).toBe(0);
-  });
+  }, 10_000);
 
   it('publishes nothing when the transaction rolls back', async () => {
     const received: EventEnvelope[] = [];
@@ -82,7 +76,7 @@ describeWithInfra(['postgres'], 'outbox and inbox on PostgreSQL', () => {
       throw new Error('business rule failed after the flush');
     })).rejects.toThrow('business rule failed');
     expect(await relay.flush()).toBe(0);
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 300)); // a few of the relay's polls (50 ms): still nothing may arrive
     expect(received).toEqual([]);
     expect(await orm.em.fork().count(Note, {})).toBe(0);
     expect(await relay.pending()).toBe(0);
@@ -123,7 +117,7 @@ describeWithInfra(['postgres'], 'outbox and inbox on PostgreSQL', () => {
     relay.kick();
     await Promise.all(Array.from({ length: 4 }, () => relay.flush()));
     await bus.drain();
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 200)); // time for a duplicate to arrive, if one would
     expect(received.map((e) => e.id)).toEqual(events.map((e) => e.id));
   });
 
@@ -137,13 +131,13 @@ describeWithInfra(['postgres'], 'outbox and inbox on PostgreSQL', () => {
       for (const [i, e] of events.entries()) await commitNoteWithEvent(orm, `n${i}`, e);
       relay.kick();
       second.kick();
-      await waitFor(() => received.length >= 30, 10_000, '30 events');
-      await new Promise((r) => setTimeout(r, 300));
+      await expect.poll(() => received.length, within(10_000, '30 events')).toBeGreaterThanOrEqual(30);
+      await new Promise((r) => setTimeout(r, 300)); // time for a duplicate to arrive, if one would
       expect(received.map((e) => e.id)).toEqual(events.map((e) => e.id));
     } finally {
       await second.stop();
     }
-  });
+  }, 15_000);
 });
 
 describeWithInfra(['postgres', 'kafka'], 'outbox while the Kafka broker is down', () => {
@@ -173,13 +167,13 @@ describeWithInfra(['postgres', 'kafka'], 'outbox while the Kafka broker is down'
     const warmup = registered(20);
     await commitNoteWithEvent(orm, 'warmup', warmup);
     relay.kick();
-    await waitFor(() => received.length === 1, 45_000, 'the warm-up event');
+    await expect.poll(() => received.length, within(45_000, 'the warm-up event')).toBe(1);
 
     cluster.pause();
     const during = [registered(21), registered(21), registered(22)];
     for (const [i, e] of during.entries()) await commitNoteWithEvent(orm, `during ${i}`, e);
     relay.kick();
-    await new Promise((r) => setTimeout(r, 4_000));
+    await new Promise((r) => setTimeout(r, 4_000)); // the relay keeps trying meanwhile (pollMs 100, backing off)
     expect(await relay.pending()).toBe(3); // nothing lost, nothing marked published
     expect(await orm.em.fork().count(Note, {})).toBe(4); // the changes themselves committed
     expect(received.map((e) => e.id)).toEqual([warmup.id]);
@@ -187,8 +181,11 @@ describeWithInfra(['postgres', 'kafka'], 'outbox while the Kafka broker is down'
     cluster.resume();
     // At-least-once: the warm-up event may come again (its offset commit failed during the outage), so wait for
     // the held events themselves, not for a count.
-    await waitFor(() => during.every((e) => received.some((r) => r.id === e.id)), 60_000, 'the events held during the outage');
-    await waitFor(async () => (await relay.pending()) === 0, 10_000, 'the outbox to drain');
+    await vi.waitFor(
+      () => expect(received.map((e) => e.id)).toEqual(expect.arrayContaining(during.map((e) => e.id))),
+      within(60_000, 'the events held during the outage'),
+    );
+    await expect.poll(() => relay.pending(), within(10_000, 'the outbox to drain')).toBe(0);
     // The held events, each once (a redelivered warm-up event or repeat is at-least-once, not an error).
     const afterOutage = received.filter((e, i, all) => e.id !== warmup.id && all.findIndex((x) => x.id === e.id) === i);
     expect(afterOutage.filter((e) => e.aggregateId === '21').map((e) => e.id)).toEqual([during[0]!.id, during[1]!.id]);

@@ -4,6 +4,7 @@
  * quoted-printable.
  */
 import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { vi } from 'vitest';
 
 export interface ReceivedMail { from: string; to: string[]; raw: string; text: string }
 
@@ -66,13 +67,11 @@ export async function startFakeSmtp(): Promise<FakeSmtpServer> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
-    async waitFor(count, timeoutMs = 5000) {
-      const until = Date.now() + timeoutMs;
-      while (messages.length < count) {
-        if (Date.now() > until) throw new Error(`expected ${count} mails, got ${messages.length}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      return messages.slice(0, count);
+    waitFor(count, timeoutMs = 5000) {
+      return vi.waitFor(() => {
+        if (messages.length < count) throw new Error(`expected ${count} mails, got ${messages.length}`);
+        return messages.slice(0, count);
+      }, { timeout: timeoutMs, interval: 20 });
     },
     async stop() {
       for (const s of sockets) s.destroy();

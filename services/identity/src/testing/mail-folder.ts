@@ -1,6 +1,7 @@
 /** Reading the .eml files identity writes into MAIL_DIR when no SMTP_URL is set (see domain/mailer.ts). */
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { vi } from 'vitest';
 import type { MailKind } from '../domain/mailer.ts';
 import { decodeQuotedPrintable } from './fake-smtp.ts';
 
@@ -22,14 +23,12 @@ export async function mailsIn(dir: string): Promise<FolderMail[]> {
 }
 
 /** Waits for the `count`-th email of a kind to `to` (password resets are sent in the background). */
-export async function waitForMail(dir: string, to: string, kind: MailKind, count = 1, timeoutMs = 5000): Promise<FolderMail> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
+export function waitForMail(dir: string, to: string, kind: MailKind, count = 1, timeoutMs = 5000): Promise<FolderMail> {
+  return vi.waitFor(async () => {
     const mails = (await mailsIn(dir)).filter((m) => m.to === to && m.kind === kind);
-    if (mails.length >= count) return mails[count - 1]!;
-    if (Date.now() > until) throw new Error(`expected ${count} ${kind} emails to ${to} in ${dir}, found ${mails.length}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+    if (mails.length < count) throw new Error(`expected ${count} ${kind} emails to ${to} in ${dir}, found ${mails.length}`);
+    return mails[count - 1]!;
+  }, { timeout: timeoutMs, interval: 20 });
 }
 
 /** The token of an email's link (`/reset-password?token=…` or `/verify-email?token=…`). */
