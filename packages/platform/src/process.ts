@@ -45,7 +45,16 @@ export const SHUTDOWN_GRACE_MS = 15_000;
  * and the process exits (1 after an error, or when `stop` takes over SHUTDOWN_GRACE_MS; a second signal ends it).
  */
 export function stopGracefully(logger: Pick<Logger, 'info' | 'error'>, stop: () => Promise<void>): void {
-  closeWithGrace({ delay: SHUTDOWN_GRACE_MS, logger: { error: (message: unknown) => logger.error({ detail: message }, 'shutdown') } }, async ({ signal, err }) => {
+  closeWithGrace({
+    delay: SHUTDOWN_GRACE_MS,
+    logger: { error: (message: unknown) => logger.error({ detail: message }, 'shutdown') },
+    // Ctrl+C reaches a runner and its children together, and the runner then asks each child to stop (SIGTERM):
+    // that second signal must not cut a graceful stop short (consumers leaving their groups). A second Ctrl+C does.
+    onSecondSignal: (signal) => {
+      if (signal === 'SIGTERM') logger.info({ signal }, 'already stopping');
+      else process.exit(1);
+    },
+  }, async ({ signal, err }) => {
     if (err) logger.error({ err }, 'stopping after an uncaught error');
     else logger.info({ signal }, 'shutting down');
     await stop();
