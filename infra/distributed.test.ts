@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { HealthResponse, ServiceNames } from '@puente/contracts';
 import { internalAuth, INTERNAL_TOKEN_HEADER } from '@puente/platform';
-import { describeWithInfra, startKafka, startPostgres, startRedis, type KafkaCluster, type PostgresServer, type RedisServer } from '@puente/testkit';
+import { describeWithInfra, startKafka, startPostgres, startRedis, testPortBase, type KafkaCluster, type PostgresServer, type RedisServer } from '@puente/testkit';
 import { startDistributed, type Distributed } from './distributed.ts';
 
 describeWithInfra(['postgres', 'redis', 'kafka'], 'distributed smoke test: the gateway and two services as separate processes', () => {
@@ -20,7 +20,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'distributed smoke test: the g
   beforeAll(async () => {
     [postgres, redis, kafka] = await Promise.all([startPostgres(), startRedis(), startKafka()]);
     databaseUrl = await postgres.createDatabase('distributed');
-    const base = 20000 + Math.floor(Math.random() * 20000);
+    const base = testPortBase();
     running = await startDistributed({
       env: {
         ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redis.url, KAFKA_BROKERS: kafka.brokers.join(','),

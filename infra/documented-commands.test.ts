@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { HealthResponse } from '@puente/contracts';
 import { INTERNAL_TOKEN_HEADER, internalAuth } from '@puente/platform';
-import { describeWithInfra, startKafka, startPostgres, startRedis, type KafkaCluster, type PostgresServer, type RedisServer } from '@puente/testkit';
+import { describeWithInfra, startKafka, startPostgres, startRedis, testPortBase, type KafkaCluster, type PostgresServer, type RedisServer } from '@puente/testkit';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -23,7 +23,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'the README\'s distributed com
   const children: ChildProcess[] = [];
   const output: string[] = [];
   let env: NodeJS.ProcessEnv;
-  const base = 20000 + Math.floor(Math.random() * 20000);
+  const base = testPortBase();
 
   /** Runs a command from the repository root as a shell would, keeping its output for failure messages. */
   const run = (command: string, extraEnv: NodeJS.ProcessEnv) => {

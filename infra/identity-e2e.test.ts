@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   BankAccount, CurrentUser, ErrorBody, LoginAttemptList, SignupAttemptList, SignupRequestResponse, UserDirectory,
 } from '@puente/contracts';
-import { describeWithInfra, startKafka, startPostgres, startRedis } from '@puente/testkit';
+import { describeWithInfra, startKafka, startPostgres, startRedis, testPortBase } from '@puente/testkit';
 import { startEmbedded } from './embedded.ts';
 import { startDistributed } from './distributed.ts';
 
@@ -35,7 +35,7 @@ describe('identity, sessions and audit through the gateway (embedded)', () => {
 describeWithInfra(['postgres', 'redis', 'kafka'], 'identity, sessions and audit through the gateway (distributed)', () => {
   identityEndToEnd(async () => {
     const [postgres, redis, kafka] = await Promise.all([startPostgres(), startRedis(), startKafka()]);
-    const base = 20000 + Math.floor(Math.random() * 20000);
+    const base = testPortBase();
     const output: string[] = [];
     try {
       const running = await startDistributed({

@@ -20,3 +20,12 @@ export { describeWithInfra, sharedPostgres, useFreshDatabase } from './vitest.ts
 export function infraAvailability(kind: Infra): InfraAvailability {
   return availabilityOf(kind);
 }
+
+/**
+ * The first of a block of 200 fixed ports for a test that needs them (the distributed runner's consecutive service
+ * ports): chosen at random below Linux's ephemeral range (32768 and up), where the ports the kernel hands to the
+ * testkit's servers and to every client come from, and above the well-known servers' ports.
+ */
+export function testPortBase(): number {
+  return 10_000 + Math.floor(Math.random() * 100) * 200;
+}
