@@ -3,7 +3,7 @@ import type { ServiceName } from '@puente/contracts';
 import { loadConfig, type ServiceDefinition } from '@puente/platform';
 import { identityService, IdentitySettings } from '@puente/identity';
 import { accountsService, AccountsSettings } from '@puente/accounts';
-import { exchangeService } from '@puente/exchange';
+import { exchangeService, ExchangeSettings } from '@puente/exchange';
 import { ratingService } from '@puente/rating';
 import { notificationService } from '@puente/notification';
 import { subscriptionService } from '@puente/subscription';
@@ -13,7 +13,7 @@ export function serviceDefinitions(env: NodeJS.ProcessEnv = process.env, opts: {
   return {
     identity: identityService(loadConfig(IdentitySettings, env), opts),
     accounts: accountsService(loadConfig(AccountsSettings, env)),
-    exchange: exchangeService(),
+    exchange: exchangeService(loadConfig(ExchangeSettings, env)),
     rating: ratingService(),
     notification: notificationService(),
     subscription: subscriptionService(),

@@ -1,4 +1,5 @@
+import { loadConfig } from '@puente/platform';
 import { runServiceProcess } from '@puente/platform/process';
-import { exchangeService } from './app.ts';
+import { exchangeService, ExchangeSettings } from './app.ts';
 
-await runServiceProcess(exchangeService());
+await runServiceProcess(exchangeService(loadConfig(ExchangeSettings)));

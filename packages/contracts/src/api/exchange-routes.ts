@@ -1,4 +1,4 @@
-/** The exchange service's routes (spec section 7): declared now, served once the service is built. */
+/** The exchange service's routes (spec section 7): the rate is served; the others are declared, planned. */
 import { routeGroup } from './route.ts';
 import {
   ExchangeMatch, ExchangeMatchCreate, ExchangeMatchForRequest, ExchangeMatchIdParams, ExchangeMatchList, ExchangeRate,
@@ -8,7 +8,7 @@ import {
 
 export const ExchangeRoutes = routeGroup('exchange', {
   rate: {
-    method: 'GET', path: '/api/exchange-rate', access: 'visitor', planned: true,
+    method: 'GET', path: '/api/exchange-rate', access: 'visitor',
     summary: 'The GBP→CLP rate and when it was last updated.',
     responses: { 200: ExchangeRate },
   },
