@@ -37,6 +37,11 @@ export type ServiceSettings = z.infer<typeof ServiceSettings>;
 
 export { bool as booleanSetting };
 
+/** A setting whose empty (or blank) variable counts as unset: compose passes unset optional variables as ''. */
+export function blankAsUnset<S extends z.ZodType>(schema: S) {
+  return z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema);
+}
+
 /** SERVICE_URLS is `identity=http://host:port,accounts=http://...`. */
 export function parseServiceUrls(value: string | undefined): Partial<Record<string, string>> {
   const urls: Partial<Record<string, string>> = {};

@@ -1,8 +1,7 @@
 /**
- * Typed errors: each carries its HTTP status and a code; one handler (http/errors.ts) turns them into the
+ * Typed errors: each carries its HTTP status and a code; one handler (http/app.ts) turns them into the
  * api-conventions body `{ message, code?, errors? }`.
  */
-import type { z } from 'zod';
 
 export interface FieldError { field: string; message: string }
 
@@ -31,16 +30,3 @@ export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
 
 /** A 400 for one field that a rule beyond its schema refused (one that needs the stored state to check). */
 export const fieldInvalid = (field: string, message: string) => new AppError(400, 'validation_failed', message, { errors: [{ field, message }] });
-
-/** A zod failure as a 400 whose message is the first field's message (the spec's words) and errors lists them all. */
-export function validationError(error: z.ZodError): AppError {
-  const errors = error.issues.map((i) => ({ field: i.path.map(String).join('.'), message: i.message }));
-  return new AppError(400, 'validation_failed', errors[0]?.message ?? 'Invalid input', { errors });
-}
-
-/** Parses input with a schema or throws the 400 above. Routes call this on body, params and query. */
-export function parse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw validationError(result.error);
-  return result.data;
-}

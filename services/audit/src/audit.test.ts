@@ -4,6 +4,7 @@ import { ConfigError, InboxEntry, loadConfig, makeEvent, type Caller } from '@pu
 import { PLATFORM_TABLES, schemaReport, startTestService, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import {
+  AttemptFieldLimits as L,
   ErrorBody, LoginAttemptList, LoginFailureStats, Routes, SignupAttemptList, SignupFailureStats, servicePath,
   type ApiRoute, type EventEnvelope, type EventPayload, type LoginAttempt, type SignupAttempt,
 } from '@puente/contracts';
@@ -241,7 +242,7 @@ describeWithInfra(['postgres'], 'audit service', () => {
     const event = signup(`${long}@example.com`, at(3, '12:00:00.000'), { userAgent: long, failureReason: long, status: 'failed' });
     await svc.deliver(event);
     expect((await signups(`from=${day(3)}&to=${day(3)}`)).body).toEqual([signupRow(event, {
-      email: long.slice(0, 320), failureReason: long.slice(0, 500), userAgent: long.slice(0, 1000), inputAltered: true,
+      email: long.slice(0, L.email), failureReason: long.slice(0, L.failureReason), userAgent: long.slice(0, L.userAgent), inputAltered: true,
     })]);
     expect(deadLetters).toEqual([]);
   });

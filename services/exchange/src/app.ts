@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { defineService } from '@puente/platform';
+import { blankAsUnset, defineService } from '@puente/platform';
 import { ExchangeRateEntrySchema, seedRate } from './domain/exchange-rate.ts';
 import { fixedRateProvider, httpRateProvider, type RateProvider } from './domain/rate-provider.ts';
 import { toRate } from './domain/rate-value.ts';
@@ -12,9 +12,7 @@ import { exchangeRateRoutes } from './routes/exchange-rate.ts';
 import { REFRESH_EVERY_MS, REFRESH_EXCHANGE_RATE, refreshExchangeRateJob } from './jobs/refresh-exchange-rate.ts';
 import { consumers } from './events/consumers.ts';
 
-/** An empty (or blank) environment variable counts as unset. */
-const unsetIfBlank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const setting = <S extends z.ZodType>(schema: S) => z.preprocess(unsetIfBlank, schema);
+const setting = blankAsUnset;
 
 const FIXED_MESSAGE = 'EXCHANGE_RATE_FIXED must be a positive number of CLP per GBP with at most 4 decimals, e.g. 1275.0000';
 const TIMEOUT_MESSAGE = 'EXCHANGE_RATE_TIMEOUT_MS must be a whole number of milliseconds from 100 to 60000';

@@ -8,7 +8,7 @@ import { access, constants, mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { booleanSetting, defineService } from '@puente/platform';
+import { blankAsUnset, booleanSetting, defineService } from '@puente/platform';
 import { UserSchema } from './domain/user.ts';
 import { AccountCurrencySchema } from './domain/account-currencies.ts';
 import { PendingSignupSchema } from './domain/pending-signup.ts';
@@ -32,9 +32,7 @@ import { consumers } from './events/consumers.ts';
 import { PURGE_EXPIRED_TOKENS, purgeExpiredTokens } from './jobs/purge-expired-tokens.ts';
 import { sendPasswordReset } from './jobs/send-password-reset.ts';
 
-/** An empty (or blank) environment variable counts as unset. */
-const unsetIfBlank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const optional = <S extends z.ZodType>(schema: S) => z.preprocess(unsetIfBlank, schema.optional());
+const optional = <S extends z.ZodType>(schema: S) => blankAsUnset(schema.optional());
 
 /** Identity's settings (besides the service settings every process reads). Defaults are applied by identityService. */
 export const IdentitySettings = z.object({

@@ -9,6 +9,12 @@ import {
 } from './common.ts';
 
 /** 'pending' until the sign-up is verified ('completed') or refused ('failed'). */
+/**
+ * Longest text an attempt field keeps (identity clips before it publishes; audit again for older events). The email
+ * is also the event's aggregate id (the outbox's varchar(255)), and no address is longer than 254 characters.
+ */
+export const AttemptFieldLimits = { email: 254, referralCode: 100, ipAddress: 100, userAgent: 512, failureReason: 200 } as const;
+
 export const SignupAttemptStatus = z.enum(['pending', 'failed', 'completed']);
 export type SignupAttemptStatus = z.infer<typeof SignupAttemptStatus>;
 

@@ -39,25 +39,3 @@ export const Routes = {
 
 /** Every route, in declaration order. */
 export const ApiRoutes: readonly ApiRoute[] = Object.values(Routes).flatMap((group) => Object.values(group) as ApiRoute[]);
-
-/**
- * The route a concrete request path matches (templates' `{param}` segments match one segment; a literal segment
- * wins over a parameter, so `/api/exchange-requests/user` is not `/api/exchange-requests/{id}`).
- */
-export function findRoute(method: string, path: string): ApiRoute | undefined {
-  const segments = path.split('?')[0]?.split('/') ?? [];
-  let best: { route: ApiRoute; literals: number } | undefined;
-  for (const route of ApiRoutes) {
-    if (route.method !== method.toUpperCase()) continue;
-    const templateSegments = route.path.split('/');
-    if (templateSegments.length !== segments.length) continue;
-    let literals = 0;
-    const matches = templateSegments.every((segment, i) => {
-      if (/^\{\w+\}$/.test(segment)) return (segments[i] ?? '') !== '';
-      literals += 1;
-      return segment === segments[i];
-    });
-    if (matches && (best === undefined || literals > best.literals)) best = { route, literals };
-  }
-  return best?.route;
-}

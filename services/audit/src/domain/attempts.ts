@@ -10,11 +10,6 @@ import { RecordEntitySchema } from '@puente/platform';
 /** The key the email filter compares: trimmed and lower-cased (emails compare case-insensitively). */
 export const emailKey = (email: string): string => email.trim().toLowerCase();
 
-/**
- * Longest text kept per field. Attempts record what was typed, so a field can be anything up to the body limit;
- * clipping keeps rows (and the email index, whose entries PostgreSQL caps at ~2.7 kB) bounded.
- */
-export const FieldLimits = { email: 320, failureReason: 500, referralCode: 100, ipAddress: 100, userAgent: 1000 } as const;
 
 export const SignupAttemptSchema = defineEntity({
   name: 'SignupAttempt',

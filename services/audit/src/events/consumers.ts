@@ -1,7 +1,7 @@
 /** Every event the audit service consumes, in one list. */
 import { consume } from '@puente/platform';
-import { storableFields } from '@puente/contracts';
-import { FieldLimits as L, LoginAttempt, SignupAttempt, emailKey } from '../domain/attempts.ts';
+import { AttemptFieldLimits as L, storableFields } from '@puente/contracts';
+import { LoginAttempt, SignupAttempt, emailKey } from '../domain/attempts.ts';
 
 export const consumers = [
   /** Every sign-up attempt (request or verify step), success or failure: one row per event. */

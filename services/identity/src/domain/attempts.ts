@@ -8,7 +8,7 @@
  * is built (see storableText), and the event says so with inputAltered, so that no attempt is ever lost.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { storableFields, type EventEnvelope, type EventPayload } from '@puente/contracts';
+import { AttemptFieldLimits, storableFields, type EventEnvelope, type EventPayload } from '@puente/contracts';
 import { AppError, addToOutbox, makeEvent, type ServiceContext } from '@puente/platform';
 import { normaliseEmail } from './user.ts';
 
@@ -49,27 +49,22 @@ export function failureReason(err: unknown): string {
   return 'internal_error';
 }
 
-/**
- * Longest text an attempt field keeps. The email is also the event's aggregateId (the outbox's varchar(255)) and
- * no address is longer than 254 characters; the others stay within what the audit service keeps.
- */
-export const AttemptLimits = { email: 254, referralCode: 100, ipAddress: 100, userAgent: 512, failureReason: 200 } as const;
 
 type AttemptInput<N extends 'signupAttempted' | 'loginAttempted'> = Omit<EventPayload<N>, 'inputAltered'>;
 
 /** The fields both kinds of attempt share, made storable; `s.altered` then says whether any had to be. */
 function storableCommon(s: ReturnType<typeof storableFields>, p: AttemptInput<'loginAttempted' | 'signupAttempted'>) {
   return {
-    email: s.text(p.email, AttemptLimits.email),
-    failureReason: s.nullable(p.failureReason, AttemptLimits.failureReason),
-    ipAddress: s.nullable(p.ipAddress, AttemptLimits.ipAddress),
-    userAgent: s.nullable(p.userAgent, AttemptLimits.userAgent),
+    email: s.text(p.email, AttemptFieldLimits.email),
+    failureReason: s.nullable(p.failureReason, AttemptFieldLimits.failureReason),
+    ipAddress: s.nullable(p.ipAddress, AttemptFieldLimits.ipAddress),
+    userAgent: s.nullable(p.userAgent, AttemptFieldLimits.userAgent),
   };
 }
 
 export function signupAttempt(p: AttemptInput<'signupAttempted'>): EventEnvelope {
   const s = storableFields();
-  const payload = { ...p, ...storableCommon(s, p), referralCode: s.nullable(p.referralCode, AttemptLimits.referralCode) };
+  const payload = { ...p, ...storableCommon(s, p), referralCode: s.nullable(p.referralCode, AttemptFieldLimits.referralCode) };
   return makeEvent('signupAttempted', payload.email || 'unknown', { ...payload, inputAltered: s.altered });
 }
 
