@@ -53,6 +53,10 @@ const AttemptFields = {
   inputAltered: z.boolean().optional(),
 };
 const MatchParties = { matchId: Id, requestId: Id, requesterId: Id, matcherId: Id };
+/** What was agreed: the request's terms, money as decimal strings (the rate CLP per GBP). Never bank details. */
+const MatchTerms = { fromCurrency: Currency, toCurrency: Currency, amount: DecimalString, exchangeRate: DecimalString };
+/** Why a pending match ended without a trade: the matcher withdrew, the requester declined or cancelled the request. */
+export const MatchCancelReason = z.enum(['withdrawn', 'declined', 'request-cancelled']);
 
 export const Events = {
   // identity
@@ -81,12 +85,26 @@ export const Events = {
   requestCreated: event('exchange', 'exchange.request.created', 1, z.object({
     requestId: Id, userId: Id, fromCurrency: Currency, toCurrency: Currency, amount: DecimalString, exchangeRate: DecimalString,
   })),
+  /** The owner marked an open request done: it leaves the market, and nobody traded it. */
   requestCompleted: event('exchange', 'exchange.request.completed', 1, z.object({ requestId: Id, userId: Id })),
   requestCancelled: event('exchange', 'exchange.request.cancelled', 1, z.object({ requestId: Id, userId: Id })),
+  /** An open request nobody took within REQUEST_EXPIRY_DAYS. */
+  requestExpired: event('exchange', 'exchange.request.expired', 1, z.object({ requestId: Id, userId: Id })),
   requestNotificationsSent: event('exchange', 'exchange.request.notifications-sent', 1, z.object({ requestId: Id, userId: Id })),
-  matchCreated: event('exchange', 'exchange.match.created', 1, z.object(MatchParties)),
-  matchConfirmed: event('exchange', 'exchange.match.confirmed', 1, z.object(MatchParties)),
-  matchCompleted: event('exchange', 'exchange.match.completed', 1, z.object(MatchParties)),
+  // Version 2 adds the terms (version 1 was never published: the exchange service had no matches before it).
+  matchCreated: event('exchange', 'exchange.match.created', 2, z.object({ ...MatchParties, ...MatchTerms })),
+  matchConfirmed: event('exchange', 'exchange.match.confirmed', 2, z.object({ ...MatchParties, ...MatchTerms })),
+  matchCompleted: event('exchange', 'exchange.match.completed', 2, z.object({ ...MatchParties, ...MatchTerms })),
+  /** A pending match called off; the request is open again unless the reason is request-cancelled. */
+  matchCancelled: event('exchange', 'exchange.match.cancelled', 1, z.object({
+    ...MatchParties, cancelledById: Id, reason: MatchCancelReason,
+  })),
+  /** A pending match the requester did not approve within MATCH_APPROVAL_HOURS; the request is open again. */
+  matchExpired: event('exchange', 'exchange.match.expired', 1, z.object(MatchParties)),
+  /** A confirmed match still not completed after one of COMPLETION_REMINDER_HOURS: both parties are reminded. */
+  matchCompletionReminded: event('exchange', 'exchange.match.completion-reminded', 1, z.object({
+    ...MatchParties, hoursSinceConfirmed: Count,
+  })),
   // rating
   ratingSubmitted: event('rating', 'rating.rating.submitted', 1, z.object({
     ratingId: Id, matchId: Id, fromUserId: Id, toUserId: Id, rating: z.number().int().min(1).max(5),

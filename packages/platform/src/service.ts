@@ -7,7 +7,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { topicOf, Events, type EventEnvelope, type EventName, type EventPayload, type ServiceName } from '@puente/contracts';
+import {
+  topicOf, Events, servicePath, successStatuses, type ApiRoute, type EventEnvelope, type EventName, type EventPayload,
+  type ServiceName, type SuccessData,
+} from '@puente/contracts';
 import { createHttpApp } from './http/app.ts';
 import { INTERNAL_TOKEN_HEADER, type InternalAuth } from './auth.ts';
 import { openDatabase, databaseHealthy, type Orm } from './db/database.ts';
@@ -52,6 +55,21 @@ export interface ServiceContext {
   transaction<T>(fn: (tx: EntityManager) => Promise<T>): Promise<T>;
   /** Calls another service's HTTP API as this service (internal token). */
   callService(service: ServiceName, path: string, init?: RequestInit): Promise<Response>;
+}
+
+/**
+ * Calls another service's declared GET route (one without path parameters, e.g. an internal one) with `query`, and
+ * reads its answer through the route's success schema. Anything but its success status throws, naming the status.
+ */
+export async function callRoute<R extends ApiRoute>(
+  ctx: Pick<ServiceContext, 'callService'>, service: ServiceName, route: R, query: Record<string, string | number>,
+): Promise<SuccessData<R>> {
+  const search = new URLSearchParams(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])));
+  const res = await ctx.callService(service, `${servicePath(route)}?${search}`);
+  const [status] = successStatuses(route);
+  if (res.status !== status) throw new Error(`${service} answered ${res.status} to ${route.method} ${route.path}`);
+  const schema = status === undefined ? null : route.responses[status];
+  return (schema ? schema.parse(await res.json()) : undefined) as SuccessData<R>;
 }
 
 export interface ScheduleDefinition { job: string; everyMs: number; schedulerId: string; data?: unknown }

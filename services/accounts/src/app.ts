@@ -1,11 +1,13 @@
 /**
  * Accounts: each user's GBP and CLP bank accounts (at most one of each), validated as a bank would and with their
- * details encrypted at rest. Owns schema `accounts`. Publishes accounts.bank-account.added/updated/removed.
+ * details encrypted at rest. Owns schema `accounts`. Publishes accounts.bank-account.added/updated/removed;
+ * consumes the exchange service's match events to lock a party's accounts while a match is in progress.
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { defineService } from '@puente/platform';
 import { BankAccountSchema } from './domain/bank-account.ts';
+import { TradeLockSchema } from './domain/trade-lock.ts';
 import { bankCipher, parseEncryptionKeys, type EncryptionKeys } from './domain/encryption.ts';
 import { bankAccountRoutes } from './routes/bank-accounts.ts';
 import { internalRoutes } from './routes/internal.ts';
@@ -31,7 +33,7 @@ export function accountsService(settings: AccountsSettings) {
   const cipher = bankCipher(settings.BANK_ENCRYPTION_KEYS);
   return defineService({
     name: 'accounts',
-    entities: [BankAccountSchema],
+    entities: [BankAccountSchema, TradeLockSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
     jobs: [resealJob(cipher)],

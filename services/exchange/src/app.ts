@@ -1,21 +1,35 @@
 /**
- * Exchange: exchange requests, matches, the exchange rate and transaction history. Owns schema `exchange`.
- * Built so far: the GBP→CLP rate (GET /api/exchange-rate), refreshed from its provider by a job and kept as a history.
+ * Exchange: the GBP→CLP rate, exchange requests, matches, plan limits, bank details of a confirmed match, the
+ * transaction history and the trade timers. Owns schema `exchange`. Keeps projections of users, their plan tier
+ * and their account currencies from identity, rating, subscription and accounts events.
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { blankAsUnset, defineService } from '@puente/platform';
 import { ExchangeRateEntrySchema, seedRate } from './domain/exchange-rate.ts';
+import { ExchangeMatchSchema } from './domain/exchange-match.ts';
+import { ExchangeRequestSchema } from './domain/exchange-request.ts';
+import { ProjectionBackfillSchema, TraderAccountSchema, TraderSchema } from './domain/traders.ts';
 import { fixedRateProvider, httpRateProvider, type RateProvider } from './domain/rate-provider.ts';
 import { toRate } from './domain/rate-value.ts';
 import { exchangeRateRoutes } from './routes/exchange-rate.ts';
+import { exchangeRequestRoutes } from './routes/exchange-requests.ts';
+import { exchangeMatchRoutes } from './routes/exchange-matches.ts';
+import { historyRoutes } from './routes/history.ts';
 import { REFRESH_EVERY_MS, REFRESH_EXCHANGE_RATE, refreshExchangeRateJob } from './jobs/refresh-exchange-rate.ts';
+import { SWEEP_EVERY_MS, SWEEP_TRADE_TIMERS, sweepTradeTimersJob } from './jobs/sweep-trade-timers.ts';
+import { BACKFILL_PROJECTIONS, backfillProjectionsJob, projectionsToBackfill } from './jobs/backfill-projections.ts';
 import { consumers } from './events/consumers.ts';
 
 const setting = blankAsUnset;
 
 const FIXED_MESSAGE = 'EXCHANGE_RATE_FIXED must be a positive number of CLP per GBP with at most 4 decimals, e.g. 1275.0000';
 const TIMEOUT_MESSAGE = 'EXCHANGE_RATE_TIMEOUT_MS must be a whole number of milliseconds from 100 to 60000';
+const wholeNumber = (name: string, max: number) => {
+  const message = `${name} must be a whole number from 1 to ${max}`;
+  return z.coerce.number({ error: message }).int(message).min(1, message).max(max, message);
+};
+const REMINDERS_MESSAGE = 'COMPLETION_REMINDER_HOURS must be whole numbers of hours separated by commas, e.g. 12,48 (or none)';
 
 /** The exchange service's settings (besides the service settings every process reads). */
 export const ExchangeSettings = z.object({
@@ -31,6 +45,19 @@ export const ExchangeSettings = z.object({
     'EXCHANGE_RATE_JSON_PATH must be dot-separated keys to the rate in the answer, e.g. rates.CLP').optional()),
   EXCHANGE_RATE_TIMEOUT_MS: setting(z.coerce.number({ error: TIMEOUT_MESSAGE }).int(TIMEOUT_MESSAGE)
     .min(100, TIMEOUT_MESSAGE).max(60_000, TIMEOUT_MESSAGE).default(5_000)),
+  /** A pending match the requester has not approved expires after this many hours (the request reopens). */
+  MATCH_APPROVAL_HOURS: setting(wholeNumber('MATCH_APPROVAL_HOURS', 720).default(24)),
+  /** Hours after approval at which both parties of a match still not completed are reminded ('none' for never). */
+  COMPLETION_REMINDER_HOURS: setting(z.string().trim().regex(/^(none|\d{1,4}(\s*,\s*\d{1,4})*)$/, REMINDERS_MESSAGE)
+    .transform((v) => (v === 'none' ? [] : v.split(',').map(Number)))
+    .pipe(z.array(z.number().int().min(1, REMINDERS_MESSAGE))).default([12, 48])),
+  /** An open request nobody took expires after this many days. */
+  REQUEST_EXPIRY_DAYS: setting(wholeNumber('REQUEST_EXPIRY_DAYS', 3650).default(30)),
+  /**
+   * 'on': a start without the projections' snapshots fills them from identity and accounts (internal routes).
+   * 'off' where Kafka keeps every event from the beginning and replaying it suffices.
+   */
+  PROJECTION_BACKFILL: setting(z.enum(['on', 'off'], { error: 'PROJECTION_BACKFILL must be on or off' }).default('on')),
 }).refine((s) => !s.EXCHANGE_RATE_URL || s.EXCHANGE_RATE_JSON_PATH, {
   message: 'EXCHANGE_RATE_JSON_PATH is required with EXCHANGE_RATE_URL (e.g. rates.CLP)', path: ['EXCHANGE_RATE_JSON_PATH'],
 });
@@ -44,22 +71,42 @@ export function rateProviderFrom(settings: ExchangeSettings): RateProvider {
     : fixedRateProvider(settings.EXCHANGE_RATE_FIXED);
 }
 
-export function exchangeService(settings: ExchangeSettings) {
+export interface ExchangeOptions {
+  /** The clock of the routes and the timers (tests move it across days, months and deadlines). */
+  now?: () => Date;
+}
+
+export function exchangeService(settings: ExchangeSettings, { now = () => new Date() }: ExchangeOptions = {}) {
   const provider = rateProviderFrom(settings);
+  const timers = {
+    matchApprovalHours: settings.MATCH_APPROVAL_HOURS,
+    completionReminderHours: settings.COMPLETION_REMINDER_HOURS,
+    requestExpiryDays: settings.REQUEST_EXPIRY_DAYS,
+  };
   return defineService({
     name: 'exchange',
-    entities: [ExchangeRateEntrySchema],
+    entities: [ExchangeRateEntrySchema, ExchangeRequestSchema, ExchangeMatchSchema, TraderSchema, TraderAccountSchema, ProjectionBackfillSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
-    jobs: [refreshExchangeRateJob(provider, settings.EXCHANGE_RATE_TIMEOUT_MS)],
-    schedules: [{ job: REFRESH_EXCHANGE_RATE, everyMs: REFRESH_EVERY_MS, schedulerId: REFRESH_EXCHANGE_RATE }],
-    async onStart({ orm, logger }) {
+    jobs: [refreshExchangeRateJob(provider, settings.EXCHANGE_RATE_TIMEOUT_MS), sweepTradeTimersJob(timers, now), backfillProjectionsJob],
+    schedules: [
+      { job: REFRESH_EXCHANGE_RATE, everyMs: REFRESH_EVERY_MS, schedulerId: REFRESH_EXCHANGE_RATE },
+      { job: SWEEP_TRADE_TIMERS, everyMs: SWEEP_EVERY_MS, schedulerId: SWEEP_TRADE_TIMERS },
+    ],
+    async onStart({ orm, logger, jobs }) {
       // The very first start stores the fixed rate, so the route has a rate before any provider has answered.
       const seeded = await seedRate(orm.em, { rate: settings.EXCHANGE_RATE_FIXED, source: 'fixed', fetchedAt: new Date() });
       if (seeded) logger.info({ rate: settings.EXCHANGE_RATE_FIXED }, 'no exchange rate stored yet: stored the fixed rate');
+      if (settings.PROJECTION_BACKFILL === 'on' && (await projectionsToBackfill(orm.em.fork())).length > 0) {
+        await jobs.enqueue(BACKFILL_PROJECTIONS, {}, { jobId: BACKFILL_PROJECTIONS });
+      }
     },
-    async routes(app) {
+    async routes(app, ctx) {
+      const deps = { ctx, now };
       await app.register(exchangeRateRoutes);
+      await app.register(exchangeRequestRoutes(deps));
+      await app.register(exchangeMatchRoutes(deps));
+      await app.register(historyRoutes(deps));
     },
   });
 }

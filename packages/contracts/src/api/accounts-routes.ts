@@ -1,7 +1,7 @@
 /** The accounts service's routes: the owner's bank accounts, and the parties' accounts for the exchange service. */
-import { IdParams } from './common.ts';
+import { IdParams, SnapshotQuery } from './common.ts';
 import { routeGroup } from './route.ts';
-import { BankAccount, BankAccountCreate, BankAccountList, BankAccountUpdate, MatchAccountsList, MatchAccountsQuery } from './accounts.ts';
+import { AccountCurrencyList, BankAccount, BankAccountCreate, BankAccountList, BankAccountUpdate, MatchAccountsList, MatchAccountsQuery } from './accounts.ts';
 
 export const AccountsRoutes = routeGroup('accounts', {
   list: {
@@ -28,5 +28,10 @@ export const AccountsRoutes = routeGroup('accounts', {
     method: 'GET', path: '/internal/match-accounts', access: 'internal', callers: ['exchange'], query: MatchAccountsQuery,
     summary: 'Every bank account of a match\'s two parties, for the exchange service to show once the match is confirmed.',
     responses: { 200: MatchAccountsList },
+  },
+  accountCurrencies: {
+    method: 'GET', path: '/internal/account-currencies', access: 'internal', callers: ['exchange', 'notification'], query: SnapshotQuery,
+    summary: 'Which user has an account in which currency, by account id: a page of the snapshot that fills a projection.',
+    responses: { 200: AccountCurrencyList },
   },
 });

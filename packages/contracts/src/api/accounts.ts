@@ -287,3 +287,10 @@ export type OwnedBankAccount = z.infer<typeof OwnedBankAccount>;
 /** The answer: every account of both users (at most two each), full values, ordered by user then currency. */
 export const MatchAccountsList = z.array(OwnedBankAccount);
 export type MatchAccountsList = z.infer<typeof MatchAccountsList>;
+
+/** GET /internal/account-currencies: which user has an account in which currency (no details), by account id. */
+export const AccountCurrency = z.object({ accountId: Id, userId: Id, currency: Currency });
+export type AccountCurrency = z.infer<typeof AccountCurrency>;
+
+export const AccountCurrencyList = z.array(AccountCurrency);
+export type AccountCurrencyList = z.infer<typeof AccountCurrencyList>;

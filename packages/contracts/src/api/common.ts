@@ -35,6 +35,11 @@ export const ValidationMessages = {
   currenciesMustDiffer: 'The target currency must be the other currency',
   exchangeRatePositive: 'Exchange rate must be a positive number',
   exchangeRateDecimals: 'Exchange rate can have at most 4 decimals',
+  minAmountInvalid: 'minAmount must be a number of 0 or more',
+  maxAmountInvalid: 'maxAmount must be a number of 0 or more',
+  amountFilterNeedsCurrency: 'minAmount and maxAmount need fromCurrency (amounts are in the request\'s own currency)',
+  amountRangeInvalid: 'maxAmount must not be below minAmount',
+  minTrustInvalid: 'minTrust must be a trust rating from 0 to 5',
   // Ratings
   ratingRange: 'Rating must be a whole number from 1 to 5',
   commentTooLong: 'Comment must be at most 1000 characters',
@@ -235,6 +240,16 @@ export const PaginationQuery = z.object({
   offset: z.coerce.number({ error: M.offsetInvalid }).int(M.offsetInvalid).min(0, M.offsetInvalid).default(0),
 });
 export type PaginationQuery = z.infer<typeof PaginationQuery>;
+
+/**
+ * Internal snapshot pages (a service filling a projection of another's data): rows with an id above `afterId`,
+ * in id order, at most `limit` (default 500, max 1000). The caller asks again after the last id until a short page.
+ */
+export const SnapshotQuery = z.object({
+  afterId: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(500),
+});
+export type SnapshotQuery = z.infer<typeof SnapshotQuery>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Bodies every service shares

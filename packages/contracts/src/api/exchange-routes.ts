@@ -1,9 +1,10 @@
-/** The exchange service's routes (spec section 7): the rate is served; the others are declared, planned. */
+/** The exchange service's routes (spec section 7, and the limits and match cancel beyond it). */
+import { PaginationQuery } from './common.ts';
 import { routeGroup } from './route.ts';
 import {
   ExchangeMatch, ExchangeMatchCreate, ExchangeMatchForRequest, ExchangeMatchIdParams, ExchangeMatchList, ExchangeRate,
-  ExchangeRequest, ExchangeRequestCreate, ExchangeRequestIdParams, ExchangeRequestList, ExchangeRequestNotifyResponse,
-  MatchAccountsResponse, MatchesByRequestParams, TransactionHistory,
+  ExchangeLimits, ExchangeRequest, ExchangeRequestCreate, ExchangeRequestIdParams, ExchangeRequestList,
+  ExchangeRequestNotifyResponse, ExchangeRequestsQuery, MatchAccountsResponse, MatchesByRequestParams, TransactionHistory,
 } from './exchange.ts';
 
 export const ExchangeRoutes = routeGroup('exchange', {
@@ -13,73 +14,83 @@ export const ExchangeRoutes = routeGroup('exchange', {
     responses: { 200: ExchangeRate },
   },
   requests: {
-    method: 'GET', path: '/api/exchange-requests', access: 'user', planned: true,
-    summary: 'Exchange requests (the open market and the user\'s own); polled every 3 s.',
+    method: 'GET', path: '/api/exchange-requests', access: 'user', query: ExchangeRequestsQuery, paginated: true,
+    summary: 'Everyone\'s open requests, the user\'s own and those they accepted while active; polled every 3 s.',
     responses: { 200: ExchangeRequestList },
   },
   request: {
-    method: 'GET', path: '/api/exchange-requests/{id}', access: 'user', params: ExchangeRequestIdParams, planned: true,
+    method: 'GET', path: '/api/exchange-requests/{id}', access: 'user', params: ExchangeRequestIdParams,
     summary: 'One exchange request.',
     responses: { 200: ExchangeRequest },
   },
+  limits: {
+    method: 'GET', path: '/api/exchange-requests/limits', access: 'user',
+    summary: 'The user\'s plan limits and this UTC day\'s and month\'s exchanges.',
+    responses: { 200: ExchangeLimits },
+  },
   myRequests: {
-    method: 'GET', path: '/api/exchange-requests/user', access: 'user', planned: true,
+    method: 'GET', path: '/api/exchange-requests/user', access: 'user', query: PaginationQuery, paginated: true,
     summary: 'The signed-in user\'s exchange requests.',
     responses: { 200: ExchangeRequestList },
   },
   createRequest: {
-    method: 'POST', path: '/api/exchange-requests', access: 'user', body: ExchangeRequestCreate, planned: true,
+    method: 'POST', path: '/api/exchange-requests', access: 'user', body: ExchangeRequestCreate,
     summary: 'Post an exchange request (needs both bank accounts; plan limits apply).',
     responses: { 201: ExchangeRequest },
   },
   completeRequest: {
-    method: 'PATCH', path: '/api/exchange-requests/{id}/complete', access: 'user', params: ExchangeRequestIdParams, planned: true,
+    method: 'PATCH', path: '/api/exchange-requests/{id}/complete', access: 'user', params: ExchangeRequestIdParams,
     summary: 'The owner marks an open request done.',
     responses: { 200: ExchangeRequest },
   },
   cancelRequest: {
-    method: 'PATCH', path: '/api/exchange-requests/{id}/cancel', access: 'user', params: ExchangeRequestIdParams, planned: true,
-    summary: 'The owner cancels an open request.',
+    method: 'PATCH', path: '/api/exchange-requests/{id}/cancel', access: 'user', params: ExchangeRequestIdParams,
+    summary: 'The owner cancels an open or matched request (a pending match is cancelled too).',
     responses: { 200: ExchangeRequest },
   },
   notifyRequest: {
-    method: 'POST', path: '/api/exchange-requests/{id}/notify', access: 'user', params: ExchangeRequestIdParams, planned: true,
-    summary: 'The owner tells other users about an open request.',
+    method: 'POST', path: '/api/exchange-requests/{id}/notify', access: 'user', params: ExchangeRequestIdParams,
+    summary: 'The owner tells the users who could take an open request about it (once an hour).',
     responses: { 200: ExchangeRequestNotifyResponse },
   },
   matchForRequest: {
-    method: 'GET', path: '/api/exchange-matches/request/{requestId}', access: 'user', params: MatchesByRequestParams, planned: true,
+    method: 'GET', path: '/api/exchange-matches/request/{requestId}', access: 'user', params: MatchesByRequestParams,
     summary: 'The request\'s match, or null while it has none.',
     responses: { 200: ExchangeMatchForRequest },
   },
   createMatch: {
-    method: 'POST', path: '/api/exchange-matches', access: 'user', body: ExchangeMatchCreate, planned: true,
+    method: 'POST', path: '/api/exchange-matches', access: 'user', body: ExchangeMatchCreate,
     summary: 'Accept an open request of another user: a pending match.',
     responses: { 201: ExchangeMatch },
   },
   confirmMatch: {
-    method: 'PUT', path: '/api/exchange-matches/{id}/confirm', access: 'user', params: ExchangeMatchIdParams, planned: true,
+    method: 'PUT', path: '/api/exchange-matches/{id}/confirm', access: 'user', params: ExchangeMatchIdParams,
     summary: 'The requester approves the match: both parties see each other\'s bank details.',
     responses: { 200: ExchangeMatch },
   },
+  cancelMatch: {
+    method: 'PUT', path: '/api/exchange-matches/{id}/cancel', access: 'user', params: ExchangeMatchIdParams,
+    summary: 'Either party calls off a pending match: the matcher withdraws or the requester declines; the request reopens.',
+    responses: { 200: ExchangeMatch },
+  },
   completeMatch: {
-    method: 'PUT', path: '/api/exchange-matches/{id}/complete', access: 'user', params: ExchangeMatchIdParams, planned: true,
+    method: 'PUT', path: '/api/exchange-matches/{id}/complete', access: 'user', params: ExchangeMatchIdParams,
     summary: 'Either party marks a confirmed match completed.',
     responses: { 200: ExchangeMatch },
   },
   matchAccounts: {
-    method: 'GET', path: '/api/exchange-matches/{id}/accounts', access: 'user', params: ExchangeMatchIdParams, planned: true,
+    method: 'GET', path: '/api/exchange-matches/{id}/accounts', access: 'user', params: ExchangeMatchIdParams,
     summary: 'Both parties\' bank details of a confirmed or completed match (parties only).',
     responses: { 200: MatchAccountsResponse },
   },
   matches: {
-    method: 'GET', path: '/api/exchange-matches', access: 'user', planned: true,
+    method: 'GET', path: '/api/exchange-matches', access: 'user', query: PaginationQuery, paginated: true,
     summary: 'The signed-in user\'s matches.',
     responses: { 200: ExchangeMatchList },
   },
   history: {
-    method: 'GET', path: '/api/transaction-history', access: 'user', planned: true,
-    summary: 'The signed-in user\'s completed exchanges.',
+    method: 'GET', path: '/api/transaction-history', access: 'user', query: PaginationQuery, paginated: true,
+    summary: 'The signed-in user\'s completed exchanges, newest first, from their own side.',
     responses: { 200: TransactionHistory },
   },
 });

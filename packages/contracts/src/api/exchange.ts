@@ -5,15 +5,20 @@
 import { z } from 'zod';
 import { BankAccount } from './accounts.ts';
 import {
+  ClpAmount,
   Count,
   Currency,
   ExchangeRateValue,
+  GbpAmount,
   Id,
   IsoDateTime,
   Message,
   Money,
+  PaginationQuery,
+  SubscriptionTier,
   TrustRating,
   ValidationMessages as M,
+  blankToUndefined,
   bodyId,
   currencyDecimalsMessage,
   fitsCurrency,
@@ -55,7 +60,12 @@ export type ExchangeRate = z.infer<typeof ExchangeRate>;
 // ---------------------------------------------------------------------------------------------------------------
 // Exchange requests
 
-export const ExchangeRequestStatus = z.enum(['open', 'matched', 'confirmed', 'completed', 'cancelled']);
+/**
+ * The spec's statuses, and `expired`: an open request nobody took within REQUEST_EXPIRY_DAYS (the spec allows other
+ * statuses). open → matched (a pending match) → confirmed → completed; open or matched → cancelled; open → expired;
+ * matched → open again when its match is cancelled or expires; open → completed when the owner marks it done.
+ */
+export const ExchangeRequestStatus = z.enum(['open', 'matched', 'confirmed', 'completed', 'cancelled', 'expired']);
 export type ExchangeRequestStatus = z.infer<typeof ExchangeRequestStatus>;
 
 /** Statuses the dashboard lists as active (spec section 2). */
@@ -134,6 +144,52 @@ export type ExchangeRequest = z.infer<typeof ExchangeRequest>;
 export const ExchangeRequestList = z.array(ExchangeRequest);
 export type ExchangeRequestList = z.infer<typeof ExchangeRequestList>;
 
+/** How GET /api/exchange-requests orders the list; ties go newest first. */
+export const ExchangeRequestSort = z.enum(['newest', 'amount', 'rate', 'trust']);
+export type ExchangeRequestSort = z.infer<typeof ExchangeRequestSort>;
+
+const amountQuery = (message: string) => z.preprocess(blankToUndefined, z.coerce.number({ error: message }).nonnegative(message).optional());
+
+/**
+ * GET /api/exchange-requests (beyond the spec, which sends none): pagination, the direction (`fromCurrency`), an
+ * amount range in the request's own currency (so only with `fromCurrency`), a minimum trust rating (0-5; requests
+ * by users without ratings are left out once it is set) and the order: newest first, largest amount first, highest
+ * rate (CLP per GBP) first, or most trusted poster first.
+ */
+export const ExchangeRequestsQuery = PaginationQuery.extend({
+  fromCurrency: z.preprocess(blankToUndefined, Currency.optional()),
+  minAmount: amountQuery(M.minAmountInvalid),
+  maxAmount: amountQuery(M.maxAmountInvalid),
+  minTrust: z.preprocess(blankToUndefined, z.coerce.number({ error: M.minTrustInvalid }).min(0, M.minTrustInvalid).max(5, M.minTrustInvalid).optional()),
+  sort: z.preprocess(blankToUndefined, ExchangeRequestSort.default('newest')),
+}).superRefine((query, ctx) => {
+  for (const field of ['minAmount', 'maxAmount'] as const) {
+    if (query[field] !== undefined && !query.fromCurrency) {
+      ctx.addIssue({ code: 'custom', path: [field], message: M.amountFilterNeedsCurrency });
+    }
+  }
+  if (query.minAmount !== undefined && query.maxAmount !== undefined && query.minAmount > query.maxAmount) {
+    ctx.addIssue({ code: 'custom', path: ['maxAmount'], message: M.amountRangeInvalid });
+  }
+});
+export type ExchangeRequestsQuery = z.infer<typeof ExchangeRequestsQuery>;
+
+/**
+ * GET /api/exchange-requests/limits (beyond the spec, for the web app): the caller's plan limits and how many
+ * exchanges (requests created, cancelled ones included, and requests accepted) they have made in the current UTC
+ * day and month, with when each count starts again.
+ */
+export const ExchangeLimits = z.object({
+  tier: SubscriptionTier,
+  maxPerExchange: z.object({ GBP: GbpAmount, CLP: ClpAmount }),
+  perDay: Count,
+  perMonth: Count,
+  usedToday: Count,
+  usedThisMonth: Count,
+  resetsAt: z.object({ day: IsoDateTime, month: IsoDateTime }),
+});
+export type ExchangeLimits = z.infer<typeof ExchangeLimits>;
+
 /** POST /api/exchange-requests/{id}/notify, 200 */
 export const ExchangeRequestNotifyResponse = Message;
 export type ExchangeRequestNotifyResponse = z.infer<typeof ExchangeRequestNotifyResponse>;
@@ -141,7 +197,11 @@ export type ExchangeRequestNotifyResponse = z.infer<typeof ExchangeRequestNotify
 // ---------------------------------------------------------------------------------------------------------------
 // Matches
 
-export const ExchangeMatchStatus = z.enum(['pending', 'confirmed', 'completed']);
+/**
+ * The spec's statuses, and `cancelled` (withdrawn by the matcher or declined by the requester while pending, or the
+ * request cancelled) and `expired` (not approved within MATCH_APPROVAL_HOURS).
+ */
+export const ExchangeMatchStatus = z.enum(['pending', 'confirmed', 'completed', 'cancelled', 'expired']);
 export type ExchangeMatchStatus = z.infer<typeof ExchangeMatchStatus>;
 
 /** POST /api/exchange-matches: accept an open request. */
@@ -150,7 +210,8 @@ export type ExchangeMatchCreate = z.infer<typeof ExchangeMatchCreate>;
 
 /**
  * An exchange match: GET /api/exchange-matches (the caller's matches, as either party), the answer to POST (201)
- * and to PUT .../confirm and .../complete (200).
+ * and to PUT .../confirm, .../complete and .../cancel (200). Beyond the spec's fields: when it was made and the
+ * request it is for (whose userId is the requester).
  */
 export const ExchangeMatch = z.object({
   id: Id,
@@ -158,6 +219,8 @@ export const ExchangeMatch = z.object({
   matchedById: Id,
   matcherName: z.string(),
   status: ExchangeMatchStatus,
+  createdAt: IsoDateTime,
+  exchangeRequest: ExchangeRequestSummary,
 });
 export type ExchangeMatch = z.infer<typeof ExchangeMatch>;
 

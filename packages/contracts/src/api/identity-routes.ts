@@ -4,7 +4,7 @@ import { Message, PaginationQuery } from './common.ts';
 import { routeGroup } from './route.ts';
 import {
   AdminVerificationRequest, AdminVerificationRequestList, ChangePasswordRequest, CurrentUser, ForgotPasswordRequest,
-  ForgotPasswordResponse, GoogleLoginQuery, LoginRequest, LoginResponse, PublicUser, AdminUserView, ReferralCodeParams,
+  ForgotPasswordResponse, GoogleLoginQuery, InternalUserList, InternalUsersQuery, LoginRequest, LoginResponse, PublicUser, AdminUserView, ReferralCodeParams,
   ReferralCodeResponse, ReferralList, ResetPasswordRequest, SignupRequest, SignupRequestResponse, SignupVerifyRequest,
   SignupVerifyResponse, UserDirectory, UserIdParams, UserProfileUpdate, VerificationRequestIdParams,
   VerificationRequestListQuery, VerificationRequestResponse, VerificationTypeParams, VerifyReferralResponse,
@@ -117,5 +117,10 @@ export const IdentityRoutes = routeGroup('identity', {
     // Whatever the client typed as its email: it is recorded (made storable), never validated.
     body: z.object({ email: z.unknown().optional() }).nullish(),
     responses: { 204: null },
+  },
+  internalUsers: {
+    method: 'GET', path: '/internal/users', access: 'internal', callers: ['exchange', 'notification'], query: InternalUsersQuery,
+    summary: 'Users by id, or a snapshot page by id, for other services\' projections and views (email included).',
+    responses: { 200: InternalUserList },
   },
 });

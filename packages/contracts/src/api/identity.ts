@@ -9,6 +9,7 @@ import {
   Id,
   IsoDateTime,
   Message,
+  SnapshotQuery,
   SubscriptionTier,
   TrustRating,
   ValidationMessages as M,
@@ -210,6 +211,22 @@ export const User = z.object({
   createdAt: IsoDateTime,
 });
 export type User = z.infer<typeof User>;
+
+/**
+ * GET /internal/users (other services only): users by `ids` (comma-separated, at most 500), or a snapshot page
+ * (afterId, limit) when no ids are given. Answers the User of spec section 3, email included: internal callers show
+ * it only where the product does (the other party of a completed exchange) and never put it on the bus.
+ */
+export const InternalUsersQuery = SnapshotQuery.extend({
+  ids: z.preprocess(
+    (value) => (typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value),
+    z.array(idParam(M.userIdInvalid)).min(1).max(500).optional(),
+  ),
+});
+export type InternalUsersQuery = z.infer<typeof InternalUsersQuery>;
+
+export const InternalUserList = z.array(User);
+export type InternalUserList = z.infer<typeof InternalUserList>;
 
 /** GET /api/auth/user: the User plus role, trustScore and trustLevel. */
 export const CurrentUser = User.extend({

@@ -47,8 +47,8 @@ export const SubscriptionStatus = z.enum(['none', 'incomplete', 'active', 'past_
 export type SubscriptionStatus = z.infer<typeof SubscriptionStatus>;
 
 /**
- * GET /api/subscription/info (the spec names no fields): the tier in force, the subscription's state, the plan's
- * limits and the caller's usage against them.
+ * GET /api/subscription/info (the spec names no fields): the tier in force, the subscription's state and the plan's
+ * limits. Usage against them is the exchange service's (GET /api/exchange-requests/limits), not repeated here.
  */
 export const SubscriptionInfo = z.object({
   tier: SubscriptionTier,
@@ -56,7 +56,6 @@ export const SubscriptionInfo = z.object({
   currentPeriodEnd: IsoDateTime.nullable(),
   cancelAtPeriodEnd: z.boolean(),
   plan: Plan,
-  usage: z.object({ exchangesToday: Count, exchangesThisMonth: Count }),
 });
 export type SubscriptionInfo = z.infer<typeof SubscriptionInfo>;
 

@@ -4,6 +4,7 @@ import { Routes, accountNumberProblem, normalizeAccountNumber, type Currency } f
 import { addToOutbox, conflict, fieldInvalid, makeEvent, notFound, requireUser, serve, type ServiceContext } from '@puente/platform';
 import { BankAccount, reseal, sealNewAccount, toBankAccountView } from '../domain/bank-account.ts';
 import type { BankCipher } from '../domain/encryption.ts';
+import { assertNotInExchange } from '../domain/trade-lock.ts';
 
 const alreadyHave = (currency: Currency) => conflict(`You already have a ${currency} account`, 'bank_account_exists');
 const NOT_FOUND = 'Bank account not found';
@@ -11,7 +12,8 @@ const routes = Routes.accounts;
 
 /**
  * /api/bank-accounts: the signed-in user's own accounts, and only theirs (another user's id answers 404). Changes
- * and their events (ids, owner, currency; never details) are written in one transaction.
+ * and their events (ids, owner, currency; never details) are written in one transaction. While the user is a party
+ * of a match in progress their accounts cannot be edited or deleted (409), so a payment cannot be redirected.
  */
 export function bankAccountRoutes(ctx: ServiceContext, cipher: BankCipher) {
   return async (app: FastifyInstance): Promise<void> => {
@@ -51,6 +53,7 @@ export function bankAccountRoutes(ctx: ServiceContext, cipher: BankCipher) {
       const account = await ctx.transaction(async (tx) => {
         const found = await tx.findOne(BankAccount, { id: request.params.id, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         if (!found) throw notFound(NOT_FOUND);
+        await assertNotInExchange(tx, userId);
         const problem = accountNumberProblem(found.currency, changes.accountNumber);
         if (problem) throw fieldInvalid('accountNumber', problem);
         found.bankName = changes.bankName;
@@ -68,6 +71,7 @@ export function bankAccountRoutes(ctx: ServiceContext, cipher: BankCipher) {
       await ctx.transaction(async (tx) => {
         const found = await tx.findOne(BankAccount, { id: request.params.id, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         if (!found) throw notFound(NOT_FOUND);
+        await assertNotInExchange(tx, userId);
         addToOutbox(tx, makeEvent('bankAccountRemoved', found.id, { accountId: found.id, userId, currency: found.currency }));
         tx.remove(found);
       });

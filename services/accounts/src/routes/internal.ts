@@ -10,6 +10,10 @@ import type { BankCipher } from '../domain/encryption.ts';
  * GET /internal/match-accounts?userIds=3,7 — every bank account of the two parties of a match, with full values
  * and their owner's id. Only the exchange service may call it, and it does so only for a match that is confirmed
  * or completed (the spec's rule for showing bank details; the exchange service owns matches and checks it).
+ *
+ * GET /internal/account-currencies?afterId=0&limit=500 — which user has an account in which currency (no details),
+ * by account id: the exchange and notification services page through it to fill their projections, then follow
+ * the bank-account events.
  */
 export function internalRoutes(cipher: BankCipher) {
   return async (app: FastifyInstance): Promise<void> => {
@@ -18,6 +22,14 @@ export function internalRoutes(cipher: BankCipher) {
       const accounts = await request.em.find(BankAccount, { userId: { $in: userIds } }, { orderBy: { userId: 'asc', currency: 'asc' } });
       request.log.info({ caller: request.caller, userIds, accounts: accounts.length }, 'bank details released for a match');
       return accounts.map((a) => ({ userId: a.userId, ...toBankAccountView(cipher, a) }));
+    });
+
+    serve(app, Routes.accounts.accountCurrencies, async (request) => {
+      const { afterId, limit } = request.query;
+      const accounts = await request.em.find(BankAccount, { id: { $gt: afterId } }, {
+        fields: ['id', 'userId', 'currency'], orderBy: { id: 'asc' }, limit,
+      });
+      return accounts.map((a) => ({ accountId: a.id, userId: a.userId, currency: a.currency }));
     });
   };
 }

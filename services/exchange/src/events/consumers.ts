@@ -1,4 +1,57 @@
-/** Every event the exchange service consumes, in one list. */
-import type { Consumer } from '@puente/platform';
+/**
+ * Every event the exchange service consumes, in one list: the projections of users (names, picture, trust, plan
+ * tier) and of who has an account in which currency. Each handler is idempotent on its own terms too: events may be
+ * redelivered, arrive in any order across topics, or be older than the snapshot the projection started from.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { consume } from '@puente/platform';
+import { decimal } from '../domain/money.ts';
+import { TraderAccount, traderRow } from '../domain/traders.ts';
 
-export const consumers: Consumer[] = [];
+/** Applies a change of the user's names and picture unless a newer one is already in. */
+async function setProfile(em: EntityManager, userId: number, asOf: Date, profile: { firstName: string; lastName: string; profileImageUrl?: string | null }) {
+  const trader = await traderRow(em, userId);
+  if (trader.profileAsOf && trader.profileAsOf >= asOf) return;
+  trader.firstName = profile.firstName;
+  trader.lastName = profile.lastName;
+  if (profile.profileImageUrl !== undefined) trader.profileImageUrl = profile.profileImageUrl;
+  trader.profileAsOf = asOf;
+  await em.flush();
+}
+
+async function setTier(em: EntityManager, userId: number, asOf: Date, tier: 'free' | 'premium') {
+  const trader = await traderRow(em, userId);
+  if (trader.tierAsOf && trader.tierAsOf >= asOf) return;
+  trader.tier = tier;
+  trader.tierAsOf = asOf;
+  await em.flush();
+}
+
+export const consumers = [
+  consume('userRegistered', async ({ userId, firstName, lastName }, { em, event }) => {
+    await setProfile(em, userId, new Date(event.occurredAt), { firstName, lastName });
+  }),
+  consume('userProfileUpdated', async ({ userId, firstName, lastName, profileImageUrl }, { em, event }) => {
+    await setProfile(em, userId, new Date(event.occurredAt), { firstName, lastName, profileImageUrl });
+  }),
+  consume('ratingSubmitted', async ({ toUserId, toUserAverage, toUserCount }, { em }) => {
+    const trader = await traderRow(em, toUserId);
+    // The rating service sends the running average and count: an older event never overwrites a newer one.
+    if (toUserCount <= trader.ratingCount) return;
+    trader.trustRating = decimal(toUserAverage).round(1).toFixed(1);
+    trader.ratingCount = toUserCount;
+    await em.flush();
+  }),
+  consume('subscriptionActivated', async ({ userId }, { em, event }) => {
+    await setTier(em, userId, new Date(event.occurredAt), 'premium');
+  }),
+  consume('subscriptionCancelled', async ({ userId }, { em, event }) => {
+    await setTier(em, userId, new Date(event.occurredAt), 'free');
+  }),
+  consume('bankAccountAdded', async ({ accountId, userId, currency }, { em }) => {
+    await em.upsert(TraderAccount, { accountId, userId, currency });
+  }),
+  consume('bankAccountRemoved', async ({ accountId }, { em }) => {
+    await em.nativeDelete(TraderAccount, { accountId });
+  }),
+];

@@ -1,8 +1,10 @@
 /**
- * What the API shows of a user: the current user (GET /auth/user), the public view (profiles, the directory for
- * everyone but admins) and the admin view. Trust score and level come from the one shared computation.
+ * What the API shows of a user: the current user (GET /auth/user), the User other services read (GET /internal/users),
+ * the public view (profiles, the directory for everyone but admins) and the admin view. Trust score and level come from the one shared computation.
  */
-import { trustLevel, trustScore, type AdminUserView, type CurrentUser, type PublicUser } from '@puente/contracts';
+import {
+  trustLevel, trustScore, type AdminUserView, type CurrentUser, type PublicUser, type User as UserBody,
+} from '@puente/contracts';
 import type { User } from './user.ts';
 
 const rating = (u: User): number | null => (u.trustRating === null || u.trustRating === undefined ? null : Number(u.trustRating));
@@ -37,7 +39,8 @@ export function adminUserView(u: User): AdminUserView {
   return { ...publicUserView(u), email: u.email, role: u.role, subscriptionTier: u.subscriptionTier };
 }
 
-export function currentUserView(u: User): CurrentUser {
+/** The User of spec section 3 (email included): for other services, and the base of the current user. */
+export function userView(u: User): UserBody {
   return {
     id: u.id,
     firstName: u.firstName,
@@ -54,7 +57,9 @@ export function currentUserView(u: User): CurrentUser {
     subscriptionTier: u.subscriptionTier,
     hasBothAccounts: u.hasBothAccounts,
     createdAt: u.createdAt.toISOString(),
-    role: u.role,
-    ...trust(u),
   };
+}
+
+export function currentUserView(u: User): CurrentUser {
+  return { ...userView(u), role: u.role, ...trust(u) };
 }

@@ -39,7 +39,9 @@ describeWithInfra(['postgres'], 'identity projections from other services', () =
   });
 
   it('counts a completed match once for each party, even if the event is redelivered', async () => {
-    const completed = makeEvent('matchCompleted', 5, { matchId: 5, requestId: 3, requesterId: userId, matcherId: 99 });
+    const completed = makeEvent('matchCompleted', 5, {
+      matchId: 5, requestId: 3, requesterId: userId, matcherId: 99, fromCurrency: 'GBP', toCurrency: 'CLP', amount: '100.00', exchangeRate: '1275.0000',
+    });
     await svc.deliver(completed, completed);
     expect((await user()).transactionCount).toBe(1);
   });

@@ -1,0 +1,61 @@
+/**
+ * The list the web app polls every 3 s: everyone's open requests, plus the caller's own active requests and those
+ * the caller accepted while the match is pending or confirmed, so one poll refreshes the market and the caller's
+ * trades. One query: filters, order and page in SQL, the poster joined from the projection.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ExchangeRequest as RequestView, ExchangeRequestsQuery } from '@puente/contracts';
+import { ExchangeMatch } from './exchange-match.ts';
+import { ExchangeRequest } from './exchange-request.ts';
+import { sql } from './sql.ts';
+import { Trader } from './traders.ts';
+import { posterView, requestSummary } from './views.ts';
+
+const ORDER: Record<ExchangeRequestsQuery['sort'], string> = {
+  newest: 'r.id desc',
+  amount: 'r.amount desc, r.id desc',
+  rate: 'r.exchange_rate desc, r.id desc',
+  trust: 't.trust_rating desc nulls last, r.id desc',
+};
+
+interface Row {
+  id: number; user_id: number; from_currency: 'GBP' | 'CLP'; to_currency: 'GBP' | 'CLP'; amount: string;
+  exchange_rate: string; status: RequestView['status']; created_at: Date | string;
+  first_name: string | null; last_name: string | null; profile_image_url: string | null; trust_rating: string | null;
+  transaction_count: number | null; total: string;
+}
+
+export async function marketList(em: EntityManager, callerId: number, query: ExchangeRequestsQuery): Promise<{ items: RequestView[]; total: number }> {
+  const where: string[] = [];
+  const params: unknown[] = [callerId, callerId];
+  if (query.fromCurrency) { where.push('r.from_currency = ?'); params.push(query.fromCurrency); }
+  if (query.minAmount !== undefined) { where.push('r.amount >= ?'); params.push(query.minAmount); }
+  if (query.maxAmount !== undefined) { where.push('r.amount <= ?'); params.push(query.maxAmount); }
+  if (query.minTrust !== undefined) { where.push('t.trust_rating >= ?'); params.push(query.minTrust); }
+  params.push(query.limit, query.offset);
+  const rows = await em.execute<Row[]>(
+    `select r.id, r.user_id, r.from_currency, r.to_currency, r.amount, r.exchange_rate, r.status, r.created_at,
+            t.first_name, t.last_name, t.profile_image_url, t.trust_rating, t.transaction_count, count(*) over () as total
+       from ${sql.table(em, ExchangeRequest)} r
+       left join ${sql.table(em, Trader)} t on t.user_id = r.user_id
+      where (r.status = 'open'
+             or (r.user_id = ? and r.status in ('matched', 'confirmed'))
+             or r.id in (select m.request_id from ${sql.table(em, ExchangeMatch)} m where m.matcher_id = ? and m.status in ('pending', 'confirmed')))
+        ${where.map((w) => `and ${w}`).join(' ')}
+      order by ${ORDER[query.sort]}
+      limit ? offset ?`,
+    params);
+  const items = rows.map((row) => ({
+    ...requestSummary({
+      id: row.id, userId: row.user_id, fromCurrency: row.from_currency, toCurrency: row.to_currency, amount: row.amount,
+      exchangeRate: row.exchange_rate, status: row.status, createdAt: new Date(row.created_at),
+    }),
+    user: posterView(row.first_name === null ? null : {
+      firstName: row.first_name, lastName: row.last_name ?? '', profileImageUrl: row.profile_image_url,
+      trustRating: row.trust_rating, transactionCount: row.transaction_count ?? 0,
+    }),
+  }));
+  // A page past the end has no row to carry the total: count once more only then.
+  const total = rows[0] ? Number(rows[0].total) : query.offset > 0 ? (await marketList(em, callerId, { ...query, offset: 0, limit: 1 })).total : 0;
+  return { items, total };
+}

@@ -1,0 +1,49 @@
+/**
+ * The state changes of a trade that more than one route (or the timers) make, each staging its event in the same
+ * transaction. Locks are always taken request first, then match, so two paths never wait on each other in turn.
+ */
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import type { EventPayload } from '@puente/contracts';
+import { addToOutbox, makeEvent } from '@puente/platform';
+import { ExchangeMatch } from './exchange-match.ts';
+import { ExchangeRequest } from './exchange-request.ts';
+
+export function matchParties(m: ExchangeMatch) {
+  return { matchId: m.id, requestId: m.requestId, requesterId: m.requesterId, matcherId: m.matcherId };
+}
+
+export function matchTerms(r: ExchangeRequest) {
+  return { fromCurrency: r.fromCurrency, toCurrency: r.toCurrency, amount: r.amount, exchangeRate: r.exchangeRate };
+}
+
+/** The request (locked), then the match (locked, re-read under the lock), for a change to a match. */
+export async function lockTrade(tx: EntityManager, match: ExchangeMatch): Promise<{ request: ExchangeRequest; match: ExchangeMatch }> {
+  const request = await tx.findOneOrFail(ExchangeRequest, { id: match.requestId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const locked = await tx.findOneOrFail(ExchangeMatch, { id: match.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  return { request, match: locked };
+}
+
+/** A pending match called off by a party: it ends, and the request is open again unless it was cancelled itself. */
+export function cancelMatch(
+  tx: EntityManager, match: ExchangeMatch, request: ExchangeRequest, by: number,
+  reason: EventPayload<'matchCancelled'>['reason'], now: Date,
+): void {
+  match.status = 'cancelled';
+  match.endedAt = now;
+  match.cancelledById = by;
+  if (reason !== 'request-cancelled') reopen(request, now);
+  addToOutbox(tx, makeEvent('matchCancelled', match.id, { ...matchParties(match), cancelledById: by, reason }));
+}
+
+/** A pending match the requester did not approve in time. */
+export function expireMatch(tx: EntityManager, match: ExchangeMatch, request: ExchangeRequest, now: Date): void {
+  match.status = 'expired';
+  match.endedAt = now;
+  reopen(request, now);
+  addToOutbox(tx, makeEvent('matchExpired', match.id, matchParties(match)));
+}
+
+function reopen(request: ExchangeRequest, now: Date): void {
+  request.status = 'open';
+  request.openSince = now;
+}

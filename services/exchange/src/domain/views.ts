@@ -1,0 +1,72 @@
+/** What the API shows of requests and matches, from their rows and the posters' projection. */
+import type { ExchangeMatch as MatchView, ExchangeRequest as RequestView, ExchangeRequestSummary, ExchangeRequestUser } from '@puente/contracts';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ExchangeMatch } from './exchange-match.ts';
+import { ExchangeRequest } from './exchange-request.ts';
+import { moneyNumber } from './money.ts';
+import { Trader } from './traders.ts';
+
+type RequestFields = Pick<ExchangeRequest, 'id' | 'userId' | 'fromCurrency' | 'toCurrency' | 'amount' | 'exchangeRate' | 'status' | 'createdAt'>;
+type TraderFields = Pick<Trader, 'firstName' | 'lastName' | 'profileImageUrl' | 'trustRating' | 'transactionCount'>;
+
+export function requestSummary(r: RequestFields): ExchangeRequestSummary {
+  return {
+    id: r.id,
+    userId: r.userId,
+    fromCurrency: r.fromCurrency,
+    toCurrency: r.toCurrency,
+    amount: moneyNumber(r.amount),
+    exchangeRate: Number(r.exchangeRate),
+    status: r.status,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+/** The poster as a card shows them; a user the projection has not heard of yet shows blank. */
+export function posterView(t: TraderFields | null | undefined): ExchangeRequestUser {
+  return {
+    firstName: t?.firstName ?? '',
+    lastName: t?.lastName ?? '',
+    profileImageUrl: t?.profileImageUrl ?? null,
+    trustRating: t?.trustRating === null || t?.trustRating === undefined ? null : Number(t.trustRating),
+    transactionCount: t?.transactionCount ?? 0,
+  };
+}
+
+export const fullName = (t: Pick<Trader, 'firstName' | 'lastName'> | null | undefined): string =>
+  [t?.firstName, t?.lastName].filter(Boolean).join(' ');
+
+async function tradersById(em: EntityManager, userIds: number[]): Promise<Map<number, Trader>> {
+  const traders = userIds.length ? await em.find(Trader, { userId: { $in: [...new Set(userIds)] } }) : [];
+  return new Map(traders.map((t) => [t.userId, t]));
+}
+
+export async function requestViews(em: EntityManager, requests: ExchangeRequest[]): Promise<RequestView[]> {
+  const traders = await tradersById(em, requests.map((r) => r.userId));
+  return requests.map((r) => ({ ...requestSummary(r), user: posterView(traders.get(r.userId)) }));
+}
+
+export async function requestView(em: EntityManager, request: ExchangeRequest): Promise<RequestView> {
+  const [view] = await requestViews(em, [request]);
+  return view!;
+}
+
+export async function matchViews(em: EntityManager, matches: ExchangeMatch[]): Promise<MatchView[]> {
+  const requests = matches.length ? await em.find(ExchangeRequest, { id: { $in: [...new Set(matches.map((m) => m.requestId))] } }) : [];
+  const byId = new Map(requests.map((r) => [r.id, r]));
+  const traders = await tradersById(em, matches.map((m) => m.matcherId));
+  return matches.map((m) => ({
+    id: m.id,
+    exchangeRequestId: m.requestId,
+    matchedById: m.matcherId,
+    matcherName: fullName(traders.get(m.matcherId)),
+    status: m.status,
+    createdAt: m.createdAt.toISOString(),
+    exchangeRequest: requestSummary(byId.get(m.requestId)!),
+  }));
+}
+
+export async function matchView(em: EntityManager, match: ExchangeMatch): Promise<MatchView> {
+  const [view] = await matchViews(em, [match]);
+  return view!;
+}

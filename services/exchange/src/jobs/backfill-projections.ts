@@ -1,0 +1,90 @@
+/**
+ * Projections start full: when this service starts without having taken a projection's snapshot (a new install,
+ * or users and accounts that existed before it ran), it pages through identity's users and the accounts service's
+ * account currencies and fills its projections, then records that it did. Events keep them current from there;
+ * a snapshot value never overwrites a newer one an event already brought (profileAsOf, tierAsOf, ratingCount).
+ * A job, so it retries with backoff while identity or accounts are still starting.
+ */
+import { z } from 'zod';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Routes, type User } from '@puente/contracts';
+import { callRoute, defineJob, type ServiceContext } from '@puente/platform';
+import { ProjectionBackfill, Trader, TraderAccount } from '../domain/traders.ts';
+
+export const BACKFILL_PROJECTIONS = 'backfill-projections';
+export const PROJECTIONS = ['users', 'account-currencies'] as const;
+const PAGE = 500;
+
+type Ctx = Pick<ServiceContext, 'orm' | 'callService' | 'logger'>;
+
+function applyUser(em: EntityManager, existing: Trader | undefined, u: User, asOf: Date): void {
+  const trader = existing ?? em.create(Trader, { userId: u.id });
+  if (!trader.profileAsOf || trader.profileAsOf < asOf) {
+    Object.assign(trader, { firstName: u.firstName, lastName: u.lastName, profileImageUrl: u.profileImageUrl, profileAsOf: asOf });
+  }
+  if (!trader.tierAsOf || trader.tierAsOf < asOf) Object.assign(trader, { tier: u.subscriptionTier, tierAsOf: asOf });
+  if (u.ratingCount > trader.ratingCount) {
+    Object.assign(trader, { ratingCount: u.ratingCount, trustRating: u.trustRating === null ? null : u.trustRating.toFixed(1) });
+  }
+  trader.transactionCount = Math.max(trader.transactionCount ?? 0, u.transactionCount);
+}
+
+/** Pages through a source (afterId, limit) until a short page; returns how many rows it applied. */
+async function pages<T>(fetch: (afterId: number) => Promise<T[]>, idOf: (row: T) => number, apply: (rows: T[]) => Promise<void>): Promise<number> {
+  let afterId = 0;
+  let total = 0;
+  for (;;) {
+    const rows = await fetch(afterId);
+    if (rows.length > 0) await apply(rows);
+    total += rows.length;
+    if (rows.length < PAGE) return total;
+    afterId = idOf(rows.at(-1)!);
+  }
+}
+
+const sources = {
+  users: (ctx: Ctx) => pages(
+    (afterId) => callRoute(ctx, 'identity', Routes.identity.internalUsers, { afterId, limit: PAGE }),
+    (u) => u.id,
+    async (users) => {
+      const asOf = new Date();
+      await ctx.orm.em.fork().transactional(async (tx) => {
+        const existing = new Map((await tx.find(Trader, { userId: { $in: users.map((u) => u.id) } })).map((t) => [t.userId, t]));
+        for (const u of users) applyUser(tx, existing.get(u.id), u, asOf);
+      });
+    },
+  ),
+  'account-currencies': (ctx: Ctx) => pages(
+    (afterId) => callRoute(ctx, 'accounts', Routes.accounts.accountCurrencies, { afterId, limit: PAGE }),
+    (a) => a.accountId,
+    async (accounts) => { await ctx.orm.em.fork().upsertMany(TraderAccount, accounts, { onConflictAction: 'ignore' }); },
+  ),
+} satisfies Record<(typeof PROJECTIONS)[number], (ctx: Ctx) => Promise<number>>;
+
+/** Which projections have no snapshot yet. */
+export async function projectionsToBackfill(em: EntityManager): Promise<(typeof PROJECTIONS)[number][]> {
+  const done = new Set((await em.find(ProjectionBackfill, {})).map((b) => b.name));
+  return PROJECTIONS.filter((name) => !done.has(name));
+}
+
+export async function backfillProjections(ctx: Ctx): Promise<Record<string, number>> {
+  const filled: Record<string, number> = {};
+  for (const name of await projectionsToBackfill(ctx.orm.em.fork())) {
+    const rows = await sources[name](ctx);
+    await ctx.orm.em.fork().upsert(ProjectionBackfill, { name, rows, completedAt: new Date() });
+    ctx.logger.info({ projection: name, rows }, 'projection filled from its snapshot');
+    filled[name] = rows;
+  }
+  return filled;
+}
+
+export const backfillProjectionsJob = defineJob({
+  name: BACKFILL_PROJECTIONS,
+  schema: z.object({}),
+  attempts: 10,
+  backoffMs: 2_000,
+  timeoutMs: 10 * 60_000,
+  async handle(_data, ctx) {
+    await backfillProjections(ctx);
+  },
+});

@@ -1,0 +1,12 @@
+import type { ServiceContext } from '@puente/platform';
+
+/** What the exchange routes share: the service, and the clock (tests move it to cross days, months and timers). */
+export interface RouteDeps {
+  ctx: ServiceContext;
+  now(): Date;
+}
+
+/** The spec's message (section 5), for posting and for accepting alike. */
+export const NEEDS_BOTH_ACCOUNTS = 'You need both GBP and CLP accounts to create an exchange request';
+export const REQUEST_NOT_FOUND = 'Exchange request not found';
+export const MATCH_NOT_FOUND = 'Exchange match not found';

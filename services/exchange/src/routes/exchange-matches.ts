@@ -1,0 +1,138 @@
+/** /api/exchange-matches: accept, approve, call off, complete, list; a request's match; the bank details. */
+import type { FastifyInstance } from 'fastify';
+import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import { Routes } from '@puente/contracts';
+import { addToOutbox, conflict, forbidden, makeEvent, notFound, requireUser, serve } from '@puente/platform';
+import { ExchangeMatch, LIVE_MATCH_STATUSES } from '../domain/exchange-match.ts';
+import { ExchangeRequest } from '../domain/exchange-request.ts';
+import { matchAccounts } from '../domain/match-accounts.ts';
+import { checkPlanLimits } from '../domain/plan-limits.ts';
+import { sql } from '../domain/sql.ts';
+import { cancelMatch, lockTrade, matchParties, matchTerms } from '../domain/trade.ts';
+import { Trader, hasBothAccounts } from '../domain/traders.ts';
+import { matchView, matchViews } from '../domain/views.ts';
+import { MATCH_NOT_FOUND, NEEDS_BOTH_ACCOUNTS, REQUEST_NOT_FOUND, type RouteDeps } from './deps.ts';
+
+const routes = Routes.exchange;
+const NOT_OPEN = 'This exchange request is no longer open';
+
+const isParty = (m: ExchangeMatch, userId: number) => m.requesterId === userId || m.matcherId === userId;
+
+/** A match the caller is a party of; anyone else gets 404 (a match is private to its two parties). */
+async function partyMatch(em: EntityManager, id: number, userId: number): Promise<ExchangeMatch> {
+  const match = await em.findOne(ExchangeMatch, { id });
+  if (!match || !isParty(match, userId)) throw notFound(MATCH_NOT_FOUND);
+  return match;
+}
+
+export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
+  return async (app: FastifyInstance): Promise<void> => {
+    /**
+     * Accept an open request. The request's row lock makes concurrent accepts queue, and each one after the first
+     * finds it matched (409); the unique index on a request's live match is the last word should anything slip by.
+     */
+    serve(app, routes.createMatch, async (request) => {
+      const { userId } = requireUser(request);
+      const at = now();
+      try {
+        const created = await ctx.transaction(async (tx) => {
+          const found = await tx.findOne(ExchangeRequest, { id: request.body.exchangeRequestId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+          if (!found) throw notFound(REQUEST_NOT_FOUND);
+          if (found.userId === userId) throw forbidden('You cannot accept your own exchange request');
+          if (found.status !== 'open') throw conflict(NOT_OPEN);
+          if (!await hasBothAccounts(tx, userId)) throw forbidden(NEEDS_BOTH_ACCOUNTS);
+          await checkPlanLimits(tx, userId, { currency: found.fromCurrency, amount: found.amount }, at);
+          const match = tx.create(ExchangeMatch, {
+            requestId: found.id, requesterId: found.userId, matcherId: userId, status: 'pending', createdAt: at, updatedAt: at,
+          });
+          found.status = 'matched';
+          await tx.flush();
+          addToOutbox(tx, makeEvent('matchCreated', match.id, { ...matchParties(match), ...matchTerms(found) }));
+          return match;
+        });
+        return await matchView(request.em, created);
+      } catch (err) {
+        if (err instanceof UniqueConstraintViolationException) throw conflict(NOT_OPEN);
+        throw err;
+      }
+    });
+
+    serve(app, routes.matches, async (request, reply) => {
+      const { userId } = requireUser(request);
+      const { limit, offset } = request.query;
+      const [matches, total] = await request.em.findAndCount(ExchangeMatch,
+        { $or: [{ requesterId: userId }, { matcherId: userId }] }, { orderBy: { id: 'desc' }, limit, offset });
+      reply.header('x-total-count', String(total));
+      return matchViews(request.em, matches);
+    });
+
+    /** The request's live match, for its two parties; null for anyone else, and while it has none. */
+    serve(app, routes.matchForRequest, async (request) => {
+      const { userId } = requireUser(request);
+      const match = await request.em.findOne(ExchangeMatch, { requestId: request.params.requestId, status: { $in: [...LIVE_MATCH_STATUSES] } });
+      return match && isParty(match, userId) ? matchView(request.em, match) : null;
+    });
+
+    /** The requester approves a pending match: both parties may now see each other's bank details. */
+    serve(app, routes.confirmMatch, async (request) => {
+      const { userId } = requireUser(request);
+      const match = await partyMatch(request.em, request.params.id, userId);
+      if (match.requesterId !== userId) throw forbidden('Only the requester can approve this match');
+      const at = now();
+      const confirmed = await ctx.transaction(async (tx) => {
+        const trade = await lockTrade(tx, match);
+        if (trade.match.status !== 'pending') throw conflict(`This match is ${trade.match.status}: only a pending match can be approved`);
+        trade.match.status = 'confirmed';
+        trade.match.confirmedAt = at;
+        trade.request.status = 'confirmed';
+        addToOutbox(tx, makeEvent('matchConfirmed', match.id, { ...matchParties(trade.match), ...matchTerms(trade.request) }));
+        return trade.match;
+      });
+      return matchView(request.em, confirmed);
+    });
+
+    /** Either party, while pending: the matcher withdraws or the requester declines; the request reopens. */
+    serve(app, routes.cancelMatch, async (request) => {
+      const { userId } = requireUser(request);
+      const match = await partyMatch(request.em, request.params.id, userId);
+      const cancelled = await ctx.transaction(async (tx) => {
+        const trade = await lockTrade(tx, match);
+        if (trade.match.status !== 'pending') throw conflict(`This match is ${trade.match.status}: only a pending match can be called off`);
+        cancelMatch(tx, trade.match, trade.request, userId, userId === match.matcherId ? 'withdrawn' : 'declined', now());
+        return trade.match;
+      });
+      return matchView(request.em, cancelled);
+    });
+
+    /** Either party marks a confirmed match completed: the request is completed, each party's count rises. */
+    serve(app, routes.completeMatch, async (request) => {
+      const { userId } = requireUser(request);
+      const match = await partyMatch(request.em, request.params.id, userId);
+      const at = now();
+      const completed = await ctx.transaction(async (tx) => {
+        const trade = await lockTrade(tx, match);
+        if (trade.match.status !== 'confirmed') throw conflict(`This match is ${trade.match.status}: only a confirmed match can be marked completed`);
+        trade.match.status = 'completed';
+        trade.match.completedAt = at;
+        trade.request.status = 'completed';
+        await tx.flush();
+        await tx.execute(`update ${sql.table(tx, Trader)} set transaction_count = transaction_count + 1 where user_id in (?, ?)`,
+          [match.requesterId, match.matcherId]);
+        addToOutbox(tx, makeEvent('matchCompleted', match.id, { ...matchParties(trade.match), ...matchTerms(trade.request) }));
+        return trade.match;
+      });
+      return matchView(request.em, completed);
+    });
+
+    /** Bank details, for the two parties of a confirmed or completed match only. */
+    serve(app, routes.matchAccounts, async (request) => {
+      const { userId } = requireUser(request);
+      const match = await partyMatch(request.em, request.params.id, userId);
+      if (match.status !== 'confirmed' && match.status !== 'completed') {
+        throw forbidden('Bank details are shared once the requester has approved the match');
+      }
+      const exchangeRequest = await request.em.findOneOrFail(ExchangeRequest, { id: match.requestId });
+      return matchAccounts(ctx, { match, request: exchangeRequest, callerId: userId });
+    });
+  };
+}

@@ -1,0 +1,150 @@
+/** /api/exchange-requests: post, list, read, cancel, mark done, notify; and the caller's plan limits. */
+import type { FastifyInstance } from 'fastify';
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import { Routes } from '@puente/contracts';
+import {
+  AppError, addToOutbox, conflict, fieldInvalid, forbidden, makeEvent, notFound, requireUser, serve, tooManyRequests,
+} from '@puente/platform';
+import { ExchangeMatch } from '../domain/exchange-match.ts';
+import { ExchangeRequest } from '../domain/exchange-request.ts';
+import { newestRate } from '../domain/exchange-rate.ts';
+import { marketList } from '../domain/market.ts';
+import { decimal, moneyString, rateBand, within } from '../domain/money.ts';
+import { checkPlanLimits, limitsOf } from '../domain/plan-limits.ts';
+import { sql } from '../domain/sql.ts';
+import { cancelMatch } from '../domain/trade.ts';
+import { TraderAccount, hasBothAccounts } from '../domain/traders.ts';
+import { requestView, requestViews } from '../domain/views.ts';
+import { NEEDS_BOTH_ACCOUNTS, REQUEST_NOT_FOUND, type RouteDeps } from './deps.ts';
+
+const routes = Routes.exchange;
+/** How far a posted rate may be from the market rate, either way (a user may offer a better rate). */
+export const RATE_BAND_PERCENT = 10;
+/** How often an owner may send notifications about one request. */
+export const NOTIFY_EVERY_MS = 60 * 60_000;
+
+/** The owner's request, locked for a change; 404 unknown, 403 someone else's (anyone may read a request). */
+async function ownRequest(tx: EntityManager, id: number, userId: number, action: string): Promise<ExchangeRequest> {
+  const request = await tx.findOne(ExchangeRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!request) throw notFound(REQUEST_NOT_FOUND);
+  if (request.userId !== userId) throw forbidden(`Only the owner can ${action} this exchange request`);
+  return request;
+}
+
+/** Users who could take a request: both accounts, not its owner. */
+async function potentialTakers(em: EntityManager, ownerId: number): Promise<number> {
+  const [row] = await em.execute<{ n: string }[]>(
+    `select count(*) as n from (select user_id from ${sql.table(em, TraderAccount)} where user_id <> ?
+       group by user_id having count(distinct currency) = 2) takers`, [ownerId]);
+  return Number(row?.n ?? 0);
+}
+
+export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
+  return async (app: FastifyInstance): Promise<void> => {
+    serve(app, routes.requests, async (request, reply) => {
+      const { userId } = requireUser(request);
+      const { items, total } = await marketList(request.em, userId, request.query);
+      reply.header('x-total-count', String(total));
+      return items;
+    });
+
+    serve(app, routes.myRequests, async (request, reply) => {
+      const { userId } = requireUser(request);
+      const { limit, offset } = request.query;
+      const [requests, total] = await request.em.findAndCount(ExchangeRequest, { userId }, { orderBy: { id: 'desc' }, limit, offset });
+      reply.header('x-total-count', String(total));
+      return requestViews(request.em, requests);
+    });
+
+    serve(app, routes.limits, async (request) => limitsOf(request.em, requireUser(request).userId, now()));
+
+    serve(app, routes.request, async (request) => {
+      requireUser(request);
+      const found = await request.em.findOne(ExchangeRequest, { id: request.params.id });
+      if (!found) throw notFound(REQUEST_NOT_FOUND);
+      return requestView(request.em, found);
+    });
+
+    /**
+     * Both accounts first (the spec's message), then the rate band around the newest market rate, then the plan's
+     * limits, checked and recorded in one transaction under the poster's lock.
+     */
+    serve(app, routes.createRequest, async (request) => {
+      const { userId } = requireUser(request);
+      const { fromCurrency, toCurrency, amount, exchangeRate } = request.body;
+      if (!await hasBothAccounts(request.em, userId)) throw forbidden(NEEDS_BOTH_ACCOUNTS);
+      const market = await newestRate(request.em);
+      if (!market) throw new AppError(503, 'rate_unavailable', 'The exchange rate is not available right now.');
+      const band = rateBand(market.rate, RATE_BAND_PERCENT);
+      if (!within(exchangeRate, band.low, band.high)) {
+        throw fieldInvalid('exchangeRate', `The exchange rate must be within ${RATE_BAND_PERCENT}% of the market rate (${market.rate}): from ${band.low} to ${band.high}`);
+      }
+      const at = now();
+      const created = await ctx.transaction(async (tx) => {
+        const money = moneyString(fromCurrency, amount);
+        await checkPlanLimits(tx, userId, { currency: fromCurrency, amount: money }, at);
+        const posted = tx.create(ExchangeRequest, {
+          userId, fromCurrency, toCurrency, amount: money, exchangeRate: decimal(exchangeRate).toFixed(4),
+          status: 'open', createdAt: at, updatedAt: at, openSince: at, notifiedAt: null,
+        });
+        await tx.flush();
+        addToOutbox(tx, makeEvent('requestCreated', posted.id, {
+          requestId: posted.id, userId, fromCurrency, toCurrency, amount: posted.amount, exchangeRate: posted.exchangeRate,
+        }));
+        return posted;
+      });
+      return requestView(request.em, created);
+    });
+
+    /** Open or matched (a pending match is cancelled with it, and its matcher told through the event). */
+    serve(app, routes.cancelRequest, async (request) => {
+      const { userId } = requireUser(request);
+      const at = now();
+      const cancelled = await ctx.transaction(async (tx) => {
+        const found = await ownRequest(tx, request.params.id, userId, 'cancel');
+        if (found.status !== 'open' && found.status !== 'matched') {
+          throw conflict(`This exchange request is ${found.status}: only an open or matched request can be cancelled`);
+        }
+        const pending = await tx.findOne(ExchangeMatch, { requestId: found.id, status: 'pending' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        if (pending) cancelMatch(tx, pending, found, userId, 'request-cancelled', at);
+        found.status = 'cancelled';
+        addToOutbox(tx, makeEvent('requestCancelled', found.id, { requestId: found.id, userId }));
+        return found;
+      });
+      return requestView(request.em, cancelled);
+    });
+
+    /** The owner marks an open request done: it leaves the market; nobody traded, so no history and no count. */
+    serve(app, routes.completeRequest, async (request) => {
+      const { userId } = requireUser(request);
+      const done = await ctx.transaction(async (tx) => {
+        const found = await ownRequest(tx, request.params.id, userId, 'mark done');
+        if (found.status !== 'open') {
+          throw conflict(`This exchange request is ${found.status}: only an open request can be marked done (a matched one completes through its match)`);
+        }
+        found.status = 'completed';
+        addToOutbox(tx, makeEvent('requestCompleted', found.id, { requestId: found.id, userId }));
+        return found;
+      });
+      return requestView(request.em, done);
+    });
+
+    /** Tells the users who could take it (the notification service fans out); at most once an hour per request. */
+    serve(app, routes.notifyRequest, async (request) => {
+      const { userId } = requireUser(request);
+      const at = now();
+      const takers = await ctx.transaction(async (tx) => {
+        const found = await ownRequest(tx, request.params.id, userId, 'send notifications about');
+        if (found.status !== 'open') throw conflict(`This exchange request is ${found.status}: only an open request can be announced`);
+        const waitMs = found.notifiedAt ? found.notifiedAt.getTime() + NOTIFY_EVERY_MS - at.getTime() : 0;
+        if (waitMs > 0) {
+          throw tooManyRequests(`Notifications for this exchange request were sent less than an hour ago. Try again in ${Math.ceil(waitMs / 60_000)} minutes.`, waitMs / 1000);
+        }
+        found.notifiedAt = at;
+        addToOutbox(tx, makeEvent('requestNotificationsSent', found.id, { requestId: found.id, userId }));
+        return potentialTakers(tx, userId);
+      });
+      return { message: takers === 1 ? '1 user will be notified about your exchange request.' : `${takers} users will be notified about your exchange request.` };
+    });
+  };
+}
