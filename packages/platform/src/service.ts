@@ -85,7 +85,7 @@ export interface ServiceDefinition {
   /** Each handler receives the job's data and this service's ServiceContext (with the run as `job`). */
   jobs?: JobDefinition[];
   schedules?: ScheduleDefinition[];
-  /** Runs once the database is migrated, before the service takes traffic (seeding, caches). */
+  /** Runs once the database is migrated, before the service takes traffic (seeding, caches, enqueuing a job). */
   onStart?(ctx: ServiceContext): Promise<void>;
 }
 
@@ -149,8 +149,8 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
   });
   await app.register(async (scope) => { await def.routes(scope, ctx); });
 
+  for (const job of def.jobs ?? []) jobs.register(job); // before onStart, which may enqueue one
   if (def.onStart) await def.onStart(ctx);
-  for (const job of def.jobs ?? []) jobs.register(job);
   await jobs.start(ctx); // each handler gets this context: jobs need no closure over the started service
   for (const s of def.schedules ?? []) await jobs.schedule(s.job, s.data ?? {}, { everyMs: s.everyMs, schedulerId: s.schedulerId });
 

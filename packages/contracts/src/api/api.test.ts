@@ -26,6 +26,7 @@ import {
   ExchangeRequestCreate,
   ExchangeRequestIdParam,
   ExchangeRequestIdParams,
+  ExchangeRequestsQuery,
   FailureStatsQuery,
   HealthResponse,
   IdParam,
@@ -531,8 +532,17 @@ describe('response shapes', () => {
     expect(ExchangeRequest.safeParse({ ...request, fromCurrency: 'CLP', toCurrency: 'GBP', amount: 10.5 }).success).toBe(
       false,
     );
-    const match = { id: 9, exchangeRequestId: 5, matchedById: 2, matcherName: 'Ben Smith', status: 'pending' };
+    const { user: _poster, ...summary } = request;
+    const match = {
+      id: 9, exchangeRequestId: 5, matchedById: 2, matcherName: 'Ben Smith', status: 'pending', createdAt: now,
+      exchangeRequest: { ...summary, status: 'matched' },
+    };
     expect(ExchangeMatch.parse(match)).toEqual(match);
+    // Beyond the spec's statuses: a match called off or expired, a request expired.
+    expect(ExchangeMatch.parse({ ...match, status: 'expired' }).status).toBe('expired');
+    expect(ExchangeMatch.parse({ ...match, status: 'cancelled' }).status).toBe('cancelled');
+    expect(ExchangeRequest.parse({ ...request, status: 'expired' }).status).toBe('expired');
+    expect(ExchangeMatch.safeParse({ ...match, status: 'declined' }).success).toBe(false);
     const accounts = {
       exchangeDetails: { id: 5, amount: 500, exchangeRate: 1187.5432, fromCurrency: 'GBP', toCurrency: 'CLP', status: 'confirmed' },
       myAccount: gbpAccount,
@@ -565,6 +575,19 @@ describe('response shapes', () => {
     expect(TransactionHistoryItem.parse(item)).toEqual(item);
     expect(TransactionHistoryItem.parse({ ...item, otherUser: null })).toBeTruthy();
     expect(TransactionHistoryItem.safeParse({ ...item, toAmount: 593771.6 }).success).toBe(false);
+  });
+
+  it('the market list query: filters, order and paging', () => {
+    expect(ExchangeRequestsQuery.parse({})).toEqual({ limit: 50, offset: 0, sort: 'newest' });
+    // Query strings: numbers as text, blanks ignored (a form's empty filter).
+    expect(ExchangeRequestsQuery.parse({ fromCurrency: 'CLP', minAmount: '1000', maxAmount: '', minTrust: '4.5', sort: 'trust', limit: '10' }))
+      .toEqual({ fromCurrency: 'CLP', minAmount: 1000, minTrust: 4.5, sort: 'trust', limit: 10, offset: 0 });
+    const problems = (query: Record<string, string>) => messagesByField(ExchangeRequestsQuery, query);
+    expect(problems({ minAmount: '10' })).toEqual({ minAmount: [ValidationMessages.amountFilterNeedsCurrency] });
+    expect(problems({ fromCurrency: 'GBP', minAmount: '10', maxAmount: '5' })).toEqual({ maxAmount: [ValidationMessages.amountRangeInvalid] });
+    expect(problems({ fromCurrency: 'GBP', minAmount: '-1' })).toEqual({ minAmount: [ValidationMessages.minAmountInvalid] });
+    expect(problems({ minTrust: '6' })).toEqual({ minTrust: [ValidationMessages.minTrustInvalid] });
+    expect(problems({ sort: 'cheapest' })).toHaveProperty('sort');
   });
 
   it('ratings, notifications, live messages', () => {

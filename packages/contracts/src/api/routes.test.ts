@@ -52,10 +52,14 @@ describe('ApiRoutes', () => {
     'PUT /api/notifications/{id}/read',
   ];
   // Beyond the spec: identity's passwords, name edits, Google's callback and the admins' verification review, Stripe's
-  // webhook, and the services' internal routes.
+  // webhook, the plan limits and calling off a match, and the services' internal routes.
   const beyondSpec = [
     'POST /api/webhooks/stripe',
+    'GET /api/exchange-requests/limits',
+    'PUT /api/exchange-matches/{id}/cancel',
     'GET /internal/match-accounts',
+    'GET /internal/account-currencies',
+    'GET /internal/users',
     'POST /internal/login-refused',
     'PATCH /api/auth/user',
     'POST /api/auth/forgot-password',
@@ -77,7 +81,8 @@ describe('ApiRoutes', () => {
     const owner = (path: string): string => {
       if (path === '/api/health' || path === '/api/auth/logout') return 'gateway';
       if (path === '/internal/match-accounts') return 'accounts';
-      if (path === '/internal/login-refused') return 'identity';
+      if (path === '/internal/login-refused' || path === '/internal/users') return 'identity';
+      if (path === '/internal/account-currencies') return 'accounts';
       if (path === '/api/webhooks/stripe') return 'subscription';
       if (/^\/api\/admin\/(signup|login)-/.test(path)) return 'audit';
       if (/^\/api\/(auth|login|signup|users|referral|admin\/users|admin\/verification-requests)\b/.test(path)) return 'identity';
