@@ -90,7 +90,10 @@ export const Events = {
   requestCancelled: event('exchange', 'exchange.request.cancelled', 1, z.object({ requestId: Id, userId: Id })),
   /** An open request nobody took within REQUEST_EXPIRY_DAYS. */
   requestExpired: event('exchange', 'exchange.request.expired', 1, z.object({ requestId: Id, userId: Id })),
-  requestNotificationsSent: event('exchange', 'exchange.request.notifications-sent', 1, z.object({ requestId: Id, userId: Id })),
+  /** The owner asked to tell the users who could take an open request (version 2 adds the terms, for the text). */
+  requestNotificationsSent: event('exchange', 'exchange.request.notifications-sent', 2, z.object({
+    requestId: Id, userId: Id, fromCurrency: Currency, toCurrency: Currency, amount: DecimalString, exchangeRate: DecimalString,
+  })),
   // Version 2 adds the terms (version 1 was never published: the exchange service had no matches before it).
   matchCreated: event('exchange', 'exchange.match.created', 2, z.object({ ...MatchParties, ...MatchTerms })),
   matchConfirmed: event('exchange', 'exchange.match.confirmed', 2, z.object({ ...MatchParties, ...MatchTerms })),

@@ -12,6 +12,7 @@ export function matchParties(m: ExchangeMatch) {
   return { matchId: m.id, requestId: m.requestId, requesterId: m.requesterId, matcherId: m.matcherId };
 }
 
+/** A request's terms as events carry them. */
 export function matchTerms(r: ExchangeRequest) {
   return { fromCurrency: r.fromCurrency, toCurrency: r.toCurrency, amount: r.amount, exchangeRate: r.exchangeRate };
 }

@@ -12,7 +12,7 @@ import { marketList } from '../domain/market.ts';
 import { decimal, moneyString, rateBand, within } from '../domain/money.ts';
 import { checkPlanLimits, limitsOf } from '../domain/plan-limits.ts';
 import { sql } from '../domain/sql.ts';
-import { cancelMatch } from '../domain/trade.ts';
+import { cancelMatch, matchTerms } from '../domain/trade.ts';
 import { TraderAccount, hasBothAccounts } from '../domain/traders.ts';
 import { requestView, requestViews } from '../domain/views.ts';
 import { NEEDS_BOTH_ACCOUNTS, REQUEST_NOT_FOUND, type RouteDeps } from './deps.ts';
@@ -141,7 +141,7 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
           throw tooManyRequests(`Notifications for this exchange request were sent less than an hour ago. Try again in ${Math.ceil(waitMs / 60_000)} minutes.`, waitMs / 1000);
         }
         found.notifiedAt = at;
-        addToOutbox(tx, makeEvent('requestNotificationsSent', found.id, { requestId: found.id, userId }));
+        addToOutbox(tx, makeEvent('requestNotificationsSent', found.id, { requestId: found.id, userId, ...matchTerms(found) }));
         return potentialTakers(tx, userId);
       });
       return { message: takers === 1 ? '1 user will be notified about your exchange request.' : `${takers} users will be notified about your exchange request.` };
