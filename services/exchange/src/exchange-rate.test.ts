@@ -42,6 +42,7 @@ describeWithInfra(['postgres'], 'exchange rate from an HTTP provider', () => {
     origin = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
     settings = ExchangeSettings.parse({
       EXCHANGE_RATE_URL: `${origin}/v6/latest/GBP?key=secret-key`, EXCHANGE_RATE_JSON_PATH: 'rates.CLP', EXCHANGE_RATE_TIMEOUT_MS: '300',
+      PROJECTION_BACKFILL: 'off',
     });
     provider = rateProviderFrom(settings);
     svc = await startTestService(exchangeService(settings), db.url);

@@ -5,12 +5,14 @@ import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { ExchangeSettings, exchangeService, rateProviderFrom } from './app.ts';
 import { ExchangeRateEntry } from './domain/exchange-rate.ts';
 import { REFRESH_EVERY_MS, REFRESH_EXCHANGE_RATE, refreshExchangeRate } from './jobs/refresh-exchange-rate.ts';
+import { SWEEP_EVERY_MS, SWEEP_TRADE_TIMERS } from './jobs/sweep-trade-timers.ts';
+import { BACKFILL_PROJECTIONS } from './jobs/backfill-projections.ts';
 
 describeWithInfra(['postgres'], 'exchange service', () => {
   const db = useFreshDatabase('exchange');
   let svc: TestService;
   const start = async (env: Record<string, string> = {}) => {
-    svc = await startTestService(exchangeService(ExchangeSettings.parse(env)), db.url);
+    svc = await startTestService(exchangeService(ExchangeSettings.parse({ PROJECTION_BACKFILL: 'off', ...env })), db.url);
   };
   beforeAll(async () => { await start(); });
   afterAll(async () => { await svc?.stop(); });
@@ -28,7 +30,7 @@ describeWithInfra(['postgres'], 'exchange service', () => {
     expect((await svc.app.inject({ method: 'GET', url: '/ready' })).statusCode).toBe(200);
     const { schemas, tables } = await schemaReport(svc);
     expect(schemas).toEqual(['exchange']);
-    expect(tables).toEqual(expect.arrayContaining([...PLATFORM_TABLES, 'exchange_rate']));
+    expect(tables).toEqual([...PLATFORM_TABLES, 'exchange_match', 'exchange_rate', 'exchange_request', 'projection_backfill', 'trader', 'trader_account'].sort());
     // Rates are exact decimals in the database, never floats.
     const [column] = await svc.ctx.orm.em.fork().execute<{ data_type: string; numeric_precision: number; numeric_scale: number }[]>(
       `select data_type, numeric_precision, numeric_scale from information_schema.columns
@@ -47,11 +49,14 @@ describeWithInfra(['postgres'], 'exchange service', () => {
       expect(ExchangeRate.parse(asUser.json())).toEqual(body);
     });
 
-    it('schedules the refresh every 15 minutes (a new schedule runs at once)', () => {
+    it('schedules the refresh every 15 minutes and the trade timers every minute (a new schedule runs at once)', () => {
       const definition = exchangeService(ExchangeSettings.parse({}));
-      expect(definition.schedules).toEqual([{ job: REFRESH_EXCHANGE_RATE, everyMs: REFRESH_EVERY_MS, schedulerId: REFRESH_EXCHANGE_RATE }]);
-      expect(REFRESH_EVERY_MS).toBe(15 * 60_000);
-      expect(definition.jobs?.map((j) => j.name)).toEqual([REFRESH_EXCHANGE_RATE]);
+      expect(definition.schedules).toEqual([
+        { job: REFRESH_EXCHANGE_RATE, everyMs: REFRESH_EVERY_MS, schedulerId: REFRESH_EXCHANGE_RATE },
+        { job: SWEEP_TRADE_TIMERS, everyMs: SWEEP_EVERY_MS, schedulerId: SWEEP_TRADE_TIMERS },
+      ]);
+      expect([REFRESH_EVERY_MS, SWEEP_EVERY_MS]).toEqual([15 * 60_000, 60_000]);
+      expect(definition.jobs?.map((j) => j.name)).toEqual([REFRESH_EXCHANGE_RATE, SWEEP_TRADE_TIMERS, BACKFILL_PROJECTIONS]);
     });
 
     it('keeps its history across restarts, and stores a changed fixed rate from the run at start', async () => {

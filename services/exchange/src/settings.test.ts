@@ -5,9 +5,12 @@ const problems = (env: Record<string, string>) =>
   ExchangeSettings.safeParse(env).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? [];
 
 describe('ExchangeSettings', () => {
-  it('defaults to the fixed rate the plan limits imply (£200 = 255,000 CLP), no provider, a 5 s timeout', () => {
+  it('defaults to the fixed rate the plan limits imply (£200 = 255,000 CLP), no provider, a 5 s timeout, the trade timers', () => {
     const settings = ExchangeSettings.parse({});
-    expect(settings).toEqual({ EXCHANGE_RATE_FIXED: '1275.0000', EXCHANGE_RATE_TIMEOUT_MS: 5000 });
+    expect(settings).toEqual({
+      EXCHANGE_RATE_FIXED: '1275.0000', EXCHANGE_RATE_TIMEOUT_MS: 5000,
+      MATCH_APPROVAL_HOURS: 24, COMPLETION_REMINDER_HOURS: [12, 48], REQUEST_EXPIRY_DAYS: 30, PROJECTION_BACKFILL: 'on',
+    });
     expect(200 * Number(settings.EXCHANGE_RATE_FIXED)).toBe(255_000);
     expect(rateProviderFrom(settings).source).toBe('fixed');
     // Blank variables (as compose passes unset ones) count as unset.

@@ -7,6 +7,7 @@ import type { EventPayload } from '@puente/contracts';
 import { addToOutbox, makeEvent } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
+import { moneyString } from './money.ts';
 
 export function matchParties(m: ExchangeMatch) {
   return { matchId: m.id, requestId: m.requestId, requesterId: m.requesterId, matcherId: m.matcherId };
@@ -14,7 +15,8 @@ export function matchParties(m: ExchangeMatch) {
 
 /** A request's terms as events carry them. */
 export function matchTerms(r: ExchangeRequest) {
-  return { fromCurrency: r.fromCurrency, toCurrency: r.toCurrency, amount: r.amount, exchangeRate: r.exchangeRate };
+  // The column keeps two decimals for both currencies; the bus carries each in its own unit ('255000', '12.50').
+  return { fromCurrency: r.fromCurrency, toCurrency: r.toCurrency, amount: moneyString(r.fromCurrency, r.amount), exchangeRate: r.exchangeRate };
 }
 
 /** The request (locked), then the match (locked, re-read under the lock), for a change to a match. */

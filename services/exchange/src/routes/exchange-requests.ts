@@ -24,10 +24,10 @@ export const RATE_BAND_PERCENT = 10;
 export const NOTIFY_EVERY_MS = 60 * 60_000;
 
 /** The owner's request, locked for a change; 404 unknown, 403 someone else's (anyone may read a request). */
-async function ownRequest(tx: EntityManager, id: number, userId: number, action: string): Promise<ExchangeRequest> {
+async function ownRequest(tx: EntityManager, id: number, userId: number, refusal: string): Promise<ExchangeRequest> {
   const request = await tx.findOne(ExchangeRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!request) throw notFound(REQUEST_NOT_FOUND);
-  if (request.userId !== userId) throw forbidden(`Only the owner can ${action} this exchange request`);
+  if (request.userId !== userId) throw forbidden(refusal);
   return request;
 }
 
@@ -101,7 +101,7 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
       const { userId } = requireUser(request);
       const at = now();
       const cancelled = await ctx.transaction(async (tx) => {
-        const found = await ownRequest(tx, request.params.id, userId, 'cancel');
+        const found = await ownRequest(tx, request.params.id, userId, 'Only the owner can cancel this exchange request');
         if (found.status !== 'open' && found.status !== 'matched') {
           throw conflict(`This exchange request is ${found.status}: only an open or matched request can be cancelled`);
         }
@@ -118,7 +118,7 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
     serve(app, routes.completeRequest, async (request) => {
       const { userId } = requireUser(request);
       const done = await ctx.transaction(async (tx) => {
-        const found = await ownRequest(tx, request.params.id, userId, 'mark done');
+        const found = await ownRequest(tx, request.params.id, userId, 'Only the owner can mark this exchange request done');
         if (found.status !== 'open') {
           throw conflict(`This exchange request is ${found.status}: only an open request can be marked done (a matched one completes through its match)`);
         }
@@ -134,11 +134,12 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
       const { userId } = requireUser(request);
       const at = now();
       const takers = await ctx.transaction(async (tx) => {
-        const found = await ownRequest(tx, request.params.id, userId, 'send notifications about');
+        const found = await ownRequest(tx, request.params.id, userId, 'Only the owner can send notifications about this exchange request');
         if (found.status !== 'open') throw conflict(`This exchange request is ${found.status}: only an open request can be announced`);
         const waitMs = found.notifiedAt ? found.notifiedAt.getTime() + NOTIFY_EVERY_MS - at.getTime() : 0;
         if (waitMs > 0) {
-          throw tooManyRequests(`Notifications for this exchange request were sent less than an hour ago. Try again in ${Math.ceil(waitMs / 60_000)} minutes.`, waitMs / 1000);
+          const minutes = Math.ceil(waitMs / 60_000);
+          throw tooManyRequests(`Notifications for this exchange request were sent less than an hour ago. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, waitMs / 1000);
         }
         found.notifiedAt = at;
         addToOutbox(tx, makeEvent('requestNotificationsSent', found.id, { requestId: found.id, userId, ...matchTerms(found) }));

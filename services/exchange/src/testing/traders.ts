@@ -1,18 +1,101 @@
 /** Test users as the exchange service learns of them: through identity's and accounts' events. */
-import { makeEvent } from '@puente/platform';
-import type { TestService } from '@puente/platform/testing';
+import { afterAll, beforeAll } from 'vitest';
+import type { Currency, EventEnvelope, EventName, EventPayload } from '@puente/contracts';
+import { makeEvent, readEvent } from '@puente/platform';
+import { startTestService, type TestService } from '@puente/platform/testing';
+import { useFreshDatabase } from '@puente/testkit';
+import { ExchangeSettings, exchangeService } from '../app.ts';
 
 let nextAccountId = 1_000;
 
 /** Delivers a user's registration and, unless told otherwise, a GBP and a CLP account. */
 export async function trader(svc: TestService, userId: number, opts: { firstName?: string; lastName?: string; accounts?: ('GBP' | 'CLP')[] } = {}) {
   const { firstName = `User${userId}`, lastName = 'Tester', accounts = ['GBP', 'CLP'] } = opts;
+  const added = accounts.map((currency) => ({ accountId: nextAccountId++, userId, currency }));
   await svc.deliver(
     makeEvent('userRegistered', userId, { userId, firstName, lastName, role: 'user', referrerId: null }),
-    ...accounts.map((currency) => {
-      const accountId = nextAccountId++;
-      return makeEvent('bankAccountAdded', accountId, { accountId, userId, currency });
-    }),
+    ...added.map((account) => makeEvent('bankAccountAdded', account.accountId, account)),
   );
-  return { userId, headers: await svc.as({ kind: 'user', userId, role: 'user' }) };
+  return {
+    userId,
+    headers: await svc.as({ kind: 'user', userId, role: 'user' }),
+    /** The accounts delivered, by currency (for a later bankAccountRemoved). */
+    accounts: Object.fromEntries(added.map((a) => [a.currency, a])) as Partial<Record<Currency, { accountId: number; userId: number; currency: Currency }>>,
+  };
+}
+
+/** Delivers the removal of one of a trader's accounts (as accounts publishes it). */
+export async function accountRemoved(svc: TestService, account: { accountId: number; userId: number; currency: Currency }) {
+  await svc.deliver(makeEvent('bankAccountRemoved', account.accountId, account));
+}
+
+/** Delivers a rating of `userId` by the rating service: the new running average ('4.50') and count. */
+export async function rated(svc: TestService, userId: number, toUserAverage: string, toUserCount: number) {
+  await svc.deliver(makeEvent('ratingSubmitted', nextAccountId++, {
+    ratingId: nextAccountId++, matchId: nextAccountId++, fromUserId: 1, toUserId: userId, rating: 5, toUserAverage, toUserCount,
+  }));
+}
+
+let lastTierChange = 0;
+/**
+ * Delivers a subscription event turning the user premium or back to free. Each one occurs strictly after the
+ * previous one, so the projection (which ignores an older tier change) always takes it.
+ */
+export async function tierChanged(svc: TestService, userId: number, tier: 'premium' | 'free') {
+  lastTierChange = Math.max(Date.now(), lastTierChange + 1);
+  const event: EventEnvelope = tier === 'premium'
+    ? makeEvent('subscriptionActivated', userId, { userId, tier, currentPeriodEnd: new Date(lastTierChange + 30 * 86_400_000).toISOString() })
+    : makeEvent('subscriptionCancelled', userId, { userId, tier });
+  await svc.deliver({ ...event, occurredAt: new Date(lastTierChange).toISOString() });
+}
+
+/**
+ * The exchange service on a fresh database for the enclosing describe, with a clock the test sets (the routes'
+ * created_at and the UTC day and month of the plan limits), and no projection backfill (events feed it).
+ */
+export function useExchangeService(start = '2026-03-10T12:00:00.000Z') {
+  const db = useFreshDatabase('exchange');
+  let svc: TestService | undefined;
+  let clock = new Date(start);
+  beforeAll(async () => {
+    svc = await startTestService(exchangeService(ExchangeSettings.parse({ PROJECTION_BACKFILL: 'off' }), { now: () => clock }), db.url);
+  });
+  afterAll(async () => { await svc?.stop(); });
+  return {
+    get svc(): TestService {
+      if (!svc) throw new Error('useExchangeService(): the service runs only while the suite runs');
+      return svc;
+    },
+    get now(): Date { return clock; },
+    /** Sets the clock to an ISO date-time. */
+    setClock(iso: string) { clock = new Date(iso); },
+    /** Moves the clock on by `ms`. */
+    advance(ms: number) { clock = new Date(clock.getTime() + ms); },
+    /** Every event the service has published so far (once the outbox relay has caught up), once each. */
+    published(): Promise<EventEnvelope[]> { return publishedOnce(this.svc); },
+  };
+}
+
+/**
+ * The exchange service on `databaseUrl` with the test's clock (routes and timers) and these settings, projection
+ * backfill off unless `env` says otherwise.
+ */
+export async function startExchangeOnClock(databaseUrl: string, now: () => Date, env: Record<string, string> = {}): Promise<TestService> {
+  return startTestService(exchangeService(ExchangeSettings.parse({ PROJECTION_BACKFILL: 'off', ...env }), { now }), databaseUrl);
+}
+
+/** Every event `svc` has published so far (once its outbox relay has caught up), once each. */
+export async function publishedOnce(svc: TestService): Promise<EventEnvelope[]> {
+  await svc.ctx.relay.flush();
+  await svc.bus.drain();
+  const seen = new Set<string>();
+  return svc.published().filter((e) => !seen.has(e.id) && seen.add(e.id));
+}
+
+/** The payloads of the events of one catalogue type `svc` has published so far, in publishing order. */
+export async function publishedPayloads<N extends EventName>(svc: TestService, name: N): Promise<EventPayload<N>[]> {
+  return (await publishedOnce(svc)).flatMap((e) => {
+    const payload = readEvent(name, e);
+    return payload === undefined ? [] : [payload];
+  });
 }
