@@ -5,7 +5,7 @@ import { identityService, IdentitySettings } from '@puente/identity';
 import { accountsService, AccountsSettings } from '@puente/accounts';
 import { exchangeService, ExchangeSettings } from '@puente/exchange';
 import { ratingService } from '@puente/rating';
-import { notificationService } from '@puente/notification';
+import { notificationService, NotificationSettings } from '@puente/notification';
 import { subscriptionService } from '@puente/subscription';
 import { auditService, AuditSettings } from '@puente/audit';
 
@@ -15,7 +15,7 @@ export function serviceDefinitions(env: NodeJS.ProcessEnv = process.env, opts: {
     accounts: accountsService(loadConfig(AccountsSettings, env)),
     exchange: exchangeService(loadConfig(ExchangeSettings, env)),
     rating: ratingService(),
-    notification: notificationService(),
+    notification: notificationService(loadConfig(NotificationSettings, env)),
     subscription: subscriptionService(),
     audit: auditService(loadConfig(AuditSettings, env)),
   };

@@ -31,6 +31,8 @@ export interface ConsumerContext {
   em: EntityManager;
   event: EventEnvelope;
   log: Logger;
+  /** The service's job queue, for work an event starts but should not do in its handler (a fan-out in pages). */
+  jobs: JobQueue;
 }
 
 export interface Consumer {
@@ -195,7 +197,7 @@ async function subscribeConsumers(def: ServiceDefinition, ctx: ServiceContext): 
         for (const c of handlers) {
           const payload = readEvent(c.event, event);
           if (payload === undefined) continue; // a version this consumer does not know
-          await c.handle(payload, { em: tx, event, log: ctx.logger.child({ eventId: event.id, type: event.type }) });
+          await c.handle(payload, { em: tx, event, log: ctx.logger.child({ eventId: event.id, type: event.type }), jobs: ctx.jobs });
         }
       });
       ctx.relay.kick();

@@ -1,17 +1,49 @@
 /**
  * Notification: in-app notifications and the live match announcements. Owns schema `notification`.
- * Skeleton: health, readiness, its schema with outbox and inbox; its routes and events arrive with its issue.
+ * Built so far: the fan-out of an exchange request to the users who could take it (exchange.request.notifications-
+ * sent → one exchange_request notification each, page by page in jobs), from its own projection of who holds an
+ * account in which currency (accounts' events, and their snapshot at the first start). Its routes come later.
  */
 import { fileURLToPath } from 'node:url';
-import { defineService } from '@puente/platform';
+import { z } from 'zod';
+import { blankAsUnset, defineService } from '@puente/platform';
+import { NotificationSchema } from './domain/notification.ts';
+import { AccountHolderSchema, ProjectionBackfillSchema } from './domain/account-holders.ts';
+import { FAN_OUT_PAGE_SIZE, fanOutRequestNotificationJob } from './jobs/fan-out-request-notification.ts';
+import { BACKFILL_ACCOUNT_HOLDERS, backfillAccountHoldersJob, needsAccountHoldersBackfill } from './jobs/backfill-account-holders.ts';
 import { consumers } from './events/consumers.ts';
 
-export function notificationService() {
+/** The notification service's settings (besides the service settings every process reads). */
+export const NotificationSettings = z.object({
+  /**
+   * 'on': a start without the account holders' snapshot fills it from the accounts service (internal route).
+   * 'off' where Kafka keeps every event from the beginning and replaying it suffices.
+   */
+  PROJECTION_BACKFILL: blankAsUnset(z.enum(['on', 'off'], { error: 'PROJECTION_BACKFILL must be on or off' }).default('on')),
+});
+export type NotificationSettings = z.infer<typeof NotificationSettings>;
+
+export interface NotificationOptions {
+  /** Users notified per fan-out job (tests make it small to see the paging). */
+  fanOutPageSize?: number;
+}
+
+export function notificationService(
+  settings: NotificationSettings = NotificationSettings.parse({}),
+  { fanOutPageSize = FAN_OUT_PAGE_SIZE }: NotificationOptions = {},
+) {
+  if (!Number.isInteger(fanOutPageSize) || fanOutPageSize < 1) throw new Error(`fanOutPageSize must be a positive whole number, got ${fanOutPageSize}`);
   return defineService({
     name: 'notification',
-    entities: [],
+    entities: [NotificationSchema, AccountHolderSchema, ProjectionBackfillSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
+    jobs: [fanOutRequestNotificationJob(fanOutPageSize), backfillAccountHoldersJob],
+    async onStart(ctx) {
+      if (settings.PROJECTION_BACKFILL === 'on' && (await needsAccountHoldersBackfill(ctx.orm.em.fork()))) {
+        await ctx.jobs.enqueue(BACKFILL_ACCOUNT_HOLDERS, {}, { jobId: BACKFILL_ACCOUNT_HOLDERS });
+      }
+    },
     routes() {},
   });
 }

@@ -1,4 +1,5 @@
+import { loadConfig } from '@puente/platform';
 import { runServiceProcess } from '@puente/platform/process';
-import { notificationService } from './app.ts';
+import { notificationService, NotificationSettings } from './app.ts';
 
-await runServiceProcess(notificationService());
+await runServiceProcess(notificationService(loadConfig(NotificationSettings)));

@@ -1,0 +1,28 @@
+import { defineEntity, p } from '@mikro-orm/postgresql';
+import { NotificationType } from '@puente/contracts';
+
+/**
+ * A user's in-app notification (spec section 3). `referenceId` is what it is about (a request, a match, a rating).
+ * `sourceEventId` is the event that caused it: with the unique index on (userId, sourceEventId), a redelivered
+ * event or a retried fan-out page never notifies a user twice (notifications without a source are not constrained:
+ * Postgres keeps nulls distinct).
+ */
+export const NotificationSchema = defineEntity({
+  name: 'Notification',
+  tableName: 'notification',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    userId: p.integer(),
+    type: p.enum(NotificationType.options),
+    content: p.text(),
+    read: p.boolean().default(false),
+    referenceId: p.integer().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    sourceEventId: p.uuid().nullable(),
+  },
+  uniques: [{ name: 'notification_user_id_source_event_id_unique', properties: ['userId', 'sourceEventId'] }],
+  // The list and count routes read one user's notifications, newest first.
+  indexes: [{ name: 'notification_user_id_id_index', properties: ['userId', 'id'] }],
+});
+export class Notification extends NotificationSchema.class {}
+NotificationSchema.setClass(Notification);

@@ -1,0 +1,47 @@
+/**
+ * The fan-out of exchange.request.notifications-sent: one job per page of users who could take the request, each
+ * enqueuing the next while its page was full — never one giant query or event. The first page's job is enqueued by
+ * the consumer (events/consumers.ts). Every page is idempotent (the unique (user, source event) index): a retried
+ * or repeated page notifies nobody twice, and its next page's job id dedupes a second enqueue.
+ */
+import { z } from 'zod';
+import { Currency, DecimalString, Id } from '@puente/contracts';
+import { defineJob, type JobQueue } from '@puente/platform';
+import { notifyTakersPage } from '../domain/fan-out.ts';
+import { requestNotificationContent } from '../domain/request-notification.ts';
+
+export const FAN_OUT_REQUEST_NOTIFICATION = 'fan-out-request-notification';
+/** Users notified per job. */
+export const FAN_OUT_PAGE_SIZE = 500;
+
+export const FanOutData = z.object({
+  /** The notifications-sent event: each notification's source, so one event notifies a user once. */
+  eventId: z.uuid(),
+  requestId: Id,
+  ownerId: Id,
+  terms: z.object({ fromCurrency: Currency, toCurrency: Currency, amount: DecimalString, exchangeRate: DecimalString }),
+  /** The page starts after this user id (0 for the first). */
+  afterUserId: z.number().int().min(0),
+});
+export type FanOutData = z.infer<typeof FanOutData>;
+
+/** Enqueues one page; the job id (event and page start) makes a second enqueue of the same page a no-op. */
+export async function enqueueFanOutPage(jobs: Pick<JobQueue, 'enqueue'>, data: FanOutData): Promise<void> {
+  await jobs.enqueue(FAN_OUT_REQUEST_NOTIFICATION, data, { jobId: `${data.eventId}:${data.afterUserId}` });
+}
+
+export function fanOutRequestNotificationJob(pageSize: number) {
+  return defineJob({
+    name: FAN_OUT_REQUEST_NOTIFICATION,
+    schema: FanOutData,
+    attempts: 10,
+    backoffMs: 1_000,
+    async handle(data, ctx) {
+      const { eventId, requestId, ownerId, terms, afterUserId } = data;
+      const content = requestNotificationContent(requestId, terms);
+      const page = await notifyTakersPage(ctx.orm.em.fork(), { eventId, requestId, ownerId, afterUserId, content }, pageSize);
+      ctx.logger.debug({ eventId, requestId, afterUserId, ...page }, 'exchange request fan-out page');
+      if (page.users === pageSize && page.lastUserId !== null) await enqueueFanOutPage(ctx.jobs, { ...data, afterUserId: page.lastUserId });
+    },
+  });
+}
