@@ -6,6 +6,7 @@ export * from './http/app.ts';
 export * from './http/serve.ts';
 export * from './db/database.ts';
 export * from './db/platform-entities.ts';
+export * from './db/projections.ts';
 export * from './messaging/bus.ts';
 export * from './messaging/envelope.ts';
 export * from './messaging/in-process.ts';

@@ -152,6 +152,41 @@ describeWithInfra(['postgres'], 'accounts trade lock and snapshot', () => {
     });
   });
 
+  describe('locked when the exchange service reads the details (lockForMatch), before any event', () => {
+    const details = async (userIds: [number, number], lockForMatch?: number) => {
+      const headers = await svc.as({ kind: 'service', service: 'exchange' });
+      const query = `userIds=${userIds.join(',')}${lockForMatch ? `&lockForMatch=${lockForMatch}` : ''}`;
+      const res = await svc.app.inject({ method: 'GET', url: `/internal/match-accounts?${query}`, headers });
+      expect(res.statusCode).toBe(200);
+      return res.json() as { userId: number; id: number }[];
+    };
+
+    it('locks both parties from the read on, until the match ends', async () => {
+      const requester = await partyWithAccounts();
+      const matcher = await partyWithAccounts();
+      const match = newMatch(requester.userId, matcher.userId);
+      expect((await details([requester.userId, matcher.userId], match.matchId)).map((a) => a.id).sort())
+        .toEqual([requester.gbp.id, requester.clp.id, matcher.gbp.id, matcher.clp.id].sort());
+      await expectLocked(requester.userId, requester.gbp);
+      await expectLocked(matcher.userId, matcher.clp);
+      // The match's events arrive later, and its end releases the lock as usual.
+      await deliver(match.created(), match.confirmed(), match.completed());
+      await expectUnlocked(requester.userId, requester.gbp);
+      await expectUnlocked(matcher.userId, matcher.clp);
+    });
+
+    it('does not lock without lockForMatch (a completed match\'s details), nor for a match already ended', async () => {
+      const requester = await partyWithAccounts();
+      const matcher = newUser();
+      await details([requester.userId, matcher]);
+      await expectUnlocked(requester.userId, requester.gbp);
+      const ended = newMatch(requester.userId, matcher);
+      await deliver(ended.created(), ended.completed());
+      await details([requester.userId, matcher], ended.matchId);
+      await expectUnlocked(requester.userId, requester.clp);
+    });
+  });
+
   describe('who the lock applies to', () => {
     it("answers 404, never 409, for another user's account or a missing one, whoever is locked", async () => {
       const party = newUser();

@@ -5,11 +5,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { blankAsUnset, defineService } from '@puente/platform';
+import { ProjectionBackfillSchema, blankAsUnset, defineService } from '@puente/platform';
 import { ExchangeRateEntrySchema, seedRate } from './domain/exchange-rate.ts';
 import { ExchangeMatchSchema } from './domain/exchange-match.ts';
 import { ExchangeRequestSchema } from './domain/exchange-request.ts';
-import { ProjectionBackfillSchema, TraderAccountSchema, TraderSchema } from './domain/traders.ts';
+import { TraderAccountSchema, TraderSchema } from './domain/traders.ts';
 import { fixedRateProvider, httpRateProvider, type RateProvider } from './domain/rate-provider.ts';
 import { toRate } from './domain/rate-value.ts';
 import { exchangeRateRoutes } from './routes/exchange-rate.ts';
@@ -18,7 +18,7 @@ import { exchangeMatchRoutes } from './routes/exchange-matches.ts';
 import { historyRoutes } from './routes/history.ts';
 import { REFRESH_EVERY_MS, REFRESH_EXCHANGE_RATE, refreshExchangeRateJob } from './jobs/refresh-exchange-rate.ts';
 import { SWEEP_EVERY_MS, SWEEP_TRADE_TIMERS, sweepTradeTimersJob } from './jobs/sweep-trade-timers.ts';
-import { BACKFILL_PROJECTIONS, backfillProjectionsJob, projectionsToBackfill } from './jobs/backfill-projections.ts';
+import { BACKFILL_PROJECTIONS, backfillProjectionsJob, pendingProjections } from './jobs/backfill-projections.ts';
 import { consumers } from './events/consumers.ts';
 
 const setting = blankAsUnset;
@@ -97,7 +97,7 @@ export function exchangeService(settings: ExchangeSettings, { now = () => new Da
       // The very first start stores the fixed rate, so the route has a rate before any provider has answered.
       const seeded = await seedRate(orm.em, { rate: settings.EXCHANGE_RATE_FIXED, source: 'fixed', fetchedAt: new Date() });
       if (seeded) logger.info({ rate: settings.EXCHANGE_RATE_FIXED }, 'no exchange rate stored yet: stored the fixed rate');
-      if (settings.PROJECTION_BACKFILL === 'on' && (await projectionsToBackfill(orm.em.fork())).length > 0) {
+      if (settings.PROJECTION_BACKFILL === 'on' && (await pendingProjections(orm.em.fork())).length > 0) {
         await jobs.enqueue(BACKFILL_PROJECTIONS, {}, { jobId: BACKFILL_PROJECTIONS });
       }
     },

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody, ExchangeMatchList, ExchangeRate, ExchangeRequest, ExchangeRequestList, type EventEnvelope } from '@puente/contracts';
-import { makeEvent } from '@puente/platform';
+import { ProjectionBackfill, makeEvent } from '@puente/platform';
 import type { TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
-import { ProjectionBackfill } from './domain/traders.ts';
-import { projectionsToBackfill } from './jobs/backfill-projections.ts';
+import { pendingProjections } from './jobs/backfill-projections.ts';
 import { accountRemoved, startExchangeOnClock, trader } from './testing/traders.ts';
 
 type Headers = Record<string, string>;
@@ -156,11 +155,11 @@ describeWithInfra(['postgres'], 'exchange projections', () => {
         expect(posted.statusCode, posted.body).toBe(201);
 
         const em = () => backfilling.ctx.orm.em.fork();
-        expect(await projectionsToBackfill(em())).toEqual(['users', 'account-currencies']);
+        expect(await pendingProjections(em())).toEqual(['users', 'account-currencies']);
         await em().insert(ProjectionBackfill, { name: 'users', rows: 0, completedAt: new Date() });
-        expect(await projectionsToBackfill(em())).toEqual(['account-currencies']);
+        expect(await pendingProjections(em())).toEqual(['account-currencies']);
         await em().insert(ProjectionBackfill, { name: 'account-currencies', rows: 0, completedAt: new Date() });
-        expect(await projectionsToBackfill(em())).toEqual([]);
+        expect(await pendingProjections(em())).toEqual([]);
       } finally {
         await backfilling.stop();
       }

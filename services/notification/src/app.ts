@@ -6,9 +6,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { blankAsUnset, defineService } from '@puente/platform';
+import { ProjectionBackfillSchema, blankAsUnset, defineService } from '@puente/platform';
 import { NotificationSchema } from './domain/notification.ts';
-import { AccountHolderSchema, ProjectionBackfillSchema } from './domain/account-holders.ts';
+import { AccountHolderSchema } from './domain/account-holders.ts';
 import { FAN_OUT_PAGE_SIZE, fanOutRequestNotificationJob } from './jobs/fan-out-request-notification.ts';
 import { BACKFILL_ACCOUNT_HOLDERS, backfillAccountHoldersJob, needsAccountHoldersBackfill } from './jobs/backfill-account-holders.ts';
 import { consumers } from './events/consumers.ts';

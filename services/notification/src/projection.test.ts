@@ -7,11 +7,11 @@ import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { servicePath, Routes, type AccountCurrency } from '@puente/contracts';
-import { INTERNAL_TOKEN_HEADER, internalAuth, makeEvent, type ServiceDefinition } from '@puente/platform';
+import { INTERNAL_TOKEN_HEADER, ProjectionBackfill, internalAuth, makeEvent, type ServiceDefinition } from '@puente/platform';
 import { startTestService, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { NotificationSettings, notificationService } from './app.ts';
-import { AccountHolder, ProjectionBackfill } from './domain/account-holders.ts';
+import { AccountHolder } from './domain/account-holders.ts';
 import { Notification } from './domain/notification.ts';
 import { ACCOUNT_HOLDERS, BACKFILL_ACCOUNT_HOLDERS } from './jobs/backfill-account-holders.ts';
 

@@ -269,7 +269,12 @@ export type BankAccountList = z.infer<typeof BankAccountList>;
 // ---------------------------------------------------------------------------------------------------------------
 // Internal: GET /internal/match-accounts on the accounts service (service token of the exchange service only)
 
-/** `?userIds=3,7`: the two parties of a match whose bank details may be shown. */
+/**
+ * `?userIds=3,7`: the two parties of a match whose bank details may be shown (requester first). With
+ * `lockForMatch=<match id>` (a confirmed match) the accounts service locks both parties' accounts for that match in
+ * the same transaction as it reads them, so details a party has seen cannot change before the match ends, even
+ * if the match's events have not reached the accounts service yet.
+ */
 export const MatchAccountsQuery = z.object({
   userIds: z.preprocess(
     (value) => (typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value),
@@ -277,6 +282,7 @@ export const MatchAccountsQuery = z.object({
       .length(2, B.userIdsInvalid)
       .refine(([a, b]) => a !== b, B.userIdsInvalid),
   ),
+  lockForMatch: idParam('lockForMatch must be a match id').optional(),
 });
 export type MatchAccountsQuery = z.infer<typeof MatchAccountsQuery>;
 

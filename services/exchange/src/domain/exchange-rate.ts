@@ -1,4 +1,5 @@
 import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
+import { qualifiedTable } from '@puente/platform';
 
 /**
  * The history of the GBP→CLP rate: one row per change (a rate equal to the newest is not stored again). The newest
@@ -33,9 +34,7 @@ export async function newestRate(em: EntityManager): Promise<ExchangeRateEntry |
  */
 async function withWriteLock<T>(em: EntityManager, fn: (tx: EntityManager) => Promise<T>): Promise<T> {
   return em.fork().transactional(async (tx) => {
-    const schema = tx.config.get('schema');
-    const table = tx.getMetadata(ExchangeRateEntry).tableName;
-    await tx.execute(`lock table ${schema ? `"${schema}".` : ''}"${table}" in exclusive mode`);
+    await tx.execute(`lock table ${qualifiedTable(tx, ExchangeRateEntry)} in exclusive mode`);
     return fn(tx);
   });
 }

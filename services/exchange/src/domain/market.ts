@@ -4,10 +4,10 @@
  * trades. One query: filters, order and page in SQL, the poster joined from the projection.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { qualifiedTable } from '@puente/platform';
 import type { ExchangeRequest as RequestView, ExchangeRequestsQuery } from '@puente/contracts';
 import { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
-import { sql } from './sql.ts';
 import { Trader } from './traders.ts';
 import { posterView, requestSummary } from './views.ts';
 
@@ -36,11 +36,11 @@ export async function marketList(em: EntityManager, callerId: number, query: Exc
   const rows = await em.execute<Row[]>(
     `select r.id, r.user_id, r.from_currency, r.to_currency, r.amount, r.exchange_rate, r.status, r.created_at,
             t.first_name, t.last_name, t.profile_image_url, t.trust_rating, t.transaction_count, count(*) over () as total
-       from ${sql.table(em, ExchangeRequest)} r
-       left join ${sql.table(em, Trader)} t on t.user_id = r.user_id
+       from ${qualifiedTable(em, ExchangeRequest)} r
+       left join ${qualifiedTable(em, Trader)} t on t.user_id = r.user_id
       where (r.status = 'open'
              or (r.user_id = ? and r.status in ('matched', 'confirmed'))
-             or r.id in (select m.request_id from ${sql.table(em, ExchangeMatch)} m where m.matcher_id = ? and m.status in ('pending', 'confirmed')))
+             or r.id in (select m.request_id from ${qualifiedTable(em, ExchangeMatch)} m where m.matcher_id = ? and m.status in ('pending', 'confirmed')))
         ${where.map((w) => `and ${w}`).join(' ')}
       order by ${ORDER[query.sort]}
       limit ? offset ?`,

@@ -22,7 +22,11 @@ export async function matchAccounts(
   const receives = isRequestor ? request.toCurrency : request.fromCurrency;
   const pays = isRequestor ? request.fromCurrency : request.toCurrency;
   const [accounts, [partner]] = await Promise.all([
-    callRoute(ctx, 'accounts', Routes.accounts.matchAccounts, { userIds: `${match.requesterId},${match.matcherId}` }),
+    callRoute(ctx, 'accounts', Routes.accounts.matchAccounts, {
+      userIds: `${match.requesterId},${match.matcherId}`,
+      // Details being shown for a trade in progress: locked from edits from this moment, whatever the bus's delay.
+      ...(match.status === 'confirmed' ? { lockForMatch: match.id } : {}),
+    }),
     callRoute(ctx, 'identity', Routes.identity.internalUsers, { ids: String(partnerId) }),
   ]);
   const mine = accounts.find((a) => a.userId === callerId && a.currency === receives);

@@ -6,11 +6,10 @@
  */
 import { SubscriptionPlans, type Currency, type ExchangeLimits, type SubscriptionTier } from '@puente/contracts';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError } from '@puente/platform';
+import { AppError, qualifiedTable } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
 import { decimal } from './money.ts';
-import { sql } from './sql.ts';
 import { Trader } from './traders.ts';
 
 /** The advisory-lock class of a user's exchange count (the second key is the user id). */
@@ -37,9 +36,9 @@ export async function usage(em: EntityManager, userId: number, now: Date): Promi
   const { day, month } = periods(now);
   const [row] = await em.execute<{ today: string; month: string }[]>(
     `select count(*) filter (where created_at >= ?) as today, count(*) as month from (
-       select created_at from ${sql.table(em, ExchangeRequest)} where user_id = ? and created_at >= ?
+       select created_at from ${qualifiedTable(em, ExchangeRequest)} where user_id = ? and created_at >= ?
        union all
-       select created_at from ${sql.table(em, ExchangeMatch)} where matcher_id = ? and created_at >= ?
+       select created_at from ${qualifiedTable(em, ExchangeMatch)} where matcher_id = ? and created_at >= ?
      ) exchanges`,
     [day, userId, month, userId, month]);
   return { today: Number(row?.today ?? 0), month: Number(row?.month ?? 0) };

@@ -40,19 +40,6 @@ export const TraderAccountSchema = defineEntity({
 export class TraderAccount extends TraderAccountSchema.class {}
 TraderAccountSchema.setClass(TraderAccount);
 
-/** A projection's snapshot that has been taken (so a restart does not take it again). */
-export const ProjectionBackfillSchema = defineEntity({
-  name: 'ProjectionBackfill',
-  tableName: 'projection_backfill',
-  properties: {
-    name: p.text().primary(),
-    rows: p.integer(),
-    completedAt: p.datetime(),
-  },
-});
-export class ProjectionBackfill extends ProjectionBackfillSchema.class {}
-ProjectionBackfillSchema.setClass(ProjectionBackfill);
-
 /** True when the user has an account in both currencies (needed to post or accept a request). */
 export async function hasBothAccounts(em: EntityManager, userId: number): Promise<boolean> {
   const currencies = new Set((await em.find(TraderAccount, { userId })).map((a) => a.currency));

@@ -8,8 +8,8 @@
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Routes, type User } from '@puente/contracts';
-import { callRoute, defineJob, type ServiceContext } from '@puente/platform';
-import { ProjectionBackfill, Trader, TraderAccount } from '../domain/traders.ts';
+import { backfillOnce, callRoute, defineJob, pageThrough, projectionsToBackfill, type ServiceContext } from '@puente/platform';
+import { Trader, TraderAccount } from '../domain/traders.ts';
 
 export const BACKFILL_PROJECTIONS = 'backfill-projections';
 export const PROJECTIONS = ['users', 'account-currencies'] as const;
@@ -29,23 +29,9 @@ function applyUser(em: EntityManager, existing: Trader | undefined, u: User, asO
   trader.transactionCount = Math.max(trader.transactionCount ?? 0, u.transactionCount);
 }
 
-/** Pages through a source (afterId, limit) until a short page; returns how many rows it applied. */
-async function pages<T>(fetch: (afterId: number) => Promise<T[]>, idOf: (row: T) => number, apply: (rows: T[]) => Promise<void>): Promise<number> {
-  let afterId = 0;
-  let total = 0;
-  for (;;) {
-    const rows = await fetch(afterId);
-    if (rows.length > 0) await apply(rows);
-    total += rows.length;
-    if (rows.length < PAGE) return total;
-    afterId = idOf(rows.at(-1)!);
-  }
-}
-
-const sources = {
-  users: (ctx: Ctx) => pages(
-    (afterId) => callRoute(ctx, 'identity', Routes.identity.internalUsers, { afterId, limit: PAGE }),
-    (u) => u.id,
+const fills = {
+  users: (ctx: Ctx) => pageThrough(
+    { size: PAGE, fetch: (afterId) => callRoute(ctx, 'identity', Routes.identity.internalUsers, { afterId, limit: PAGE }), idOf: (u) => u.id },
     async (users) => {
       const asOf = new Date();
       await ctx.orm.em.fork().transactional(async (tx) => {
@@ -54,28 +40,17 @@ const sources = {
       });
     },
   ),
-  'account-currencies': (ctx: Ctx) => pages(
-    (afterId) => callRoute(ctx, 'accounts', Routes.accounts.accountCurrencies, { afterId, limit: PAGE }),
-    (a) => a.accountId,
+  'account-currencies': (ctx: Ctx) => pageThrough(
+    { size: PAGE, fetch: (afterId) => callRoute(ctx, 'accounts', Routes.accounts.accountCurrencies, { afterId, limit: PAGE }), idOf: (a) => a.accountId },
     async (accounts) => { await ctx.orm.em.fork().upsertMany(TraderAccount, accounts, { onConflictAction: 'ignore' }); },
   ),
 } satisfies Record<(typeof PROJECTIONS)[number], (ctx: Ctx) => Promise<number>>;
 
-/** Which projections have no snapshot yet. */
-export async function projectionsToBackfill(em: EntityManager): Promise<(typeof PROJECTIONS)[number][]> {
-  const done = new Set((await em.find(ProjectionBackfill, {})).map((b) => b.name));
-  return PROJECTIONS.filter((name) => !done.has(name));
-}
+/** The projections whose snapshot was never taken. */
+export const pendingProjections = (em: EntityManager) => projectionsToBackfill(em, PROJECTIONS);
 
-export async function backfillProjections(ctx: Ctx): Promise<Record<string, number>> {
-  const filled: Record<string, number> = {};
-  for (const name of await projectionsToBackfill(ctx.orm.em.fork())) {
-    const rows = await sources[name](ctx);
-    await ctx.orm.em.fork().upsert(ProjectionBackfill, { name, rows, completedAt: new Date() });
-    ctx.logger.info({ projection: name, rows }, 'projection filled from its snapshot');
-    filled[name] = rows;
-  }
-  return filled;
+export async function backfillProjections(ctx: Ctx): Promise<void> {
+  for (const name of PROJECTIONS) await backfillOnce(ctx, name, () => fills[name](ctx));
 }
 
 export const backfillProjectionsJob = defineJob({

@@ -2,12 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { Routes } from '@puente/contracts';
-import { addToOutbox, conflict, forbidden, makeEvent, notFound, requireUser, serve } from '@puente/platform';
+import { addToOutbox, conflict, forbidden, makeEvent, notFound, qualifiedTable, requireUser, serve } from '@puente/platform';
 import { ExchangeMatch, LIVE_MATCH_STATUSES } from '../domain/exchange-match.ts';
 import { ExchangeRequest } from '../domain/exchange-request.ts';
 import { matchAccounts } from '../domain/match-accounts.ts';
 import { checkPlanLimits } from '../domain/plan-limits.ts';
-import { sql } from '../domain/sql.ts';
 import { cancelMatch, lockTrade, matchParties, matchTerms } from '../domain/trade.ts';
 import { Trader, hasBothAccounts } from '../domain/traders.ts';
 import { matchView, matchViews } from '../domain/views.ts';
@@ -116,7 +115,7 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
         trade.match.completedAt = at;
         trade.request.status = 'completed';
         await tx.flush();
-        await tx.execute(`update ${sql.table(tx, Trader)} set transaction_count = transaction_count + 1 where user_id in (?, ?)`,
+        await tx.execute(`update ${qualifiedTable(tx, Trader)} set transaction_count = transaction_count + 1 where user_id in (?, ?)`,
           [match.requesterId, match.matcherId]);
         addToOutbox(tx, makeEvent('matchCompleted', match.id, { ...matchParties(trade.match), ...matchTerms(trade.request) }));
         return trade.match;

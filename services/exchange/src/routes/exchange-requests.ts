@@ -2,16 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { Routes } from '@puente/contracts';
-import {
-  AppError, addToOutbox, conflict, fieldInvalid, forbidden, makeEvent, notFound, requireUser, serve, tooManyRequests,
-} from '@puente/platform';
+import { addToOutbox, AppError, conflict, fieldInvalid, forbidden, makeEvent, notFound, qualifiedTable, requireUser, serve, tooManyRequests } from '@puente/platform';
 import { ExchangeMatch } from '../domain/exchange-match.ts';
 import { ExchangeRequest } from '../domain/exchange-request.ts';
 import { newestRate } from '../domain/exchange-rate.ts';
 import { marketList } from '../domain/market.ts';
 import { decimal, moneyString, rateBand, within } from '../domain/money.ts';
 import { checkPlanLimits, limitsOf } from '../domain/plan-limits.ts';
-import { sql } from '../domain/sql.ts';
 import { cancelMatch, matchTerms } from '../domain/trade.ts';
 import { TraderAccount, hasBothAccounts } from '../domain/traders.ts';
 import { requestView, requestViews } from '../domain/views.ts';
@@ -34,7 +31,7 @@ async function ownRequest(tx: EntityManager, id: number, userId: number, refusal
 /** Users who could take a request: both accounts, not its owner. */
 async function potentialTakers(em: EntityManager, ownerId: number): Promise<number> {
   const [row] = await em.execute<{ n: string }[]>(
-    `select count(*) as n from (select user_id from ${sql.table(em, TraderAccount)} where user_id <> ?
+    `select count(*) as n from (select user_id from ${qualifiedTable(em, TraderAccount)} where user_id <> ?
        group by user_id having count(distinct currency) = 2) takers`, [ownerId]);
   return Number(row?.n ?? 0);
 }

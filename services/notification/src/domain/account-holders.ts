@@ -22,19 +22,6 @@ export const AccountHolderSchema = defineEntity({
 export class AccountHolder extends AccountHolderSchema.class {}
 AccountHolderSchema.setClass(AccountHolder);
 
-/** A projection's snapshot that has been taken (so a restart does not take it again). */
-export const ProjectionBackfillSchema = defineEntity({
-  name: 'ProjectionBackfill',
-  tableName: 'projection_backfill',
-  properties: {
-    name: p.text().primary(),
-    rows: p.integer(),
-    completedAt: p.datetime(),
-  },
-});
-export class ProjectionBackfill extends ProjectionBackfillSchema.class {}
-ProjectionBackfillSchema.setClass(ProjectionBackfill);
-
 /** Accounts that exist (an event or a snapshot page): known ones, removed ones included, are left as they are. */
 export async function addHolders(em: EntityManager, accounts: AccountCurrency[]): Promise<void> {
   if (accounts.length === 0) return;

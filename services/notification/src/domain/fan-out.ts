@@ -4,9 +4,9 @@
  * ids, and the insert that skips a user this event already notified (a retried page, a redelivered event).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { qualifiedTable } from '@puente/platform';
 import { AccountHolder } from './account-holders.ts';
 import { Notification } from './notification.ts';
-import { sql } from './sql.ts';
 
 export interface FanOutPage {
   eventId: string;
@@ -28,12 +28,12 @@ export interface FanOutPageResult {
 export async function notifyTakersPage(em: EntityManager, page: FanOutPage, pageSize: number): Promise<FanOutPageResult> {
   const [row] = await em.execute<{ users: number; notified: number; last_user_id: number | null }[]>(
     `with page as (
-       select user_id from ${sql.table(em, AccountHolder)}
+       select user_id from ${qualifiedTable(em, AccountHolder)}
         where not removed and user_id > ? and user_id <> ?
         group by user_id having count(distinct currency) = 2
         order by user_id limit ?
      ), added as (
-       insert into ${sql.table(em, Notification)} (user_id, type, content, read, reference_id, created_at, source_event_id)
+       insert into ${qualifiedTable(em, Notification)} (user_id, type, content, read, reference_id, created_at, source_event_id)
        select user_id, 'exchange_request', ?, false, ?, now(), ? from page
        on conflict (user_id, source_event_id) do nothing
        returning 1

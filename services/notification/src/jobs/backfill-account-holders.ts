@@ -7,8 +7,8 @@
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Routes } from '@puente/contracts';
-import { callRoute, defineJob, type ServiceContext } from '@puente/platform';
-import { addHolders, ProjectionBackfill } from '../domain/account-holders.ts';
+import { backfillOnce, callRoute, defineJob, pageThrough, projectionsToBackfill, type ServiceContext } from '@puente/platform';
+import { addHolders } from '../domain/account-holders.ts';
 
 export const BACKFILL_ACCOUNT_HOLDERS = 'backfill-account-holders';
 /** The projection's name in projection_backfill. */
@@ -19,24 +19,15 @@ type Ctx = Pick<ServiceContext, 'orm' | 'callService' | 'logger'>;
 
 /** True when the snapshot has not been taken yet. */
 export async function needsAccountHoldersBackfill(em: EntityManager): Promise<boolean> {
-  return (await em.count(ProjectionBackfill, { name: ACCOUNT_HOLDERS })) === 0;
+  return (await projectionsToBackfill(em, [ACCOUNT_HOLDERS])).length > 0;
 }
 
-/** Pages through accounts' snapshot until a short page and records it; returns how many accounts it read. */
+/** Pages through accounts' snapshot until a short page and records it; answers how many accounts it read. */
 export async function backfillAccountHolders(ctx: Ctx): Promise<number> {
-  if (!(await needsAccountHoldersBackfill(ctx.orm.em.fork()))) return 0;
-  let afterId = 0;
-  let rows = 0;
-  for (;;) {
-    const accounts = await callRoute(ctx, 'accounts', Routes.accounts.accountCurrencies, { afterId, limit: PAGE });
-    await addHolders(ctx.orm.em.fork(), accounts);
-    rows += accounts.length;
-    if (accounts.length < PAGE) break;
-    afterId = accounts.at(-1)!.accountId;
-  }
-  await ctx.orm.em.fork().upsert(ProjectionBackfill, { name: ACCOUNT_HOLDERS, rows, completedAt: new Date() });
-  ctx.logger.info({ projection: ACCOUNT_HOLDERS, rows }, 'projection filled from its snapshot');
-  return rows;
+  return await backfillOnce(ctx, ACCOUNT_HOLDERS, () => pageThrough(
+    { size: PAGE, fetch: (afterId) => callRoute(ctx, 'accounts', Routes.accounts.accountCurrencies, { afterId, limit: PAGE }), idOf: (a) => a.accountId },
+    (accounts) => addHolders(ctx.orm.em.fork(), accounts),
+  )) ?? 0;
 }
 
 export const backfillAccountHoldersJob = defineJob({

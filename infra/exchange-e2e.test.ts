@@ -1,0 +1,304 @@
+/**
+ * Issue 10 end to end: one whole exchange (post → accept → approve → bank details → complete → history) between
+ * real users, through the real gateway and every service. Run twice: as `npm start` runs the app (one process,
+ * PGlite, in-process bus) and distributed (every service and the gateway its own process, on PostgreSQL, Kafka
+ * and Redis). What crosses services on the bus (accounts → exchange, exchange → accounts and identity) is waited
+ * for, never assumed.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  BankAccount, BankAccountList, CurrentUser, ErrorBody, ExchangeMatch, ExchangeMatchForRequest, ExchangeRate,
+  ExchangeRequest, ExchangeRequestList, MatchAccountsResponse, TransactionHistory,
+  type BankAccountCreateInput,
+} from '@puente/contracts';
+import { describeWithInfra, startKafka, startPostgres, startRedis, testPortBase } from '@puente/testkit';
+import { startEmbedded } from './embedded.ts';
+import { startDistributed } from './distributed.ts';
+import { appClient, type AppClient, type RunningApp, type SignedIn } from './testing/app-client.ts';
+
+const ADMIN = { email: 'admin@puente.test', password: 'admin password 1', code: 'EXCH-CODE' };
+const appEnv = {
+  ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_REFERRAL_CODE: ADMIN.code,
+  BANK_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+};
+
+const NEEDS_BOTH_ACCOUNTS = 'You need both GBP and CLP accounts to create an exchange request';
+const IN_EXCHANGE = 'This account is part of an exchange in progress';
+
+describe('one whole exchange through the gateway (embedded)', () => {
+  exchangeEndToEnd(async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'puente-exchange-e2e-'));
+    const app = await startEmbedded({ ...process.env, ...appEnv, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, { quiet: true, printAdmin: () => {} });
+    return {
+      url: app.url,
+      output: () => [],
+      stop: async () => { await app.stop(); rmSync(dataDir, { recursive: true, force: true }); },
+    };
+  });
+});
+
+describeWithInfra(['postgres', 'redis', 'kafka'], 'one whole exchange through the gateway (distributed)', () => {
+  exchangeEndToEnd(async () => {
+    const [postgres, redis, kafka] = await Promise.all([startPostgres(), startRedis(), startKafka()]);
+    const dataDir = mkdtempSync(join(tmpdir(), 'puente-exchange-e2e-'));
+    const base = testPortBase();
+    const output: string[] = [];
+    const stopInfra = async () => {
+      await Promise.all([kafka.stop(), redis.stop(), postgres.stop()]);
+      rmSync(dataDir, { recursive: true, force: true });
+    };
+    try {
+      const running = await startDistributed({
+        env: {
+          ...process.env, ...appEnv, DATABASE_URL: await postgres.createDatabase('exchange_e2e'), REDIS_URL: redis.url,
+          KAFKA_BROKERS: kafka.brokers.join(','), PORT: String(base + 100), SERVICES_BASE_PORT: String(base), LOG_LEVEL: 'warn',
+          DATA_DIR: dataDir,
+        },
+        onOutput: (name, line) => { output.push(`[${name}] ${line}`); },
+        say: () => {},
+      });
+      return {
+        url: running.url,
+        output: () => output.slice(-60),
+        stop: async () => { await running.stop(); await stopInfra(); },
+      };
+    } catch (err) {
+      await stopInfra();
+      throw new Error(`${(err as Error).message}\n${output.slice(-40).join('\n')}`);
+    }
+  });
+});
+
+function exchangeEndToEnd(start: () => Promise<RunningApp>): void {
+  let app: RunningApp;
+  let client: AppClient;
+  beforeAll(async () => { app = await start(); client = appClient(app.url); }, 120_000);
+  afterAll(async () => { await app?.stop(); }, 60_000);
+  afterEach((ctx) => {
+    if (ctx.task.result?.state === 'fail' && app?.output().length) console.warn(`the app's last output:\n${app.output().join('\n')}`);
+  });
+
+  /**
+   * For what reaches a service through the bus. On Kafka (distributed) a service notices another's topic only once
+   * it exists and its consumer refreshes metadata (every 10 s) and rebalances: allow a minute on 2 busy cores.
+   */
+  const viaBus = { timeout: 60_000, interval: 200 };
+
+  const call: AppClient['call'] = (path, init) => client.call(path, init);
+  const json: AppClient['json'] = (path, status, init) => client.json(path, status, init);
+  const errorOf = async (res: Response) => ErrorBody.parse(await res.json()).message;
+
+  let ana: SignedIn;
+  let bruno: SignedIn;
+  let carla: SignedIn;
+  const accounts: Record<'ana' | 'bruno', { GBP: BankAccount; CLP: BankAccount }> = {} as never;
+  let posted: ExchangeRequest;
+  let match: ExchangeMatch;
+
+  const anaAccounts: BankAccountCreateInput[] = [
+    { currency: 'GBP', bankName: 'Monzo', accountNumber: '31926819', accountHolder: 'Ana Diaz', sortCode: '04-00-04' },
+    { currency: 'CLP', bankName: 'BancoEstado', accountNumber: '987654321', accountHolder: 'Ana Diaz', rut: '12.345.678-5', accountType: 'vista', email: 'ana@example.cl' },
+  ];
+  const brunoAccounts: BankAccountCreateInput[] = [
+    { currency: 'GBP', bankName: 'Barclays', accountNumber: '5577 9911', accountHolder: 'Bruno Silva', sortCode: '20 32 53' },
+    { currency: 'CLP', bankName: 'Banco de Chile', accountNumber: '00-123-45678-09', accountHolder: 'Bruno Silva', rut: '9.876.543-3', accountType: 'current', email: 'bruno@example.cl' },
+  ];
+
+  /** Posts until the exchange service has heard of the poster's accounts (403 with the spec's message until then). */
+  async function onceAccountsKnown(path: string, cookie: string, body: unknown): Promise<Response> {
+    return vi.waitFor(async () => {
+      const res = await call(path, { cookie, body });
+      if (res.status === 403) {
+        const message = await errorOf(res.clone());
+        expect(message).toBe(NEEDS_BOTH_ACCOUNTS);
+        throw new Error(`${path}: still 403 (${message})`);
+      }
+      return res;
+    }, viaBus);
+  }
+
+  it('signs Ana, Bruno and Carla up and in; Ana and Bruno each add a GBP and a CLP bank account', async () => {
+    ana = await client.signUp({ email: 'ana@puente.test', password: 'password1', firstName: 'Ana', lastName: 'Diaz' }, ADMIN.code);
+    bruno = await client.signUp({ email: 'bruno@puente.test', password: 'password2', firstName: 'Bruno', lastName: 'Silva' }, ADMIN.code);
+    carla = await client.signUp({ email: 'carla@puente.test', password: 'password3', firstName: 'Carla', lastName: 'Soto' }, ADMIN.code);
+    expect(new Set([ana.id, bruno.id, carla.id]).size).toBe(3);
+
+    for (const [who, user, inputs] of [['ana', ana, anaAccounts], ['bruno', bruno, brunoAccounts]] as const) {
+      const [gbp, clp] = await Promise.all(inputs.map(async (body) => BankAccount.parse(await json('/api/bank-accounts', 201, { cookie: user.cookie, body }))));
+      accounts[who] = { GBP: gbp!, CLP: clp! };
+      expect(BankAccountList.parse(await json('/api/bank-accounts', 200, { cookie: user.cookie })).sort((a, b) => a.id - b.id))
+        .toEqual([gbp, clp].sort((a, b) => a!.id - b!.id));
+    }
+    // As stored: GBP account number and sort code without the spaces typed; a CLP number as the bank prints it.
+    expect(accounts.bruno.GBP).toMatchObject({ accountNumber: '55779911', sortCode: '203253' });
+    expect(accounts.bruno.CLP).toMatchObject({ accountNumber: '00-123-45678-09', rut: '9876543-3', accountType: 'current', email: 'bruno@example.cl' });
+    expect(accounts.ana.CLP).toMatchObject({ rut: '12345678-5', accountType: 'vista', email: 'ana@example.cl' });
+  }, 60_000); // three password hashes and logins on 2 busy cores
+
+  it('lets Ana post £150.25 GBP→CLP at the market rate once the exchange service knows her accounts', async () => {
+    const rate = ExchangeRate.parse(await json('/api/exchange-rate', 200));
+    expect(rate.gbpToClp).toBe(1275);
+
+    const res = await onceAccountsKnown('/api/exchange-requests', ana.cookie, { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 150.25, exchangeRate: rate.gbpToClp });
+    const body = await res.text();
+    expect(res.status, body).toBe(201);
+    posted = ExchangeRequest.parse(JSON.parse(body));
+    const expected = {
+      id: expect.any(Number), userId: ana.id, fromCurrency: 'GBP', toCurrency: 'CLP', amount: 150.25, exchangeRate: 1275,
+      status: 'open', createdAt: expect.any(String),
+      user: { firstName: 'Ana', lastName: 'Diaz', profileImageUrl: null, trustRating: null, transactionCount: 0 },
+    };
+    // The poster card comes from identity's topic, which may lag the accounts' one: the request itself is exact now.
+    expect(posted).toEqual({ ...expected, user: expect.any(Object) });
+    await expect.poll(async () => ExchangeRequest.parse(await json(`/api/exchange-requests/${posted.id}`, 200, { cookie: bruno.cookie })), viaBus)
+      .toEqual({ ...expected, id: posted.id, createdAt: posted.createdAt });
+    posted = ExchangeRequest.parse(await json(`/api/exchange-requests/${posted.id}`, 200, { cookie: ana.cookie }));
+  }, 150_000);
+
+  it('shows it to Bruno on the market, and refuses Carla, who has no bank accounts, accepting it', async () => {
+    const res = await call('/api/exchange-requests', { cookie: bruno.cookie });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-total-count')).toBe('1');
+    expect(ExchangeRequestList.parse(await res.json())).toEqual([posted]);
+
+    const carlaAccepts = await call('/api/exchange-matches', { cookie: carla.cookie, body: { exchangeRequestId: posted.id } });
+    expect(carlaAccepts.status).toBe(403);
+    expect(await errorOf(carlaAccepts)).toBe(NEEDS_BOTH_ACCOUNTS);
+    const anaAcceptsOwn = await call('/api/exchange-matches', { cookie: ana.cookie, body: { exchangeRequestId: posted.id } });
+    expect(anaAcceptsOwn.status).toBe(403);
+    expect(ExchangeRequest.parse(await json(`/api/exchange-requests/${posted.id}`, 200, { cookie: carla.cookie })).status).toBe('open');
+  });
+
+  it('lets Bruno accept: a pending match, and no bank details for anyone before Ana approves', async () => {
+    const res = await onceAccountsKnown('/api/exchange-matches', bruno.cookie, { exchangeRequestId: posted.id });
+    const body = await res.text();
+    expect(res.status, body).toBe(201);
+    match = ExchangeMatch.parse(JSON.parse(body));
+    const { user: _poster, ...summary } = posted;
+    const expected = {
+      id: expect.any(Number), exchangeRequestId: posted.id, matchedById: bruno.id, matcherName: 'Bruno Silva', status: 'pending',
+      createdAt: expect.any(String), exchangeRequest: { ...summary, status: 'matched' },
+    };
+    expect(match).toEqual({ ...expected, matcherName: expect.any(String) });
+    // Ana sees it on her request (the matcher's name from identity's topic, which may lag).
+    await expect.poll(async () => ExchangeMatchForRequest.parse(await json(`/api/exchange-matches/request/${posted.id}`, 200, { cookie: ana.cookie })), viaBus)
+      .toEqual({ ...expected, id: match.id, createdAt: match.createdAt });
+    expect(ExchangeMatchForRequest.parse(await json(`/api/exchange-matches/request/${posted.id}`, 200, { cookie: carla.cookie }))).toBeNull();
+    expect(ExchangeRequest.parse(await json(`/api/exchange-requests/${posted.id}`, 200, { cookie: ana.cookie })).status).toBe('matched');
+
+    for (const party of [ana, bruno]) {
+      const refused = await call(`/api/exchange-matches/${match.id}/accounts`, { cookie: party.cookie });
+      const text = await refused.text();
+      expect({ who: party.firstName, status: refused.status }).toEqual({ who: party.firstName, status: 403 });
+      expect(ErrorBody.parse(JSON.parse(text)).message).toMatch(/approved/);
+      for (const account of [...Object.values(accounts.ana), ...Object.values(accounts.bruno)]) expect(text).not.toContain(account.accountNumber);
+    }
+    expect((await call(`/api/exchange-matches/${match.id}/accounts`, { cookie: carla.cookie })).status).toBe(404);
+  }, 150_000);
+
+  it('lets only Ana approve; then each party sees the other\'s account in the currency they pay, and Carla nothing', async () => {
+    expect((await call(`/api/exchange-matches/${match.id}/confirm`, { method: 'PUT', cookie: bruno.cookie })).status).toBe(403);
+    expect((await call(`/api/exchange-matches/${match.id}/confirm`, { method: 'PUT', cookie: carla.cookie })).status).toBe(404);
+    const confirmed = ExchangeMatch.parse(await json(`/api/exchange-matches/${match.id}/confirm`, 200, { method: 'PUT', cookie: ana.cookie }));
+    expect(confirmed).toMatchObject({ id: match.id, status: 'confirmed', exchangeRequest: { id: posted.id, status: 'confirmed' } });
+
+    const exchangeDetails = { id: posted.id, amount: 150.25, exchangeRate: 1275, fromCurrency: 'GBP', toCurrency: 'CLP', status: 'confirmed' };
+    // Ana sends pounds and receives pesos: her CLP account, Bruno's GBP account (the number and sort code in full).
+    const forAna = MatchAccountsResponse.parse(await json(`/api/exchange-matches/${match.id}/accounts`, 200, { cookie: ana.cookie }));
+    expect(forAna).toEqual({
+      exchangeDetails,
+      myAccount: accounts.ana.CLP,
+      partnerAccount: accounts.bruno.GBP,
+      partnerDetails: { firstName: 'Bruno', lastName: 'Silva', profileImageUrl: null, verificationLevel: 'partial', transactionCount: 0, trustRating: null },
+      isRequestor: true,
+    });
+    expect(forAna.partnerAccount).toMatchObject({ currency: 'GBP', bankName: 'Barclays', accountNumber: '55779911', sortCode: '203253', accountHolder: 'Bruno Silva' });
+    // Bruno the mirror image: his GBP account receives, he pays into Ana's CLP account.
+    const forBruno = MatchAccountsResponse.parse(await json(`/api/exchange-matches/${match.id}/accounts`, 200, { cookie: bruno.cookie }));
+    expect(forBruno).toEqual({
+      exchangeDetails,
+      myAccount: accounts.bruno.GBP,
+      partnerAccount: accounts.ana.CLP,
+      partnerDetails: { firstName: 'Ana', lastName: 'Diaz', profileImageUrl: null, verificationLevel: 'partial', transactionCount: 0, trustRating: null },
+      isRequestor: false,
+    });
+    expect(forBruno.partnerAccount).toMatchObject({ currency: 'CLP', accountNumber: '987654321', rut: '12345678-5', accountType: 'vista', email: 'ana@example.cl' });
+    expect((await call(`/api/exchange-matches/${match.id}/accounts`, { cookie: carla.cookie })).status).toBe(404);
+  });
+
+  it('keeps Ana\'s (and Bruno\'s) bank accounts from being edited or deleted while the exchange is in progress', async () => {
+    // Both have seen the details: from that read on the accounts are locked, whatever the bus's delay.
+    const unchanged = (a: BankAccount) => ({ bankName: a.bankName, accountNumber: a.accountNumber, accountHolder: a.accountHolder });
+    for (const [user, account] of [[ana, accounts.ana.GBP], [bruno, accounts.bruno.CLP]] as const) {
+      const res = await call(`/api/bank-accounts/${account.id}`, { method: 'PUT', cookie: user.cookie, body: unchanged(account) });
+      expect(res.status).toBe(409);
+      expect(await errorOf(res)).toBe(IN_EXCHANGE);
+    }
+    for (const account of Object.values(accounts.ana)) {
+      const edit = await call(`/api/bank-accounts/${account.id}`, { method: 'PUT', cookie: ana.cookie, body: { ...unchanged(account), bankName: 'Elsewhere' } });
+      expect(edit.status).toBe(409);
+      expect(await errorOf(edit)).toBe(IN_EXCHANGE);
+      const remove = await call(`/api/bank-accounts/${account.id}`, { method: 'DELETE', cookie: ana.cookie });
+      expect(remove.status).toBe(409);
+      expect(await errorOf(remove)).toBe(IN_EXCHANGE);
+    }
+    expect(BankAccountList.parse(await json('/api/bank-accounts', 200, { cookie: ana.cookie })).sort((a, b) => a.id - b.id))
+      .toEqual([accounts.ana.GBP, accounts.ana.CLP].sort((a, b) => a.id - b.id));
+  }, 150_000);
+
+  it('lets Bruno complete it; each party\'s history shows it from their own side', async () => {
+    expect((await call(`/api/exchange-matches/${match.id}/complete`, { method: 'PUT', cookie: carla.cookie })).status).toBe(404);
+    const completed = ExchangeMatch.parse(await json(`/api/exchange-matches/${match.id}/complete`, 200, { method: 'PUT', cookie: bruno.cookie }));
+    expect(completed).toMatchObject({ id: match.id, status: 'completed', exchangeRequest: { id: posted.id, status: 'completed' } });
+    expect((await call(`/api/exchange-matches/${match.id}/complete`, { method: 'PUT', cookie: ana.cookie })).status).toBe(409);
+
+    const historyOf = async (user: SignedIn) => {
+      const res = await call('/api/transaction-history', { cookie: user.cookie });
+      expect(res.status).toBe(200);
+      const items = TransactionHistory.parse(await res.json());
+      expect(res.headers.get('x-total-count')).toBe(String(items.length));
+      return items;
+    };
+    const common = { id: match.id, exchangeRequestId: posted.id, exchangeMatchId: match.id, exchangeRate: 1275, status: 'completed', completedAt: expect.any(String) };
+    const anaHistory = await historyOf(ana);
+    // 150.25 × 1275 = 191,568.75 → 191,569 pesos (half-up to whole pesos).
+    expect(anaHistory).toEqual([{
+      ...common, fromCurrency: 'GBP', fromAmount: 150.25, toCurrency: 'CLP', toAmount: 191569, userRole: 'requester',
+      otherUser: { firstName: 'Bruno', lastName: 'Silva', email: 'bruno@puente.test' },
+    }]);
+    const brunoHistory = await historyOf(bruno);
+    expect(brunoHistory).toEqual([{
+      ...common, fromCurrency: 'CLP', fromAmount: 191569, toCurrency: 'GBP', toAmount: 150.25, userRole: 'matcher',
+      otherUser: { firstName: 'Ana', lastName: 'Diaz', email: 'ana@puente.test' },
+    }]);
+    expect(brunoHistory[0]!.completedAt).toBe(anaHistory[0]!.completedAt);
+    expect(await historyOf(carla)).toEqual([]);
+
+    // A completed match still shows its parties where to look back at; it has left the market.
+    const after = MatchAccountsResponse.parse(await json(`/api/exchange-matches/${match.id}/accounts`, 200, { cookie: ana.cookie }));
+    expect(after.exchangeDetails.status).toBe('completed');
+    expect(after.partnerAccount).toEqual(accounts.bruno.GBP);
+    const market = await call('/api/exchange-requests', { cookie: carla.cookie });
+    expect(market.headers.get('x-total-count')).toBe('0');
+    expect(ExchangeRequestList.parse(await market.json())).toEqual([]);
+  });
+
+  it('unlocks Ana\'s bank accounts once completed, and counts one transaction for each party', async () => {
+    const edit = { bankName: 'Monzo Bank', accountNumber: '31926819', accountHolder: 'Ana M. Diaz' };
+    const edited = await vi.waitFor(async () => {
+      const res = await call(`/api/bank-accounts/${accounts.ana.GBP.id}`, { method: 'PUT', cookie: ana.cookie, body: edit });
+      expect(res.status).toBe(200);
+      return BankAccount.parse(await res.json());
+    }, viaBus);
+    expect(edited).toEqual({ ...accounts.ana.GBP, ...edit });
+
+    for (const user of [ana, bruno]) {
+      await expect.poll(async () => CurrentUser.parse(await json('/api/auth/user', 200, { cookie: user.cookie })).transactionCount, viaBus).toBe(1);
+    }
+    expect(CurrentUser.parse(await json('/api/auth/user', 200, { cookie: carla.cookie })).transactionCount).toBe(0);
+  }, 150_000);
+}

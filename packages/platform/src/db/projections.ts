@@ -1,0 +1,58 @@
+/**
+ * Projections start full. A service that keeps a projection of another's data fills it, at a start where it never
+ * did, from the owner's internal snapshot route (pages of rows by id), then records that it did; events keep it
+ * current from there. A service using this lists ProjectionBackfillSchema among its entities (its migration
+ * creates the table).
+ */
+import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Orm } from './database.ts';
+
+export const ProjectionBackfillSchema = defineEntity({
+  name: 'ProjectionBackfill',
+  tableName: 'projection_backfill',
+  properties: {
+    name: p.text().primary(),
+    rows: p.integer(),
+    completedAt: p.datetime(),
+  },
+});
+export class ProjectionBackfill extends ProjectionBackfillSchema.class {}
+ProjectionBackfillSchema.setClass(ProjectionBackfill);
+
+/** The projections among `names` whose snapshot has not been taken yet. */
+export async function projectionsToBackfill<N extends string>(em: EntityManager, names: readonly N[]): Promise<N[]> {
+  const done = new Set((await em.find(ProjectionBackfill, { name: { $in: [...names] } })).map((b) => b.name));
+  return names.filter((name) => !done.has(name));
+}
+
+/** Fills the projection `name` with `fill` (which answers how many rows it read) unless that was done, and records it. */
+export async function backfillOnce(ctx: { orm: Orm; logger: Pick<Logger, 'info'> }, name: string, fill: () => Promise<number>): Promise<number | null> {
+  if ((await projectionsToBackfill(ctx.orm.em.fork(), [name])).length === 0) return null;
+  const rows = await fill();
+  await ctx.orm.em.fork().upsert(ProjectionBackfill, { name, rows, completedAt: new Date() });
+  ctx.logger.info({ projection: name, rows }, 'projection filled from its snapshot');
+  return rows;
+}
+
+/** Reads a snapshot page after page (rows with an id above the last one) until a short page; answers the rows read. */
+export async function pageThrough<T>(
+  page: { size: number; fetch(afterId: number): Promise<T[]>; idOf(row: T): number }, apply: (rows: T[]) => Promise<void>,
+): Promise<number> {
+  let afterId = 0;
+  let total = 0;
+  for (;;) {
+    const rows = await page.fetch(afterId);
+    if (rows.length > 0) await apply(rows);
+    total += rows.length;
+    if (rows.length < page.size) return total;
+    afterId = page.idOf(rows.at(-1)!);
+  }
+}
+
+/** An entity's table, schema-qualified, for the few statements a service writes in SQL. */
+export function qualifiedTable(em: EntityManager, entity: Parameters<EntityManager['getMetadata']>[0]): string {
+  const schema = em.config.get('schema');
+  const table = em.getMetadata(entity).tableName;
+  return schema ? `"${schema}"."${table}"` : `"${table}"`;
+}
