@@ -57,6 +57,7 @@ import {
   VerificationTypeParams,
   fieldErrors,
   messagesByField,
+  roundDecimal,
 } from './index.ts';
 
 const messages = messagesByField;
@@ -577,6 +578,13 @@ describe('response shapes', () => {
     expect(TransactionHistoryItem.safeParse({ ...item, toAmount: 593771.6 }).success).toBe(false);
   });
 
+  it('rounds decimal strings half-up on their digits', () => {
+    expect(['4.35', '4.25', '4.05', '4.3333', '5', '0.04', '0.05', '1187.54325'].map((v) => roundDecimal(v, 1)))
+      .toEqual(['4.4', '4.3', '4.1', '4.3', '5.0', '0.0', '0.1', '1187.5']);
+    expect(roundDecimal('2.675', 2)).toBe('2.68'); // (2.675).toFixed(2) is '2.67'
+    expect(roundDecimal('254999.5', 0)).toBe('255000');
+  });
+
   it('the market list query: filters, order and paging', () => {
     expect(ExchangeRequestsQuery.parse({})).toEqual({ limit: 50, offset: 0, sort: 'newest' });
     // Query strings: numbers as text, blanks ignored (a form's empty filter).
@@ -591,7 +599,7 @@ describe('response shapes', () => {
   });
 
   it('ratings, notifications, live messages', () => {
-    const rating = { id: 1, exchangeMatchId: 9, fromUserId: 2, toUserId: 1, rating: 4, comment: null, createdAt: now };
+    const rating = { id: 1, exchangeMatchId: 9, fromUserId: 2, toUserId: 1, rating: 4, comment: null, createdAt: now, fromUser: { firstName: 'Ben' } };
     expect(Rating.parse(rating)).toEqual(rating);
     const notification = { id: 3, type: 'exchange_match', content: 'Ben accepted your request', read: false, referenceId: 5, createdAt: now };
     expect(Notification.parse(notification)).toEqual(notification);

@@ -22,7 +22,10 @@ export const RatingCreate = z.object({
 });
 export type RatingCreate = z.infer<typeof RatingCreate>;
 
-/** A rating: the answer to POST (201) and the items of both GET lists. */
+/**
+ * A rating: the answer to POST (201) and the items of both GET lists. Beyond the spec's fields: the rater's first
+ * name (`fromUser`), for the lists a profile shows ('' while the rating service has not heard the rater's name).
+ */
 export const Rating = z.object({
   id: Id,
   exchangeMatchId: Id,
@@ -31,6 +34,7 @@ export const Rating = z.object({
   rating: Stars,
   comment: z.string().nullish(),
   createdAt: IsoDateTime,
+  fromUser: z.object({ firstName: z.string() }),
 });
 export type Rating = z.infer<typeof Rating>;
 

@@ -4,8 +4,8 @@
  * redelivered, arrive in any order across topics, or be older than the snapshot the projection started from.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { roundDecimal } from '@puente/contracts';
 import { consume } from '@puente/platform';
-import { decimal } from '../domain/money.ts';
 import { TraderAccount, traderRow } from '../domain/traders.ts';
 
 /** Applies a change of the user's names and picture unless a newer one is already in. */
@@ -38,7 +38,7 @@ export const consumers = [
     const trader = await traderRow(em, toUserId);
     // The rating service sends the running average and count: an older event never overwrites a newer one.
     if (toUserCount <= trader.ratingCount) return;
-    trader.trustRating = decimal(toUserAverage).round(1).toFixed(1);
+    trader.trustRating = roundDecimal(toUserAverage, 1);
     trader.ratingCount = toUserCount;
     await em.flush();
   }),

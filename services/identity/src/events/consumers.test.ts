@@ -36,6 +36,9 @@ describeWithInfra(['postgres'], 'identity projections from other services', () =
     await svc.deliver(rating(2, '4.5'), rating(1, '5.0'));
     const u = await user();
     expect([u.trustRating, u.ratingCount]).toEqual(['4.5', 2]);
+    // Rounded to one decimal on its digits: 4.35 is 4.3499… as a double, which toFixed(1) would show as 4.3.
+    await svc.deliver(rating(3, '4.35'));
+    expect((await user()).trustRating).toBe('4.4');
   });
 
   it('counts a completed match once for each party, even if the event is redelivered', async () => {

@@ -4,6 +4,7 @@
  * (events may be redelivered or, across aggregates, arrive in any order).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { roundDecimal } from '@puente/contracts';
 import { consume } from '@puente/platform';
 import { User } from '../domain/user.ts';
 import { AccountCurrency } from '../domain/account-currencies.ts';
@@ -29,7 +30,7 @@ export const consumers = [
     const user = await em.findOne(User, { id: toUserId });
     // The rating service sends the running average and count; an older event never overwrites a newer one.
     if (!user || toUserCount <= user.ratingCount) return;
-    user.trustRating = Number(toUserAverage).toFixed(1);
+    user.trustRating = roundDecimal(toUserAverage, 1); // as shown, rounded on its digits (never a float)
     user.ratingCount = toUserCount;
     await em.flush();
   }),
