@@ -28,6 +28,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['src/testing/setup.ts'],
+          // Above the 5 s the page-level waits allow (src/testing/setup.ts), so a slow wait fails as itself.
+          testTimeout: 15_000,
         },
       },
       {

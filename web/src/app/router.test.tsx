@@ -73,7 +73,7 @@ const publicData = {
 };
 
 async function expectScreen(screenName: Screen) {
-  const heading = await screen.findByRole('heading', { name: headings[screenName] }, { timeout: 3000 });
+  const heading = await screen.findByRole('heading', { name: headings[screenName] });
   expect(heading).toBeTruthy();
   for (const [other, text] of Object.entries(headings)) {
     if (other !== screenName && text !== headings[screenName]) expect(screen.queryByRole('heading', { name: text })).toBeNull();

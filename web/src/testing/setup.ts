@@ -1,6 +1,10 @@
 import { afterEach, vi } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { resetToasts } from '../components/ui/toast.tsx';
+
+// findBy*/waitFor wait for what a user would see; a busy CI machine (2 cores, every suite in turn) can take longer
+// than the library's default second, and a wait that holds only on a quiet machine is a flaky test.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();

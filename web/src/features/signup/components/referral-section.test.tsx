@@ -55,14 +55,15 @@ describe('the landing page referral section', () => {
     fakeApi({ 'GET /api/auth/verify-referral/FRIEND1': { body: { valid: true } } });
     const { type, submit, router } = setup();
     type('FRIEND1');
+    // The redirect's timer starts after this submit: a lower bound that holds however slow the machine is.
+    const submittedAt = Date.now();
     submit();
     expect(await screen.findByRole('button', { name: 'Valid' })).toBeTruthy();
     expect(screen.getByText('Valid Referral Code')).toBeTruthy();
     expect(screen.getByText('You can proceed with registration')).toBeTruthy();
-    const validAt = Date.now();
     expect(router.state.location.pathname).toBe('/');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/register/FRIEND1'), { timeout: 2000 });
-    expect(Date.now() - validAt).toBeGreaterThanOrEqual(REFERRAL_REDIRECT_DELAY_MS - 50);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/register/FRIEND1'));
+    expect(Date.now() - submittedAt).toBeGreaterThanOrEqual(REFERRAL_REDIRECT_DELAY_MS);
     expect(await screen.findByText('register page')).toBeTruthy();
   });
 
