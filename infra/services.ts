@@ -4,7 +4,7 @@ import { loadConfig, type ServiceDefinition } from '@puente/platform';
 import { identityService, IdentitySettings } from '@puente/identity';
 import { accountsService, AccountsSettings } from '@puente/accounts';
 import { exchangeService, ExchangeSettings } from '@puente/exchange';
-import { ratingService } from '@puente/rating';
+import { ratingService, RatingSettings } from '@puente/rating';
 import { notificationService, NotificationSettings } from '@puente/notification';
 import { subscriptionService } from '@puente/subscription';
 import { auditService, AuditSettings } from '@puente/audit';
@@ -14,7 +14,7 @@ export function serviceDefinitions(env: NodeJS.ProcessEnv = process.env, opts: {
     identity: identityService(loadConfig(IdentitySettings, env), opts),
     accounts: accountsService(loadConfig(AccountsSettings, env)),
     exchange: exchangeService(loadConfig(ExchangeSettings, env)),
-    rating: ratingService(),
+    rating: ratingService(loadConfig(RatingSettings, env)),
     notification: notificationService(loadConfig(NotificationSettings, env)),
     subscription: subscriptionService(),
     audit: auditService(loadConfig(AuditSettings, env)),

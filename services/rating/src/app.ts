@@ -1,17 +1,44 @@
 /**
- * Rating: ratings between the parties of a completed match. Owns schema `rating`.
- * Skeleton: health, readiness, its schema with outbox and inbox; its routes and events arrive with its issue.
+ * Rating: the ratings the parties of a completed match give each other, once each. Owns schema `rating`. Keeps
+ * projections of matches (from the exchange service's match events) and of users' first names (from identity).
+ * Each rating publishes the rated user's exact running average and count (ratingSubmitted).
  */
 import { fileURLToPath } from 'node:url';
-import { defineService } from '@puente/platform';
+import { z } from 'zod';
+import { ProjectionBackfillSchema, blankAsUnset, defineService } from '@puente/platform';
+import { RatingSchema } from './domain/rating.ts';
+import { RaterSchema } from './domain/rater.ts';
+import { TradeSchema } from './domain/trade.ts';
+import { ratingRoutes } from './routes/ratings.ts';
+import { BACKFILL_PROJECTIONS, backfillProjectionsJob, pendingProjections } from './jobs/backfill-projections.ts';
 import { consumers } from './events/consumers.ts';
 
-export function ratingService() {
+const setting = blankAsUnset;
+
+/** The rating service's settings (besides the service settings every process reads). */
+export const RatingSettings = z.object({
+  /**
+   * 'on': a start without the raters' snapshot fills it from identity (internal route).
+   * 'off' where Kafka keeps every event from the beginning and replaying it suffices.
+   */
+  PROJECTION_BACKFILL: setting(z.enum(['on', 'off'], { error: 'PROJECTION_BACKFILL must be on or off' }).default('on')),
+});
+export type RatingSettings = z.infer<typeof RatingSettings>;
+
+export function ratingService(settings: RatingSettings = RatingSettings.parse({})) {
   return defineService({
     name: 'rating',
-    entities: [],
+    entities: [RatingSchema, TradeSchema, RaterSchema, ProjectionBackfillSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
-    routes() {},
+    jobs: [backfillProjectionsJob],
+    async onStart({ orm, jobs }) {
+      if (settings.PROJECTION_BACKFILL === 'on' && (await pendingProjections(orm.em.fork())).length > 0) {
+        await jobs.enqueue(BACKFILL_PROJECTIONS, {}, { jobId: BACKFILL_PROJECTIONS });
+      }
+    },
+    async routes(app, ctx) {
+      await app.register(ratingRoutes(ctx));
+    },
   });
 }

@@ -1,4 +1,5 @@
+import { loadConfig } from '@puente/platform';
 import { runServiceProcess } from '@puente/platform/process';
-import { ratingService } from './app.ts';
+import { ratingService, RatingSettings } from './app.ts';
 
-await runServiceProcess(ratingService());
+await runServiceProcess(ratingService(loadConfig(RatingSettings)));

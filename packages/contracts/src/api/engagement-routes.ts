@@ -1,6 +1,6 @@
 /** The rating, notification and subscription services' routes (spec section 7): declared now, served once built. */
 import { z } from 'zod';
-import { IdParams, Message } from './common.ts';
+import { IdParams, Message, PaginationQuery } from './common.ts';
 import { routeGroup } from './route.ts';
 import { Rating, RatingCreate, RatingList, RatingsByMatchParams, RatingsByUserParams } from './rating.ts';
 import { MarkAllReadResponse, Notification, NotificationCount, NotificationList } from './notification.ts';
@@ -8,17 +8,17 @@ import { CancelSubscriptionResponse, CreateSubscriptionResponse, SubscriptionInf
 
 export const RatingRoutes = routeGroup('rating', {
   forMatch: {
-    method: 'GET', path: '/api/ratings/exchange/{exchangeMatchId}', access: 'user', params: RatingsByMatchParams, planned: true,
+    method: 'GET', path: '/api/ratings/exchange/{exchangeMatchId}', access: 'user', params: RatingsByMatchParams,
     summary: 'The ratings given in a match (its parties only).',
     responses: { 200: RatingList },
   },
   forUser: {
-    method: 'GET', path: '/api/ratings/user/{userId}', access: 'user', params: RatingsByUserParams, planned: true,
-    summary: 'The ratings a user received, newest first.',
+    method: 'GET', path: '/api/ratings/user/{userId}', access: 'user', params: RatingsByUserParams, query: PaginationQuery, paginated: true,
+    summary: 'The ratings a user received, newest first (public to signed-in users: trust is built on them).',
     responses: { 200: RatingList },
   },
   create: {
-    method: 'POST', path: '/api/ratings', access: 'user', body: RatingCreate, planned: true,
+    method: 'POST', path: '/api/ratings', access: 'user', body: RatingCreate,
     summary: 'Rate the other party of a completed match, once.',
     responses: { 201: Rating },
   },

@@ -1,4 +1,23 @@
-/** Every event the rating service consumes, in one list. */
-import type { Consumer } from '@puente/platform';
+/**
+ * Every event the rating service consumes, in one list: the exchange service's match events (who may rate whom, and
+ * when) and identity's names (the rater's first name beside each rating). Each handler is idempotent on its own
+ * terms too: events may be redelivered, arrive in any order across topics, or be older than the snapshot the
+ * projection started from.
+ */
+import { consume } from '@puente/platform';
+import { setRaterNames } from '../domain/rater.ts';
+import { advanceTrade } from '../domain/trade.ts';
 
-export const consumers: Consumer[] = [];
+export const consumers = [
+  consume('matchCreated', async (m, { em }) => { await advanceTrade(em, m, 'pending'); }),
+  consume('matchConfirmed', async (m, { em }) => { await advanceTrade(em, m, 'confirmed'); }),
+  consume('matchCompleted', async (m, { em }) => { await advanceTrade(em, m, 'completed'); }),
+  consume('matchCancelled', async (m, { em }) => { await advanceTrade(em, m, 'cancelled'); }),
+  consume('matchExpired', async (m, { em }) => { await advanceTrade(em, m, 'expired'); }),
+  consume('userRegistered', async ({ userId, firstName }, { em, event }) => {
+    await setRaterNames(em, [{ userId, firstName }], new Date(event.occurredAt));
+  }),
+  consume('userProfileUpdated', async ({ userId, firstName }, { em, event }) => {
+    await setRaterNames(em, [{ userId, firstName }], new Date(event.occurredAt));
+  }),
+];
