@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   BankAccount, BankAccountList, CurrentUser, ErrorBody, ExchangeMatch, ExchangeMatchForRequest, ExchangeRate,
-  ExchangeRequest, ExchangeRequestList, MatchAccountsResponse, TransactionHistory,
+  ExchangeRequest, ExchangeRequestList, MatchAccountsResponse, Rating, RatingList, TransactionHistory,
   type BankAccountCreateInput,
 } from '@puente/contracts';
 import { describeWithInfra, startKafka, startPostgres, startRedis, testPortBase } from '@puente/testkit';
@@ -300,5 +300,36 @@ function exchangeEndToEnd(start: () => Promise<RunningApp>): void {
       await expect.poll(async () => CurrentUser.parse(await json('/api/auth/user', 200, { cookie: user.cookie })).transactionCount, viaBus).toBe(1);
     }
     expect(CurrentUser.parse(await json('/api/auth/user', 200, { cookie: carla.cookie })).transactionCount).toBe(0);
+  }, 150_000);
+
+  it('lets each party rate the other once; the ratings are public and move each one\'s trust', async () => {
+    // The rating service learns that the match completed through the bus.
+    const byBruno = await vi.waitFor(async () => {
+      const res = await call('/api/ratings', { cookie: bruno.cookie, body: { exchangeMatchId: match.id, toUserId: ana.id, rating: 5, comment: '  Quick and friendly  ' } });
+      expect(res.status).toBe(201);
+      return Rating.parse(await res.json());
+    }, viaBus);
+    expect(byBruno).toEqual({
+      id: expect.any(Number), exchangeMatchId: match.id, fromUserId: bruno.id, toUserId: ana.id, rating: 5,
+      comment: 'Quick and friendly', createdAt: expect.any(String), fromUser: { firstName: 'Bruno' },
+    });
+    const again = await call('/api/ratings', { cookie: bruno.cookie, body: { exchangeMatchId: match.id, toUserId: ana.id, rating: 1 } });
+    expect([again.status, await errorOf(again)]).toEqual([409, 'Already Rated']);
+    expect((await call('/api/ratings', { cookie: carla.cookie, body: { exchangeMatchId: match.id, toUserId: ana.id, rating: 1 } })).status).toBe(404);
+    const byAna = Rating.parse(await json('/api/ratings', 201, { cookie: ana.cookie, body: { exchangeMatchId: match.id, toUserId: bruno.id, rating: 4 } }));
+
+    expect(RatingList.parse(await json(`/api/ratings/exchange/${match.id}`, 200, { cookie: ana.cookie })).map((r) => r.id).sort())
+      .toEqual([byBruno.id, byAna.id].sort());
+    expect((await call(`/api/ratings/exchange/${match.id}`, { cookie: carla.cookie })).status).toBe(404);
+    // Public to any signed-in user: trust is built on them.
+    expect(RatingList.parse(await json(`/api/ratings/user/${ana.id}`, 200, { cookie: carla.cookie }))).toEqual([byBruno]);
+
+    // Identity follows: Ana 5.0 (40 points) + 1 exchange (2) + email verified (5) = 47, Silver; Bruno 4.0 (32 + 7) = 39, Bronze.
+    for (const [user, trust] of [[ana, { trustRating: 5, ratingCount: 1, trustScore: 47, trustLevel: 'Silver' }], [bruno, { trustRating: 4, ratingCount: 1, trustScore: 39, trustLevel: 'Bronze' }]] as const) {
+      await expect.poll(async () => {
+        const me = CurrentUser.parse(await json('/api/auth/user', 200, { cookie: user.cookie }));
+        return { trustRating: me.trustRating, ratingCount: me.ratingCount, trustScore: me.trustScore, trustLevel: me.trustLevel };
+      }, viaBus).toEqual(trust);
+    }
   }, 150_000);
 }
