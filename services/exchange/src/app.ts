@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { ProjectionBackfillSchema, blankAsUnset, defineService } from '@puente/platform';
+import { ProjectionBackfillSchema, ProjectionBackfillSetting, blankAsUnset, defineService } from '@puente/platform';
 import { ExchangeRateEntrySchema, seedRate } from './domain/exchange-rate.ts';
 import { ExchangeMatchSchema } from './domain/exchange-match.ts';
 import { ExchangeRequestSchema } from './domain/exchange-request.ts';
@@ -18,7 +18,7 @@ import { exchangeMatchRoutes } from './routes/exchange-matches.ts';
 import { historyRoutes } from './routes/history.ts';
 import { REFRESH_EVERY_MS, REFRESH_EXCHANGE_RATE, refreshExchangeRateJob } from './jobs/refresh-exchange-rate.ts';
 import { SWEEP_EVERY_MS, SWEEP_TRADE_TIMERS, sweepTradeTimersJob } from './jobs/sweep-trade-timers.ts';
-import { BACKFILL_PROJECTIONS, backfillProjectionsJob, pendingProjections } from './jobs/backfill-projections.ts';
+import { backfill } from './jobs/backfill-projections.ts';
 import { consumers } from './events/consumers.ts';
 
 const setting = blankAsUnset;
@@ -57,7 +57,7 @@ export const ExchangeSettings = z.object({
    * 'on': a start without the projections' snapshots fills them from identity and accounts (internal routes).
    * 'off' where Kafka keeps every event from the beginning and replaying it suffices.
    */
-  PROJECTION_BACKFILL: setting(z.enum(['on', 'off'], { error: 'PROJECTION_BACKFILL must be on or off' }).default('on')),
+  PROJECTION_BACKFILL: ProjectionBackfillSetting,
 }).refine((s) => !s.EXCHANGE_RATE_URL || s.EXCHANGE_RATE_JSON_PATH, {
   message: 'EXCHANGE_RATE_JSON_PATH is required with EXCHANGE_RATE_URL (e.g. rates.CLP)', path: ['EXCHANGE_RATE_JSON_PATH'],
 });
@@ -88,18 +88,17 @@ export function exchangeService(settings: ExchangeSettings, { now = () => new Da
     entities: [ExchangeRateEntrySchema, ExchangeRequestSchema, ExchangeMatchSchema, TraderSchema, TraderAccountSchema, ProjectionBackfillSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
-    jobs: [refreshExchangeRateJob(provider, settings.EXCHANGE_RATE_TIMEOUT_MS), sweepTradeTimersJob(timers, now), backfillProjectionsJob],
+    jobs: [refreshExchangeRateJob(provider, settings.EXCHANGE_RATE_TIMEOUT_MS), sweepTradeTimersJob(timers, now), backfill.job],
     schedules: [
       { job: REFRESH_EXCHANGE_RATE, everyMs: REFRESH_EVERY_MS, schedulerId: REFRESH_EXCHANGE_RATE },
       { job: SWEEP_TRADE_TIMERS, everyMs: SWEEP_EVERY_MS, schedulerId: SWEEP_TRADE_TIMERS },
     ],
-    async onStart({ orm, logger, jobs }) {
+    async onStart(ctx) {
+      const { orm, logger } = ctx;
       // The very first start stores the fixed rate, so the route has a rate before any provider has answered.
       const seeded = await seedRate(orm.em, { rate: settings.EXCHANGE_RATE_FIXED, source: 'fixed', fetchedAt: new Date() });
       if (seeded) logger.info({ rate: settings.EXCHANGE_RATE_FIXED }, 'no exchange rate stored yet: stored the fixed rate');
-      if (settings.PROJECTION_BACKFILL === 'on' && (await pendingProjections(orm.em.fork())).length > 0) {
-        await jobs.enqueue(BACKFILL_PROJECTIONS, {}, { jobId: BACKFILL_PROJECTIONS });
-      }
+      if (settings.PROJECTION_BACKFILL === 'on') await backfill.startIfPending(ctx);
     },
     async routes(app, ctx) {
       const deps = { ctx, now };

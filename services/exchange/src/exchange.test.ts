@@ -6,7 +6,7 @@ import { ExchangeSettings, exchangeService, rateProviderFrom } from './app.ts';
 import { ExchangeRateEntry } from './domain/exchange-rate.ts';
 import { REFRESH_EVERY_MS, REFRESH_EXCHANGE_RATE, refreshExchangeRate } from './jobs/refresh-exchange-rate.ts';
 import { SWEEP_EVERY_MS, SWEEP_TRADE_TIMERS } from './jobs/sweep-trade-timers.ts';
-import { BACKFILL_PROJECTIONS } from './jobs/backfill-projections.ts';
+import { backfill } from './jobs/backfill-projections.ts';
 
 describeWithInfra(['postgres'], 'exchange service', () => {
   const db = useFreshDatabase('exchange');
@@ -56,7 +56,7 @@ describeWithInfra(['postgres'], 'exchange service', () => {
         { job: SWEEP_TRADE_TIMERS, everyMs: SWEEP_EVERY_MS, schedulerId: SWEEP_TRADE_TIMERS },
       ]);
       expect([REFRESH_EVERY_MS, SWEEP_EVERY_MS]).toEqual([15 * 60_000, 60_000]);
-      expect(definition.jobs?.map((j) => j.name)).toEqual([REFRESH_EXCHANGE_RATE, SWEEP_TRADE_TIMERS, BACKFILL_PROJECTIONS]);
+      expect(definition.jobs?.map((j) => j.name)).toEqual([REFRESH_EXCHANGE_RATE, SWEEP_TRADE_TIMERS, backfill.job.name]);
     });
 
     it('keeps its history across restarts, and stores a changed fixed rate from the run at start', async () => {

@@ -3,7 +3,7 @@ import { ErrorBody, ExchangeMatchList, ExchangeRate, ExchangeRequest, ExchangeRe
 import { ProjectionBackfill, makeEvent } from '@puente/platform';
 import type { TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
-import { pendingProjections } from './jobs/backfill-projections.ts';
+import { backfill } from './jobs/backfill-projections.ts';
 import { accountRemoved, startExchangeOnClock, trader } from './testing/traders.ts';
 
 type Headers = Record<string, string>;
@@ -155,11 +155,11 @@ describeWithInfra(['postgres'], 'exchange projections', () => {
         expect(posted.statusCode, posted.body).toBe(201);
 
         const em = () => backfilling.ctx.orm.em.fork();
-        expect(await pendingProjections(em())).toEqual(['users', 'account-currencies']);
+        expect(await backfill.pending(em())).toEqual(['users', 'account-currencies']);
         await em().insert(ProjectionBackfill, { name: 'users', rows: 0, completedAt: new Date() });
-        expect(await pendingProjections(em())).toEqual(['account-currencies']);
+        expect(await backfill.pending(em())).toEqual(['account-currencies']);
         await em().insert(ProjectionBackfill, { name: 'account-currencies', rows: 0, completedAt: new Date() });
-        expect(await pendingProjections(em())).toEqual([]);
+        expect(await backfill.pending(em())).toEqual([]);
       } finally {
         await backfilling.stop();
       }

@@ -6,11 +6,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { ProjectionBackfillSchema, blankAsUnset, defineService } from '@puente/platform';
+import { ProjectionBackfillSchema, ProjectionBackfillSetting, defineService } from '@puente/platform';
 import { NotificationSchema } from './domain/notification.ts';
 import { AccountHolderSchema } from './domain/account-holders.ts';
 import { FAN_OUT_PAGE_SIZE, fanOutRequestNotificationJob } from './jobs/fan-out-request-notification.ts';
-import { BACKFILL_ACCOUNT_HOLDERS, backfillAccountHoldersJob, needsAccountHoldersBackfill } from './jobs/backfill-account-holders.ts';
+import { backfill } from './jobs/backfill-account-holders.ts';
 import { consumers } from './events/consumers.ts';
 
 /** The notification service's settings (besides the service settings every process reads). */
@@ -19,7 +19,7 @@ export const NotificationSettings = z.object({
    * 'on': a start without the account holders' snapshot fills it from the accounts service (internal route).
    * 'off' where Kafka keeps every event from the beginning and replaying it suffices.
    */
-  PROJECTION_BACKFILL: blankAsUnset(z.enum(['on', 'off'], { error: 'PROJECTION_BACKFILL must be on or off' }).default('on')),
+  PROJECTION_BACKFILL: ProjectionBackfillSetting,
 });
 export type NotificationSettings = z.infer<typeof NotificationSettings>;
 
@@ -38,11 +38,9 @@ export function notificationService(
     entities: [NotificationSchema, AccountHolderSchema, ProjectionBackfillSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
-    jobs: [fanOutRequestNotificationJob(fanOutPageSize), backfillAccountHoldersJob],
+    jobs: [fanOutRequestNotificationJob(fanOutPageSize), backfill.job],
     async onStart(ctx) {
-      if (settings.PROJECTION_BACKFILL === 'on' && (await needsAccountHoldersBackfill(ctx.orm.em.fork()))) {
-        await ctx.jobs.enqueue(BACKFILL_ACCOUNT_HOLDERS, {}, { jobId: BACKFILL_ACCOUNT_HOLDERS });
-      }
+      if (settings.PROJECTION_BACKFILL === 'on') await backfill.startIfPending(ctx);
     },
     routes() {},
   });

@@ -5,15 +5,13 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { ProjectionBackfillSchema, blankAsUnset, defineService } from '@puente/platform';
+import { ProjectionBackfillSchema, ProjectionBackfillSetting, defineService } from '@puente/platform';
 import { RatingSchema } from './domain/rating.ts';
 import { RaterSchema } from './domain/rater.ts';
 import { TradeSchema } from './domain/trade.ts';
 import { ratingRoutes } from './routes/ratings.ts';
-import { BACKFILL_PROJECTIONS, backfillProjectionsJob, pendingProjections } from './jobs/backfill-projections.ts';
+import { backfill } from './jobs/backfill-projections.ts';
 import { consumers } from './events/consumers.ts';
-
-const setting = blankAsUnset;
 
 /** The rating service's settings (besides the service settings every process reads). */
 export const RatingSettings = z.object({
@@ -21,7 +19,7 @@ export const RatingSettings = z.object({
    * 'on': a start without the raters' snapshot fills it from identity (internal route).
    * 'off' where Kafka keeps every event from the beginning and replaying it suffices.
    */
-  PROJECTION_BACKFILL: setting(z.enum(['on', 'off'], { error: 'PROJECTION_BACKFILL must be on or off' }).default('on')),
+  PROJECTION_BACKFILL: ProjectionBackfillSetting,
 });
 export type RatingSettings = z.infer<typeof RatingSettings>;
 
@@ -31,11 +29,9 @@ export function ratingService(settings: RatingSettings = RatingSettings.parse({}
     entities: [RatingSchema, TradeSchema, RaterSchema, ProjectionBackfillSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
-    jobs: [backfillProjectionsJob],
-    async onStart({ orm, jobs }) {
-      if (settings.PROJECTION_BACKFILL === 'on' && (await pendingProjections(orm.em.fork())).length > 0) {
-        await jobs.enqueue(BACKFILL_PROJECTIONS, {}, { jobId: BACKFILL_PROJECTIONS });
-      }
+    jobs: [backfill.job],
+    async onStart(ctx) {
+      if (settings.PROJECTION_BACKFILL === 'on') await backfill.startIfPending(ctx);
     },
     async routes(app, ctx) {
       await app.register(ratingRoutes(ctx));

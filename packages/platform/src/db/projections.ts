@@ -4,9 +4,14 @@
  * current from there. A service using this lists ProjectionBackfillSchema among its entities (its migration
  * creates the table).
  */
+import { z } from 'zod';
 import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
+import type { ApiRoute, ServiceName, SuccessData } from '@puente/contracts';
 import type { Orm } from './database.ts';
+import { blankAsUnset } from '../config.ts';
+import { defineJob } from '../jobs/port.ts';
+import { callRoute, type ServiceContext } from '../service.ts';
 
 export const ProjectionBackfillSchema = defineEntity({
   name: 'ProjectionBackfill',
@@ -55,4 +60,50 @@ export function qualifiedTable(em: EntityManager, entity: Parameters<EntityManag
   const schema = em.config.get('schema');
   const table = em.getMetadata(entity).tableName;
   return schema ? `"${schema}"."${table}"` : `"${table}"`;
+}
+
+/**
+ * The setting every service with projections reads: 'on' fills them from the owners' snapshots at a start that
+ * never did; 'off' where Kafka keeps every event and replaying it suffices.
+ */
+export const ProjectionBackfillSetting = blankAsUnset(z.enum(['on', 'off'], { error: 'PROJECTION_BACKFILL must be on or off' }).default('on'));
+
+const SNAPSHOT_PAGE = 500;
+type Row<R extends ApiRoute> = SuccessData<R> extends readonly (infer T)[] ? T : never;
+type BackfillContext = Pick<ServiceContext, 'orm' | 'callService' | 'logger'>;
+
+/** Reads another service's snapshot route (SnapshotQuery: afterId, limit) page after page into `apply`. */
+export function readSnapshot<R extends ApiRoute>(
+  ctx: BackfillContext, service: ServiceName, route: R, idOf: (row: Row<R>) => number, apply: (rows: Row<R>[]) => Promise<void>,
+): Promise<number> {
+  return pageThrough({
+    size: SNAPSHOT_PAGE,
+    fetch: async (afterId) => (await callRoute(ctx, service, route, { afterId, limit: SNAPSHOT_PAGE })) as Row<R>[],
+    idOf,
+  }, apply);
+}
+
+/**
+ * A service's projections' backfill: one job that fills each named projection once, in order, retried with backoff
+ * while the owners are still starting; `startIfPending` (from onStart) enqueues it only when one was never filled.
+ */
+export function projectionBackfill<N extends string>(jobName: string, fills: Record<N, (ctx: BackfillContext) => Promise<number>>) {
+  const names = Object.keys(fills) as N[];
+  return {
+    names,
+    job: defineJob({
+      name: jobName,
+      schema: z.object({}),
+      attempts: 10,
+      backoffMs: 2_000,
+      timeoutMs: 10 * 60_000,
+      async handle(_data, ctx) {
+        for (const name of names) await backfillOnce(ctx, name, () => fills[name](ctx));
+      },
+    }),
+    pending: (em: EntityManager) => projectionsToBackfill(em, names),
+    async startIfPending(ctx: Pick<ServiceContext, 'orm' | 'jobs'>): Promise<void> {
+      if ((await projectionsToBackfill(ctx.orm.em.fork(), names)).length > 0) await ctx.jobs.enqueue(jobName, {}, { jobId: jobName });
+    },
+  };
 }

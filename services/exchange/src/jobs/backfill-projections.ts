@@ -5,17 +5,10 @@
  * a snapshot value never overwrites a newer one an event already brought (profileAsOf, tierAsOf, ratingCount).
  * A job, so it retries with backoff while identity or accounts are still starting.
  */
-import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Routes, type User } from '@puente/contracts';
-import { backfillOnce, callRoute, defineJob, pageThrough, projectionsToBackfill, type ServiceContext } from '@puente/platform';
+import { projectionBackfill, readSnapshot } from '@puente/platform';
 import { Trader, TraderAccount } from '../domain/traders.ts';
-
-export const BACKFILL_PROJECTIONS = 'backfill-projections';
-export const PROJECTIONS = ['users', 'account-currencies'] as const;
-const PAGE = 500;
-
-type Ctx = Pick<ServiceContext, 'orm' | 'callService' | 'logger'>;
 
 function applyUser(em: EntityManager, existing: Trader | undefined, u: User, asOf: Date): void {
   const trader = existing ?? em.create(Trader, { userId: u.id });
@@ -29,37 +22,15 @@ function applyUser(em: EntityManager, existing: Trader | undefined, u: User, asO
   trader.transactionCount = Math.max(trader.transactionCount ?? 0, u.transactionCount);
 }
 
-const fills = {
-  users: (ctx: Ctx) => pageThrough(
-    { size: PAGE, fetch: (afterId) => callRoute(ctx, 'identity', Routes.identity.internalUsers, { afterId, limit: PAGE }), idOf: (u) => u.id },
-    async (users) => {
-      const asOf = new Date();
-      await ctx.orm.em.fork().transactional(async (tx) => {
-        const existing = new Map((await tx.find(Trader, { userId: { $in: users.map((u) => u.id) } })).map((t) => [t.userId, t]));
-        for (const u of users) applyUser(tx, existing.get(u.id), u, asOf);
-      });
-    },
-  ),
-  'account-currencies': (ctx: Ctx) => pageThrough(
-    { size: PAGE, fetch: (afterId) => callRoute(ctx, 'accounts', Routes.accounts.accountCurrencies, { afterId, limit: PAGE }), idOf: (a) => a.accountId },
-    async (accounts) => { await ctx.orm.em.fork().upsertMany(TraderAccount, accounts, { onConflictAction: 'ignore' }); },
-  ),
-} satisfies Record<(typeof PROJECTIONS)[number], (ctx: Ctx) => Promise<number>>;
-
-/** The projections whose snapshot was never taken. */
-export const pendingProjections = (em: EntityManager) => projectionsToBackfill(em, PROJECTIONS);
-
-export async function backfillProjections(ctx: Ctx): Promise<void> {
-  for (const name of PROJECTIONS) await backfillOnce(ctx, name, () => fills[name](ctx));
-}
-
-export const backfillProjectionsJob = defineJob({
-  name: BACKFILL_PROJECTIONS,
-  schema: z.object({}),
-  attempts: 10,
-  backoffMs: 2_000,
-  timeoutMs: 10 * 60_000,
-  async handle(_data, ctx) {
-    await backfillProjections(ctx);
-  },
+export const backfill = projectionBackfill('backfill-projections', {
+  users: (ctx) => readSnapshot(ctx, 'identity', Routes.identity.internalUsers, (u) => u.id, async (users) => {
+    const asOf = new Date();
+    await ctx.orm.em.fork().transactional(async (tx) => {
+      const existing = new Map((await tx.find(Trader, { userId: { $in: users.map((u) => u.id) } })).map((t) => [t.userId, t]));
+      for (const u of users) applyUser(tx, existing.get(u.id), u, asOf);
+    });
+  }),
+  'account-currencies': (ctx) => readSnapshot(ctx, 'accounts', Routes.accounts.accountCurrencies, (a) => a.accountId, async (accounts) => {
+    await ctx.orm.em.fork().upsertMany(TraderAccount, accounts, { onConflictAction: 'ignore' });
+  }),
 });
