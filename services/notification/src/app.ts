@@ -2,7 +2,8 @@
  * Notification: in-app notifications and the live match announcements. Owns schema `notification`.
  * Built so far: the fan-out of an exchange request to the users who could take it (exchange.request.notifications-
  * sent → one exchange_request notification each, page by page in jobs), from its own projection of who holds an
- * account in which currency (accounts' events, and their snapshot at the first start). Its routes come later.
+ * account in which currency (accounts' events, and their snapshot at the first start); and the routes that read
+ * them: the caller's list (newest first, paginated), the unread count, mark one or all read.
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -12,6 +13,7 @@ import { AccountHolderSchema } from './domain/account-holders.ts';
 import { FAN_OUT_PAGE_SIZE, fanOutRequestNotificationJob } from './jobs/fan-out-request-notification.ts';
 import { backfill } from './jobs/backfill-account-holders.ts';
 import { consumers } from './events/consumers.ts';
+import { notificationRoutes } from './routes/notifications.ts';
 
 /** The notification service's settings (besides the service settings every process reads). */
 export const NotificationSettings = z.object({
@@ -42,6 +44,8 @@ export function notificationService(
     async onStart(ctx) {
       if (settings.PROJECTION_BACKFILL === 'on') await backfill.startIfPending(ctx);
     },
-    routes() {},
+    async routes(app) {
+      await app.register(notificationRoutes());
+    },
   });
 }

@@ -27,8 +27,9 @@ describeWithInfra(['postgres'], 'notification service', () => {
     expect(indexes.find((i) => i.indexname === 'notification_user_id_source_event_id_unique')?.indexdef).toMatch(/^CREATE UNIQUE INDEX/);
   });
 
-  it('serves no notification route yet (they come with a later issue)', async () => {
-    const res = await svc.app.inject({ method: 'GET', url: '/notifications', headers: await svc.as({ kind: 'user', userId: 1, role: 'user' }) });
-    expect(res.statusCode).toBe(404);
+  it('serves its routes under /notifications, for signed-in users', async () => {
+    const res = await svc.app.inject({ method: 'GET', url: '/notifications/count', headers: await svc.as({ kind: 'user', userId: 1, role: 'user' }) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ count: 0 });
   });
 });

@@ -26,22 +26,22 @@ export const RatingRoutes = routeGroup('rating', {
 
 export const NotificationRoutes = routeGroup('notification', {
   list: {
-    method: 'GET', path: '/api/notifications', access: 'user', planned: true,
+    method: 'GET', path: '/api/notifications', access: 'user', query: PaginationQuery, paginated: true,
     summary: 'The signed-in user\'s notifications, newest first; polled every 3 s.',
     responses: { 200: NotificationList },
   },
   count: {
-    method: 'GET', path: '/api/notifications/count', access: 'user', planned: true,
+    method: 'GET', path: '/api/notifications/count', access: 'user',
     summary: 'How many notifications are unread; polled every 3 s and every 30 s.',
     responses: { 200: NotificationCount },
   },
   readAll: {
-    method: 'PUT', path: '/api/notifications/read-all', access: 'user', planned: true,
+    method: 'PUT', path: '/api/notifications/read-all', access: 'user',
     summary: 'Mark every notification read.',
     responses: { 200: MarkAllReadResponse },
   },
   read: {
-    method: 'PUT', path: '/api/notifications/{id}/read', access: 'user', params: IdParams, planned: true,
+    method: 'PUT', path: '/api/notifications/{id}/read', access: 'user', params: IdParams,
     summary: 'Mark one notification read.',
     responses: { 200: Notification },
   },
