@@ -32,6 +32,8 @@ export interface DistributedOptions {
   /** Which services to start (default: all seven). */
   services?: readonly ServiceName[];
   gateway?: boolean;
+  /** How many gateway instances (default 1); the others listen on PORT+1, PORT+2, ... sharing Redis and Kafka. */
+  gateways?: number;
   /** Where each child's output goes (default: prefixed lines on this process's stdout). */
   onOutput?: (name: string, line: string) => void;
   say?: (line: string) => void;
@@ -39,6 +41,8 @@ export interface DistributedOptions {
 
 export interface Distributed {
   url: string;
+  /** Every gateway instance's URL, `url` first. */
+  gatewayUrls: string[];
   serviceUrls: Partial<Record<ServiceName, string>>;
   children: Map<string, ChildProcess>;
   stop(): Promise<void>;
@@ -94,15 +98,19 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
       launch(name, `services/${name}/src/server.ts`, { PORT: String(new URL(serviceUrls[name]!).port) });
     }
     for (const name of services) await waitReady(name, `${serviceUrls[name]}/ready`, children.get(name)!);
-    let url = '';
+    const gatewayUrls: string[] = [];
     if (opts.gateway ?? true) {
-      say(`starting the gateway on ${settings.HOST}:${settings.PORT}`);
-      launch('gateway', 'gateway/src/server.ts', { PORT: String(settings.PORT), HOST: settings.HOST });
       const host = ['0.0.0.0', '::'].includes(settings.HOST) ? '127.0.0.1' : settings.HOST.includes(':') ? `[${settings.HOST}]` : settings.HOST;
-      url = `http://${host}:${settings.PORT}`;
-      await waitReady('gateway', `${url}/health`, children.get('gateway')!);
+      for (let i = 0; i < (opts.gateways ?? 1); i++) {
+        const name = i === 0 ? 'gateway' : `gateway-${i + 1}`;
+        const port = settings.PORT + i;
+        say(`starting ${name} on ${settings.HOST}:${port}`);
+        launch(name, 'gateway/src/server.ts', { PORT: String(port), HOST: settings.HOST });
+        gatewayUrls.push(`http://${host}:${port}`);
+        await waitReady(name, `${gatewayUrls[i]}/health`, children.get(name)!);
+      }
     }
-    return { url, serviceUrls, children, stop };
+    return { url: gatewayUrls[0] ?? '', gatewayUrls, serviceUrls, children, stop };
   } catch (err) {
     await stop();
     throw err;

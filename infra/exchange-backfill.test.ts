@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { MockInstance } from 'vitest';
-import { BankAccount, ErrorBody, ExchangeRequest, ExchangeRequestList, type ServiceName } from '@puente/contracts';
+import { BankAccount, ErrorBody, ExchangeRequest, ExchangeRequestList, PublicUser, type ServiceName } from '@puente/contracts';
 import { createLogger, InProcessBus, type ServiceDefinition } from '@puente/platform';
 import { startTestService, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
@@ -137,14 +137,22 @@ describeWithInfra(['postgres'], 'the exchange service\'s projections start full'
       expect(res.statusCode, res.body).toBe(201);
       return ExchangeRequest.parse(res.json());
     }, { timeout: 30_000, interval: 100 });
+    /** The card as identity's snapshot gives it: a member since their account was made, no trades yet. */
+    const card = async (who: { id: number; headers: Record<string, string> }, firstName: string, lastName: string) => {
+      const profile = PublicUser.parse((await identity.app.inject({ method: 'GET', url: `/users/${who.id}`, headers: who.headers })).json());
+      return {
+        firstName, lastName, profileImageUrl: null, trustRating: null, transactionCount: 0,
+        completionRate: null, averageCompletionMinutes: null, memberSince: profile.createdAt,
+      };
+    };
     expect(created).toEqual({
       id: expect.any(Number), userId: ana.id, fromCurrency: 'GBP', toCurrency: 'CLP', amount: 100, exchangeRate: 1275,
       status: 'open', createdAt: expect.any(String),
-      user: { firstName: 'Ana', lastName: 'Diaz', profileImageUrl: null, trustRating: null, transactionCount: 0 },
+      user: await card(ana, 'Ana', 'Diaz'),
     });
     const brunos = await post(exchange, bruno, { fromCurrency: 'CLP', toCurrency: 'GBP', amount: 127500, exchangeRate: 1275 });
     expect(brunos.statusCode, brunos.body).toBe(201);
-    expect(ExchangeRequest.parse(brunos.json()).user).toEqual({ firstName: 'Bruno', lastName: 'Silva', profileImageUrl: null, trustRating: null, transactionCount: 0 });
+    expect(ExchangeRequest.parse(brunos.json()).user).toEqual(await card(bruno, 'Bruno', 'Silva'));
     // The snapshot says who has both accounts, not everyone: Carla has none.
     const carlas = await post(exchange, carla, { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 10, exchangeRate: 1275 });
     expect(carlas.statusCode).toBe(403);

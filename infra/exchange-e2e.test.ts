@@ -5,19 +5,15 @@
  * and Redis). What crosses services on the bus (accounts → exchange, exchange → accounts and identity) is waited
  * for, never assumed.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   BankAccount, BankAccountList, CurrentUser, ErrorBody, ExchangeMatch, ExchangeMatchForRequest, ExchangeRate,
-  ExchangeRequest, ExchangeRequestList, MatchAccountsResponse, Rating, RatingList, TransactionHistory,
+  ExchangeRequest, ExchangeRequestList, MatchAccountsResponse, PublicUser, Rating, RatingList, TransactionHistory,
   type BankAccountCreateInput,
 } from '@puente/contracts';
-import { describeWithInfra, startKafka, startPostgres, startRedis, testPortBase } from '@puente/testkit';
-import { startEmbedded } from './embedded.ts';
-import { startDistributed } from './distributed.ts';
+import { describeWithInfra } from '@puente/testkit';
+import { startDistributedApp, startEmbeddedApp } from './testing/running-app.ts';
 import { appClient, type AppClient, type RunningApp, type SignedIn } from './testing/app-client.ts';
 
 const ADMIN = { email: 'admin@puente.test', password: 'admin password 1', code: 'EXCH-CODE' };
@@ -30,47 +26,11 @@ const NEEDS_BOTH_ACCOUNTS = 'You need both GBP and CLP accounts to create an exc
 const IN_EXCHANGE = 'This account is part of an exchange in progress';
 
 describe('one whole exchange through the gateway (embedded)', () => {
-  exchangeEndToEnd(async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'puente-exchange-e2e-'));
-    const app = await startEmbedded({ ...process.env, ...appEnv, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, { quiet: true, printAdmin: () => {} });
-    return {
-      url: app.url,
-      output: () => [],
-      stop: async () => { await app.stop(); rmSync(dataDir, { recursive: true, force: true }); },
-    };
-  });
+  exchangeEndToEnd(() => startEmbeddedApp('exchange-e2e', appEnv));
 });
 
 describeWithInfra(['postgres', 'redis', 'kafka'], 'one whole exchange through the gateway (distributed)', () => {
-  exchangeEndToEnd(async () => {
-    const [postgres, redis, kafka] = await Promise.all([startPostgres(), startRedis(), startKafka()]);
-    const dataDir = mkdtempSync(join(tmpdir(), 'puente-exchange-e2e-'));
-    const base = testPortBase();
-    const output: string[] = [];
-    const stopInfra = async () => {
-      await Promise.all([kafka.stop(), redis.stop(), postgres.stop()]);
-      rmSync(dataDir, { recursive: true, force: true });
-    };
-    try {
-      const running = await startDistributed({
-        env: {
-          ...process.env, ...appEnv, DATABASE_URL: await postgres.createDatabase('exchange_e2e'), REDIS_URL: redis.url,
-          KAFKA_BROKERS: kafka.brokers.join(','), PORT: String(base + 100), SERVICES_BASE_PORT: String(base), LOG_LEVEL: 'warn',
-          DATA_DIR: dataDir,
-        },
-        onOutput: (name, line) => { output.push(`[${name}] ${line}`); },
-        say: () => {},
-      });
-      return {
-        url: running.url,
-        output: () => output.slice(-60),
-        stop: async () => { await running.stop(); await stopInfra(); },
-      };
-    } catch (err) {
-      await stopInfra();
-      throw new Error(`${(err as Error).message}\n${output.slice(-40).join('\n')}`);
-    }
-  });
+  exchangeEndToEnd(() => startDistributedApp('exchange-e2e', appEnv));
 });
 
 function exchangeEndToEnd(start: () => Promise<RunningApp>): void {
@@ -150,7 +110,10 @@ function exchangeEndToEnd(start: () => Promise<RunningApp>): void {
     const expected = {
       id: expect.any(Number), userId: ana.id, fromCurrency: 'GBP', toCurrency: 'CLP', amount: 150.25, exchangeRate: 1275,
       status: 'open', createdAt: expect.any(String),
-      user: { firstName: 'Ana', lastName: 'Diaz', profileImageUrl: null, trustRating: null, transactionCount: 0 },
+      user: {
+        firstName: 'Ana', lastName: 'Diaz', profileImageUrl: null, trustRating: null, transactionCount: 0,
+        completionRate: null, averageCompletionMinutes: null, memberSince: expect.any(String),
+      },
     };
     // The poster card comes from identity's topic, which may lag the accounts' one: the request itself is exact now.
     expect(posted).toEqual({ ...expected, user: expect.any(Object) });
@@ -332,4 +295,27 @@ function exchangeEndToEnd(start: () => Promise<RunningApp>): void {
       }, viaBus).toEqual(trust);
     }
   }, 150_000);
+
+  it('shows each party\'s trade record on the public profile and on the request card: one confirmed, one completed, in minutes', async () => {
+    // Confirmed and completed within these tests' seconds: 100 % and 0 minutes, for both parties.
+    const record = { completionRate: 100, averageCompletionMinutes: 0 };
+    for (const user of [ana, bruno]) {
+      await expect.poll(async () => {
+        const { completionRate, averageCompletionMinutes } = PublicUser.parse(await json(`/api/users/${user.id}`, 200, { cookie: carla.cookie }));
+        return { completionRate, averageCompletionMinutes };
+      }, viaBus).toEqual(record);
+    }
+    expect(PublicUser.parse(await json(`/api/users/${carla.id}`, 200, { cookie: ana.cookie }))).toMatchObject({ completionRate: null, averageCompletionMinutes: null });
+
+    const again = ExchangeRequest.parse(await json('/api/exchange-requests', 201, {
+      cookie: ana.cookie, body: { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 20, exchangeRate: 1275 },
+    }));
+    expect(again.user).toMatchObject({ transactionCount: 1, ...record });
+    // Member since she registered: identity's createdAt, or its registration event a moment later.
+    const { createdAt } = PublicUser.parse(await json(`/api/users/${ana.id}`, 200, { cookie: carla.cookie }));
+    const sinceJoined = Date.parse(again.user.memberSince!) - Date.parse(createdAt);
+    expect(sinceJoined).toBeGreaterThanOrEqual(0);
+    expect(sinceJoined).toBeLessThan(60_000);
+    expect(ExchangeRequestList.parse(await json('/api/exchange-requests', 200, { cookie: carla.cookie })).find((r) => r.id === again.id)?.user).toEqual(again.user);
+  });
 }

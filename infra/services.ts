@@ -6,7 +6,7 @@ import { accountsService, AccountsSettings } from '@puente/accounts';
 import { exchangeService, ExchangeSettings } from '@puente/exchange';
 import { ratingService, RatingSettings } from '@puente/rating';
 import { notificationService, NotificationSettings } from '@puente/notification';
-import { subscriptionService } from '@puente/subscription';
+import { subscriptionService, SubscriptionSettings } from '@puente/subscription';
 import { auditService, AuditSettings } from '@puente/audit';
 
 export function serviceDefinitions(env: NodeJS.ProcessEnv = process.env, opts: { printAdmin?: (line: string) => void } = {}): Record<ServiceName, ServiceDefinition> {
@@ -16,7 +16,7 @@ export function serviceDefinitions(env: NodeJS.ProcessEnv = process.env, opts: {
     exchange: exchangeService(loadConfig(ExchangeSettings, env)),
     rating: ratingService(loadConfig(RatingSettings, env)),
     notification: notificationService(loadConfig(NotificationSettings, env)),
-    subscription: subscriptionService(),
+    subscription: subscriptionService(loadConfig(SubscriptionSettings, env)),
     audit: auditService(loadConfig(AuditSettings, env)),
   };
 }

@@ -51,7 +51,12 @@ describe('gateway in front of services: routing from the declarations', () => {
       }
       const up = Fastify();
       up.get('/ready', async (_req, reply) => (name === 'audit' && process.env.__AUDIT_DOWN ? reply.status(503).send({}) : { status: 'ok' }));
-      up.all('/*', async (req) => { seen.push({ service: name, method: req.method, url: req.url, headers: req.headers }); return { service: name, url: req.url }; });
+      up.all('/*', async (req, reply) => {
+        seen.push({ service: name, method: req.method, url: req.url, headers: req.headers });
+        // As a polled route does: a client holding the current ETag gets 304.
+        if (req.headers['if-none-match'] === '"v1"') return reply.code(304).header('etag', '"v1"').header('cache-control', 'private, no-cache').send();
+        return { service: name, url: req.url };
+      });
       await up.listen({ host: '127.0.0.1', port: 0 });
       upstreams.set(name, up);
       serviceUrls[name] = `http://127.0.0.1:${(up.server.address() as { port: number }).port}`;
@@ -93,6 +98,16 @@ describe('gateway in front of services: routing from the declarations', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('passes a conditional poll through: If-None-Match up to the service, its 304 and ETag down to the browser', async () => {
+    const before = mark();
+    const res = await gateway.inject({ method: 'GET', url: '/api/notifications/count', headers: { cookie: user, 'if-none-match': '"v1"' } });
+    expect(res.statusCode).toBe(304);
+    expect(res.body).toBe('');
+    expect(res.headers.etag).toBe('"v1"');
+    expect(res.headers['cache-control']).toBe('private, no-cache');
+    expect(receivedSince(before).map((s) => [s.service, s.url, s.headers['if-none-match']])).toEqual([['notification', '/notifications/count', '"v1"']]);
   });
 
   it('keeps users\' and admins\' routes from visitors (401) and admins\' from users (403), before any service sees them', async () => {

@@ -63,10 +63,15 @@ describe('gateway security', () => {
 
     it('lets reads through, and Stripe\'s signed webhook without an Origin', async () => {
       expect((await send('GET', '/api/bank-accounts', {})).statusCode).toBe(200);
-      // The webhook is planned (not served yet): the origin check lets it through to the router's 404, not a 403.
-      const hook = await send('POST', '/api/webhooks/stripe', { 'stripe-signature': 't=1,v1=abc' });
-      expect(hook.statusCode).toBe(404);
-      expect(ErrorBody.parse(hook.json()).code).toBe('not_found');
+      // No Origin, no session: Stripe's call reaches the subscription service, which checks its signature.
+      const before = subscription.seen.length;
+      const hook = await gateway.inject({
+        method: 'POST', url: '/api/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=abc' }, payload: '{"id":"evt_1"}',
+      });
+      expect(hook.statusCode).toBe(200);
+      expect(subscription.seen.slice(before).map((s) => [s.method, s.url, s.headers['stripe-signature']])).toEqual([['POST', '/webhooks/stripe', 't=1,v1=abc']]);
+      // No other route is exempt: the subscription actions still need the app's Origin.
+      expect((await send('POST', '/api/create-subscription', {})).statusCode).toBe(403);
     });
   });
 

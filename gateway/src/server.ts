@@ -1,6 +1,6 @@
 /** The gateway as its own process (distributed mode): sessions and rate limits in Redis, the live channel on Kafka. */
 import { z } from 'zod';
-import { createLogger, internalAuth, loadConfig, parseServiceUrls } from '@puente/platform';
+import { createLogger, internalAuth, loadConfig, parseServiceUrls, ServiceSettings } from '@puente/platform';
 import { stopGracefully } from '@puente/platform/process';
 import { KafkaBus } from '@puente/platform/kafka';
 import { buildGateway, gatewayOptionsFrom, gatewaySettings } from './app.ts';
@@ -16,10 +16,14 @@ const Settings = gatewaySettings.extend({
   KAFKA_BROKERS: z.string().min(1, 'KAFKA_BROKERS must list host:port pairs, comma-separated (the live channel)')
     .transform((s) => s.split(',').map((b) => b.trim()).filter(Boolean)),
   KAFKA_CLIENT_ID: z.string().default('puente-gateway'),
+  KAFKA_FETCH_MAX_WAIT_MS: ServiceSettings.shape.KAFKA_FETCH_MAX_WAIT_MS,
 });
 const settings = loadConfig(Settings);
 const logger = createLogger({ name: 'gateway', level: settings.LOG_LEVEL });
-const bus = new KafkaBus({ brokers: settings.KAFKA_BROKERS, clientId: settings.KAFKA_CLIENT_ID, logger });
+const bus = new KafkaBus({
+  brokers: settings.KAFKA_BROKERS, clientId: settings.KAFKA_CLIENT_ID, logger,
+  ...(settings.KAFKA_FETCH_MAX_WAIT_MS ? { fetchMaxWaitMs: settings.KAFKA_FETCH_MAX_WAIT_MS } : {}),
+});
 const app = await buildGateway({
   logger,
   serviceUrls: parseServiceUrls(settings.SERVICE_URLS),

@@ -97,7 +97,11 @@ export const Events = {
   // Version 2 adds the terms (version 1 was never published: the exchange service had no matches before it).
   matchCreated: event('exchange', 'exchange.match.created', 2, z.object({ ...MatchParties, ...MatchTerms })),
   matchConfirmed: event('exchange', 'exchange.match.confirmed', 2, z.object({ ...MatchParties, ...MatchTerms })),
-  matchCompleted: event('exchange', 'exchange.match.completed', 2, z.object({ ...MatchParties, ...MatchTerms })),
+  /**
+   * completedById: the party who marked it completed; confirmedAt: when the match was confirmed (occurredAt is when it
+   * was completed). Both absent from events published before they were added.
+   */
+  matchCompleted: event('exchange', 'exchange.match.completed', 2, z.object({ ...MatchParties, ...MatchTerms, completedById: Id.optional(), confirmedAt: z.iso.datetime().optional() })),
   /** A pending match called off; the request is open again unless the reason is request-cancelled. */
   matchCancelled: event('exchange', 'exchange.match.cancelled', 1, z.object({
     ...MatchParties, cancelledById: Id, reason: MatchCancelReason,
@@ -109,8 +113,9 @@ export const Events = {
     ...MatchParties, hoursSinceConfirmed: Count,
   })),
   // rating
+  /** requestId: the match's exchange request (absent where the rating service had not kept it). */
   ratingSubmitted: event('rating', 'rating.rating.submitted', 1, z.object({
-    ratingId: Id, matchId: Id, fromUserId: Id, toUserId: Id, rating: z.number().int().min(1).max(5),
+    ratingId: Id, matchId: Id, requestId: Id.optional(), fromUserId: Id, toUserId: Id, rating: z.number().int().min(1).max(5),
     toUserAverage: DecimalString, toUserCount: Count,
   })),
   // notification
@@ -129,6 +134,8 @@ export const Events = {
   subscriptionCancelled: event('subscription', 'subscription.subscription.cancelled', 1, z.object({
     userId: Id, tier: z.literal('free'),
   })),
+  /** A premium payment failed (the user stays premium while Stripe retries): the user is told. */
+  subscriptionPaymentFailed: event('subscription', 'subscription.payment.failed', 1, z.object({ userId: Id })),
 } as const;
 
 export type EventsCatalogue = typeof Events;

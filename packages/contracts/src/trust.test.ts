@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { directoryTier, trustLevel, trustScore, type TrustInputs } from './trust.ts';
+import { averageCompletionMinutes, completionRate, directoryTier, trustLevel, trustScore, type TrustInputs } from './trust.ts';
 
 const nobody: TrustInputs = { trustRating: null, ratingCount: 0, transactionCount: 0, emailVerified: false, phoneVerified: false, idVerified: false, bankVerified: false };
 
@@ -30,4 +30,11 @@ describe('trust level and directory tier', () => {
     'score %s is %s', (score, level) => { expect(trustLevel(score)).toBe(level); });
   it.each([[null, 'Unverified'], [2.9, 'Unverified'], [3, 'Bronze'], [3.5, 'Silver'], [4, 'Gold'], [4.4, 'Gold'], [4.5, 'Platinum']] as const)(
     'rating %s is %s in the directory', (rating, tier) => { expect(directoryTier(rating)).toBe(tier); });
+});
+
+describe('the trade record', () => {
+  it.each([[0, 0, null], [0, 1, 0], [2, 3, 66.7], [1, 3, 33.3], [1, 8, 12.5], [1, 16, 6.3], [5, 5, 100], [6, 5, 100], [999, 1000, 99.9], [1999, 2000, 100]] as const)(
+    '%s completed of %s confirmed is %s %%, half-up to one decimal', (completed, confirmed, rate) => { expect(completionRate(completed, confirmed)).toBe(rate); });
+  it.each([[0, 0, null], [1800 + 2700, 2, 38], [1799, 1, 30], [1769, 1, 29], [90, 1, 2], [89, 1, 1], [86_400 * 3650, 1, 5_256_000]] as const)(
+    '%s seconds over %s completions is %s minutes', (seconds, count, minutes) => { expect(averageCompletionMinutes(seconds, count)).toBe(minutes); });
 });

@@ -49,3 +49,23 @@ export function directoryTier(trustRating: number | null): TrustLevel {
   if (r >= 3) return 'Bronze';
   return 'Unverified';
 }
+
+/*
+ * The trade record (beyond the spec; anchor: Binance P2P), shown on public profiles and request cards, computed in
+ * integers so it never drifts.
+ */
+
+/**
+ * Completed ÷ confirmed matches as a percentage with one decimal, rounded half-up in whole tenths of a percent (2 of 3
+ * is exactly 66.7); null before the first confirmed match. A completed match was confirmed first, so counts begun at
+ * different times never show over 100.
+ */
+export function completionRate(completed: number, confirmed: number): number | null {
+  if (confirmed === 0) return null;
+  return Math.floor((2000 * Math.min(completed, confirmed) + confirmed) / (2 * confirmed)) / 10;
+}
+
+/** The mean of `seconds` over `count` completions, rounded half-up to whole minutes (37.5 gives 38); null for none. */
+export function averageCompletionMinutes(seconds: number, count: number): number | null {
+  return count === 0 ? null : Math.floor((2 * seconds + 60 * count) / (120 * count));
+}

@@ -27,6 +27,9 @@ export const ServiceSettings = z.object({
   KAFKA_BROKERS: z.string().min(1, 'KAFKA_BROKERS must list host:port pairs, comma-separated')
     .transform((s) => s.split(',').map((b) => b.trim()).filter(Boolean)),
   KAFKA_CLIENT_ID: z.string().optional(),
+  /** How long a Kafka fetch waits for new records (ms; messaging/kafka.ts). */
+  KAFKA_FETCH_MAX_WAIT_MS: z.coerce.number({ error: 'KAFKA_FETCH_MAX_WAIT_MS must be a whole number of milliseconds from 10 to 5000' })
+    .int().min(10).max(5_000).optional(),
   REDIS_URL: z.url({ message: 'REDIS_URL must be a redis:// URL' }),
   INTERNAL_TOKEN_SECRET: z.string().min(32, 'INTERNAL_TOKEN_SECRET must be at least 32 characters'),
   OUTBOX_POLL_MS: z.coerce.number().int().positive().default(250),

@@ -8,13 +8,20 @@ import { createLogger, type Logger } from './logger.ts';
 import { internalAuth } from './auth.ts';
 import { KafkaBus } from './messaging/kafka.ts';
 import { BullMqJobQueue } from './jobs/bullmq.ts';
+import { RedisVersionStore } from './http/versions.ts';
+import { Redis } from 'ioredis';
 import { startService, type RunningService, type ServiceDefinition } from './service.ts';
 
 export async function runServiceProcess(def: ServiceDefinition, env: NodeJS.ProcessEnv = process.env): Promise<RunningService> {
   const settings = loadConfig(ServiceSettings, env);
   const logger = createLogger({ name: def.name, level: settings.LOG_LEVEL });
-  const bus = new KafkaBus({ brokers: settings.KAFKA_BROKERS, clientId: settings.KAFKA_CLIENT_ID ?? `puente-${def.name}`, logger });
+  const bus = new KafkaBus({
+    brokers: settings.KAFKA_BROKERS, clientId: settings.KAFKA_CLIENT_ID ?? `puente-${def.name}`, logger,
+    ...(settings.KAFKA_FETCH_MAX_WAIT_MS ? { fetchMaxWaitMs: settings.KAFKA_FETCH_MAX_WAIT_MS } : {}),
+  });
   const queues: BullMqJobQueue[] = [];
+  const redis = new Redis(settings.REDIS_URL, { maxRetriesPerRequest: 2 });
+  redis.on('error', (err) => logger.warn({ err }, 'redis (polled routes\' versions) is not reachable'));
   const running = await startService(def, {
     databaseUrl: settings.DATABASE_URL,
     bus,
@@ -28,11 +35,13 @@ export async function runServiceProcess(def: ServiceDefinition, env: NodeJS.Proc
     serviceUrls: parseServiceUrls(settings.SERVICE_URLS),
     outboxPollMs: settings.OUTBOX_POLL_MS,
     dbDebug: settings.DB_DEBUG,
+    versions: new RedisVersionStore(redis),
   }, { host: settings.HOST, port: settings.PORT });
 
   stopGracefully(logger, async () => {
     await running.stop();
     await bus.close();
+    await redis.quit().catch(() => redis.disconnect());
   });
   return running;
 }

@@ -19,6 +19,7 @@ import { applyOnce } from './messaging/inbox.ts';
 import { readEvent } from './messaging/envelope.ts';
 import type { EventBus, SubscriptionHandle } from './messaging/bus.ts';
 import type { JobDefinition, JobQueue } from './jobs/port.ts';
+import { MemoryVersionStore, serviceVersions, type VersionStore } from './http/versions.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,6 +34,8 @@ export interface ConsumerContext {
   log: Logger;
   /** The service's job queue, for work an event starts but should not do in its handler (a fan-out in pages). */
   jobs: JobQueue;
+  /** New versions for these keys of the service's polled routes once the handler's changes are committed. */
+  bumpAfterCommit(keys: readonly string[]): void;
 }
 
 export interface Consumer {
@@ -53,6 +56,8 @@ export interface ServiceContext {
   auth: InternalAuth;
   logger: Logger;
   relay: OutboxRelay;
+  /** The versions behind the service's polled routes (http/versions.ts): bump a key after committing its change. */
+  versions: VersionStore;
   /** Runs fn in one transaction; events staged with addToOutbox(tx, ...) are published after the commit. */
   transaction<T>(fn: (tx: EntityManager) => Promise<T>): Promise<T>;
   /** Calls another service's HTTP API as this service (internal token). */
@@ -107,6 +112,8 @@ export interface Runtime {
   outboxPollMs?: number;
   dbPoolMax?: number;
   dbDebug?: boolean;
+  /** Where polled routes' versions live, shared by a service's instances (Redis); this process's memory if unset. */
+  versions?: VersionStore;
 }
 
 export interface RunningService {
@@ -125,8 +132,9 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
   });
   const relay = new OutboxRelay({ orm, schema: def.name, bus: runtime.bus, logger, pollMs: runtime.outboxPollMs ?? 250 });
   const jobs = runtime.jobs(def.name);
+  const versions = serviceVersions(runtime.versions ?? new MemoryVersionStore(), def.name, logger);
   const ctx: ServiceContext = {
-    name: def.name, orm, bus: runtime.bus, jobs, auth: runtime.auth, logger, relay,
+    name: def.name, orm, bus: runtime.bus, jobs, auth: runtime.auth, logger, relay, versions,
     async transaction(fn) {
       const result = await orm.em.fork().transactional(fn);
       relay.kick();
@@ -193,13 +201,20 @@ async function subscribeConsumers(def: ServiceDefinition, ctx: ServiceContext): 
     handle: async (event) => {
       const handlers = byType.get(event.type);
       if (!handlers) return; // another event on a topic we read: not ours
-      await applyOnce(ctx.orm.em.fork(), def.name, event, async (tx) => {
+      const changed = new Set<string>();
+      const applied = await applyOnce(ctx.orm.em.fork(), def.name, event, async (tx) => {
+        changed.clear(); // a retried transaction starts over
+        const consumerCtx: ConsumerContext = {
+          em: tx, event, log: ctx.logger.child({ eventId: event.id, type: event.type }), jobs: ctx.jobs,
+          bumpAfterCommit: (keys) => { for (const key of keys) changed.add(key); },
+        };
         for (const c of handlers) {
           const payload = readEvent(c.event, event);
           if (payload === undefined) continue; // a version this consumer does not know
-          await c.handle(payload, { em: tx, event, log: ctx.logger.child({ eventId: event.id, type: event.type }), jobs: ctx.jobs });
+          await c.handle(payload, consumerCtx);
         }
       });
+      if (applied && changed.size > 0) await ctx.versions.bump([...changed]);
       ctx.relay.kick();
     },
   });

@@ -15,6 +15,10 @@ export type { ConnectionFilter, TcpProxyOptions } from './proxy.ts';
 export { startKafkaBehindProxy } from './kafka-proxy.ts';
 export type { ProxiedKafkaCluster } from './kafka-proxy.ts';
 export { describeWithInfra, sharedPostgres, useFreshDatabase } from './vitest.ts';
+export { mailsIn, startFakeSmtp } from './fake-smtp.ts';
+export type { FakeSmtpServer, FolderMail, ReceivedMail } from './fake-smtp.ts';
+export { parseForm as parseStripeForm, startFakeStripe } from './stripe-fake.ts';
+export type { FakeStripe, FakeStripeRequest } from './stripe-fake.ts';
 
 /** How start<Kind>() would get its server; synchronous and cheap (env vars and file checks only, no processes). */
 export function infraAvailability(kind: Infra): InfraAvailability {

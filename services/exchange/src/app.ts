@@ -16,6 +16,7 @@ import { exchangeRateRoutes } from './routes/exchange-rate.ts';
 import { exchangeRequestRoutes } from './routes/exchange-requests.ts';
 import { exchangeMatchRoutes } from './routes/exchange-matches.ts';
 import { historyRoutes } from './routes/history.ts';
+import { changingMarket } from './domain/market-version.ts';
 import { REFRESH_EVERY_MS, REFRESH_EXCHANGE_RATE, refreshExchangeRateJob } from './jobs/refresh-exchange-rate.ts';
 import { SWEEP_EVERY_MS, SWEEP_TRADE_TIMERS, sweepTradeTimersJob } from './jobs/sweep-trade-timers.ts';
 import { backfill } from './jobs/backfill-projections.ts';
@@ -101,7 +102,7 @@ export function exchangeService(settings: ExchangeSettings, { now = () => new Da
       if (settings.PROJECTION_BACKFILL === 'on') await backfill.startIfPending(ctx);
     },
     async routes(app, ctx) {
-      const deps = { ctx, now };
+      const deps = { ctx: changingMarket(ctx), now };
       await app.register(exchangeRateRoutes);
       await app.register(exchangeRequestRoutes(deps));
       await app.register(exchangeMatchRoutes(deps));

@@ -234,7 +234,8 @@ describeWithInfra(['postgres'], 'exchange matches', () => {
       expect(refusal(await act(matcher.headers, match.id, 'confirm'), 403)).toEqual({ message: 'Only the requester can approve this match', code: 'forbidden' });
       expect(refusal(await act(outsider.headers, match.id, 'confirm'), 404)).toEqual(MATCH_NOT_FOUND);
       expect(await acted(poster.headers, match.id, 'confirm')).toEqual(as(match, 'confirmed', 'confirmed'));
-      expect(await readRequest(outsider.headers, request.id)).toEqual({ ...request, status: 'confirmed' });
+      // The poster's card counts the confirmed match: none of their confirmed matches completed yet.
+      expect(await readRequest(outsider.headers, request.id)).toEqual({ ...request, status: 'confirmed', user: { ...request.user, completionRate: 0 } });
       expect(refusal(await act(poster.headers, match.id, 'confirm'), 409)).toEqual({
         message: 'This match is confirmed: only a pending match can be approved', code: 'conflict',
       });
@@ -261,10 +262,13 @@ describeWithInfra(['postgres'], 'exchange matches', () => {
       expect(refusal(await act(poster.headers, match.id, 'complete'), 409)).toEqual(pendingRefusal);
       expect(refusal(await act(outsider.headers, match.id, 'complete'), 404)).toEqual(MATCH_NOT_FOUND);
       await acted(poster.headers, match.id, 'confirm');
+      const confirmedAt = clock.toISOString();
+      later(90 * 60_000);
       expect(await acted(matcher.headers, match.id, 'complete')).toEqual(as(match, 'completed', 'completed'));
-      // The poster's card counts the completed exchange (it was 0 when posted).
-      expect(request.user.transactionCount).toBe(0);
-      expect(await readRequest(outsider.headers, request.id)).toEqual({ ...request, status: 'completed', user: { ...request.user, transactionCount: 1 } });
+      // The poster's card counts the completed exchange (it was 0 when posted), and its 90 minutes from confirmation.
+      const record = { transactionCount: 1, completionRate: 100, averageCompletionMinutes: 90 };
+      expect(request.user).toMatchObject({ transactionCount: 0, completionRate: null, averageCompletionMinutes: null });
+      expect(await readRequest(outsider.headers, request.id)).toEqual({ ...request, status: 'completed', user: { ...request.user, ...record } });
       for (const party of [poster, matcher]) {
         expect(refusal(await act(party.headers, match.id, 'complete'), 409)).toEqual({
           message: 'This match is completed: only a confirmed match can be marked completed', code: 'conflict',
@@ -272,11 +276,11 @@ describeWithInfra(['postgres'], 'exchange matches', () => {
       }
       expect((await publishedPayloads(svc, 'matchCompleted')).filter((e) => e.matchId === match.id)).toEqual([{
         matchId: match.id, requestId: request.id, requesterId: poster.userId, matcherId: matcher.userId,
-        fromCurrency: 'GBP', toCurrency: 'CLP', amount: '100.50', exchangeRate: '1275.0000',
+        fromCurrency: 'GBP', toCurrency: 'CLP', amount: '100.50', exchangeRate: '1275.0000', completedById: matcher.userId, confirmedAt,
       }]);
       for (const party of [poster, matcher]) {
         expect((await post(party.headers)).user).toEqual({
-          firstName: `User${party.userId}`, lastName: 'Tester', profileImageUrl: null, trustRating: null, transactionCount: 1,
+          firstName: `User${party.userId}`, lastName: 'Tester', profileImageUrl: null, trustRating: null, ...record, memberSince: party.registeredAt,
         });
       }
       expect((await post(outsider.headers)).user.transactionCount).toBe(0);

@@ -2,6 +2,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ErrorBody, ExchangeMatch, ExchangeRequest, ExchangeRequestList, Message, TransactionHistory, type Currency,
 } from '@puente/contracts';
+import { makeEvent } from '@puente/platform';
 import type { TestService } from '@puente/platform/testing';
 import { describeWithInfra } from '@puente/testkit';
 import { accountRemoved, rated, tierChanged, trader, useExchangeService } from './testing/traders.ts';
@@ -12,8 +13,10 @@ const NOW = '2026-03-10T12:00:00.000Z';
 const NEEDS_BOTH = 'You need both GBP and CLP accounts to create an exchange request';
 const gbp = (amount: number, exchangeRate = 1275): Body => ({ fromCurrency: 'GBP', toCurrency: 'CLP', amount, exchangeRate });
 const clp = (amount: number, exchangeRate = 1275): Body => ({ fromCurrency: 'CLP', toCurrency: 'GBP', amount, exchangeRate });
-const card = (t: Trader, trustRating: number | null = null) =>
-  ({ firstName: `User${t.userId}`, lastName: 'Tester', profileImageUrl: null, trustRating, transactionCount: 0 });
+const card = (t: Trader, trustRating: number | null = null) => ({
+  firstName: `User${t.userId}`, lastName: 'Tester', profileImageUrl: null, trustRating, transactionCount: 0,
+  completionRate: null, averageCompletionMinutes: null, memberSince: t.registeredAt,
+});
 
 /** The calls of these tests, on one running service. */
 function calls(get: () => TestService) {
@@ -226,6 +229,41 @@ describeWithInfra(['postgres'], 'exchange requests', () => {
       { type: 'exchange.request.completed', version: 1, aggregateId: String(two.id), payload: { requestId: two.id, userId: ana.userId } },
     ]);
   });
+
+  it('the poster\'s card shows their trade record: completion rate, average minutes from confirmation to completion, member since', async () => {
+    const ana = await newTrader();
+    await tierChanged(h.svc, ana.userId, 'premium'); // four requests in one day
+    // identity's createdAt comes just before its registration event (the snapshot brings it): the earliest is kept.
+    const joined = '2025-11-02T08:00:00.000Z';
+    const registration = makeEvent('userRegistered', ana.userId, { userId: ana.userId, firstName: `User${ana.userId}`, lastName: 'Tester', role: 'user', referrerId: null });
+    await h.svc.deliver({ ...registration, occurredAt: joined });
+    const step = async (t: Trader, matchId: number, action: 'confirm' | 'complete') =>
+      expect((await api.inject('PUT', `/exchange-matches/${matchId}/${action}`, t.headers)).statusCode).toBe(200);
+    /** Ana's request taken by `matcher`, approved now, and completed `minutes` later unless null. */
+    async function trade(matcher: Trader, minutes: number | null) {
+      const match = await api.accepted(matcher, (await api.posted(ana, gbp(20))).id);
+      await step(ana, match.id, 'confirm');
+      if (minutes === null) return;
+      h.advance(minutes * 60_000);
+      await step(matcher, match.id, 'complete');
+    }
+    const [bea, cruz, dan] = [await newTrader(), await newTrader(), await newTrader()];
+    await trade(bea, 30);
+    await trade(cruz, 45);
+    await trade(dan, null);
+
+    const viewer = await newTrader();
+    /** The card on a new request of `t`, as posted and as the market list shows it (one SQL query). */
+    async function cardOf(t: Trader) {
+      const posted = await api.posted(t, gbp(10));
+      expect((await api.list(viewer, '/exchange-requests?limit=500')).items.find((x) => x.id === posted.id)?.user).toEqual(posted.user);
+      return posted.user;
+    }
+    // 2 of 3 confirmed matches completed; 30 and 45 minutes average 37.5, shown as 38.
+    expect(await cardOf(ana)).toEqual({ ...card(ana), transactionCount: 2, completionRate: 66.7, averageCompletionMinutes: 38, memberSince: joined });
+    expect(await cardOf(bea)).toEqual({ ...card(bea), transactionCount: 1, completionRate: 100, averageCompletionMinutes: 30 });
+    expect(await cardOf(dan)).toEqual({ ...card(dan), completionRate: 0 });
+  });
 });
 
 /** On a database of its own: the market and the count of users to notify are exact. */
@@ -263,7 +301,9 @@ describeWithInfra(['postgres'], 'the market list and notifications', () => {
   const shown = (...indexes: number[]) => indexes.map((i) => {
     const status = i === 3 || i === 7 ? 'matched' : i === 4 ? 'confirmed' : 'open';
     const trust = r[i]!.userId === ana.userId ? 4.5 : r[i]!.userId === bob.userId ? 3 : null;
-    return { ...r[i]!, status, user: { ...r[i]!.user, trustRating: trust } };
+    // Bob approved xia's match on his request 4: none of his confirmed matches completed yet.
+    const completionRate = r[i]!.userId === bob.userId ? 0 : null;
+    return { ...r[i]!, status, user: { ...r[i]!.user, trustRating: trust, completionRate } };
   });
 
   it('shows everyone\'s open requests, the caller\'s own active ones and those they accepted, newest first', async () => {

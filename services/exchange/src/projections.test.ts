@@ -39,7 +39,10 @@ describeWithInfra(['postgres'], 'exchange projections', () => {
     expect(fromList?.user).toEqual(fromOne);
     return fromOne;
   }
-  const blankCard = (userId: number) => ({ firstName: `User${userId}`, lastName: 'Tester', profileImageUrl: null, trustRating: null, transactionCount: 0 });
+  const blankCard = (t: Awaited<ReturnType<typeof trader>>) => ({
+    firstName: `User${t.userId}`, lastName: 'Tester', profileImageUrl: null, trustRating: null, transactionCount: 0,
+    completionRate: null, averageCompletionMinutes: null, memberSince: t.registeredAt,
+  });
   const profile = (userId: number, firstName: string, lastName: string, profileImageUrl: string | null) =>
     makeEvent('userProfileUpdated', userId, { userId, firstName, lastName, profileImageUrl });
   let nextRating = 1;
@@ -52,11 +55,11 @@ describeWithInfra(['postgres'], 'exchange projections', () => {
     const poster = await user();
     const viewer = await user();
     const request = await post(poster.headers);
-    expect(await card(viewer.headers, request.id)).toEqual(blankCard(poster.userId));
+    expect(await card(viewer.headers, request.id)).toEqual(blankCard(poster));
 
     const t = Date.now() + 60_000; // after the registration trader() delivered
     await svc.deliver(occurred(profile(poster.userId, 'Ana', 'Rojas', 'https://cdn.puente.test/ana.png'), t + 1_000));
-    const ana = { ...blankCard(poster.userId), firstName: 'Ana', lastName: 'Rojas', profileImageUrl: 'https://cdn.puente.test/ana.png' };
+    const ana = { ...blankCard(poster), firstName: 'Ana', lastName: 'Rojas', profileImageUrl: 'https://cdn.puente.test/ana.png' };
     expect(await card(viewer.headers, request.id)).toEqual(ana);
     // An update that happened before it, delivered late (another partition, a replay), is ignored.
     await svc.deliver(occurred(profile(poster.userId, 'Old', 'Name', null), t));
@@ -78,7 +81,7 @@ describeWithInfra(['postgres'], 'exchange projections', () => {
     await svc.deliver(occurred(profile(userId, 'Carla', 'Mena', null), Date.now() + 60_000));
     const carla = await trader(svc, userId); // registration (occurred now, before the update) and accounts
     const request = await post(carla.headers);
-    expect(await card((await user()).headers, request.id)).toEqual({ ...blankCard(userId), firstName: 'Carla', lastName: 'Mena' });
+    expect(await card((await user()).headers, request.id)).toEqual({ ...blankCard(carla), firstName: 'Carla', lastName: 'Mena' });
   });
 
   it('ratingSubmitted sets the trust rating to one decimal, rounded half-up exactly; an older count is ignored', async () => {

@@ -4,11 +4,9 @@
  * signed response header (SESSION_ACTION_HEADER).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { access, constants, mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { blankAsUnset, booleanSetting, defineService } from '@puente/platform';
+import { MailSettings, blankAsUnset, booleanSetting, defineService, mailConfig, publicUrlOf, serviceMailer, type Mailer } from '@puente/platform';
 import { UserSchema } from './domain/user.ts';
 import { AccountCurrencySchema } from './domain/account-currencies.ts';
 import { PendingSignupSchema } from './domain/pending-signup.ts';
@@ -18,7 +16,7 @@ import { VerificationRequestSchema } from './domain/verification-request.ts';
 import { printAdminBanner, seedAdmin } from './domain/admin-seed.ts';
 import type { IdentityConfig } from './domain/config.ts';
 import { googleClient } from './domain/google.ts';
-import { mailFolder, smtpMailer, tokenDelivery, type Mailer, type TokenMail } from './domain/mailer.ts';
+import { tokenDelivery } from './domain/mailer.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { referralRoutes } from './routes/referrals.ts';
 import { signupRoutes } from './routes/signup.ts';
@@ -41,10 +39,8 @@ export const IdentitySettings = z.object({
   ADMIN_REFERRAL_CODE: optional(z.string().regex(/^[A-Za-z0-9-]{4,32}$/, 'ADMIN_REFERRAL_CODE must be 4-32 letters, digits or dashes')),
   NODE_ENV: optional(z.enum(['development', 'production', 'test'], 'NODE_ENV must be development, production or test')),
   EXPOSE_VERIFICATION_TOKEN: optional(booleanSetting),
-  SMTP_URL: optional(z.string().regex(/^smtps?:\/\/./, 'SMTP_URL must be an smtp:// or smtps:// URL')),
-  MAIL_FROM: optional(z.string()),
-  MAIL_DIR: optional(z.string()),
-  PUBLIC_URL: optional(z.url({ protocol: /^https?$/, error: 'PUBLIC_URL must be an http(s) origin such as https://puente.example' })),
+  // SMTP_URL, MAIL_FROM, MAIL_DIR and PUBLIC_URL: the same names in every service that sends email.
+  ...MailSettings.shape,
   GOOGLE_CLIENT_ID: optional(z.string()),
   GOOGLE_CLIENT_SECRET: optional(z.string()),
   // openid-client speaks plain http only to a provider on this machine (a local fake): said at start, not at sign-in.
@@ -59,10 +55,7 @@ export const IdentitySettings = z.object({
 });
 export type IdentitySettings = z.infer<typeof IdentitySettings>;
 
-const DEFAULT_PUBLIC_URL = 'http://localhost:8080';
 const DEFAULT_GOOGLE_ISSUER = 'https://accounts.google.com';
-const DEFAULT_MAIL_FROM = 'Puente <no-reply@puente.local>';
-const DEFAULT_MAIL_DIR = '.data/mail';
 
 /**
  * The key of the Google sign-in cookie: from OAUTH_COOKIE_SECRET, else derived from INTERNAL_TOKEN_SECRET (every
@@ -74,11 +67,11 @@ function oauthCookieKey(s: IdentitySettings): Uint8Array {
 }
 
 export function resolveConfig(s: IdentitySettings): IdentityConfig {
-  const publicUrl = (s.PUBLIC_URL ?? DEFAULT_PUBLIC_URL).replace(/\/+$/, '');
+  const publicUrl = publicUrlOf(s);
   return {
     exposeVerificationToken: s.EXPOSE_VERIFICATION_TOKEN ?? s.NODE_ENV !== 'production',
     publicUrl,
-    mailDir: resolve(s.MAIL_DIR ?? DEFAULT_MAIL_DIR),
+    mail: mailConfig(s),
     google: s.GOOGLE_CLIENT_ID && s.GOOGLE_CLIENT_SECRET
       ? {
           clientId: s.GOOGLE_CLIENT_ID,
@@ -101,15 +94,9 @@ export interface IdentityOptions {
 
 export function identityService(settings: IdentitySettings, opts: IdentityOptions = {}) {
   const config = resolveConfig(settings);
-  const from = settings.MAIL_FROM ?? DEFAULT_MAIL_FROM;
-  const smtp = !opts.mailer && settings.SMTP_URL ? smtpMailer(settings.SMTP_URL, from) : null;
+  const ownMailer = opts.mailer ? null : serviceMailer(config.mail);
+  const deliverToken = tokenDelivery(opts.mailer ?? ownMailer!);
   const google = config.google ? googleClient(config.google) : null;
-  // Set once the service has its logger (routes run first); the reset job sends through the same delivery.
-  let delivery: ((mail: TokenMail) => Promise<void>) | undefined;
-  const deliverToken = async (mail: TokenMail): Promise<void> => {
-    if (!delivery) throw new Error('the identity service has not started');
-    await delivery(mail);
-  };
   return defineService({
     name: 'identity',
     entities: [UserSchema, AccountCurrencySchema, PendingSignupSchema, PasswordResetSchema, ReferralSchema, VerificationRequestSchema],
@@ -118,9 +105,8 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
     jobs: [purgeExpiredTokens, sendPasswordReset({ deliverToken, publicUrl: config.publicUrl })],
     schedules: [{ job: PURGE_EXPIRED_TOKENS, everyMs: HOURLY_MS, schedulerId: PURGE_EXPIRED_TOKENS }],
     async routes(app, ctx) {
-      delivery = tokenDelivery(opts.mailer ?? smtp ?? mailFolder({ dir: config.mailDir, from, logger: ctx.logger }));
       const deps: RouteDeps = { ctx, config, google, deliverToken };
-      app.addHook('onClose', async () => { smtp?.close(); });
+      app.addHook('onClose', async () => { ownMailer?.close(); });
       await app.register(referralRoutes);
       await app.register(signupRoutes, deps);
       await app.register(authRoutes, deps);
@@ -131,17 +117,7 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
       await app.register(internalRoutes, deps);
     },
     async onStart(ctx) {
-      if (!opts.mailer && !smtp) {
-        // warn, so the embedded mode (which logs at warn) says where its emails are; each email is logged at info.
-        ctx.logger.warn({ mailDir: config.mailDir }, `no SMTP_URL set: emails are written as .eml files to ${config.mailDir}`);
-        // Said at start rather than at the first sign-up (which would then fail with mail_failed).
-        try {
-          await mkdir(config.mailDir, { recursive: true, mode: 0o700 });
-          await access(config.mailDir, constants.W_OK);
-        } catch (err) {
-          ctx.logger.error({ err, mailDir: config.mailDir }, 'MAIL_DIR cannot be written: no email goes out until it can, or SMTP_URL is set');
-        }
-      }
+      await ownMailer?.start(ctx.logger);
       const admin = await seedAdmin(ctx.orm.em.fork(), settings);
       if (admin) {
         ctx.relay.kick();

@@ -1,11 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ErrorBody, ForgotPasswordResponse, Message, SignupRequestResponse } from '@puente/contracts';
-import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
+import { describeWithInfra, mailsIn, startFakeSmtp, useFreshDatabase, type FakeSmtpServer } from '@puente/testkit';
 import { PasswordReset } from './domain/password-reset.ts';
 import { ADMIN, BROWSER, as, login, person, registered, startIdentity, type IdentityTestService } from './testing/helpers.ts';
-import { startFakeSmtp, type FakeSmtpServer } from './testing/fake-smtp.ts';
-import { linkToken, mailsIn, waitForMail } from './testing/mail-folder.ts';
+import { linkToken, waitForMail } from './testing/mail-folder.ts';
 
 const FORGOT_ANSWER = { message: 'If an account exists for this email, we have sent it a link to reset the password.' };
 /** For tests that wait for an email: above the 5 s a wait for one may take. */

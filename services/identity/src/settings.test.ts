@@ -2,10 +2,11 @@ import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, type Logger } from '@puente/platform';
+import { ConfigError, loadConfig, mailFolder, type Logger, type Mail } from '@puente/platform';
+import { mailsIn } from '@puente/testkit';
 import { IdentitySettings, resolveConfig } from './app.ts';
-import { mailFolder, tokenDelivery, type Mail } from './domain/mailer.ts';
-import { linkToken, mailsIn } from './testing/mail-folder.ts';
+import { tokenDelivery } from './domain/mailer.ts';
+import { linkToken } from './testing/mail-folder.ts';
 
 const settings = (env: Record<string, string>) => resolveConfig(loadConfig(IdentitySettings, env));
 
@@ -18,9 +19,9 @@ describe('identity settings', () => {
   });
 
   it('writes emails without SMTP to MAIL_DIR, .data/mail by default, as an absolute path', () => {
-    expect(settings({}).mailDir).toBe(resolve('.data/mail'));
-    expect(settings({ MAIL_DIR: '' }).mailDir).toBe(resolve('.data/mail'));
-    expect(settings({ MAIL_DIR: 'var/puente-mail' }).mailDir).toBe(resolve('var/puente-mail'));
+    expect(settings({}).mail.dir).toBe(resolve('.data/mail'));
+    expect(settings({ MAIL_DIR: '' }).mail.dir).toBe(resolve('.data/mail'));
+    expect(settings({ MAIL_DIR: 'var/puente-mail' }).mail.dir).toBe(resolve('var/puente-mail'));
   });
 
   it('counts empty variables as unset', () => {

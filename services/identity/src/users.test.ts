@@ -53,6 +53,7 @@ describeWithInfra(['postgres'], 'profiles, the directory, referrals and verifica
     expect(PublicUser.parse(res.json())).toEqual({
       id: bea, firstName: 'Bea', lastName: 'Rojas', profileImageUrl: null, trustRating: null, ratingCount: 0, transactionCount: 0,
       trustLevel: 'Unverified', emailVerified: true, phoneVerified: false, idVerified: false, bankVerified: false, createdAt: expect.any(String),
+      completionRate: null, averageCompletionMinutes: null,
     });
     expect(AdminUserView.parse((await get(`/users/${bea}`, { id: adminId, role: 'admin' })).json()).email).toBe('bea@puente.test');
     expect((await get('/users/9999')).statusCode).toBe(404);

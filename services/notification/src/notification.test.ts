@@ -13,14 +13,15 @@ describeWithInfra(['postgres'], 'notification service', () => {
     expect((await svc.app.inject({ method: 'GET', url: '/ready' })).statusCode).toBe(200);
     const { schemas, tables } = await schemaReport(svc);
     expect(schemas).toEqual(['notification']);
-    expect(tables).toEqual([...PLATFORM_TABLES, 'account_holder', 'notification', 'projection_backfill'].sort());
+    expect(tables).toEqual([...PLATFORM_TABLES, 'account_holder', 'notification', 'notification_preference', 'projection_backfill'].sort());
   });
 
-  it('keeps a user from being notified twice by one event, and indexes a user\'s notifications by id', async () => {
+  it('keeps a user from being notified twice by one event, and indexes a user\'s notifications (the unread ones apart) by id', async () => {
     const indexes = await svc.ctx.orm.em.fork().execute<{ indexname: string; indexdef: string }[]>(
       `select indexname, indexdef from pg_indexes where schemaname = 'notification' and tablename = 'notification' order by 1`);
     expect(indexes.map((i) => i.indexdef.replace(/^.* USING btree /, `${i.indexname} `))).toEqual([
       'notification_pkey (id)',
+      'notification_unread_user_id_id_index (user_id, id) WHERE (NOT read)',
       'notification_user_id_id_index (user_id, id)',
       'notification_user_id_source_event_id_unique (user_id, source_event_id)',
     ]);

@@ -96,7 +96,8 @@ describeWithInfra(['postgres'], 'ratings', () => {
       });
       expect(Date.parse(rating.createdAt)).toBeGreaterThanOrEqual(before - 1_000);
       expect(await submittedFor(matcher.userId)).toEqual([{
-        ratingId: rating.id, matchId, fromUserId: requester.userId, toUserId: matcher.userId, rating: 5, toUserAverage: '5.0000', toUserCount: 1,
+        ratingId: rating.id, matchId, requestId: matchId + 10_000, fromUserId: requester.userId, toUserId: matcher.userId, rating: 5,
+        toUserAverage: '5.0000', toUserCount: 1,
       }]);
     });
 

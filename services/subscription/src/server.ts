@@ -1,4 +1,5 @@
+import { loadConfig } from '@puente/platform';
 import { runServiceProcess } from '@puente/platform/process';
-import { subscriptionService } from './app.ts';
+import { subscriptionService, SubscriptionSettings } from './app.ts';
 
-await runServiceProcess(subscriptionService());
+await runServiceProcess(subscriptionService(loadConfig(SubscriptionSettings)));

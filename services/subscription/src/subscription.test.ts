@@ -18,12 +18,7 @@ describeWithInfra(['postgres'], 'subscription service', () => {
     const event = registered(42);
     await svc.deliver(event, event);
     const rows = await svc.ctx.orm.em.fork().find(Subscription, { userId: 42 });
-    expect(rows.map((s) => [s.tier, s.status])).toEqual([['free', 'active']]);
-  });
-
-  it('serves none of its routes yet: they are declared planned', async () => {
-    const res = await svc.app.inject({ method: 'GET', url: '/subscription/info', headers: await svc.as({ kind: 'user', userId: 42, role: 'user' }) });
-    expect(res.statusCode).toBe(404);
+    expect(rows.map((s) => [s.tier, s.status])).toEqual([['free', 'none']]);
   });
 
   it('reports ready when its database, bus and job runner are up', async () => {

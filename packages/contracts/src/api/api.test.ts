@@ -469,6 +469,8 @@ describe('response shapes', () => {
     idVerified: false,
     bankVerified: false,
     createdAt: now,
+    completionRate: 66.7,
+    averageCompletionMinutes: 38,
   };
   const gbpAccount = {
     id: 10,
@@ -491,8 +493,10 @@ describe('response shapes', () => {
   };
 
   it('users: current, public (strict: no private keys), admin directory', () => {
+    // The trade record is on the public views only; the current user is the spec's User.
+    const { completionRate: _rate, averageCompletionMinutes: _minutes, ...userFields } = publicUser;
     const user = {
-      ...publicUser,
+      ...userFields,
       email: 'ana@example.com',
       subscriptionTier: 'free',
       hasBothAccounts: true,
@@ -504,6 +508,9 @@ describe('response shapes', () => {
     expect(CurrentUser.safeParse({ ...user, trustRating: null, trustLevel: 'Diamond' }).success).toBe(false);
     expect(PublicUser.parse(publicUser)).toEqual(publicUser);
     expect(PublicUser.safeParse({ ...publicUser, email: 'ana@example.com' }).success).toBe(false);
+    expect(PublicUser.parse({ ...publicUser, completionRate: null, averageCompletionMinutes: null })).toBeTruthy();
+    expect(PublicUser.safeParse({ ...publicUser, completionRate: 100.1 }).success).toBe(false);
+    expect(PublicUser.safeParse({ ...publicUser, averageCompletionMinutes: 37.5 }).success).toBe(false);
     const admin = { ...publicUser, email: 'ana@example.com', role: 'admin', subscriptionTier: 'premium' };
     expect(AdminUserView.parse(admin)).toEqual(admin);
     expect(UserDirectory.parse([publicUser, admin])).toEqual([publicUser, admin]);
@@ -527,7 +534,10 @@ describe('response shapes', () => {
       exchangeRate: 1187.5432,
       status: 'open',
       createdAt: now,
-      user: { firstName: 'Ana', lastName: 'Rojas', profileImageUrl: null, trustRating: null, transactionCount: 0 },
+      user: {
+        firstName: 'Ana', lastName: 'Rojas', profileImageUrl: null, trustRating: null, transactionCount: 0,
+        completionRate: null, averageCompletionMinutes: null, memberSince: now,
+      },
     };
     expect(ExchangeRequest.parse(request)).toEqual(request);
     expect(ExchangeRequest.safeParse({ ...request, fromCurrency: 'CLP', toCurrency: 'GBP', amount: 10.5 }).success).toBe(
@@ -622,6 +632,9 @@ describe('response shapes', () => {
       currentPeriodEnd: null,
       cancelAtPeriodEnd: false,
       plan: SubscriptionPlans.free,
+      testMode: true,
+      paymentNotice: 'Test mode — no real payment',
+      publishableKey: null,
     };
     expect(SubscriptionInfo.parse(info)).toEqual(info);
     // Usage is the exchange service's alone (GET /api/exchange-requests/limits): a usage field is not part of info.

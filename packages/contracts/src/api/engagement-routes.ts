@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { IdParams, Message, PaginationQuery } from './common.ts';
 import { routeGroup } from './route.ts';
 import { Rating, RatingCreate, RatingList, RatingsByMatchParams, RatingsByUserParams } from './rating.ts';
-import { MarkAllReadResponse, Notification, NotificationCount, NotificationList } from './notification.ts';
-import { CancelSubscriptionResponse, CreateSubscriptionResponse, SubscriptionInfo } from './subscription.ts';
+import { MarkAllReadResponse, Notification, NotificationCount, NotificationList, NotificationPreferences } from './notification.ts';
+import { CancelSubscriptionResponse, CreateSubscriptionResponse, SubscriptionInfo, TestCheckoutConfirm } from './subscription.ts';
 
 export const RatingRoutes = routeGroup('rating', {
   forMatch: {
@@ -45,26 +45,41 @@ export const NotificationRoutes = routeGroup('notification', {
     summary: 'Mark one notification read.',
     responses: { 200: Notification },
   },
+  preferences: {
+    method: 'GET', path: '/api/notifications/preferences', access: 'user',
+    summary: 'Whether the signed-in user gets an email digest of notifications left unread.',
+    responses: { 200: NotificationPreferences },
+  },
+  updatePreferences: {
+    method: 'PUT', path: '/api/notifications/preferences', access: 'user', body: NotificationPreferences,
+    summary: 'Turn the email digest of unread notifications on or off.',
+    responses: { 200: NotificationPreferences },
+  },
 });
 
 export const SubscriptionRoutes = routeGroup('subscription', {
   info: {
-    method: 'GET', path: '/api/subscription/info', access: 'user', planned: true,
+    method: 'GET', path: '/api/subscription/info', access: 'user',
     summary: 'The plan in force, its limits, and the payment state.',
     responses: { 200: SubscriptionInfo },
   },
   create: {
-    method: 'POST', path: '/api/create-subscription', access: 'user', planned: true,
-    summary: 'Start a premium subscription: the client secret to confirm the first payment with.',
+    method: 'POST', path: '/api/create-subscription', access: 'user',
+    summary: 'Start (or resume) a premium subscription: the client secret to confirm the first payment with.',
     responses: { 200: CreateSubscriptionResponse },
   },
   cancel: {
-    method: 'POST', path: '/api/cancel-subscription', access: 'user', planned: true,
+    method: 'POST', path: '/api/cancel-subscription', access: 'user',
     summary: 'Cancel the premium subscription at the end of the period.',
     responses: { 200: CancelSubscriptionResponse },
   },
+  testCheckoutConfirm: {
+    method: 'POST', path: '/api/subscription/test-checkout/confirm', access: 'user', body: TestCheckoutConfirm,
+    summary: 'Test payment mode only: pay a checkout with a Stripe test card number (absent when Stripe keys are set).',
+    responses: { 200: Message },
+  },
   stripeWebhook: {
-    method: 'POST', path: '/api/webhooks/stripe', access: 'visitor', planned: true,
+    method: 'POST', path: '/api/webhooks/stripe', access: 'visitor',
     summary: 'Stripe\'s signed events about subscriptions and payments (no Origin; the signature is checked).',
     body: z.unknown(),
     responses: { 200: Message },

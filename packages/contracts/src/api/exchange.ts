@@ -101,13 +101,22 @@ export const ExchangeRequestCreate = z
   );
 export type ExchangeRequestCreate = z.infer<typeof ExchangeRequestCreate>;
 
-/** The poster shown on a request card. */
+/**
+ * The poster shown on a request card. Beyond the spec (anchor: Binance P2P), the poster's trade record as the public
+ * profile (PublicUser) shows it: completion rate, average time to complete, and account age.
+ */
 export const ExchangeRequestUser = z.object({
   firstName: z.string(),
   lastName: z.string(),
   profileImageUrl: z.string().nullable(),
   trustRating: TrustRating,
   transactionCount: Count,
+  /** Completed ÷ confirmed matches as a percentage, 0-100 with one decimal (half-up); null before the first confirmed match. */
+  completionRate: z.number().min(0).max(100).nullable(),
+  /** Mean minutes from confirmation to completion over the completed matches, whole minutes (half-up); null before the first. */
+  averageCompletionMinutes: Count.nullable(),
+  /** When the poster joined; null while this service has not heard of the user yet. */
+  memberSince: IsoDateTime.nullable(),
 });
 export type ExchangeRequestUser = z.infer<typeof ExchangeRequestUser>;
 

@@ -249,7 +249,18 @@ const publicUserShape = {
   phoneVerified: z.boolean(),
   idVerified: z.boolean(),
   bankVerified: z.boolean(),
+  /** When the user joined: the profile's account age. */
   createdAt: IsoDateTime,
+  /**
+   * Beyond the spec (anchor: Binance P2P): completed ÷ confirmed matches as a percentage, 0-100 with one decimal
+   * rounded half-up from the two counts; null before the user's first confirmed match.
+   */
+  completionRate: z.number().min(0).max(100).nullable(),
+  /**
+   * Beyond the spec: the mean minutes from a match's confirmation to its completion over the user's completed
+   * matches, rounded half-up to whole minutes; null before the first.
+   */
+  averageCompletionMinutes: Count.nullable(),
 };
 
 /**

@@ -6,18 +6,32 @@
 import { z } from 'zod';
 import { Count, Id, IsoDateTime, Message } from './common.ts';
 
+/**
+ * The spec's five types, then the ones it has no word for: a pending match called off by the matcher or with its
+ * request (match_cancelled), turned down by the requester (match_declined), or not approved in time
+ * (match_expired); a confirmed match still not marked completed (completion_reminder); an open request nobody took
+ * in time (request_expired); a premium renewal that could not be charged (payment_failed). A client shows a type it
+ * does not know by its content alone.
+ */
 export const NotificationType = z.enum([
   'exchange_request',
   'exchange_match',
   'exchange_confirmed',
   'exchange_completed',
   'rating',
+  'match_cancelled',
+  'match_declined',
+  'match_expired',
+  'completion_reminder',
+  'request_expired',
+  'payment_failed',
 ]);
 export type NotificationType = z.infer<typeof NotificationType>;
 
 /**
  * A notification: the items of GET /api/notifications and the answer to PUT .../{id}/read (200). referenceId is the
- * id of what it is about (an exchange request, a match or a rating), or null.
+ * exchange request it is about, whatever the type (the web app opens /dashboard?requestId=...), or null for what is
+ * about no request (a failed payment).
  */
 export const Notification = z.object({
   id: Id,
@@ -35,6 +49,13 @@ export type NotificationList = z.infer<typeof NotificationList>;
 /** GET /api/notifications/count: the number of unread notifications. */
 export const NotificationCount = z.object({ count: Count });
 export type NotificationCount = z.infer<typeof NotificationCount>;
+
+/**
+ * GET /api/notifications/preferences (200) and the body and answer (200) of PUT on the same path. emailDigest: an
+ * email of what is still unread some minutes after it came (on unless turned off).
+ */
+export const NotificationPreferences = z.object({ emailDigest: z.boolean('emailDigest must be true or false') });
+export type NotificationPreferences = z.infer<typeof NotificationPreferences>;
 
 /** PUT /api/notifications/read-all, 200 */
 export const MarkAllReadResponse = Message;

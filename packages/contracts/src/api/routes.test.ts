@@ -52,8 +52,12 @@ describe('ApiRoutes', () => {
     'PUT /api/notifications/{id}/read',
   ];
   // Beyond the spec: identity's passwords, name edits, Google's callback and the admins' verification review, Stripe's
-  // webhook, the plan limits and calling off a match, and the services' internal routes.
+  // webhook and the test payment mode's checkout, the plan limits and calling off a match, the email digest
+  // preference, and the services' internal routes.
   const beyondSpec = [
+    'POST /api/subscription/test-checkout/confirm',
+    'GET /api/notifications/preferences',
+    'PUT /api/notifications/preferences',
     'POST /api/webhooks/stripe',
     'GET /api/exchange-requests/limits',
     'PUT /api/exchange-matches/{id}/cancel',

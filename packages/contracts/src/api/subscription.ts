@@ -3,7 +3,7 @@
  * Calls: GET /api/subscription/info, POST /api/create-subscription, POST /api/cancel-subscription.
  */
 import { z } from 'zod';
-import { ClpAmount, Count, GbpAmount, IsoDateTime, Message, SubscriptionTier } from './common.ts';
+import { ClpAmount, Count, GbpAmount, IsoDateTime, Message, SubscriptionTier, requiredText } from './common.ts';
 
 /** A plan and its limits (spec section 9). */
 export const Plan = z.object({
@@ -56,12 +56,34 @@ export const SubscriptionInfo = z.object({
   currentPeriodEnd: IsoDateTime.nullable(),
   cancelAtPeriodEnd: z.boolean(),
   plan: Plan,
+  /** True in the built-in test payment mode: no real payment. */
+  testMode: z.boolean(),
+  /** What the payment form must say about payments: TEST_MODE_NOTICE in the test payment mode, else null. */
+  paymentNotice: z.string().nullable(),
+  /** Stripe's publishable key for the payment form, when set. */
+  publishableKey: z.string().nullable(),
 });
 export type SubscriptionInfo = z.infer<typeof SubscriptionInfo>;
 
-/** POST /api/create-subscription, 200: the card payment provider's client secret for the payment form. */
-export const CreateSubscriptionResponse = z.object({ clientSecret: z.string().min(1) });
+export const TEST_MODE_NOTICE = 'Test mode — no real payment';
+
+/**
+ * POST /api/create-subscription, 200 (an action: the subscription is not premium until its first payment is
+ * confirmed). `clientSecret` confirms that payment with the card payment provider; null when a premium subscription
+ * set to end was resumed instead (nothing to pay now).
+ */
+export const CreateSubscriptionResponse = z.object({ clientSecret: z.string().min(1).nullable(), subscriptionId: z.string().min(1) });
 export type CreateSubscriptionResponse = z.infer<typeof CreateSubscriptionResponse>;
+
+/**
+ * POST /api/subscription/test-checkout/confirm, test payment mode only: pays a test checkout's first invoice with a
+ * Stripe test card number (4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined).
+ */
+export const TestCheckoutConfirm = z.object({
+  clientSecret: requiredText('clientSecret is required').max(200, 'clientSecret is too long'),
+  cardNumber: requiredText('Card number is required').max(40, 'Card number is too long'),
+});
+export type TestCheckoutConfirm = z.infer<typeof TestCheckoutConfirm>;
 
 /** POST /api/cancel-subscription, 200 */
 export const CancelSubscriptionResponse = Message;

@@ -70,7 +70,7 @@ export const ProjectionBackfillSetting = blankAsUnset(z.enum(['on', 'off'], { er
 
 const SNAPSHOT_PAGE = 500;
 type Row<R extends ApiRoute> = SuccessData<R> extends readonly (infer T)[] ? T : never;
-type BackfillContext = Pick<ServiceContext, 'orm' | 'callService' | 'logger'>;
+type BackfillContext = Pick<ServiceContext, 'orm' | 'callService' | 'logger' | 'versions'>;
 
 /** Reads another service's snapshot route (SnapshotQuery: afterId, limit) page after page into `apply`. */
 export function readSnapshot<R extends ApiRoute>(

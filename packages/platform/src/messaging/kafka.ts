@@ -50,6 +50,12 @@ export interface KafkaBusOptions {
   rebalanceTimeoutMs?: number;
   /** Deadline for one publish call, retries included (default 10 s). */
   publishTimeoutMs?: number;
+  /**
+   * How long a fetch waits for new records (default: the heartbeat interval, at most 5 s). A real broker answers a
+   * waiting fetch as soon as records arrive; a broker that does not (librdkafka's mock cluster) delays each hop by
+   * up to this much, so tests of live latency lower it.
+   */
+  fetchMaxWaitMs?: number;
 }
 
 const HEALTH_TIMEOUT_MS = 1_000;
@@ -75,7 +81,7 @@ export class KafkaBus implements EventBus {
       rebalanceTimeout: opts.rebalanceTimeoutMs ?? 60_000,
       // kafkajs heartbeats between fetches: a fetch must not outlast the heartbeat interval, or a member hears of
       // a rebalance (and the group waits for it) only when the long poll ends.
-      maxWaitTimeInMs: Math.min(heartbeatInterval, 5_000),
+      maxWaitTimeInMs: Math.min(opts.fetchMaxWaitMs ?? heartbeatInterval, heartbeatInterval, 5_000),
     };
     this.publishTimeoutMs = opts.publishTimeoutMs ?? 10_000;
   }

@@ -22,7 +22,8 @@ interface Row {
   id: number; user_id: number; from_currency: 'GBP' | 'CLP'; to_currency: 'GBP' | 'CLP'; amount: string;
   exchange_rate: string; status: RequestView['status']; created_at: Date | string;
   first_name: string | null; last_name: string | null; profile_image_url: string | null; trust_rating: string | null;
-  transaction_count: number | null; total: string;
+  transaction_count: number | null; confirmed_count: number | null; timed_completion_count: number | null;
+  completion_seconds_total: string | null; member_since: Date | string | null; total: string;
 }
 
 export async function marketList(em: EntityManager, callerId: number, query: ExchangeRequestsQuery): Promise<{ items: RequestView[]; total: number }> {
@@ -35,7 +36,8 @@ export async function marketList(em: EntityManager, callerId: number, query: Exc
   params.push(query.limit, query.offset);
   const rows = await em.execute<Row[]>(
     `select r.id, r.user_id, r.from_currency, r.to_currency, r.amount, r.exchange_rate, r.status, r.created_at,
-            t.first_name, t.last_name, t.profile_image_url, t.trust_rating, t.transaction_count, count(*) over () as total
+            t.first_name, t.last_name, t.profile_image_url, t.trust_rating, t.transaction_count, t.confirmed_count,
+            t.timed_completion_count, t.completion_seconds_total, t.member_since, count(*) over () as total
        from ${qualifiedTable(em, ExchangeRequest)} r
        left join ${qualifiedTable(em, Trader)} t on t.user_id = r.user_id
       where (r.status = 'open'
@@ -52,7 +54,9 @@ export async function marketList(em: EntityManager, callerId: number, query: Exc
     }),
     user: posterView(row.first_name === null ? null : {
       firstName: row.first_name, lastName: row.last_name ?? '', profileImageUrl: row.profile_image_url,
-      trustRating: row.trust_rating, transactionCount: row.transaction_count ?? 0,
+      trustRating: row.trust_rating, transactionCount: row.transaction_count ?? 0, confirmedCount: row.confirmed_count ?? 0,
+      timedCompletionCount: row.timed_completion_count ?? 0, completionSecondsTotal: Number(row.completion_seconds_total ?? 0),
+      memberSince: row.member_since === null ? null : new Date(row.member_since),
     }),
   }));
   // A page past the end has no row to carry the total: count once more only then.

@@ -1,10 +1,12 @@
 /**
- * What the exchange service knows of users, from other services' events (and a snapshot when it starts without
- * them, jobs/backfill-projections.ts): the poster card (names, picture, trust), the plan tier, and which currencies
- * each user has an account in. Never an email, never a bank detail.
+ * What the exchange service knows of users: from other services' events (and a snapshot when it starts without
+ * them, jobs/backfill-projections.ts) the poster card (names, picture, trust, account age), the plan tier and which
+ * currencies each user has an account in; from its own matches, each user's trade record. Never an email, never a
+ * bank detail.
  */
 import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
 import { Currency, SubscriptionTier } from '@puente/contracts';
+import { qualifiedTable } from '@puente/platform';
 
 export const TraderSchema = defineEntity({
   name: 'Trader',
@@ -19,6 +21,15 @@ export const TraderSchema = defineEntity({
     ratingCount: p.integer().default(0),
     /** Completed exchanges: counted here when a match completes (identity keeps its own count from the same event). */
     transactionCount: p.integer().default(0),
+    /**
+     * The rest of the trade record, counted here too as this service's matches are confirmed and completed:
+     * matches confirmed, and the completed ones timed from confirmation, with their total seconds.
+     */
+    confirmedCount: p.integer().default(0),
+    timedCompletionCount: p.integer().default(0),
+    completionSecondsTotal: p.bigint('number').default(0),
+    /** When the user joined identity (its snapshot's createdAt, or the registration event's time); null until known. */
+    memberSince: p.datetime().nullable(),
     tier: p.enum(SubscriptionTier.options).default('free'),
     /** When the names and picture were last set (an older event never overwrites a newer value). */
     profileAsOf: p.datetime().nullable(),
@@ -44,6 +55,24 @@ TraderAccountSchema.setClass(TraderAccount);
 export async function hasBothAccounts(em: EntityManager, userId: number): Promise<boolean> {
   const currencies = new Set((await em.find(TraderAccount, { userId })).map((a) => a.currency));
   return currencies.has('GBP') && currencies.has('CLP');
+}
+
+/** Whole seconds from one instant to a later one (never negative), as a trade record adds them up. */
+export const secondsBetween = (from: Date, to: Date): number => Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000));
+
+type TradeCounter = 'transaction_count' | 'confirmed_count' | 'timed_completion_count' | 'completion_seconds_total';
+
+/**
+ * Adds to both parties' trade counters in one statement (no lost update when their other trades move at the same
+ * time), creating the row of a party whose registration has not reached this service yet.
+ */
+export async function addToTradeRecord(em: EntityManager, userIds: [number, number], add: Partial<Record<TradeCounter, number>>): Promise<void> {
+  const columns = Object.keys(add) as TradeCounter[];
+  const row = `(?, ${columns.map(() => '?').join(', ')})`;
+  await em.execute(
+    `insert into ${qualifiedTable(em, Trader)} as t (user_id, ${columns.join(', ')}) values ${row}, ${row}
+       on conflict (user_id) do update set ${columns.map((c) => `${c} = t.${c} + excluded.${c}`).join(', ')}`,
+    userIds.flatMap((userId) => [userId, ...columns.map((c) => add[c])]));
 }
 
 /** The trader row, created empty when an event about a user arrives before the one that names them. */

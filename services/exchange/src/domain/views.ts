@@ -1,5 +1,5 @@
 /** What the API shows of requests and matches, from their rows and the posters' projection. */
-import type { ExchangeMatch as MatchView, ExchangeRequest as RequestView, ExchangeRequestSummary, ExchangeRequestUser } from '@puente/contracts';
+import { averageCompletionMinutes, completionRate, type ExchangeMatch as MatchView, type ExchangeRequest as RequestView, type ExchangeRequestSummary, type ExchangeRequestUser } from '@puente/contracts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
@@ -7,7 +7,9 @@ import { moneyNumber } from './money.ts';
 import { Trader } from './traders.ts';
 
 type RequestFields = Pick<ExchangeRequest, 'id' | 'userId' | 'fromCurrency' | 'toCurrency' | 'amount' | 'exchangeRate' | 'status' | 'createdAt'>;
-type TraderFields = Pick<Trader, 'firstName' | 'lastName' | 'profileImageUrl' | 'trustRating' | 'transactionCount'>;
+type TraderFields = Pick<Trader,
+  'firstName' | 'lastName' | 'profileImageUrl' | 'trustRating' | 'transactionCount' | 'confirmedCount' | 'timedCompletionCount'
+  | 'completionSecondsTotal' | 'memberSince'>;
 
 export function requestSummary(r: RequestFields): ExchangeRequestSummary {
   return {
@@ -30,6 +32,9 @@ export function posterView(t: TraderFields | null | undefined): ExchangeRequestU
     profileImageUrl: t?.profileImageUrl ?? null,
     trustRating: t?.trustRating === null || t?.trustRating === undefined ? null : Number(t.trustRating),
     transactionCount: t?.transactionCount ?? 0,
+    completionRate: t ? completionRate(t.transactionCount, t.confirmedCount) : null,
+    averageCompletionMinutes: t ? averageCompletionMinutes(t.completionSecondsTotal, t.timedCompletionCount) : null,
+    memberSince: t?.memberSince?.toISOString() ?? null,
   };
 }
 

@@ -1,12 +1,14 @@
 /**
- * Every event the exchange service consumes, in one list: the projections of users (names, picture, trust, plan
- * tier) and of who has an account in which currency. Each handler is idempotent on its own terms too: events may be
- * redelivered, arrive in any order across topics, or be older than the snapshot the projection started from.
+ * Every event the exchange service consumes, in one list: the projections of users (names, picture, trust, account
+ * age, plan tier) and of who has an account in which currency. Each handler is idempotent on its own terms too:
+ * events may be redelivered, arrive in any order across topics, or be older than the snapshot the projection started
+ * from.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { roundDecimal } from '@puente/contracts';
 import { consume } from '@puente/platform';
 import { TraderAccount, traderRow } from '../domain/traders.ts';
+import { MARKET_VERSION } from '../domain/market-version.ts';
 
 /** Applies a change of the user's names and picture unless a newer one is already in. */
 async function setProfile(em: EntityManager, userId: number, asOf: Date, profile: { firstName: string; lastName: string; profileImageUrl?: string | null }) {
@@ -19,6 +21,17 @@ async function setProfile(em: EntityManager, userId: number, asOf: Date, profile
   await em.flush();
 }
 
+/**
+ * Keeps the earliest time known for the user joining: the registration event is stamped just after identity's
+ * createdAt, so the snapshot's value wins whether it comes first or later.
+ */
+async function setMemberSince(em: EntityManager, userId: number, joinedAt: Date) {
+  const trader = await traderRow(em, userId);
+  if (trader.memberSince && trader.memberSince <= joinedAt) return;
+  trader.memberSince = joinedAt;
+  await em.flush();
+}
+
 async function setTier(em: EntityManager, userId: number, asOf: Date, tier: 'free' | 'premium') {
   const trader = await traderRow(em, userId);
   if (trader.tierAsOf && trader.tierAsOf >= asOf) return;
@@ -28,19 +41,25 @@ async function setTier(em: EntityManager, userId: number, asOf: Date, tier: 'fre
 }
 
 export const consumers = [
-  consume('userRegistered', async ({ userId, firstName, lastName }, { em, event }) => {
-    await setProfile(em, userId, new Date(event.occurredAt), { firstName, lastName });
+  // A poster's card changes (names, picture, trust): the market's lists answer anew once it is committed.
+  consume('userRegistered', async ({ userId, firstName, lastName }, { em, event, bumpAfterCommit }) => {
+    const registeredAt = new Date(event.occurredAt);
+    await setProfile(em, userId, registeredAt, { firstName, lastName });
+    await setMemberSince(em, userId, registeredAt);
+    bumpAfterCommit([MARKET_VERSION]);
   }),
-  consume('userProfileUpdated', async ({ userId, firstName, lastName, profileImageUrl }, { em, event }) => {
+  consume('userProfileUpdated', async ({ userId, firstName, lastName, profileImageUrl }, { em, event, bumpAfterCommit }) => {
     await setProfile(em, userId, new Date(event.occurredAt), { firstName, lastName, profileImageUrl });
+    bumpAfterCommit([MARKET_VERSION]);
   }),
-  consume('ratingSubmitted', async ({ toUserId, toUserAverage, toUserCount }, { em }) => {
+  consume('ratingSubmitted', async ({ toUserId, toUserAverage, toUserCount }, { em, bumpAfterCommit }) => {
     const trader = await traderRow(em, toUserId);
     // The rating service sends the running average and count: an older event never overwrites a newer one.
     if (toUserCount <= trader.ratingCount) return;
     trader.trustRating = roundDecimal(toUserAverage, 1);
     trader.ratingCount = toUserCount;
     await em.flush();
+    bumpAfterCommit([MARKET_VERSION]);
   }),
   consume('subscriptionActivated', async ({ userId }, { em, event }) => {
     await setTier(em, userId, new Date(event.occurredAt), 'premium');

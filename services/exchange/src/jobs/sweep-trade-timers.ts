@@ -13,6 +13,7 @@ import { addToOutbox, defineJob, makeEvent, type ServiceContext } from '@puente/
 import { ExchangeMatch } from '../domain/exchange-match.ts';
 import { ExchangeRequest } from '../domain/exchange-request.ts';
 import { expireMatch, lockTrade, matchParties } from '../domain/trade.ts';
+import { changingMarket } from '../domain/market-version.ts';
 
 export const SWEEP_TRADE_TIMERS = 'sweep-trade-timers';
 export const SWEEP_EVERY_MS = 60_000;
@@ -85,7 +86,7 @@ export function sweepTradeTimersJob(timers: TradeTimers, now: () => Date) {
     schema: z.object({}),
     attempts: 3,
     async handle(_data, ctx) {
-      const outcome = await sweepTradeTimers(ctx, timers, now());
+      const outcome = await sweepTradeTimers(changingMarket(ctx), timers, now());
       if (outcome.expiredMatches + outcome.reminders + outcome.expiredRequests > 0) ctx.logger.info(outcome, 'trade timers swept');
     },
   });

@@ -2,6 +2,7 @@ import type { ServiceContext } from '@puente/platform';
 
 /** What the exchange routes share: the service, and the clock (tests move it to cross days, months and timers). */
 export interface RouteDeps {
+  /** Its transactions give the market a new version once committed (domain/market-version.ts). */
   ctx: ServiceContext;
   now(): Date;
 }

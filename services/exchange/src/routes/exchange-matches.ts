@@ -2,13 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { Routes } from '@puente/contracts';
-import { addToOutbox, conflict, forbidden, makeEvent, notFound, qualifiedTable, requireUser, serve } from '@puente/platform';
+import { addToOutbox, conflict, forbidden, makeEvent, notFound, requireUser, serve } from '@puente/platform';
 import { ExchangeMatch, LIVE_MATCH_STATUSES } from '../domain/exchange-match.ts';
 import { ExchangeRequest } from '../domain/exchange-request.ts';
 import { matchAccounts } from '../domain/match-accounts.ts';
 import { checkPlanLimits } from '../domain/plan-limits.ts';
 import { cancelMatch, lockTrade, matchParties, matchTerms } from '../domain/trade.ts';
-import { Trader, hasBothAccounts } from '../domain/traders.ts';
+import { addToTradeRecord, hasBothAccounts, secondsBetween } from '../domain/traders.ts';
 import { matchView, matchViews } from '../domain/views.ts';
 import { MATCH_NOT_FOUND, NEEDS_BOTH_ACCOUNTS, REQUEST_NOT_FOUND, type RouteDeps } from './deps.ts';
 
@@ -84,6 +84,7 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
         trade.match.status = 'confirmed';
         trade.match.confirmedAt = at;
         trade.request.status = 'confirmed';
+        await addToTradeRecord(tx, [match.requesterId, match.matcherId], { confirmed_count: 1 });
         addToOutbox(tx, makeEvent('matchConfirmed', match.id, { ...matchParties(trade.match), ...matchTerms(trade.request) }));
         return trade.match;
       });
@@ -103,7 +104,10 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
       return matchView(request.em, cancelled);
     });
 
-    /** Either party marks a confirmed match completed: the request is completed, each party's count rises. */
+    /**
+     * Either party marks a confirmed match completed: the request is completed, each party's count rises and their
+     * record takes the time it took from confirmation.
+     */
     serve(app, routes.completeMatch, async (request) => {
       const { userId } = requireUser(request);
       const match = await partyMatch(request.em, request.params.id, userId);
@@ -115,9 +119,13 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
         trade.match.completedAt = at;
         trade.request.status = 'completed';
         await tx.flush();
-        await tx.execute(`update ${qualifiedTable(tx, Trader)} set transaction_count = transaction_count + 1 where user_id in (?, ?)`,
-          [match.requesterId, match.matcherId]);
-        addToOutbox(tx, makeEvent('matchCompleted', match.id, { ...matchParties(trade.match), ...matchTerms(trade.request) }));
+        const { confirmedAt } = trade.match;
+        await addToTradeRecord(tx, [match.requesterId, match.matcherId], confirmedAt
+          ? { transaction_count: 1, timed_completion_count: 1, completion_seconds_total: secondsBetween(confirmedAt, at) }
+          : { transaction_count: 1 });
+        addToOutbox(tx, makeEvent('matchCompleted', match.id, {
+          ...matchParties(trade.match), ...matchTerms(trade.request), completedById: userId, confirmedAt: confirmedAt?.toISOString(),
+        }));
         return trade.match;
       });
       return matchView(request.em, completed);

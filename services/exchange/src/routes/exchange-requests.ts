@@ -2,11 +2,12 @@
 import type { FastifyInstance } from 'fastify';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { Routes } from '@puente/contracts';
-import { addToOutbox, AppError, conflict, fieldInvalid, forbidden, makeEvent, notFound, qualifiedTable, requireUser, serve, tooManyRequests } from '@puente/platform';
+import { addToOutbox, answeredNotModified, AppError, conflict, fieldInvalid, forbidden, makeEvent, notFound, qualifiedTable, requireUser, serve, tooManyRequests } from '@puente/platform';
 import { ExchangeMatch } from '../domain/exchange-match.ts';
 import { ExchangeRequest } from '../domain/exchange-request.ts';
 import { newestRate } from '../domain/exchange-rate.ts';
 import { marketList } from '../domain/market.ts';
+import { MARKET_VERSION, callerVersion } from '../domain/market-version.ts';
 import { decimal, moneyString, rateBand, within } from '../domain/money.ts';
 import { checkPlanLimits, limitsOf } from '../domain/plan-limits.ts';
 import { cancelMatch, matchTerms } from '../domain/trade.ts';
@@ -40,6 +41,7 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
   return async (app: FastifyInstance): Promise<void> => {
     serve(app, routes.requests, async (request, reply) => {
       const { userId } = requireUser(request);
+      if (await answeredNotModified(request, reply, ctx.versions, [MARKET_VERSION, callerVersion(userId)])) return reply;
       const { items, total } = await marketList(request.em, userId, request.query);
       reply.header('x-total-count', String(total));
       return items;

@@ -12,12 +12,12 @@ let nextAccountId = 1_000;
 export async function trader(svc: TestService, userId: number, opts: { firstName?: string; lastName?: string; accounts?: ('GBP' | 'CLP')[] } = {}) {
   const { firstName = `User${userId}`, lastName = 'Tester', accounts = ['GBP', 'CLP'] } = opts;
   const added = accounts.map((currency) => ({ accountId: nextAccountId++, userId, currency }));
-  await svc.deliver(
-    makeEvent('userRegistered', userId, { userId, firstName, lastName, role: 'user', referrerId: null }),
-    ...added.map((account) => makeEvent('bankAccountAdded', account.accountId, account)),
-  );
+  const registration = makeEvent('userRegistered', userId, { userId, firstName, lastName, role: 'user', referrerId: null });
+  await svc.deliver(registration, ...added.map((account) => makeEvent('bankAccountAdded', account.accountId, account)));
   return {
     userId,
+    /** When the registration occurred: the card's memberSince. */
+    registeredAt: registration.occurredAt,
     headers: await svc.as({ kind: 'user', userId, role: 'user' }),
     /** The accounts delivered, by currency (for a later bankAccountRemoved). */
     accounts: Object.fromEntries(added.map((a) => [a.currency, a])) as Partial<Record<Currency, { accountId: number; userId: number; currency: Currency }>>,

@@ -1,4 +1,6 @@
 /** Identity's settings once resolved (defaults applied, secrets derived): what routes and jobs read. */
+import type { MailConfig } from '@puente/platform';
+
 export interface GoogleConfig {
   clientId: string;
   clientSecret: string;
@@ -14,8 +16,8 @@ export interface IdentityConfig {
    * production). Never a password-reset token: that one would let anyone take over an account.
    */
   exposeVerificationToken: boolean;
-  /** Absolute path of the folder emails are written to as .eml files when no SMTP_URL is set. */
-  mailDir: string;
+  /** How the token emails go out: SMTP, or .eml files in a folder. */
+  mail: MailConfig;
   /** The app's public origin, without a trailing slash: links in emails, the Google redirect URI. */
   publicUrl: string;
   /** Google sign-in, or null when GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET are not set. */

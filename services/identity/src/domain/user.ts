@@ -25,6 +25,15 @@ export const UserSchema = defineEntity({
     trustRating: p.decimal('string').precision(2).scale(1).nullable(),
     ratingCount: p.integer().default(0),
     transactionCount: p.integer().default(0),
+    /**
+     * The trade record, from the exchange service's events, counted since identity began to count them (so the
+     * completed count is kept apart from transactionCount): matches confirmed and completed, and the completed ones
+     * whose confirmation time the event carried, with their total seconds from confirmation to completion.
+     */
+    confirmedMatchCount: p.integer().default(0),
+    completedMatchCount: p.integer().default(0),
+    timedCompletionCount: p.integer().default(0),
+    completionSecondsTotal: p.bigint('number').default(0),
     hasBothAccounts: p.boolean().default(false),
     subscriptionTier: p.enum(['free', 'premium']).default('free'),
     createdAt: p.datetime().onCreate(() => new Date()),

@@ -1,9 +1,11 @@
 /**
  * What the API shows of a user: the current user (GET /auth/user), the User other services read (GET /internal/users),
- * the public view (profiles, the directory for everyone but admins) and the admin view. Trust score and level come from the one shared computation.
+ * the public view (profiles, the directory for everyone but admins) and the admin view. Trust score and level come from
+ * the one shared computation; the public view adds the trade record (beyond the spec): completion rate and average time
+ * to complete.
  */
 import {
-  trustLevel, trustScore, type AdminUserView, type CurrentUser, type PublicUser, type User as UserBody,
+  averageCompletionMinutes, completionRate, trustLevel, trustScore, type AdminUserView, type CurrentUser, type PublicUser, type User as UserBody,
 } from '@puente/contracts';
 import type { User } from './user.ts';
 
@@ -32,6 +34,8 @@ export function publicUserView(u: User): PublicUser {
     idVerified: u.idVerified,
     bankVerified: u.bankVerified,
     createdAt: u.createdAt.toISOString(),
+    completionRate: completionRate(u.completedMatchCount, u.confirmedMatchCount),
+    averageCompletionMinutes: averageCompletionMinutes(u.completionSecondsTotal, u.timedCompletionCount),
   };
 }
 

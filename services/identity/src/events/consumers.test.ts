@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { AdminUserView, PublicUser } from '@puente/contracts';
 import { makeEvent } from '@puente/platform';
 import { startTestService, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
@@ -47,6 +48,44 @@ describeWithInfra(['postgres'], 'identity projections from other services', () =
     });
     await svc.deliver(completed, completed);
     expect((await user()).transactionCount).toBe(1);
+  });
+
+  it('keeps each party\'s trade record: the public and admin views show the completion rate and average time to complete', async () => {
+    const em = svc.ctx.orm.em.fork();
+    const bea = em.create(User, { email: 'bea@puente.test', firstName: 'Bea', lastName: 'Soto', profileImageUrl: null, referralCode: 'BEA12345', referredById: null, trustRating: null });
+    const cruz = em.create(User, { email: 'cruz@puente.test', firstName: 'Cruz', lastName: 'Vega', profileImageUrl: null, referralCode: 'CRUZ1234', referredById: null, trustRating: null });
+    await em.flush();
+    const terms = { fromCurrency: 'GBP', toCurrency: 'CLP', amount: '100.00', exchangeRate: '1275.0000' } as const;
+    const parties = (matchId: number, matcherId: number) => ({ matchId, requestId: matchId, requesterId: bea.id, matcherId, ...terms });
+    const confirmed = (matchId: number, matcherId = cruz.id) => makeEvent('matchConfirmed', matchId, parties(matchId, matcherId));
+    /** Completed `minutes` after its confirmation at `confirmedAt`, as the exchange stamps it. */
+    const completed = (matchId: number, confirmedAt: string, minutes: number) => ({
+      ...makeEvent('matchCompleted', matchId, { ...parties(matchId, cruz.id), completedById: bea.id, confirmedAt }),
+      occurredAt: new Date(Date.parse(confirmedAt) + minutes * 60_000).toISOString(),
+    });
+    const profile = async (id: number) => {
+      const res = await svc.app.inject({ method: 'GET', url: `/users/${id}` });
+      expect(res.statusCode, res.body).toBe(200);
+      const { completionRate, averageCompletionMinutes } = PublicUser.parse(res.json());
+      return { completionRate, averageCompletionMinutes };
+    };
+    expect(await profile(bea.id)).toEqual({ completionRate: null, averageCompletionMinutes: null });
+
+    const confirmed31 = confirmed(31);
+    await svc.deliver(confirmed31, confirmed31, confirmed(32), confirmed(33, 98)); // a redelivery counts once
+    expect(await profile(bea.id)).toEqual({ completionRate: 0, averageCompletionMinutes: null });
+    const completed31 = completed(31, '2026-05-01T10:00:00.000Z', 30);
+    await svc.deliver(completed31, completed(32, '2026-05-02T08:15:00.000Z', 45), completed31);
+    // 2 of 3 confirmed matches completed; 30 and 45 minutes average 37.5, shown as 38.
+    expect(await profile(bea.id)).toEqual({ completionRate: 66.7, averageCompletionMinutes: 38 });
+    expect(await profile(cruz.id)).toEqual({ completionRate: 100, averageCompletionMinutes: 38 });
+
+    // An event published before completions carried confirmedAt counts as completed, but is not timed.
+    const untimed = makeEvent('matchCompleted', 33, parties(33, 98));
+    await svc.deliver(untimed);
+    expect(await profile(bea.id)).toEqual({ completionRate: 100, averageCompletionMinutes: 38 });
+    const asAdmin = await svc.app.inject({ method: 'GET', url: `/users/${bea.id}`, headers: await svc.as({ kind: 'user', userId: 1, role: 'admin' }) });
+    expect(AdminUserView.parse(asAdmin.json())).toMatchObject({ transactionCount: 3, completionRate: 100, averageCompletionMinutes: 38 });
   });
 
   it('follows the subscription tier', async () => {

@@ -3,11 +3,14 @@
  * GET /api/auth/user and the public profiles read one row. Each handler is idempotent on its own terms too
  * (events may be redelivered or, across aggregates, arrive in any order).
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import { roundDecimal } from '@puente/contracts';
 import { consume } from '@puente/platform';
 import { User } from '../domain/user.ts';
 import { AccountCurrency } from '../domain/account-currencies.ts';
+
+/** Whole seconds from one instant to a later one (never negative). */
+const secondsBetween = (from: Date, to: Date): number => Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000));
 
 async function refreshHasBothAccounts(em: EntityManager, userId: number): Promise<void> {
   const user = await em.findOne(User, { id: userId });
@@ -34,10 +37,21 @@ export const consumers = [
     user.ratingCount = toUserCount;
     await em.flush();
   }),
-  consume('matchCompleted', async ({ requesterId, matcherId }, { em }) => {
-    const users = await em.find(User, { id: { $in: [requesterId, matcherId] } });
-    for (const u of users) u.transactionCount += 1;
-    await em.flush();
+  // The trade record is counted in SQL: events of one user's other matches may be applied at the same time.
+  consume('matchConfirmed', async ({ requesterId, matcherId }, { em }) => {
+    await em.nativeUpdate(User, { id: { $in: [requesterId, matcherId] } }, { confirmedMatchCount: raw('confirmed_match_count + 1') });
+  }),
+  consume('matchCompleted', async ({ requesterId, matcherId, confirmedAt }, { em, event }) => {
+    // Timed from the confirmation to the event (published as the match completed); older events carry no confirmedAt.
+    const seconds = confirmedAt === undefined ? null : secondsBetween(new Date(confirmedAt), new Date(event.occurredAt));
+    await em.nativeUpdate(User, { id: { $in: [requesterId, matcherId] } }, {
+      transactionCount: raw('transaction_count + 1'),
+      completedMatchCount: raw('completed_match_count + 1'),
+      ...(seconds === null ? {} : {
+        timedCompletionCount: raw('timed_completion_count + 1'),
+        completionSecondsTotal: raw('completion_seconds_total + ?', [seconds]),
+      }),
+    });
   }),
   consume('subscriptionActivated', async ({ userId }, { em }) => {
     await em.nativeUpdate(User, { id: userId }, { subscriptionTier: 'premium' });

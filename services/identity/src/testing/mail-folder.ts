@@ -1,26 +1,7 @@
-/** Reading the .eml files identity writes into MAIL_DIR when no SMTP_URL is set (see domain/mailer.ts). */
-import { readFile, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+/** Reading the emails identity writes into MAIL_DIR when no SMTP_URL is set (@puente/platform's mail folder). */
 import { vi } from 'vitest';
+import { mailsIn, type FolderMail } from '@puente/testkit';
 import type { MailKind } from '../domain/mailer.ts';
-import { decodeQuotedPrintable } from './fake-smtp.ts';
-
-export interface FolderMail { file: string; kind: string; to: string; subject: string; text: string }
-
-async function readMail(file: string): Promise<FolderMail> {
-  const raw = (await readFile(file, 'utf8')).replace(/\r\n/g, '\n');
-  const split = raw.indexOf('\n\n');
-  const headers = raw.slice(0, split).replace(/\n[ \t]+/g, ' ');
-  const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(headers)?.[1] ?? '';
-  const kind = /-(verification|password-reset)-[0-9a-f]+\.eml$/.exec(file)?.[1] ?? '';
-  return { file, kind, to: header('To'), subject: header('Subject'), text: decodeQuotedPrintable(raw.slice(split + 2)) };
-}
-
-/** Every email in the folder, oldest first (the file names start with the time). */
-export async function mailsIn(dir: string): Promise<FolderMail[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  return Promise.all(names.filter((n) => n.endsWith('.eml')).sort().map((n) => readMail(join(dir, n))));
-}
 
 /** Waits for the `count`-th email of a kind to `to` (password resets are sent in the background). */
 export function waitForMail(dir: string, to: string, kind: MailKind, count = 1, timeoutMs = 5000): Promise<FolderMail> {

@@ -7,6 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { qualifiedTable } from '@puente/platform';
 import { AccountHolder } from './account-holders.ts';
 import { Notification } from './notification.ts';
+import type { StoredNotification } from './notify.ts';
 
 export interface FanOutPage {
   eventId: string;
@@ -19,14 +20,14 @@ export interface FanOutPage {
 export interface FanOutPageResult {
   /** Users in the page (a full page means there may be more). */
   users: number;
-  /** Of them, how many were notified now (the rest already were, by this event). */
-  notified: number;
+  /** Of them, those notified now (the rest already were, by this event). */
+  notified: StoredNotification[];
   /** The page's last user id: where the next page starts; null for an empty page. */
   lastUserId: number | null;
 }
 
 export async function notifyTakersPage(em: EntityManager, page: FanOutPage, pageSize: number): Promise<FanOutPageResult> {
-  const [row] = await em.execute<{ users: number; notified: number; last_user_id: number | null }[]>(
+  const [row] = await em.execute<{ users: number; notified: { id: number; user_id: number }[] | null; last_user_id: number | null }[]>(
     `with page as (
        select user_id from ${qualifiedTable(em, AccountHolder)}
         where not removed and user_id > ? and user_id <> ?
@@ -36,10 +37,11 @@ export async function notifyTakersPage(em: EntityManager, page: FanOutPage, page
        insert into ${qualifiedTable(em, Notification)} (user_id, type, content, read, reference_id, created_at, source_event_id)
        select user_id, 'exchange_request', ?, false, ?, now(), ? from page
        on conflict (user_id, source_event_id) do nothing
-       returning 1
+       returning id, user_id
      )
-     select (select count(*) from page)::int as users, (select count(*) from added)::int as notified,
+     select (select count(*) from page)::int as users, (select json_agg(added) from added) as notified,
             (select max(user_id) from page) as last_user_id`,
     [page.afterUserId, page.ownerId, pageSize, page.content, page.requestId, page.eventId]);
-  return { users: row?.users ?? 0, notified: row?.notified ?? 0, lastUserId: row?.last_user_id ?? null };
+  const notified = (row?.notified ?? []).map(({ id, user_id: userId }) => ({ id, userId, type: 'exchange_request' as const, content: page.content, referenceId: page.requestId }));
+  return { users: row?.users ?? 0, notified, lastUserId: row?.last_user_id ?? null };
 }

@@ -21,8 +21,12 @@ export const NotificationSchema = defineEntity({
     sourceEventId: p.uuid().nullable(),
   },
   uniques: [{ name: 'notification_user_id_source_event_id_unique', properties: ['userId', 'sourceEventId'] }],
-  // The list and count routes read one user's notifications, newest first.
-  indexes: [{ name: 'notification_user_id_id_index', properties: ['userId', 'id'] }],
+  indexes: [
+    // The list and count routes read one user's notifications, newest first.
+    { name: 'notification_user_id_id_index', properties: ['userId', 'id'] },
+    // The digest's scan every minute reads unread ones only: a small index however many were read.
+    { name: 'notification_unread_user_id_id_index', expression: 'create index "notification_unread_user_id_id_index" on "notification"."notification" ("user_id", "id") where not "read"' },
+  ],
 });
 export class Notification extends NotificationSchema.class {}
 NotificationSchema.setClass(Notification);

@@ -1,11 +1,23 @@
 /**
  * Every event the notification service consumes, in one list: the projection of who holds an account in which
- * currency, and the owner's request to tell the users who could take an exchange request. Each handler is
- * idempotent on its own terms too (the platform's inbox already skips a redelivered event).
+ * currency, the owner's request to tell the users who could take an exchange request, and the steps of an exchange
+ * and its ratings that its parties are told of. Each handler is idempotent on its own terms too (the platform's
+ * inbox already skips a redelivered event; a notification is unique per user and source event).
  */
-import { consume } from '@puente/platform';
+import { addToOutbox, consume, makeEvent, type ConsumerContext } from '@puente/platform';
+import type { EventName, EventPayload } from '@puente/contracts';
 import { addHolders, removeHolder } from '../domain/account-holders.ts';
+import { notify } from '../domain/notify.ts';
+import * as told from '../domain/trade-notifications.ts';
 import { enqueueFanOutPage } from '../jobs/fan-out-request-notification.ts';
+
+/** A consumer that stores what `tell` says of the event, and bumps the told users' versions once committed. */
+function telling<N extends EventName>(event: N, tell: (payload: EventPayload<N>) => told.NewNotification[], also?: (payload: EventPayload<N>, ctx: ConsumerContext) => void) {
+  return consume(event, async (payload, ctx) => {
+    ctx.bumpAfterCommit(await notify(ctx.em, ctx.event.id, tell(payload)));
+    also?.(payload, ctx);
+  });
+}
 
 export const consumers = [
   consume('bankAccountAdded', async ({ accountId, userId, currency }, { em }) => {
@@ -22,4 +34,16 @@ export const consumers = [
       eventId: event.id, requestId, ownerId: userId, terms: { fromCurrency, toCurrency, amount, exchangeRate }, afterUserId: 0,
     });
   }),
+  telling('matchCreated', told.matchCreated),
+  // Both parties' open tabs refresh their matches: bank details are available (read over HTTP, never on the bus).
+  telling('matchConfirmed', told.matchConfirmed, ({ matchId, requestId, requesterId, matcherId }, { em }) => {
+    addToOutbox(em, ...[requesterId, matcherId].map((userId) => makeEvent('matchAnnounced', matchId, { userId, matchId, requestId })));
+  }),
+  telling('matchCompleted', told.matchCompleted),
+  telling('matchCancelled', told.matchCancelled),
+  telling('matchExpired', told.matchExpired),
+  telling('matchCompletionReminded', told.completionReminded),
+  telling('requestExpired', told.requestExpired),
+  telling('ratingSubmitted', told.ratingSubmitted),
+  telling('subscriptionPaymentFailed', told.paymentFailed),
 ];

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { Currency, DecimalString, Id } from '@puente/contracts';
 import { defineJob, type JobQueue } from '@puente/platform';
 import { notifyTakersPage } from '../domain/fan-out.ts';
+import { announce } from '../domain/notify.ts';
 import { requestNotificationContent } from '../domain/request-notification.ts';
 
 export const FAN_OUT_REQUEST_NOTIFICATION = 'fan-out-request-notification';
@@ -39,8 +40,12 @@ export function fanOutRequestNotificationJob(pageSize: number) {
     async handle(data, ctx) {
       const { eventId, requestId, ownerId, terms, afterUserId } = data;
       const content = requestNotificationContent(requestId, terms);
-      const page = await notifyTakersPage(ctx.orm.em.fork(), { eventId, requestId, ownerId, afterUserId, content }, pageSize);
-      ctx.logger.debug({ eventId, requestId, afterUserId, ...page }, 'exchange request fan-out page');
+      const { page, changed } = await ctx.transaction(async (tx) => {
+        const stored = await notifyTakersPage(tx, { eventId, requestId, ownerId, afterUserId, content }, pageSize);
+        return { page: stored, changed: announce(tx, stored.notified) };
+      });
+      await ctx.versions.bump(changed);
+      ctx.logger.debug({ eventId, requestId, afterUserId, users: page.users, notified: page.notified.length }, 'exchange request fan-out page');
       if (page.users === pageSize && page.lastUserId !== null) await enqueueFanOutPage(ctx.jobs, { ...data, afterUserId: page.lastUserId });
     },
   });

@@ -19,6 +19,8 @@ export const TradeSchema = defineEntity({
   tableName: 'trade',
   properties: {
     matchId: p.integer().primary().autoincrement(false),
+    /** The match's exchange request (null for a trade recorded before it was kept, until its next event). */
+    requestId: p.integer().nullable(),
     requesterId: p.integer(),
     matcherId: p.integer(),
     status: p.enum(TRADE_STATUSES),
@@ -35,14 +37,15 @@ export const otherParty = (t: Trade, userId: number) => (t.requesterId === userI
  * (a status of a higher rank than the stored one). Two final statuses never replace each other.
  */
 export async function advanceTrade(
-  em: EntityManager, trade: { matchId: number; requesterId: number; matcherId: number }, status: TradeStatus,
+  em: EntityManager, trade: { matchId: number; requestId: number; requesterId: number; matcherId: number }, status: TradeStatus,
 ): Promise<void> {
   const table = qualifiedTable(em, Trade);
   const rank = (column: string) => `case ${column} ${TRADE_STATUSES.map((s) => `when '${s}' then ${STATUS_RANK[s]}`).join(' ')} end`;
   await em.execute(
-    `insert into ${table} as t (match_id, requester_id, matcher_id, status) values (?, ?, ?, ?)
-     on conflict (match_id) do update set status = excluded.status
-     where ${rank('excluded.status')} > ${rank('t.status')}`,
-    [trade.matchId, trade.requesterId, trade.matcherId, status],
+    `insert into ${table} as t (match_id, request_id, requester_id, matcher_id, status) values (?, ?, ?, ?, ?)
+     on conflict (match_id) do update
+       set status = case when ${rank('excluded.status')} > ${rank('t.status')} then excluded.status else t.status end,
+           request_id = coalesce(t.request_id, excluded.request_id)`,
+    [trade.matchId, trade.requestId, trade.requesterId, trade.matcherId, status],
   );
 }

@@ -54,7 +54,7 @@ export function ratingRoutes(ctx: ServiceContext) {
           await tx.flush();
           const { count, average } = await standing(tx, toUserId);
           addToOutbox(tx, makeEvent('ratingSubmitted', row.id, {
-            ratingId: row.id, matchId: exchangeMatchId, fromUserId: userId, toUserId, rating, toUserAverage: average, toUserCount: count,
+            ratingId: row.id, matchId: exchangeMatchId, ...(trade.requestId === null ? {} : { requestId: trade.requestId }), fromUserId: userId, toUserId, rating, toUserAverage: average, toUserCount: count,
           }));
           return row;
         });

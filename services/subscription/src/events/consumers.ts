@@ -6,7 +6,7 @@ export const consumers = [
   /** A new user starts on the free plan. */
   consume('userRegistered', async ({ userId }, { em }) => {
     if (await em.count(Subscription, { userId }) > 0) return;
-    em.create(Subscription, { userId, tier: 'free', status: 'active', currentPeriodEnd: null });
+    em.create(Subscription, { userId, tier: 'free', status: 'none', currentPeriodEnd: null });
     await em.flush();
   }),
 ];

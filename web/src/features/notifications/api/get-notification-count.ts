@@ -9,7 +9,7 @@ export const NOTIFICATION_COUNT_POLL_MS = 30_000;
 /** The unread count, or `available: false` while the notification service does not answer the call (404/503). */
 export type NotificationCountReading = { available: true; count: number } | { available: false };
 
-/** GET /api/notifications/count (declared, planned: not served yet); 401 reads as no count. */
+/** GET /api/notifications/count (the browser revalidates it with its ETag: an unchanged count is a 304 it answers from its cache). */
 export async function getNotificationCount(): Promise<NotificationCountReading> {
   try {
     const data = await read(Routes.notification.count);

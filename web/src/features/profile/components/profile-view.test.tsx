@@ -12,6 +12,7 @@ function profileApi() {
     'GET /api/referral/list': { body: [{ id: 1, referredId: 9, createdAt: '2026-02-01T00:00:00.000Z', firstName: 'Luis', lastName: 'Soto' }] },
     'GET /api/ratings/user/7': { body: [{ id: 3, exchangeMatchId: 4, fromUserId: 9, toUserId: 7, rating: 5, comment: 'Fast and friendly', createdAt: '2026-02-02T00:00:00.000Z' }] },
     'GET /api/referral/code': { body: { referralCode: 'ANA-2026' } },
+    'GET /api/notifications/preferences': { body: { emailDigest: true } },
     'POST /api/users/verification/phone': { status: 201, body: { message: 'Verification request submitted', id: 1, type: 'phone', status: 'pending' } },
   });
 }
@@ -30,6 +31,7 @@ describe('the profile', () => {
     fireEvent.click(screen.getByRole('tab', { name: 'Referrals' }));
     expect(screen.getByText('Luis Soto')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Manage Accounts' }).getAttribute('href')).toBe('/accounts');
+    await waitFor(() => expect((screen.getByRole('switch', { name: 'Email me about unread notifications' }) as HTMLInputElement).checked).toBe(true));
   });
 
   it('invites friends with the referral code and link, and copies them', async () => {

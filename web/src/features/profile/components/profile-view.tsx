@@ -1,7 +1,8 @@
 /**
  * The profile (spec section 2): avatar, name, trust badge, member since; Invite Friends and Manage Accounts; the
  * stats (trust rating, total ratings, completed transactions, referrals made); tabs Ratings and Referrals; the
- * verification dialog. `actions` takes what other features add (the route passes 'Change Password').
+ * verification dialog; the email digest switch (beyond the spec). `actions` takes what other features add (the
+ * route passes 'Change Password').
  */
 import { useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
@@ -26,6 +27,7 @@ import { formatMonthYear, formatRelativeTime, ratingWord, trustRatingLabel } fro
 import { useReferrals } from '../api/get-referrals.ts';
 import { useUserRatings } from '../api/get-user-ratings.ts';
 import { EditNameDialog } from './edit-name-dialog.tsx';
+import { EmailDigestSwitch } from './email-digest-switch.tsx';
 import { InviteDialog } from './invite-dialog.tsx';
 import { VerificationDialog } from './verification-dialog.tsx';
 
@@ -59,6 +61,9 @@ export function ProfileView({ user, actions }: { user: CurrentUser; actions?: Re
             <Button variant="outlined" onClick={() => setOpen('name')}>Edit Name</Button>
             {actions}
           </Stack>
+          <Box sx={{ mt: 2 }}>
+            <EmailDigestSwitch />
+          </Box>
         </CardContent>
       </Card>
 

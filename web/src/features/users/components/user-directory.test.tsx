@@ -8,6 +8,7 @@ import { renderWithRoutes } from '../../../testing/render.tsx';
 const person = (id: number, firstName: string, trustRating: number | null): PublicUser => ({
   id, firstName, lastName: 'Test', profileImageUrl: null, trustRating, ratingCount: trustRating === null ? 0 : 3, transactionCount: 2,
   trustLevel: 'Bronze', emailVerified: true, phoneVerified: false, idVerified: false, bankVerified: false, createdAt: '2026-02-01T00:00:00.000Z',
+  completionRate: 100, averageCompletionMinutes: 42,
 });
 
 describe('the user directory', () => {

@@ -1,9 +1,12 @@
 /**
- * A minimal SMTP server for tests (RFC 5321 subset: EHLO/HELO, MAIL, RCPT, DATA, RSET, NOOP, QUIT; no TLS, no
- * auth), so the real nodemailer SMTP transport can be exercised. Messages are kept with their body decoded from
+ * Email in tests, where a service sends it (platform's mail.ts): a minimal SMTP server (RFC 5321 subset: EHLO/HELO,
+ * MAIL, RCPT, DATA, RSET, NOOP, QUIT; no TLS, no auth), so the real nodemailer SMTP transport is exercised; and the
+ * reading of the .eml files a service writes into its mail folder when no SMTP_URL is set. Bodies are decoded from
  * quoted-printable.
  */
+import { readFile, readdir } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { basename, join } from 'node:path';
 import { vi } from 'vitest';
 
 export interface ReceivedMail { from: string; to: string[]; raw: string; text: string }
@@ -16,7 +19,7 @@ export interface FakeSmtpServer {
   stop(): Promise<void>;
 }
 
-export const decodeQuotedPrintable = (s: string) =>
+const decodeQuotedPrintable = (s: string) =>
   s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 export async function startFakeSmtp(): Promise<FakeSmtpServer> {
@@ -78,4 +81,22 @@ export async function startFakeSmtp(): Promise<FakeSmtpServer> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** An .eml file of a mail folder; `kind` is read from its name (`<time>-<kind>-<random>.eml`). */
+export interface FolderMail { file: string; kind: string; to: string; subject: string; text: string }
+
+async function readMail(file: string): Promise<FolderMail> {
+  const raw = (await readFile(file, 'utf8')).replace(/\r\n/g, '\n');
+  const split = raw.indexOf('\n\n');
+  const headers = raw.slice(0, split).replace(/\n[ \t]+/g, ' ');
+  const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(headers)?.[1] ?? '';
+  const kind = /^[\dT-]+Z-([a-z0-9-]+)-[0-9a-f]{8}\.eml$/.exec(basename(file))?.[1] ?? '';
+  return { file, kind, to: header('To'), subject: header('Subject'), text: decodeQuotedPrintable(raw.slice(split + 2)) };
+}
+
+/** Every email in the folder, oldest first (the file names start with the time); none when there is no folder. */
+export async function mailsIn(dir: string): Promise<FolderMail[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return Promise.all(names.filter((n) => n.endsWith('.eml')).sort().map((n) => readMail(join(dir, n))));
 }

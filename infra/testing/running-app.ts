@@ -1,0 +1,55 @@
+/**
+ * The whole app for end-to-end tests: embedded (one process), or distributed (a process per service and per gateway
+ * instance) on a fresh Postgres, Redis and Kafka from the testkit. Both with a throwaway data folder.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startKafka, startPostgres, startRedis, testPortBase } from '@puente/testkit';
+import { startEmbedded } from '../embedded.ts';
+import { startDistributed } from '../distributed.ts';
+import type { RunningApp } from './app-client.ts';
+
+export interface RunningTestApp extends RunningApp {
+  /** Every gateway instance's URL (`url` first). */
+  gatewayUrls: string[];
+}
+
+export async function startEmbeddedApp(name: string, env: Record<string, string>): Promise<RunningTestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), `puente-${name}-`));
+  const app = await startEmbedded({ ...process.env, ...env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, { quiet: true, printAdmin: () => {} });
+  return {
+    url: app.url, gatewayUrls: [app.url], output: () => [],
+    stop: async () => { await app.stop(); rmSync(dataDir, { recursive: true, force: true }); },
+  };
+}
+
+export async function startDistributedApp(name: string, env: Record<string, string>, opts: { gateways?: number } = {}): Promise<RunningTestApp> {
+  const [postgres, redis, kafka] = await Promise.all([startPostgres(), startRedis(), startKafka()]);
+  const dataDir = mkdtempSync(join(tmpdir(), `puente-${name}-`));
+  const base = testPortBase();
+  const output: string[] = [];
+  const stopInfra = async () => {
+    await Promise.all([kafka.stop(), redis.stop(), postgres.stop()]);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const running = await startDistributed({
+      env: {
+        ...process.env, DATABASE_URL: await postgres.createDatabase(name.replace(/\W/g, '_')), REDIS_URL: redis.url,
+        KAFKA_BROKERS: kafka.brokers.join(','), PORT: String(base + 100), SERVICES_BASE_PORT: String(base), LOG_LEVEL: 'warn',
+        DATA_DIR: dataDir, ...env,
+      },
+      ...(opts.gateways ? { gateways: opts.gateways } : {}),
+      onOutput: (child, line) => { output.push(`[${child}] ${line}`); },
+      say: () => {},
+    });
+    return {
+      url: running.url, gatewayUrls: running.gatewayUrls, output: () => output.slice(-60),
+      stop: async () => { await running.stop(); await stopInfra(); },
+    };
+  } catch (err) {
+    await stopInfra();
+    throw new Error(`${(err as Error).message}\n${output.slice(-40).join('\n')}`);
+  }
+}

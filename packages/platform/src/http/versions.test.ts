@@ -1,0 +1,140 @@
+/**
+ * Versions behind polled routes: a store in memory (one process) and in Redis (every instance of a service), and the
+ * conditional answer a route gives from them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import type { FastifyInstance } from 'fastify';
+import { describeWithInfra, startRedis, type RedisServer } from '@puente/testkit';
+import { createLogger } from '../logger.ts';
+import { createHttpApp } from './app.ts';
+import { MemoryVersionStore, RedisVersionStore, VERSION_TTL_SECONDS, answeredNotModified, serviceVersions, type VersionStore } from './versions.ts';
+
+function storeSuite(make: () => VersionStore, other: () => VersionStore) {
+  it('keeps a version until it is bumped, then gives a new one; keys are independent', async () => {
+    const store = make();
+    const [a1, b1] = await store.read(['a', 'b']);
+    expect(a1).not.toBe(b1);
+    expect(await store.read(['a', 'b'])).toEqual([a1, b1]);
+    await store.bump(['a']);
+    const [a2, b2] = await store.read(['a', 'b']);
+    expect(a2).not.toBe(a1);
+    expect(b2).toBe(b1);
+  });
+
+  it('is the same version for every reader sharing the store, and a bump by one is seen by the other', async () => {
+    const one = make();
+    const two = other();
+    const [first] = await one.read(['shared']);
+    expect(await two.read(['shared'])).toEqual([first]);
+    await two.bump(['shared']);
+    const [after] = await one.read(['shared']);
+    expect(after).not.toBe(first);
+  });
+}
+
+describe('MemoryVersionStore', () => {
+  const shared = new MemoryVersionStore();
+  storeSuite(() => shared, () => shared);
+
+  it('forgets the oldest keys beyond its bound, and a forgotten key simply gets a new version', async () => {
+    const store = new MemoryVersionStore(2);
+    const [x] = await store.read(['x']);
+    await store.read(['y', 'z']);
+    const [again] = await store.read(['x']);
+    expect(again).not.toBe(x);
+  });
+});
+
+describeWithInfra(['redis'], 'RedisVersionStore', () => {
+  let server: RedisServer;
+  const clients: Redis[] = [];
+  const client = () => {
+    const c = new Redis(server.url);
+    clients.push(c);
+    return c;
+  };
+  beforeAll(async () => { server = await startRedis(); }, 30_000);
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.quit()));
+    await server?.stop();
+  });
+
+  const prefix = `test:${Date.now()}:`;
+  // Two clients: two instances of one service.
+  storeSuite(() => new RedisVersionStore(client(), prefix), () => new RedisVersionStore(client(), prefix));
+
+  it('expires versions after the TTL (a version a crashed process failed to bump is not stale forever)', async () => {
+    const redis = client();
+    await new RedisVersionStore(redis, prefix).read(['ttl']);
+    const ttl = await redis.ttl(`${prefix}ttl`);
+    expect(ttl).toBeGreaterThan(VERSION_TTL_SECONDS - 5);
+    expect(ttl).toBeLessThanOrEqual(VERSION_TTL_SECONDS);
+  });
+});
+
+describe('answeredNotModified', () => {
+  let app: FastifyInstance;
+  const store = serviceVersions(new MemoryVersionStore(), 'test', createLogger({ name: 'test', level: 'silent' }));
+  let dataReads = 0;
+  beforeAll(async () => {
+    app = createHttpApp({ logger: createLogger({ name: 'test', level: 'silent' }) });
+    app.get('/polled/:user', async (request, reply) => {
+      const { user } = request.params as { user: string };
+      if (await answeredNotModified(request, reply, store, [`user:${user}`])) return reply;
+      dataReads += 1;
+      return { user, reads: dataReads };
+    });
+    await app.ready();
+  });
+  afterAll(async () => { await app.close(); });
+
+  const poll = (url: string, etag?: string) => app.inject({ method: 'GET', url, headers: etag ? { 'if-none-match': etag } : {} });
+
+  it('answers 304 to an unchanged poll without reading the data, and 200 with a new ETag after a bump', async () => {
+    const first = await poll('/polled/1');
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const reads = dataReads;
+
+    const again = await poll('/polled/1', etag);
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers.etag).toBe(etag);
+    expect(again.headers['cache-control']).toBe('private, no-cache');
+    expect(dataReads).toBe(reads);
+
+    expect((await poll('/polled/1', `W/${etag}`)).statusCode).toBe(304); // a weak comparison is enough for a GET
+    expect((await poll('/polled/1', `"other", ${etag}`)).statusCode).toBe(304);
+
+    await store.bump(['user:1']);
+    const changed = await poll('/polled/1', etag);
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(dataReads).toBe(reads + 1);
+  });
+
+  it('gives each URL and each user its own ETag: another user\'s bump changes nothing here', async () => {
+    const mine = String((await poll('/polled/2')).headers.etag);
+    const withQuery = String((await poll('/polled/2?limit=5')).headers.etag);
+    expect(withQuery).not.toBe(mine);
+    expect((await poll('/polled/2?limit=5', mine)).statusCode).toBe(200);
+    await store.bump(['user:3']);
+    expect((await poll('/polled/2', mine)).statusCode).toBe(304);
+  });
+
+  it('answers in full, without an ETag, when the versions cannot be read', async () => {
+    const failing = createHttpApp({ logger: createLogger({ name: 'test', level: 'silent' }) });
+    failing.get('/polled', async (request, reply) => {
+      const broken: VersionStore = { read: () => Promise.reject(new Error('down')), bump: async () => {} };
+      if (await answeredNotModified(request, reply, broken, ['k'])) return reply;
+      return { ok: true };
+    });
+    const res = await failing.inject({ method: 'GET', url: '/polled', headers: { 'if-none-match': '*' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers.etag).toBeUndefined();
+    await failing.close();
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * GET /api/exchange-requests is polled every 3 s by every signed-in tab: it answers ETag with
+ * `Cache-Control: private, no-cache`, and an unchanged poll is a 304 that makes no database query. Any change to
+ * the market (a request posted, accepted, approved, completed, cancelled, expired; a poster's card) answers anew.
+ */
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { ExchangeMatch, ExchangeRequest, ExchangeRequestList } from '@puente/contracts';
+import type { TestService } from '@puente/platform/testing';
+import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
+import { SWEEP_TRADE_TIMERS, sweepTradeTimers } from './jobs/sweep-trade-timers.ts';
+import { changingMarket } from './domain/market-version.ts';
+import { rated, startExchangeOnClock, trader } from './testing/traders.ts';
+
+type Headers = Record<string, string>;
+
+describeWithInfra(['postgres'], 'polling the market', () => {
+  const db = useFreshDatabase('exchange');
+  let svc: TestService;
+  let clock = new Date('2026-03-10T09:00:00.000Z');
+  beforeAll(async () => {
+    svc = await startExchangeOnClock(db.url, () => clock);
+    await svc.ctx.jobs.unschedule(SWEEP_TRADE_TIMERS);
+  });
+  afterAll(async () => { await svc?.stop(); });
+
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, headers: Headers, payload?: object) =>
+    svc.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+  const poll = (headers: Headers, etag?: string, url = '/exchange-requests') =>
+    call('GET', url, { ...headers, ...(etag ? { 'if-none-match': etag } : {}) });
+
+  /** Polls with the last ETag: null when unchanged (304), else the new list and its ETag. */
+  async function changed(headers: Headers, etag: string) {
+    const res = await poll(headers, etag);
+    if (res.statusCode === 304) {
+      expect(res.headers.etag).toBe(etag);
+      return null;
+    }
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['cache-control']).toBe('private, no-cache');
+    return { list: ExchangeRequestList.parse(res.json()), etag: String(res.headers.etag) };
+  }
+
+  /** Market SQL run from now on (the outbox relay's own polling aside). */
+  function marketQueries() {
+    const spy = vi.spyOn(svc.ctx.orm.em.getConnection(), 'execute');
+    return {
+      count: () => spy.mock.calls.filter(([sql]) => /"exchange"\."(exchange_request|exchange_match|trader)"/.test(String(sql))).length,
+      restore: () => spy.mockRestore(),
+    };
+  }
+
+  it('answers unchanged polls with 304 and no query; every change to the market, and only that, answers anew', async () => {
+    const ana = await trader(svc, 1, { firstName: 'Ana' });
+    const bob = await trader(svc, 2, { firstName: 'Bob' });
+    const first = await poll(ana.headers);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    expect(ExchangeRequestList.parse(first.json())).toEqual([]);
+    let anaTag = String(first.headers.etag);
+    let bobTag = String((await poll(bob.headers)).headers.etag);
+    // Personal: the same list for two users never shares an ETag (a shared browser must not replay one's answer).
+    expect(bobTag).not.toBe(anaTag);
+    expect((await poll(bob.headers, anaTag)).statusCode).toBe(200);
+    // And per URL: a filtered list has its own.
+    expect((await poll(ana.headers, anaTag, '/exchange-requests?fromCurrency=GBP')).statusCode).toBe(200);
+
+    const queries = marketQueries();
+    try {
+      for (let i = 0; i < 5; i++) expect(await changed(ana.headers, anaTag)).toBeNull();
+      expect(queries.count()).toBe(0);
+    } finally {
+      queries.restore();
+    }
+
+    /** After `change`, both polls answer anew; returns Ana's list. */
+    async function afterChange(change: () => Promise<unknown>) {
+      await change();
+      const forAna = await changed(ana.headers, anaTag);
+      const forBob = await changed(bob.headers, bobTag);
+      expect(forAna).not.toBeNull();
+      expect(forBob).not.toBeNull();
+      anaTag = forAna!.etag;
+      bobTag = forBob!.etag;
+      return forAna!.list;
+    }
+
+    const posted = await call('POST', '/exchange-requests', ana.headers, { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 100, exchangeRate: 1275 });
+    expect(posted.statusCode, posted.body).toBe(201);
+    const request = ExchangeRequest.parse(posted.json());
+    expect((await afterChange(async () => {})).map((r) => [r.id, r.status])).toEqual([[request.id, 'open']]);
+
+    // A refused change changes nothing.
+    expect((await call('POST', '/exchange-matches', ana.headers, { exchangeRequestId: request.id })).statusCode).toBe(403);
+    expect(await changed(ana.headers, anaTag)).toBeNull();
+
+    let matchId = 0;
+    expect((await afterChange(async () => {
+      const res = await call('POST', '/exchange-matches', bob.headers, { exchangeRequestId: request.id });
+      expect(res.statusCode, res.body).toBe(201);
+      matchId = ExchangeMatch.parse(res.json()).id;
+    })).map((r) => r.status)).toEqual(['matched']);
+    expect((await afterChange(() => call('PUT', `/exchange-matches/${matchId}/confirm`, ana.headers))).map((r) => r.status)).toEqual(['confirmed']);
+    expect(await afterChange(() => call('PUT', `/exchange-matches/${matchId}/complete`, bob.headers))).toEqual([]);
+
+    // A poster's card changing (a rating) is a change too.
+    const second = ExchangeRequest.parse((await call('POST', '/exchange-requests', ana.headers, { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 50, exchangeRate: 1275 })).json());
+    expect((await afterChange(async () => {})).map((r) => r.user.trustRating)).toEqual([null]);
+    expect((await afterChange(() => rated(svc, 1, '4.5000', 1))).map((r) => r.user.trustRating)).toEqual([4.5]);
+
+    // So is a request expiring on the trade timers.
+    clock = new Date(clock.getTime() + 400 * 86_400_000);
+    expect(await afterChange(() => sweepTradeTimers(changingMarket(svc.ctx), { matchApprovalHours: 24, completionReminderHours: [], requestExpiryDays: 7 }, clock))).toEqual([]);
+    expect(second.status).toBe('open');
+  });
+});

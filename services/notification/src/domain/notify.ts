@@ -1,0 +1,35 @@
+/**
+ * Storing notifications and announcing them. Each is keyed by (user, source event): a redelivered event or a
+ * retried page stores nothing twice and announces nothing twice. Each stored one is announced on the bus
+ * (notificationCreated, in the same transaction: the gateway pushes it to the user's open sockets), and its user's
+ * version key is returned, to bump once committed (the polled list and count then answer anew).
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { addToOutbox, makeEvent, qualifiedTable } from '@puente/platform';
+import { Notification } from './notification.ts';
+import type { NewNotification } from './trade-notifications.ts';
+
+/** The version key of one user's notifications (list and count). */
+export const userVersionKey = (userId: number) => `user:${userId}`;
+
+export interface StoredNotification extends NewNotification { id: number }
+
+/** Stages a notificationCreated event for each stored notification; returns the version keys to bump. */
+export function announce(em: EntityManager, stored: readonly StoredNotification[]): string[] {
+  addToOutbox(em, ...stored.map((n) => makeEvent('notificationCreated', n.id, {
+    notificationId: n.id, userId: n.userId, type: n.type, content: n.content, referenceId: n.referenceId,
+  })));
+  return [...new Set(stored.map((n) => userVersionKey(n.userId)))];
+}
+
+/** Stores what an event tells its users, skipping users it already told; announces what it stored. */
+export async function notify(em: EntityManager, sourceEventId: string, items: readonly NewNotification[]): Promise<string[]> {
+  if (items.length === 0) return [];
+  const rows = await em.execute<{ id: number; user_id: number; type: NewNotification['type']; content: string; reference_id: number | null }[]>(
+    `insert into ${qualifiedTable(em, Notification)} (user_id, type, content, read, reference_id, created_at, source_event_id)
+     values ${items.map(() => '(?, ?, ?, false, ?, now(), ?)').join(', ')}
+     on conflict (user_id, source_event_id) do nothing
+     returning id, user_id, type, content, reference_id`,
+    items.flatMap((n) => [n.userId, n.type, n.content, n.referenceId, sourceEventId]));
+  return announce(em, rows.map((r) => ({ id: r.id, userId: r.user_id, type: r.type, content: r.content, referenceId: r.reference_id })));
+}
