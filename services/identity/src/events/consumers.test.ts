@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AdminUserView, PublicUser } from '@puente/contracts';
-import { makeEvent } from '@puente/platform';
+import { makeEvent, partitionFor } from '@puente/platform';
 import { startTestService, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { identityService } from '../app.ts';
@@ -28,6 +28,33 @@ describeWithInfra(['postgres'], 'identity projections from other services', () =
     expect((await user()).hasBothAccounts).toBe(true);
     await svc.deliver(makeEvent('bankAccountRemoved', 11, { accountId: 11, userId, currency: 'GBP' }));
     expect((await user()).hasBothAccounts).toBe(false);
+  });
+
+  it('sets hasBothAccounts when both accounts\' events are handled at the same time (on two partitions)', async () => {
+    // Each account is its own aggregate, so one user's GBP and CLP events may be handled at once, each handler
+    // seeing only its own account (CI once waited minutes for a true that never came). A table lock holds every
+    // handler at its insert, then lets them all go together.
+    const em = svc.ctx.orm.em.fork();
+    const users = Array.from({ length: 6 }, (_, i) => em.create(User, {
+      email: `both${i}@puente.test`, firstName: 'Both', lastName: String(i), profileImageUrl: null,
+      referralCode: `BOTH${i}000`, referredById: null, trustRating: null,
+    }));
+    await em.flush();
+    const accounts = users.flatMap((u, i) => (['GBP', 'CLP'] as const).map((currency, c) => ({ accountId: 1000 + 2 * i + c, userId: u.id, currency })));
+    expect(new Set(accounts.map((a) => partitionFor(String(a.accountId)))).size).toBeGreaterThan(1);
+
+    const blocker = svc.ctx.orm.em.fork();
+    await blocker.begin();
+    await blocker.execute('lock table identity.account_currency in share mode');
+    const delivered = svc.deliver(...accounts.map((a) => makeEvent('bankAccountAdded', a.accountId, a)));
+    const waiting = async () => Number((await em.execute<{ n: string }[]>(
+      "select count(*)::text as n from pg_locks where not granted and relation = 'identity.account_currency'::regclass"))[0]!.n);
+    await expect.poll(waiting, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    await blocker.commit();
+    await delivered;
+
+    const after = await svc.ctx.orm.em.fork().find(User, { id: { $in: users.map((u) => u.id) } });
+    expect(after.map((u) => u.hasBothAccounts)).toEqual(users.map(() => true));
   });
 
   it('keeps the newest rating average and count, whatever order ratings arrive in', async () => {

@@ -3,7 +3,7 @@
  * GET /api/auth/user and the public profiles read one row. Each handler is idempotent on its own terms too
  * (events may be redelivered or, across aggregates, arrive in any order).
  */
-import { raw, type EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, raw, type EntityManager } from '@mikro-orm/postgresql';
 import { roundDecimal } from '@puente/contracts';
 import { consume } from '@puente/platform';
 import { User } from '../domain/user.ts';
@@ -12,8 +12,14 @@ import { AccountCurrency } from '../domain/account-currencies.ts';
 /** Whole seconds from one instant to a later one (never negative). */
 const secondsBetween = (from: Date, to: Date): number => Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000));
 
-async function refreshHasBothAccounts(em: EntityManager, userId: number): Promise<void> {
-  const user = await em.findOne(User, { id: userId });
+/**
+ * Applies a change to the user's account currencies and recomputes hasBothAccounts, under a lock on the user row:
+ * each account is its own aggregate, so a user's GBP and CLP events can be handled at the same time, and without
+ * the lock each would see only its own account and both would leave false.
+ */
+async function changeAccounts(em: EntityManager, userId: number, change: () => Promise<unknown>): Promise<void> {
+  const user = await em.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  await change();
   if (!user) return;
   const currencies = new Set((await em.find(AccountCurrency, { userId })).map((a) => a.currency));
   user.hasBothAccounts = currencies.has('GBP') && currencies.has('CLP');
@@ -22,16 +28,15 @@ async function refreshHasBothAccounts(em: EntityManager, userId: number): Promis
 
 export const consumers = [
   consume('bankAccountAdded', async ({ accountId, userId, currency }, { em }) => {
-    await em.upsert(AccountCurrency, { accountId, userId, currency });
-    await refreshHasBothAccounts(em, userId);
+    await changeAccounts(em, userId, () => em.upsert(AccountCurrency, { accountId, userId, currency }));
   }),
   consume('bankAccountRemoved', async ({ accountId, userId }, { em }) => {
-    await em.nativeDelete(AccountCurrency, { accountId });
-    await refreshHasBothAccounts(em, userId);
+    await changeAccounts(em, userId, () => em.nativeDelete(AccountCurrency, { accountId }));
   }),
   consume('ratingSubmitted', async ({ toUserId, toUserAverage, toUserCount }, { em }) => {
-    const user = await em.findOne(User, { id: toUserId });
-    // The rating service sends the running average and count; an older event never overwrites a newer one.
+    // The rating service sends the running average and count; an older event never overwrites a newer one (the
+    // lock orders two ratings of one user handled at once).
+    const user = await em.findOne(User, { id: toUserId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!user || toUserCount <= user.ratingCount) return;
     user.trustRating = roundDecimal(toUserAverage, 1); // as shown, rounded on its digits (never a float)
     user.ratingCount = toUserCount;
