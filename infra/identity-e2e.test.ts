@@ -52,10 +52,9 @@ function identityEndToEnd(start: () => Promise<RunningApp>): void {
   };
   /**
    * For what reaches identity or audit through the bus. On Kafka (distributed) a service notices another's topic
-   * only once it exists and its consumer refreshes metadata (every 10 s) and rebalances: allow two minutes on 2 busy
-   * cores (a whole CI run once took over one for the first bank account event).
+   * only once it exists and its consumer refreshes metadata (every 10 s) and rebalances.
    */
-  const viaBus = { timeout: 120_000, interval: 100 };
+  const viaBus = { timeout: 60_000, interval: 100 };
 
   let userCookie: string;
 
@@ -112,7 +111,7 @@ function identityEndToEnd(start: () => Promise<RunningApp>): void {
     const { id } = BankAccount.parse(await gbp.json());
     expect((await call(`/api/bank-accounts/${id}`, { method: 'DELETE', cookie: userCookie })).status).toBe(204);
     await expect.poll(hasBothAccounts, viaBus).toBe(false);
-  }, 270_000); // two waits on the bus
+  }, 150_000); // two waits on the bus
 
   it('refuses a state-changing request that does not come from the app', async () => {
     const res = await call('/api/auth/user', { method: 'PATCH', body: { firstName: 'Eve' }, cookie: userCookie, headers: { origin: 'https://evil.example' } });
@@ -151,7 +150,7 @@ function identityEndToEnd(start: () => Promise<RunningApp>): void {
     }, viaBus);
     const directory = UserDirectory.parse(await (await call('/api/admin/users', { cookie: adminCookie! })).json());
     expect(directory.map((u) => ('email' in u ? u.email : undefined)).sort()).toEqual(['admin@puente.test', 'ana@puente.test']);
-  }, 270_000); // two waits on the bus
+  }, 150_000); // two waits on the bus
 
   it('ends the session on logout: the old cookie, replayed, no longer works', async () => {
     expect((await call('/api/auth/logout', { method: 'POST', cookie: userCookie })).status).toBe(200);

@@ -1,4 +1,5 @@
 /** Everything every page needs: the query client, the theme (ui-theme), and the toast viewport. */
+import '../lib/i18n.ts';
 import { useState, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { ThemeModeProvider } from '../components/ui/theme.tsx';

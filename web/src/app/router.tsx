@@ -10,9 +10,10 @@ import { ByAuth } from './guards.tsx';
 import { AppShell } from './layout/app-shell.tsx';
 import { AccountsRoute } from './routes/accounts.tsx';
 import { AdminRoute } from './routes/admin.tsx';
-import { ComingSoonRoute } from './routes/coming-soon.tsx';
+import { CheckoutRoute } from './routes/checkout.tsx';
 import { DashboardRoute } from './routes/dashboard.tsx';
 import { ErrorRoute } from './routes/error.tsx';
+import { HistoryRoute } from './routes/history.tsx';
 import { ForgotPasswordRoute } from './routes/forgot-password.tsx';
 import { LandingRoute } from './routes/landing.tsx';
 import { LoginRoute } from './routes/login.tsx';
@@ -20,6 +21,7 @@ import { LogoutRoute } from './routes/logout.tsx';
 import { NotFoundRoute } from './routes/not-found.tsx';
 import { ProfileRoute } from './routes/profile.tsx';
 import { RegisterRoute } from './routes/register.tsx';
+import { SubscriptionRoute } from './routes/subscription.tsx';
 import { ResetPasswordRoute } from './routes/reset-password.tsx';
 import { TermsRoute } from './routes/terms.tsx';
 import { UsersRoute } from './routes/users.tsx';
@@ -30,10 +32,6 @@ const dashboard = <DashboardRoute />;
 
 /** A page for signed-in users; visitors see the landing page. */
 const signedInOnly = (page: ReactNode) => <ByAuth visitor={landing} signedIn={page} />;
-
-const history = <ComingSoonRoute title="History" text="Your completed exchanges will be listed here." />;
-const subscription = <ComingSoonRoute title="Subscription" text="The free and premium plans will be shown here." />;
-const checkout = <ComingSoonRoute title="Checkout" text="The premium payment form will be shown here." />;
 
 export const routes: RouteObject[] = [
   {
@@ -49,10 +47,10 @@ export const routes: RouteObject[] = [
       { path: '/register/:referralCode?', element: <ByAuth visitor={<RegisterRoute />} signedIn={dashboard} /> },
       { path: paths.users, element: <UsersRoute /> },
       { path: paths.accounts, element: signedInOnly(<AccountsRoute />) },
-      { path: paths.history, element: signedInOnly(history) },
+      { path: paths.history, element: signedInOnly(<HistoryRoute />) },
       { path: paths.profile, element: signedInOnly(<ProfileRoute />) },
-      { path: paths.subscription, element: signedInOnly(subscription) },
-      { path: paths.checkout, element: signedInOnly(checkout) },
+      { path: paths.subscription, element: signedInOnly(<SubscriptionRoute />) },
+      { path: paths.checkout, element: signedInOnly(<CheckoutRoute />) },
       { path: paths.admin, element: signedInOnly(<AdminRoute />) },
       { path: paths.terms, element: <TermsRoute /> },
       { path: paths.verifyEmail, element: <VerifyEmailRoute /> },

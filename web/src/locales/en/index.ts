@@ -1,0 +1,9 @@
+/** The English catalogue: one module per namespace (a feature, or `common` for the shell and shared words). */
+import common from './common.ts';
+import errors from './errors.ts';
+import exchange from './exchange.ts';
+import history from './history.ts';
+import notifications from './notifications.ts';
+import subscription from './subscription.ts';
+
+export const en = { common, errors, exchange, history, notifications, subscription };
