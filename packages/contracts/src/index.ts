@@ -2,3 +2,4 @@ export * from './events.ts';
 export * from './api/index.ts';
 export * from './trust.ts';
 export * from './storable-text.ts';
+export * from './money.ts';

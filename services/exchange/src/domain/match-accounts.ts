@@ -3,11 +3,10 @@
  * call, never stored here, never logged, never on the bus. The requester sends fromCurrency and receives
  * toCurrency; the matcher the other way round.
  */
-import { Routes, type MatchAccountsResponse, type User, type VerificationLevel } from '@puente/contracts';
+import { type MatchAccountsResponse, moneyNumber, Routes, type User, type VerificationLevel } from '@puente/contracts';
 import { AppError, callRoute, type ServiceContext } from '@puente/platform';
 import type { ExchangeMatch } from './exchange-match.ts';
 import type { ExchangeRequest } from './exchange-request.ts';
-import { moneyNumber } from './money.ts';
 
 export function verificationLevel(u: Pick<User, 'emailVerified' | 'phoneVerified' | 'idVerified' | 'bankVerified'>): VerificationLevel {
   const done = [u.emailVerified, u.phoneVerified, u.idVerified, u.bankVerified].filter(Boolean).length;

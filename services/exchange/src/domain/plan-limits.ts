@@ -4,12 +4,11 @@
  * create-and-cancel cannot get round the limit) or a request accepted. The exchange service is the one owner of
  * this count.
  */
-import { SubscriptionPlans, type Currency, type ExchangeLimits, type SubscriptionTier } from '@puente/contracts';
+import { type Currency, decimal, type ExchangeLimits, SubscriptionPlans, type SubscriptionTier } from '@puente/contracts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, qualifiedTable } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
-import { decimal } from './money.ts';
 import { Trader } from './traders.ts';
 
 /** The advisory-lock class of a user's exchange count (the second key is the user id). */

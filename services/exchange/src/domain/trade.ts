@@ -3,11 +3,10 @@
  * transaction. Locks are always taken request first, then match, so two paths never wait on each other in turn.
  */
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import type { EventPayload } from '@puente/contracts';
+import { moneyString, type EventPayload } from '@puente/contracts';
 import { addToOutbox, makeEvent } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
-import { moneyString } from './money.ts';
 
 export function matchParties(m: ExchangeMatch) {
   return { matchId: m.id, requestId: m.requestId, requesterId: m.requesterId, matcherId: m.matcherId };

@@ -1,9 +1,8 @@
 /** What the API shows of requests and matches, from their rows and the posters' projection. */
-import { averageCompletionMinutes, completionRate, type ExchangeMatch as MatchView, type ExchangeRequest as RequestView, type ExchangeRequestSummary, type ExchangeRequestUser } from '@puente/contracts';
+import { averageCompletionMinutes, completionRate, type ExchangeMatch as MatchView, type ExchangeRequest as RequestView, type ExchangeRequestSummary, type ExchangeRequestUser, moneyNumber } from '@puente/contracts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
-import { moneyNumber } from './money.ts';
 import { Trader } from './traders.ts';
 
 type RequestFields = Pick<ExchangeRequest, 'id' | 'userId' | 'fromCurrency' | 'toCurrency' | 'amount' | 'exchangeRate' | 'status' | 'createdAt'>;

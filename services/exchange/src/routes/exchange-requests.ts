@@ -1,14 +1,13 @@
 /** /api/exchange-requests: post, list, read, cancel, mark done, notify; and the caller's plan limits. */
 import type { FastifyInstance } from 'fastify';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { Routes } from '@puente/contracts';
+import { decimal, moneyString, RATE_BAND_PERCENT, rateBand, Routes, within } from '@puente/contracts';
 import { addToOutbox, answeredNotModified, AppError, conflict, fieldInvalid, forbidden, makeEvent, notFound, qualifiedTable, requireUser, serve, tooManyRequests } from '@puente/platform';
 import { ExchangeMatch } from '../domain/exchange-match.ts';
 import { ExchangeRequest } from '../domain/exchange-request.ts';
 import { newestRate } from '../domain/exchange-rate.ts';
 import { marketList } from '../domain/market.ts';
 import { MARKET_VERSION, callerVersion } from '../domain/market-version.ts';
-import { decimal, moneyString, rateBand, within } from '../domain/money.ts';
 import { checkPlanLimits, limitsOf } from '../domain/plan-limits.ts';
 import { cancelMatch, matchTerms } from '../domain/trade.ts';
 import { TraderAccount, hasBothAccounts } from '../domain/traders.ts';
@@ -16,8 +15,6 @@ import { requestView, requestViews } from '../domain/views.ts';
 import { NEEDS_BOTH_ACCOUNTS, REQUEST_NOT_FOUND, type RouteDeps } from './deps.ts';
 
 const routes = Routes.exchange;
-/** How far a posted rate may be from the market rate, either way (a user may offer a better rate). */
-export const RATE_BAND_PERCENT = 10;
 /** How often an owner may send notifications about one request. */
 export const NOTIFY_EVERY_MS = 60 * 60_000;
 

@@ -1,10 +1,9 @@
 /** GET /api/transaction-history: the caller's completed exchanges, from their own side. */
 import type { FastifyInstance } from 'fastify';
-import { Routes, type TransactionHistoryItem, type User } from '@puente/contracts';
+import { convert, moneyNumber, Routes, type TransactionHistoryItem, type User } from '@puente/contracts';
 import { callRoute, requireUser, serve } from '@puente/platform';
 import { ExchangeMatch } from '../domain/exchange-match.ts';
 import { ExchangeRequest } from '../domain/exchange-request.ts';
-import { convert, moneyNumber } from '../domain/money.ts';
 import type { RouteDeps } from './deps.ts';
 
 export function historyRoutes({ ctx }: RouteDeps) {

@@ -1,10 +1,11 @@
 /**
- * Money, exactly: amounts and rates are decimal strings in the database and on the bus, and every computation on
+ * Money, exactly (the exchange service's and the web app's one definition): amounts and rates are decimal strings in
+ * the database and on the bus, and every computation on
  * them is done by big.js on their decimal digits, never on a binary float. Rounding is half-up (half away from zero,
  * the amounts being positive) to the currency's unit: pence for GBP, whole pesos for CLP.
  */
 import BigLib from 'big.js';
-import { CurrencyDecimals, type Currency } from '@puente/contracts';
+import { CurrencyDecimals, type Currency } from './api/common.ts';
 
 /** Our own big.js constructor, so its settings are ours alone: 30 decimal places on division, half-up. */
 const Big = BigLib();
@@ -30,6 +31,9 @@ export function convert(fromCurrency: Currency, amount: string, rate: string): s
   const value = fromCurrency === 'GBP' ? decimal(amount).times(rate) : decimal(amount).div(rate);
   return moneyString(fromCurrency === 'GBP' ? 'CLP' : 'GBP', value);
 }
+
+/** How far a posted rate may be from the market rate, either way (a user may offer a better rate). */
+export const RATE_BAND_PERCENT = 10;
 
 /** The band a user's rate must fall in: the market rate ± `percent` %, to 4 decimals, rounded inwards. */
 export function rateBand(market: string, percent: number): { low: string; high: string } {
