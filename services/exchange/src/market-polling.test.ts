@@ -2,9 +2,10 @@
  * GET /api/exchange-requests is polled every 3 s by every signed-in tab: it answers ETag with
  * `Cache-Control: private, no-cache`, and an unchanged poll is a 304 that makes no database query. Any change to
  * the market (a request posted, accepted, approved, completed, cancelled, expired; a poster's card) answers anew.
+ * The caller's own requests and matches, polled with it by the dashboard, answer the same way.
  */
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { ExchangeMatch, ExchangeRequest, ExchangeRequestList } from '@puente/contracts';
+import { ExchangeMatch, ExchangeMatchList, ExchangeRequest, ExchangeRequestList } from '@puente/contracts';
 import type { TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { SWEEP_TRADE_TIMERS, sweepTradeTimers } from './jobs/sweep-trade-timers.ts';
@@ -111,5 +112,31 @@ describeWithInfra(['postgres'], 'polling the market', () => {
     clock = new Date(clock.getTime() + 400 * 86_400_000);
     expect(await afterChange(() => sweepTradeTimers(changingMarket(svc.ctx), { matchApprovalHours: 24, completionReminderHours: [], requestExpiryDays: 7 }, clock))).toEqual([]);
     expect(second.status).toBe('open');
+  });
+
+  it('answers the caller\'s own requests and matches (polled with the market) the same way', async () => {
+    const cy = await trader(svc, 3, { firstName: 'Cy' });
+    const dee = await trader(svc, 4, { firstName: 'Dee' });
+    for (const url of ['/exchange-requests/user', '/exchange-matches']) {
+      const first = await poll(cy.headers, undefined, url);
+      expect(first.statusCode, first.body).toBe(200);
+      expect(first.headers['cache-control']).toBe('private, no-cache');
+      const tag = String(first.headers.etag);
+      expect((await poll(cy.headers, tag, url)).statusCode).toBe(304);
+      expect((await poll(dee.headers, tag, url)).statusCode).toBe(200); // personal
+    }
+    const tags = async () => Promise.all(['/exchange-requests/user', '/exchange-matches'].map(async (url) => String((await poll(cy.headers, undefined, url)).headers.etag)));
+    const before = await tags();
+    const posted = await call('POST', '/exchange-requests', cy.headers, { fromCurrency: 'CLP', toCurrency: 'GBP', amount: 50_000, exchangeRate: 1275 });
+    expect(posted.statusCode, posted.body).toBe(201);
+    const afterPost = await tags();
+    expect(afterPost[0]).not.toBe(before[0]);
+    const mine = await poll(cy.headers, before[0], '/exchange-requests/user');
+    expect(ExchangeRequestList.parse(mine.json()).map((r) => r.amount)).toEqual([50_000]);
+    const accepted = await call('POST', '/exchange-matches', dee.headers, { exchangeRequestId: ExchangeRequest.parse(posted.json()).id });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    const matches = await poll(cy.headers, afterPost[1], '/exchange-matches');
+    expect(matches.statusCode).toBe(200);
+    expect(ExchangeMatchList.parse(matches.json()).map((m) => m.status)).toEqual(['pending']);
   });
 });

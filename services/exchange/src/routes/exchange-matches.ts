@@ -2,9 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { Routes } from '@puente/contracts';
-import { addToOutbox, conflict, forbidden, makeEvent, notFound, requireUser, serve } from '@puente/platform';
+import { addToOutbox, answeredNotModified, conflict, forbidden, makeEvent, notFound, requireUser, serve } from '@puente/platform';
 import { ExchangeMatch, LIVE_MATCH_STATUSES } from '../domain/exchange-match.ts';
 import { ExchangeRequest } from '../domain/exchange-request.ts';
+import { MARKET_VERSION, callerVersion } from '../domain/market-version.ts';
 import { matchAccounts } from '../domain/match-accounts.ts';
 import { checkPlanLimits } from '../domain/plan-limits.ts';
 import { cancelMatch, lockTrade, matchParties, matchTerms } from '../domain/trade.ts';
@@ -58,6 +59,8 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
 
     serve(app, routes.matches, async (request, reply) => {
       const { userId } = requireUser(request);
+      // Polled with the market by the dashboard: any change to a match gives the market a new version.
+      if (await answeredNotModified(request, reply, ctx.versions, [MARKET_VERSION, callerVersion(userId)])) return reply;
       const { limit, offset } = request.query;
       const [matches, total] = await request.em.findAndCount(ExchangeMatch,
         { $or: [{ requesterId: userId }, { matcherId: userId }] }, { orderBy: { id: 'desc' }, limit, offset });

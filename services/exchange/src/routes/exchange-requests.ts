@@ -46,6 +46,8 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
 
     serve(app, routes.myRequests, async (request, reply) => {
       const { userId } = requireUser(request);
+      // Polled with the market by the dashboard: any change to a request or match gives the market a new version.
+      if (await answeredNotModified(request, reply, ctx.versions, [MARKET_VERSION, callerVersion(userId)])) return reply;
       const { limit, offset } = request.query;
       const [requests, total] = await request.em.findAndCount(ExchangeRequest, { userId }, { orderBy: { id: 'desc' }, limit, offset });
       reply.header('x-total-count', String(total));
