@@ -1,5 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
 
+/** Data sets refreshed while signed in (spec section 9): every 3 s. */
+export const DATA_REFRESH_MS = 3_000;
+
 /** Default query freshness (spec section 9): 5 minutes. */
 export const DEFAULT_STALE_TIME = 5 * 60_000;
 

@@ -1,18 +1,41 @@
+/**
+ * The dashboard (spec section 2): welcome, 'Create Exchange', the accounts section, the active requests, the open
+ * market, and the details of `?requestId=` with the trade's dialogs.
+ */
+import { useSearchParams } from 'react-router';
 import Box from '@mui/material/Box';
+import Stack from '@mui/material/Stack';
 import { Page } from '../../components/ui/page.tsx';
 import { useSignedInUser } from '../../lib/auth.ts';
+import { hasBothAccounts } from '../../features/accounts/accounts.ts';
+import { useBankAccounts } from '../../features/accounts/api/get-bank-accounts.ts';
 import { AccountsOverview } from '../../features/accounts/components/accounts-overview.tsx';
 import { Welcome } from '../../features/dashboard/components/welcome.tsx';
+import { ActiveRequests } from '../../features/exchange/components/active-requests.tsx';
+import { CreateExchangeButton } from '../../features/exchange/components/create-exchange-button.tsx';
+import { Market } from '../../features/exchange/components/market.tsx';
+import { TradeDialogs } from '../../features/exchange/components/trade-dialogs.tsx';
 
-/** The dashboard (first part): welcome and the accounts section. The exchange sections come with the exchange issue. */
 export function DashboardRoute() {
   const user = useSignedInUser();
+  const accounts = useBankAccounts();
+  const [params, setParams] = useSearchParams();
+  const open = (id: number) => setParams((p) => { p.set('requestId', String(id)); return p; });
+  const close = () => setParams((p) => { p.delete('requestId'); return p; });
   return (
     <Page title="Dashboard" heading={null}>
-      <Welcome user={user} />
-      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 1fr) minmax(0, 1fr)' } }}>
-        <AccountsOverview />
-      </Box>
+      <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ justifyContent: 'space-between', alignItems: { sm: 'flex-start' }, gap: 2 }}>
+        <Welcome user={user} />
+        <CreateExchangeButton hasBothAccounts={hasBothAccounts(accounts.data ?? [], user)} onCreated={open} />
+      </Stack>
+      <Stack spacing={4}>
+        <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 1fr) minmax(0, 2fr)' } }}>
+          <AccountsOverview />
+          <ActiveRequests userId={user.id} onOpen={open} />
+        </Box>
+        <Market onOpen={open} />
+      </Stack>
+      <TradeDialogs user={user} requestId={params.get('requestId')} onCloseRequest={close} />
     </Page>
   );
 }

@@ -1,4 +1,6 @@
+import { useSearchParams } from 'react-router';
 import { usePageTitle } from '../../components/ui/page.tsx';
+import { ExchangeDetailsDialog } from '../../features/exchange/components/exchange-details-dialog.tsx';
 import { BenefitsSection } from '../../features/landing/components/benefits.tsx';
 import { Hero } from '../../features/landing/components/hero.tsx';
 import { HowItWorks } from '../../features/landing/components/how-it-works.tsx';
@@ -10,10 +12,18 @@ function scrollToReferral() {
   document.getElementById(REFERRAL_INPUT_ID)?.focus({ preventScroll: true });
 }
 
+const nothingNext = { bankDetails: () => {}, rate: () => {} };
+
+/** A visitor opening an exchange's link (/dashboard?requestId=) sees the landing page and 'Authentication Required'. */
 export function LandingRoute() {
   usePageTitle('Swap GBP and CLP, person to person');
+  const [params, setParams] = useSearchParams();
+  const requestId = params.get('requestId');
   return (
     <>
+      {requestId === null ? null : (
+        <ExchangeDetailsDialog rawId={requestId} user={null} onClose={() => setParams((p) => { p.delete('requestId'); return p; })} next={nothingNext} />
+      )}
       <Hero onSignUp={scrollToReferral} />
       <HowItWorks />
       <BenefitsSection />

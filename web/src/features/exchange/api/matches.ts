@@ -1,0 +1,49 @@
+/** Matches: the caller's (as either party), a request's match, the bank details of a confirmed one, and the actions. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Routes, type ExchangeMatchStatus } from '@puente/contracts';
+import { call, read } from '../../../lib/api-client.ts';
+import { DATA_REFRESH_MS } from '../../../lib/query-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { refreshTrades } from './requests.ts';
+
+/** The caller's matches, newest first; also refreshed on a live match_success message. */
+export function useMatches() {
+  return useQuery({
+    queryKey: queryKeys.matches,
+    queryFn: async () => (await read(Routes.exchange.matches, { query: { limit: 100 } })) ?? [],
+    refetchInterval: DATA_REFRESH_MS,
+  });
+}
+
+export function useMatchForRequest(requestId: number | undefined) {
+  return useQuery({
+    queryKey: queryKeys.matchForRequest(requestId ?? 0),
+    queryFn: () => call(Routes.exchange.matchForRequest, { params: { requestId: requestId! } }),
+    enabled: requestId !== undefined,
+    refetchInterval: DATA_REFRESH_MS,
+  });
+}
+
+/** Bank details exist only once the match is confirmed or completed (spec section 4). */
+export const hasBankDetails = (status: ExchangeMatchStatus) => status === 'confirmed' || status === 'completed';
+
+export function useMatchAccounts(matchId: number | undefined) {
+  return useQuery({
+    queryKey: queryKeys.matchAccounts(matchId ?? 0),
+    queryFn: () => call(Routes.exchange.matchAccounts, { params: { id: matchId! } }),
+    enabled: matchId !== undefined,
+  });
+}
+
+function useMatchMutation<I, O>(mutationFn: (input: I) => Promise<O>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: () => Promise.all([refreshTrades(queryClient), queryClient.invalidateQueries({ queryKey: queryKeys.currentUser })]),
+  });
+}
+
+export const useAcceptRequest = () => useMatchMutation((exchangeRequestId: number) => call(Routes.exchange.createMatch, { body: { exchangeRequestId } }));
+export const useConfirmMatch = () => useMatchMutation((id: number) => call(Routes.exchange.confirmMatch, { params: { id } }));
+export const useCompleteMatch = () => useMatchMutation((id: number) => call(Routes.exchange.completeMatch, { params: { id } }));
+export const useCancelMatch = () => useMatchMutation((id: number) => call(Routes.exchange.cancelMatch, { params: { id } }));

@@ -1,0 +1,61 @@
+/** Rate exchange (spec sections 4, 5 and 9): 1-5 stars (default 4) with their words, an optional comment, once. */
+import { useState } from 'react';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Rating from '@mui/material/Rating';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { toast } from '../../../components/ui/toast.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { ratingWord } from '../../../utils/format.ts';
+import { useSubmitRating } from '../api/ratings.ts';
+
+export const DEFAULT_STARS = 4;
+
+export function RateExchangeDialog({ matchId, partner, onClose }: { matchId: number; partner: { id: number; name: string }; onClose: () => void }) {
+  const { t } = useTranslation('exchange');
+  const [stars, setStars] = useState(DEFAULT_STARS);
+  const [comment, setComment] = useState('');
+  const submit = useSubmitRating();
+  const send = () => submit.mutate(
+    { exchangeMatchId: matchId, toUserId: partner.id, rating: stars, ...(comment.trim() ? { comment } : {}) },
+    {
+      onSuccess: () => {
+        toast({ title: t('rating.submitted'), description: t('rating.submittedText', { name: partner.name }), variant: 'success' });
+        onClose();
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 409) {
+          toast({ title: t('rating.alreadyRated'), description: t('rating.alreadyRatedText'), variant: 'destructive' });
+          onClose();
+        } else {
+          toast({ title: t('details.error'), description: t('rating.failed'), variant: 'destructive' });
+        }
+      },
+    },
+  );
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="xs" aria-labelledby="rate-exchange-title">
+      <DialogTitle id="rate-exchange-title">{t('rating.title')}</DialogTitle>
+      <DialogContent>
+        <Stack spacing={2}>
+          <Typography>{t('rating.intro', { name: partner.name })}</Typography>
+          <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+            <Rating name="stars" value={stars} onChange={(_e, value) => setStars(value ?? DEFAULT_STARS)} aria-label={t('rating.stars')} />
+            <Typography data-testid="rating-word">{ratingWord(stars)}</Typography>
+          </Stack>
+          <TextField label={t('rating.comment')} value={comment} onChange={(e) => setComment(e.target.value)} multiline minRows={2} />
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('rating.later')}</Button>
+        <Button variant="contained" onClick={send} disabled={submit.isPending}>{t('rating.submit')}</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

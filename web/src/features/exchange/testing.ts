@@ -1,0 +1,29 @@
+/** Contract-valid bodies for the exchange's component tests. */
+import { ExchangeMatch, ExchangeRequest, MatchAccountsResponse } from '@puente/contracts';
+
+export function makeRequest(overrides: Partial<ExchangeRequest> = {}): ExchangeRequest {
+  return ExchangeRequest.parse({
+    id: 42, userId: 9, fromCurrency: 'GBP', toCurrency: 'CLP', amount: 100, exchangeRate: 1275.5, status: 'open',
+    createdAt: new Date(Date.now() - 5 * 60_000).toISOString(),
+    user: { firstName: 'Bea', lastName: 'Soto', profileImageUrl: null, trustRating: 4.5, transactionCount: 3, completionRate: 100, averageCompletionMinutes: 30, memberSince: '2026-01-01T00:00:00.000Z' },
+    ...overrides,
+  });
+}
+
+export function makeMatch(request: ExchangeRequest, overrides: Partial<ExchangeMatch> = {}): ExchangeMatch {
+  const { user: _poster, ...summary } = request;
+  return ExchangeMatch.parse({
+    id: 5, exchangeRequestId: request.id, matchedById: 7, matcherName: 'Ana Rojas', status: 'pending',
+    createdAt: new Date().toISOString(), exchangeRequest: summary, ...overrides,
+  });
+}
+
+export function makeMatchAccounts(isRequestor: boolean): MatchAccountsResponse {
+  return MatchAccountsResponse.parse({
+    exchangeDetails: { id: 42, amount: 100, exchangeRate: 1275.5, fromCurrency: 'GBP', toCurrency: 'CLP', status: 'confirmed' },
+    myAccount: { id: 1, currency: 'CLP', bankName: 'BancoEstado', accountNumber: '00123456789', accountHolder: 'Ana Rojas', rut: '12345678-5', accountType: 'vista', email: 'ana@example.cl', sortCode: null, iban: null },
+    partnerAccount: { id: 2, currency: 'GBP', bankName: 'Monzo', accountNumber: '31926819', accountHolder: 'Bea Soto', sortCode: '040004', rut: null, accountType: null, email: null, iban: null },
+    partnerDetails: { firstName: 'Bea', lastName: 'Soto', profileImageUrl: null, verificationLevel: 'partial', transactionCount: 3, trustRating: 4.5 },
+    isRequestor,
+  });
+}
