@@ -18,12 +18,20 @@ export function makeMatch(request: ExchangeRequest, overrides: Partial<ExchangeM
   });
 }
 
+/**
+ * Bank details of the match on Bea's £100 GBP → CLP request: the requester (Bea) receives pesos into her CLP account
+ * and sends pounds to the matcher's GBP account; the matcher (Ana) the other way round.
+ */
 export function makeMatchAccounts(isRequestor: boolean): MatchAccountsResponse {
+  const gbp = { id: 1, currency: 'GBP', bankName: 'Monzo', accountNumber: '31926819', sortCode: '040004', rut: null, accountType: null, email: null, iban: null };
+  const clp = { id: 2, currency: 'CLP', bankName: 'BancoEstado', accountNumber: '00123456789', rut: '12345678-5', accountType: 'vista', email: 'bea@example.cl', sortCode: null, iban: null };
   return MatchAccountsResponse.parse({
     exchangeDetails: { id: 42, amount: 100, exchangeRate: 1275.5, fromCurrency: 'GBP', toCurrency: 'CLP', status: 'confirmed' },
-    myAccount: { id: 1, currency: 'CLP', bankName: 'BancoEstado', accountNumber: '00123456789', accountHolder: 'Ana Rojas', rut: '12345678-5', accountType: 'vista', email: 'ana@example.cl', sortCode: null, iban: null },
-    partnerAccount: { id: 2, currency: 'GBP', bankName: 'Monzo', accountNumber: '31926819', accountHolder: 'Bea Soto', sortCode: '040004', rut: null, accountType: null, email: null, iban: null },
-    partnerDetails: { firstName: 'Bea', lastName: 'Soto', profileImageUrl: null, verificationLevel: 'partial', transactionCount: 3, trustRating: 4.5 },
+    myAccount: isRequestor ? { ...clp, accountHolder: 'Bea Soto' } : { ...gbp, accountHolder: 'Ana Rojas' },
+    partnerAccount: isRequestor ? { ...gbp, accountHolder: 'Ana Rojas' } : { ...clp, accountHolder: 'Bea Soto' },
+    partnerDetails: isRequestor
+      ? { firstName: 'Ana', lastName: 'Rojas', profileImageUrl: null, verificationLevel: 'partial', transactionCount: 1, trustRating: null }
+      : { firstName: 'Bea', lastName: 'Soto', profileImageUrl: null, verificationLevel: 'partial', transactionCount: 3, trustRating: 4.5 },
     isRequestor,
   });
 }

@@ -1,0 +1,100 @@
+import { describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Rating } from '@puente/contracts';
+import { COPY_FEEDBACK_MS, MatchConfirmedDialog } from './match-confirmed-dialog.tsx';
+import { RateExchangeDialog } from './rate-exchange-dialog.tsx';
+import { TradeDialogs } from './trade-dialogs.tsx';
+import { makeMatch, makeMatchAccounts, makeRequest } from '../testing.ts';
+import { fakeApi, makeUser, signedIn } from '../../../testing/fake-api.ts';
+import { findToast, renderWithRoutes } from '../../../testing/render.tsx';
+
+const ana = makeUser({ id: 7 });
+const dialog = () => screen.getByRole('dialog');
+
+describe('the bank details dialog', () => {
+  it("shows the amount to send, the reference and both accounts, and copies with 'Copied' for 2 s", async () => {
+    fakeApi({ ...signedIn(ana), 'GET /api/exchange-matches/5/accounts': { body: makeMatchAccounts(false) } });
+    const writeText = vi.fn(async () => {});
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    renderWithRoutes(<MatchConfirmedDialog matchId={5} onClose={() => {}} />);
+    // Ana accepted Bea's £100 request: she sends its conversion to Bea's CLP account and receives the pounds.
+    expect((await within(dialog()).findByTestId('amount-to-send')).textContent).toBe('Send $127,550 CLP to Bea Soto');
+    expect(within(dialog()).getByTestId('transfer-reference').textContent).toBe('#42');
+    const partner = within(dialog()).getByRole('region', { name: "Bea Soto's account" });
+    expect(partner.textContent).toContain('00123456789');
+    expect(partner.textContent).toContain('12345678-5');
+    const mine = within(dialog()).getByRole('region', { name: 'Your account (you receive £100.00)' });
+    expect(mine.textContent).toContain('31926819');
+    expect(mine.textContent).toContain('04-00-04');
+
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const copy = within(partner).getByRole('button', { name: 'Copy Account number' });
+    fireEvent.click(copy);
+    await waitFor(() => expect(copy.textContent).toBe('Copied'));
+    expect(writeText).toHaveBeenCalledWith('00123456789');
+    await act(async () => { vi.advanceTimersByTime(COPY_FEEDBACK_MS + 10); });
+    expect(copy.textContent).toBe('Copy');
+  });
+
+  it("says 'Could not copy text' when the clipboard refuses", async () => {
+    fakeApi({ ...signedIn(ana), 'GET /api/exchange-matches/5/accounts': { body: makeMatchAccounts(true) } });
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: async () => { throw new Error('denied'); } } });
+    renderWithRoutes(<MatchConfirmedDialog matchId={5} onClose={() => {}} />);
+    expect((await within(dialog()).findByTestId('amount-to-send')).textContent).toBe('Send £100.00 to Ana Rojas');
+    fireEvent.click(within(dialog()).getByRole('button', { name: 'Copy Reference' }));
+    expect((await findToast()).textContent).toContain('Could not copy text');
+  });
+});
+
+describe('the rating dialog', () => {
+  it("starts at 4 stars ('Very Good'), names each rating, sends stars and comment", async () => {
+    const rating = Rating.parse({ id: 1, exchangeMatchId: 5, fromUserId: 7, toUserId: 9, rating: 5, comment: 'Quick', createdAt: new Date().toISOString(), fromUser: { firstName: 'Ana' } });
+    const server = fakeApi({ ...signedIn(ana), 'POST /api/ratings': { status: 201, body: rating } });
+    renderWithRoutes(<RateExchangeDialog matchId={5} partner={{ id: 9, name: 'Bea Soto' }} onClose={() => {}} />);
+    expect(within(dialog()).getByTestId('rating-word').textContent).toBe('Very Good');
+    fireEvent.click(within(dialog()).getByRole('radio', { name: '5 Stars' }));
+    expect(within(dialog()).getByTestId('rating-word').textContent).toBe('Excellent');
+    fireEvent.change(within(dialog()).getByLabelText('Comment (optional)'), { target: { value: 'Quick' } });
+    fireEvent.click(within(dialog()).getByRole('button', { name: 'Submit Rating' }));
+    expect((await findToast()).textContent).toContain('Rating Submitted');
+    expect(server.callsTo('POST /api/ratings')[0]?.body).toEqual({ exchangeMatchId: 5, toUserId: 9, rating: 5, comment: 'Quick' });
+  });
+
+  it("says 'Already Rated' when the server has this user's rating already", async () => {
+    fakeApi({ ...signedIn(ana), 'POST /api/ratings': { status: 409, body: { message: 'Already Rated', code: 'conflict' } } });
+    renderWithRoutes(<RateExchangeDialog matchId={5} partner={{ id: 9, name: 'Bea Soto' }} onClose={() => {}} />);
+    fireEvent.click(within(dialog()).getByRole('button', { name: 'Submit Rating' }));
+    expect((await findToast()).textContent).toContain('Already Rated');
+  });
+});
+
+describe('dialogs that open by themselves', () => {
+  it('opens the bank details once per user and match when a match is confirmed, remembered across reloads', async () => {
+    const request = makeRequest();
+    fakeApi({
+      ...signedIn(ana), 'GET /api/exchange-matches': { body: [makeMatch(request, { status: 'confirmed' })] },
+      'GET /api/exchange-matches/5/accounts': { body: makeMatchAccounts(false) },
+    });
+    const first = renderWithRoutes(<TradeDialogs user={ana} requestId={null} onCloseRequest={() => {}} />);
+    expect(await screen.findByRole('heading', { name: 'Exchange Match Confirmed' })).toBeTruthy();
+    fireEvent.click(within(dialog()).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    first.unmount();
+    // A reload: the same match does not open it again; another user on this browser still gets it.
+    renderWithRoutes(<TradeDialogs user={ana} requestId={null} onCloseRequest={() => {}} />);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(JSON.parse(localStorage.getItem('puente-bank-details-shown:7') ?? '[]')).toEqual([5]);
+  });
+
+  it('offers the counterpart the rating once, when they next see the exchange completed and have not rated', async () => {
+    const request = makeRequest({ userId: 7, status: 'completed' }); // Ana's request, completed by Bea
+    const server = fakeApi({
+      ...signedIn(ana), 'GET /api/exchange-matches': { body: [makeMatch(request, { status: 'completed', matchedById: 9, matcherName: 'Bea Soto' })] },
+      'GET /api/ratings/exchange/5': { body: [] },
+    });
+    renderWithRoutes(<TradeDialogs user={ana} requestId={null} onCloseRequest={() => {}} />);
+    expect(await screen.findByText('How was your exchange with Bea Soto?')).toBeTruthy();
+    expect(server.callsTo('GET /api/ratings/exchange/5')).toHaveLength(1);
+  });
+});
