@@ -33,7 +33,7 @@ export function DashboardRoute() {
           <AccountsOverview />
           <ActiveRequests userId={user.id} onOpen={open} />
         </Box>
-        <Market onOpen={open} />
+        <Market userId={user.id} onOpen={open} />
       </Stack>
       <TradeDialogs user={user} requestId={params.get('requestId')} onCloseRequest={close} />
     </Page>

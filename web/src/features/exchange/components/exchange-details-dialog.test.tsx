@@ -6,7 +6,7 @@ import { fakeApi, makeUser, signedIn } from '../../../testing/fake-api.ts';
 import { findToast, renderWithRoutes } from '../../../testing/render.tsx';
 
 const ana = makeUser({ id: 7 }); // the viewer
-const next = (): DetailsNext & { bankDetails: ReturnType<typeof vi.fn>; rate: ReturnType<typeof vi.fn> } => ({ bankDetails: vi.fn(), rate: vi.fn() });
+const next = () => ({ bankDetails: vi.fn<DetailsNext['bankDetails']>(), rate: vi.fn<DetailsNext['rate']>() });
 const dialog = () => screen.getByRole('dialog');
 const buttons = () => within(dialog()).getAllByRole('button').map((b) => b.textContent);
 

@@ -1,4 +1,7 @@
-/** The open market: everyone's open requests as cards, filtered by direction, amount range and minimum trust, sorted. */
+/**
+ * The open market: everyone else's open requests as cards (the user's own are under Active Requests), filtered by
+ * direction, amount range and minimum trust, sorted.
+ */
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -15,7 +18,7 @@ import { ExchangeRequestCard } from './exchange-request-card.tsx';
 
 const positive = (value: string) => (value.trim() === '' || !(Number(value) >= 0) ? undefined : Number(value));
 
-export function Market({ onOpen }: { onOpen: (id: number) => void }) {
+export function Market({ userId, onOpen }: { userId: number; onOpen: (id: number) => void }) {
   const { t } = useTranslation('exchange');
   const [direction, setDirection] = useState<Currency | ''>('');
   const [minAmount, setMinAmount] = useState('');
@@ -31,15 +34,16 @@ export function Market({ onOpen }: { onOpen: (id: number) => void }) {
     ...(minTrust ? { minTrust: Number(minTrust) } : {}),
   };
   const market = useMarket(filters);
+  const requests = (market.data ?? []).filter((r) => r.status === 'open' && r.userId !== userId);
 
   let body;
   if (market.isPending) body = <Skeleton variant="rounded" height={160} />;
   else if (market.isError) body = <Alert severity="error">{t('market.failed', { message: errorMessage(market.error) })}</Alert>;
-  else if (market.data.length === 0) body = <Typography color="text.secondary">{t('market.empty')}</Typography>;
+  else if (requests.length === 0) body = <Typography color="text.secondary">{t('market.empty')}</Typography>;
   else {
     body = (
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' } }}>
-        {market.data.map((r) => <ExchangeRequestCard key={r.id} request={r} onOpen={onOpen} />)}
+        {requests.map((r) => <ExchangeRequestCard key={r.id} request={r} onOpen={onOpen} />)}
       </Box>
     );
   }
