@@ -1,10 +1,17 @@
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { resetToasts } from '../components/ui/toast.tsx';
+import { FakeWebSocket } from './fake-websocket.ts';
 
 // findBy*/waitFor wait for what a user would see; a busy CI machine (2 cores, every suite in turn) can take longer
 // than the library's default second, and a wait that holds only on a quiet machine is a flaky test.
 configure({ asyncUtilTimeout: 5000 });
+
+// jsdom cannot reach a gateway's /ws: every signed-in page gets an inert socket the live channel's tests drive.
+beforeEach(() => {
+  FakeWebSocket.sockets = [];
+  vi.stubGlobal('WebSocket', FakeWebSocket);
+});
 
 afterEach(() => {
   cleanup();

@@ -1,10 +1,13 @@
 import { Outlet, ScrollRestoration } from 'react-router';
 import Box from '@mui/material/Box';
+import { useCurrentUser } from '../../lib/auth.ts';
+import { useLiveChannel } from '../../features/notifications/live-channel.ts';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
 
-/** Header, the page, footer; a skip link for keyboard users. */
+/** Header, the page, footer; a skip link for keyboard users; the live channel while signed in. */
 export function AppShell() {
+  useLiveChannel(Boolean(useCurrentUser().user));
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
       <Box

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Notification, NotificationCount } from '@puente/contracts';
+import { NotificationBell } from './notification-bell.tsx';
+import { fakeApi, signedIn } from '../../../testing/fake-api.ts';
+import { findToast, renderWithRoutes } from '../../../testing/render.tsx';
+
+const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+const notification = (id: number, overrides: Record<string, unknown> = {}) => Notification.parse({
+  id, type: 'exchange_match', content: `Bea accepted your exchange request #${id}`, read: false, referenceId: id, createdAt: ago(id * 5), ...overrides,
+});
+
+function api(count: number, list: unknown[]) {
+  return fakeApi({
+    ...signedIn(),
+    'GET /api/notifications/count': { body: NotificationCount.parse({ count }) },
+    'GET /api/notifications': { body: list },
+  });
+}
+
+const openPopover = async () => {
+  fireEvent.click(await screen.findByRole('button', { name: /^Notifications/ }));
+  return screen.findByRole('dialog', { name: 'Notifications' });
+};
+
+describe('the notification bell', () => {
+  it("shows the unread count, '9+' above 9", async () => {
+    api(12, []);
+    renderWithRoutes(<NotificationBell />);
+    await waitFor(() => expect(screen.getByTestId('notification-badge').textContent).toBe('9+'));
+    expect(screen.getByRole('button', { name: 'Notifications, 12 unread' })).toBeTruthy();
+  });
+
+  it('lists them newest first with relative times; an unknown type shows as its text', async () => {
+    // A type a newer server may send: the body is not the contract's (whose enum the app does not check).
+    api(2, [notification(1), { ...notification(2, { read: true }), type: 'identity_verified', content: 'Your ID was verified' }]);
+    renderWithRoutes(<NotificationBell />);
+    const popover = await openPopover();
+    const items = await within(popover).findAllByRole('button', { name: /accepted|verified/ });
+    expect(items.map((i) => i.textContent)).toEqual(['Bea accepted your exchange request #15 minutes ago', 'Your ID was verified10 minutes ago']);
+  });
+
+  it('marks one read on click and opens its request', async () => {
+    const server = api(1, [notification(3)]);
+    server.on({ 'PUT /api/notifications/3/read': { body: { ...notification(3), read: true } } });
+    const { router } = renderWithRoutes(<NotificationBell />, { extraRoutes: [{ path: '/dashboard', element: <p>dashboard</p> }] });
+    const popover = await openPopover();
+    fireEvent.click(await within(popover).findByRole('button', { name: /accepted/ }));
+    await waitFor(() => expect(router.state.location.pathname + router.state.location.search).toBe('/dashboard?requestId=3'));
+    await waitFor(() => expect(server.callsTo('PUT /api/notifications/3/read')).toHaveLength(1));
+  });
+
+  it("marks all read, and says 'Failed to mark notifications as read: {message}' when it cannot", async () => {
+    const server = api(2, [notification(1), notification(2)]);
+    server.on({ 'PUT /api/notifications/read-all': { status: 503, body: { message: 'The notification service is unavailable', code: 'service_unavailable' } } });
+    renderWithRoutes(<NotificationBell />);
+    const popover = await openPopover();
+    fireEvent.click(await within(popover).findByRole('button', { name: 'Mark all read' }));
+    expect((await findToast()).textContent).toContain('Failed to mark notifications as read: The notification service is unavailable');
+    server.on({ 'PUT /api/notifications/read-all': { body: { message: 'All notifications marked as read' } }, 'GET /api/notifications/count': { body: { count: 0 } } });
+    fireEvent.click(within(popover).getByRole('button', { name: 'Mark all read' }));
+    await waitFor(() => expect(screen.getByTestId('notification-badge').textContent).toBe(''));
+  });
+
+  it('says so when there are none', async () => {
+    api(0, []);
+    renderWithRoutes(<NotificationBell />);
+    expect(await within(await openPopover()).findByText('You have no notifications yet.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,89 @@
+import { describe, expect, it, vi } from 'vitest';
+import { act, renderHook } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Notification } from '@puente/contracts';
+import { RECONNECT_MIN_MS, liveUrl, useLiveChannel } from './live-channel.ts';
+import '../../lib/i18n.ts';
+import { createQueryClient } from '../../lib/query-client.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
+import { Toaster } from '../../components/ui/toast.tsx';
+import { FakeWebSocket } from '../../testing/fake-websocket.ts';
+import { findToast } from '../../testing/render.tsx';
+
+function live(signedIn = true) {
+  const queryClient = createQueryClient();
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}<Toaster /></QueryClientProvider>;
+  const hook = renderHook(({ on }) => useLiveChannel(on), { wrapper, initialProps: { on: signedIn } });
+  return { queryClient, hook, socket: () => FakeWebSocket.sockets.at(-1)! };
+}
+
+const notification = Notification.parse({ id: 9, type: 'rating', content: 'Bea rated you 5 stars', read: false, referenceId: 42, createdAt: new Date().toISOString() });
+
+describe('the live channel', () => {
+  it('connects to /ws on the page host, wss on https, only while signed in', () => {
+    expect(liveUrl({ protocol: 'https:', host: 'puente.example' })).toBe('wss://puente.example/ws');
+    expect(liveUrl({ protocol: 'http:', host: 'localhost:8080' })).toBe('ws://localhost:8080/ws');
+    const { hook, socket } = live(false);
+    expect(FakeWebSocket.sockets).toEqual([]);
+    hook.rerender({ on: true });
+    expect(socket().url).toBe(`ws://${window.location.host}/ws`);
+    hook.rerender({ on: false });
+    expect(socket().closed).toBe(true);
+  });
+
+  it("on match_success toasts 'Exchange Matched!' and reads the matches again", async () => {
+    const { queryClient, socket } = live();
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    act(() => socket().receive({ type: 'match_success', data: { matchId: 5, requestId: 42 } }));
+    const toast = await findToast();
+    expect(toast.textContent).toContain('Exchange Matched!');
+    expect(toast.textContent).toContain('Bank details are now available for both parties.');
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.matches });
+  });
+
+  it('on new_notification toasts its content, lists it at once, and reads the user again after a rating', async () => {
+    const { queryClient, socket } = live();
+    queryClient.setQueryData(queryKeys.notifications, []);
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    act(() => socket().receive({ type: 'new_notification', notification }));
+    const toast = await findToast();
+    expect(toast.textContent).toContain('New Notification');
+    expect(toast.textContent).toContain('Bea rated you 5 stars');
+    expect(queryClient.getQueryData(queryKeys.notifications)).toEqual([notification]);
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.notificationCount });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.currentUser });
+  });
+
+  it("says 'You have a new notification' for one without content, and shows a type it does not know", async () => {
+    const { socket } = live();
+    act(() => socket().receive({ type: 'new_notification', notification: { ...notification, type: 'something_new', content: '' } }));
+    expect((await findToast()).textContent).toContain('You have a new notification');
+  });
+
+  it('only logs a malformed message', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { socket } = live();
+    act(() => { socket().receive('not json'); socket().receive({ type: 'new_notification' }); socket().receive({ type: 'party' }); });
+    expect(warn).toHaveBeenCalledTimes(3);
+    expect(document.querySelectorAll('li[role="status"]')).toHaveLength(0);
+  });
+
+  it('reconnects with a growing backoff, reset once a connection opens', () => {
+    vi.useFakeTimers();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { socket } = live();
+    act(() => socket().drop());
+    expect(FakeWebSocket.sockets).toHaveLength(1);
+    act(() => { vi.advanceTimersByTime(RECONNECT_MIN_MS); });
+    expect(FakeWebSocket.sockets).toHaveLength(2);
+    act(() => socket().drop());
+    act(() => { vi.advanceTimersByTime(RECONNECT_MIN_MS); });
+    expect(FakeWebSocket.sockets).toHaveLength(2); // the second wait is twice as long
+    act(() => { vi.advanceTimersByTime(RECONNECT_MIN_MS); });
+    expect(FakeWebSocket.sockets).toHaveLength(3);
+    act(() => { socket().open(); socket().drop(); });
+    act(() => { vi.advanceTimersByTime(RECONNECT_MIN_MS); });
+    expect(FakeWebSocket.sockets).toHaveLength(4);
+  });
+});

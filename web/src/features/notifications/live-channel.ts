@@ -1,0 +1,90 @@
+/**
+ * The live channel (spec sections 4, 7 and 8): a WebSocket to /ws on the page's host (wss when the page is https),
+ * open only while signed in, reconnecting with backoff. match_success: a toast, and the matches and requests read
+ * again. new_notification: a toast with its content, the notification listed at once, the count read again, and
+ * the current user after a completion or a rating (trust figures follow). A malformed message or a connection
+ * error is only logged.
+ */
+import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { MatchSuccessMessage, NewNotificationMessage, Notification, type Notification as NotificationData } from '@puente/contracts';
+import { toast } from '../../components/ui/toast.tsx';
+import { i18n } from '../../lib/i18n.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
+import { addNotification } from './api/notifications.ts';
+
+export const LIVE_PATH = '/ws';
+export const RECONNECT_MIN_MS = 1_000;
+export const RECONNECT_MAX_MS = 30_000;
+
+/** A notification of a type this app does not know yet is still shown (as its text). */
+const LiveMessage = z.discriminatedUnion('type', [
+  MatchSuccessMessage,
+  NewNotificationMessage.extend({ notification: Notification.extend({ type: z.string() }) }),
+]);
+
+export function liveUrl(location: Pick<Location, 'protocol' | 'host'> = window.location): string {
+  return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}${LIVE_PATH}`;
+}
+
+/** Types after which the signed-in user's trust figures change. */
+const CHANGES_USER = new Set(['exchange_completed', 'rating']);
+
+export function useLiveChannel(signedIn: boolean) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!signedIn) return undefined;
+    let socket: WebSocket | undefined;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let attempt = 0;
+    let closed = false;
+    const t = i18n.getFixedT(null, 'notifications');
+
+    const onMessage = (event: MessageEvent) => {
+      let data: unknown;
+      try {
+        data = JSON.parse(String(event.data));
+      } catch {
+        console.warn('live channel: a message that is not JSON was ignored');
+        return;
+      }
+      const parsed = LiveMessage.safeParse(data);
+      if (!parsed.success) {
+        console.warn('live channel: a malformed message was ignored', parsed.error.issues[0]?.message);
+        return;
+      }
+      const message = parsed.data;
+      if (message.type === 'match_success') {
+        toast({ title: t('live.matchTitle'), description: t('live.matchText'), variant: 'success' });
+        for (const queryKey of [queryKeys.matches, queryKeys.exchangeRequests, queryKeys.myRequests]) void queryClient.invalidateQueries({ queryKey });
+        return;
+      }
+      const { notification } = message;
+      toast({ title: t('live.newTitle'), description: notification.content || t('live.newFallback') });
+      void addNotification(queryClient, notification as NotificationData);
+      // What the notification is about changed too: the trade's lists, and the user's figures after a completion or rating.
+      for (const queryKey of [queryKeys.matches, queryKeys.exchangeRequests, queryKeys.myRequests]) void queryClient.invalidateQueries({ queryKey });
+      if (CHANGES_USER.has(notification.type)) void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
+    };
+
+    const connect = () => {
+      socket = new WebSocket(liveUrl());
+      socket.addEventListener('open', () => { attempt = 0; });
+      socket.addEventListener('message', onMessage);
+      socket.addEventListener('error', () => console.warn('live channel: connection error'));
+      socket.addEventListener('close', () => {
+        if (closed) return;
+        const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** attempt);
+        attempt += 1;
+        retry = setTimeout(connect, delay);
+      });
+    };
+    connect();
+    return () => {
+      closed = true;
+      clearTimeout(retry);
+      socket?.close();
+    };
+  }, [signedIn, queryClient]);
+}
