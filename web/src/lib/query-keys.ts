@@ -36,6 +36,11 @@ export const queryKeys = {
   ratingsForMatch: (matchId: number) => [Routes.rating.forMatch.path, matchId] as const,
   transactionHistory: [Routes.exchange.history.path] as const,
   subscriptionInfo: [Routes.subscription.info.path] as const,
+  /** Every reading a change to a trade may change: lists, one request or match (any id), the plan's usage. */
+  trades: [
+    [Routes.exchange.requests.path], [Routes.exchange.myRequests.path], [Routes.exchange.matches.path], [Routes.exchange.limits.path],
+    [Routes.exchange.request.path], [Routes.exchange.matchForRequest.path],
+  ] as const,
   signupFailures: (filters: AttemptFilters) => [Routes.audit.signupFailures.path, filters] as const,
   loginFailures: (filters: AttemptFilters) => [Routes.audit.loginFailures.path, filters] as const,
   signupAttempts: (filters: AttemptFilters, page: Page) => [Routes.audit.signupAttempts.path, filters, page] as const,

@@ -1,5 +1,13 @@
-import { ComingSoonRoute } from './coming-soon.tsx';
+import { useTranslation } from 'react-i18next';
+import { Page } from '../../components/ui/page.tsx';
+import { TransactionHistory } from '../../features/history/components/transaction-history.tsx';
 
+/** /history: the completed exchanges (spec section 2). */
 export function HistoryRoute() {
-  return <ComingSoonRoute title="History" text="Your completed exchanges will be listed here." />;
+  const { t } = useTranslation('history');
+  return (
+    <Page title={t('title')} subtitle={t('subtitle')} maxWidth="md">
+      <TransactionHistory />
+    </Page>
+  );
 }

@@ -57,14 +57,14 @@ export function useLiveChannel(signedIn: boolean) {
       const message = parsed.data;
       if (message.type === 'match_success') {
         toast({ title: t('live.matchTitle'), description: t('live.matchText'), variant: 'success' });
-        for (const queryKey of [queryKeys.matches, queryKeys.exchangeRequests, queryKeys.myRequests]) void queryClient.invalidateQueries({ queryKey });
+        for (const queryKey of queryKeys.trades) void queryClient.invalidateQueries({ queryKey });
         return;
       }
       const { notification } = message;
       toast({ title: t('live.newTitle'), description: notification.content || t('live.newFallback') });
       void addNotification(queryClient, notification as NotificationData);
       // What the notification is about changed too: the trade's lists, and the user's figures after a completion or rating.
-      for (const queryKey of [queryKeys.matches, queryKeys.exchangeRequests, queryKeys.myRequests]) void queryClient.invalidateQueries({ queryKey });
+      for (const queryKey of queryKeys.trades) void queryClient.invalidateQueries({ queryKey });
       if (CHANGES_USER.has(notification.type)) void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
     };
 

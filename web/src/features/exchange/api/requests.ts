@@ -49,10 +49,7 @@ export function useExchangeRequest(id: number | undefined) {
 
 /** After any change to a trade: every list and reading that shows requests, matches, usage or the user. */
 export function refreshTrades(queryClient: QueryClient) {
-  return Promise.all([
-    queryKeys.exchangeRequests, queryKeys.myRequests, queryKeys.matches, queryKeys.exchangeLimits,
-    [Routes.exchange.request.path], [Routes.exchange.matchForRequest.path],
-  ].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+  return Promise.all(queryKeys.trades.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 }
 
 function useTradeMutation<I, O>(mutationFn: (input: I) => Promise<O>) {

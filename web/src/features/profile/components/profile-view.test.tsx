@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { RatingList } from '@puente/contracts';
 import { ProfileView } from './profile-view.tsx';
 import { fakeApi, makeUser, signedIn } from '../../../testing/fake-api.ts';
 import { renderApp, renderWithRoutes } from '../../../testing/render.tsx';
@@ -10,7 +11,7 @@ function profileApi() {
   return fakeApi({
     ...signedIn(user),
     'GET /api/referral/list': { body: [{ id: 1, referredId: 9, createdAt: '2026-02-01T00:00:00.000Z', firstName: 'Luis', lastName: 'Soto' }] },
-    'GET /api/ratings/user/7': { body: [{ id: 3, exchangeMatchId: 4, fromUserId: 9, toUserId: 7, rating: 5, comment: 'Fast and friendly', createdAt: '2026-02-02T00:00:00.000Z' }] },
+    'GET /api/ratings/user/7': { body: RatingList.parse([{ id: 3, exchangeMatchId: 4, fromUserId: 9, toUserId: 7, rating: 5, comment: 'Fast and friendly', createdAt: '2026-02-02T00:00:00.000Z', fromUser: { firstName: 'Luis' } }]) },
     'GET /api/referral/code': { body: { referralCode: 'ANA-2026' } },
     'GET /api/notifications/preferences': { body: { emailDigest: true } },
     'POST /api/users/verification/phone': { status: 201, body: { message: 'Verification request submitted', id: 1, type: 'phone', status: 'pending' } },
@@ -27,7 +28,7 @@ describe('the profile', () => {
     const stats = screen.getByLabelText('Statistics');
     await waitFor(() => expect(stats.textContent).toBe('Trust rating4.3/5Total ratings3Completed transactions5Referrals made1'));
     expect(await screen.findByText('Excellent')).toBeTruthy();
-    expect(screen.getByText(/Fast and friendly/)).toBeTruthy();
+    expect(screen.getByText(/^“Fast and friendly” · Luis · /)).toBeTruthy();
     fireEvent.click(screen.getByRole('tab', { name: 'Referrals' }));
     expect(screen.getByText('Luis Soto')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Manage Accounts' }).getAttribute('href')).toBe('/accounts');

@@ -123,7 +123,7 @@ function RatingsTab({ userId }: { userId: number }) {
                 <span>{ratingWord(rating.rating)}</span>
               </Stack>
             )}
-            secondary={`${rating.comment ? `“${rating.comment}” · ` : ''}${formatRelativeTime(rating.createdAt)}`}
+            secondary={`${rating.comment ? `“${rating.comment}” · ` : ''}${rating.fromUser.firstName ? `${rating.fromUser.firstName} · ` : ''}${formatRelativeTime(rating.createdAt)}`}
           />
         </ListItem>
       ))}
