@@ -1,11 +1,27 @@
 /** Chromium for the browser tests: pages that record every uncaught error and unexpected console error, screenshots. */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, webDir } from './app-server.ts';
+import { buildWeb, CHROMIUM_ARGS, CHROMIUM_PATH, startApp, webDir, type RunningApp } from './app-server.ts';
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/** A suite's app and browser: the web app built, Puente and Chromium started before its tests, both stopped after. */
+export function useAppAndBrowser(): { app: RunningApp; browser: Browser } {
+  const running = {} as { app: RunningApp; browser: Browser };
+  beforeAll(async () => {
+    buildWeb();
+    running.app = await startApp();
+    running.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await running.browser?.close();
+    await running.app?.stop();
+  });
+  return running;
 }
 
 /**

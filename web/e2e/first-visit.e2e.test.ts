@@ -6,10 +6,10 @@
  * 375 px wide. Screenshots of each step go to web/e2e/screenshots/first-visit/. Any uncaught page error, and any
  * console error but the browser's own line for an expected 4xx answer, fails the test.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { buildWeb, chromiumAvailable, startApp, type RunningApp } from './app-server.ts';
-import { launchChromium, overflowsSideways, screenshotFolder, watchedPage } from './browser.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumAvailable } from './app-server.ts';
+import { overflowsSideways, screenshotFolder, useAppAndBrowser, watchedPage } from './browser.ts';
 
 const HERO = 'Swap British pounds and Chilean pesos with people, not banks';
 const user = {
@@ -20,25 +20,14 @@ const user = {
 };
 
 describe.skipIf(!chromiumAvailable())('first visit (browser)', () => {
-  let app: RunningApp;
-  let browser: Browser;
+  const running = useAppAndBrowser();
   const folder = screenshotFolder('first-visit');
 
-  beforeAll(async () => {
-    buildWeb();
-    app = await startApp();
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
 
   const toast = (page: Page, title: string) => page.getByRole('region', { name: 'Notifications (F8)' }).getByText(title, { exact: true });
 
   it('registers with a referral code, logs in, adds both accounts and logs out', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: app.url });
+    const context = await running.browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: running.app.url });
     const { page, problems, shot } = await watchedPage(context, folder);
     try {
       // The landing page.
@@ -57,12 +46,12 @@ describe.skipIf(!chromiumAvailable())('first visit (browser)', () => {
       await shot('02-invalid-referral-code');
 
       // A good one: 'Valid', a toast, and /register/{code} after a second.
-      await codeInput.fill(app.admin.referralCode);
+      await codeInput.fill(running.app.admin.referralCode);
       await page.getByRole('button', { name: 'Validate Code' }).click();
       await page.getByRole('button', { name: 'Valid' }).waitFor();
       await toast(page, 'Valid Referral Code').waitFor();
       await shot('03-valid-referral-code');
-      await page.waitForURL(`**/register/${app.admin.referralCode}`);
+      await page.waitForURL(`**/register/${running.app.admin.referralCode}`);
       await page.getByText('Valid referral code! You can now register.').waitFor();
       await shot('04-register-code-valid');
 
@@ -169,12 +158,12 @@ describe.skipIf(!chromiumAvailable())('first visit (browser)', () => {
   });
 
   it('shows an admin the monitoring page and the directory, in the dark theme too', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: app.url });
+    const context = await running.browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: running.app.url });
     const { page, problems, shot } = await watchedPage(context, folder);
     try {
       await page.goto('/login');
-      await page.getByLabel('Email').fill(app.admin.email);
-      await page.getByLabel('Password', { exact: true }).fill(app.admin.password);
+      await page.getByLabel('Email').fill(running.app.admin.email);
+      await page.getByLabel('Password', { exact: true }).fill(running.app.admin.password);
       await page.getByRole('button', { name: 'Log In', exact: true }).click();
       await page.getByRole('heading', { name: /^Welcome back, / }).waitFor();
 
@@ -192,7 +181,7 @@ describe.skipIf(!chromiumAvailable())('first visit (browser)', () => {
       }
       await shot('admin-01-signup-attempts');
       await page.getByRole('tab', { name: 'Login Attempts' }).click();
-      await page.getByRole('table', { name: 'Login attempts' }).getByText(app.admin.email).first().waitFor();
+      await page.getByRole('table', { name: 'Login attempts' }).getByText(running.app.admin.email).first().waitFor();
       await shot('admin-02-login-attempts');
 
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).click();
@@ -218,7 +207,7 @@ describe.skipIf(!chromiumAvailable())('first visit (browser)', () => {
   });
 
   it('works at 375 px wide', async () => {
-    const context = await browser.newContext({ viewport: { width: 375, height: 812 }, baseURL: app.url, isMobile: true, hasTouch: true });
+    const context = await running.browser.newContext({ viewport: { width: 375, height: 812 }, baseURL: running.app.url, isMobile: true, hasTouch: true });
     const { page, problems, shot } = await watchedPage(context, folder);
     try {
       await page.goto('/');
@@ -269,7 +258,7 @@ describe.skipIf(!chromiumAvailable())('first visit (browser)', () => {
   });
 
   it("sends a visitor from the header's Log In through /api/login to the login page", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: app.url });
+    const context = await running.browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: running.app.url });
     const { page, problems } = await watchedPage(context, folder);
     try {
       await page.goto('/');
