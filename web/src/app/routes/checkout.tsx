@@ -1,5 +1,19 @@
-import { ComingSoonRoute } from './coming-soon.tsx';
+import Alert from '@mui/material/Alert';
+import Skeleton from '@mui/material/Skeleton';
+import { useTranslation } from 'react-i18next';
+import { Page } from '../../components/ui/page.tsx';
+import { useSubscriptionInfo } from '../../features/subscription/api/subscription.ts';
+import { Checkout } from '../../features/subscription/components/checkout.tsx';
 
+/** /subscription/checkout: the payment form (spec section 2). */
 export function CheckoutRoute() {
-  return <ComingSoonRoute title="Checkout" text="The premium payment form will be shown here." />;
+  const { t } = useTranslation('subscription');
+  const info = useSubscriptionInfo();
+  return (
+    <Page title={t('checkout.title')} heading={t('checkout.heading')} maxWidth="sm">
+      {info.isPending ? <Skeleton variant="rounded" height={240} /> : null}
+      {info.isError ? <Alert severity="error">{t('checkout.unable')}</Alert> : null}
+      {info.data ? <Checkout info={info.data} /> : null}
+    </Page>
+  );
 }

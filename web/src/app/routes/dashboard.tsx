@@ -1,6 +1,6 @@
 /**
  * The dashboard (spec section 2): welcome, 'Create Exchange', the accounts section, the active requests, the open
- * market, and the details of `?requestId=` with the trade's dialogs.
+ * market, the free plan's ad, and the details of `?requestId=` with the trade's dialogs.
  */
 import { useSearchParams } from 'react-router';
 import Box from '@mui/material/Box';
@@ -15,6 +15,7 @@ import { ActiveRequests } from '../../features/exchange/components/active-reques
 import { CreateExchangeButton } from '../../features/exchange/components/create-exchange-button.tsx';
 import { Market } from '../../features/exchange/components/market.tsx';
 import { TradeDialogs } from '../../features/exchange/components/trade-dialogs.tsx';
+import { AdSlot } from '../../features/subscription/components/ad-slot.tsx';
 
 export function DashboardRoute() {
   const user = useSignedInUser();
@@ -34,6 +35,7 @@ export function DashboardRoute() {
           <ActiveRequests userId={user.id} onOpen={open} />
         </Box>
         <Market userId={user.id} onOpen={open} />
+        <AdSlot tier={user.subscriptionTier} />
       </Stack>
       <TradeDialogs user={user} requestId={params.get('requestId')} onCloseRequest={close} />
     </Page>
