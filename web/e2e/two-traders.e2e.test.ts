@@ -5,7 +5,7 @@
  * itself with the partner's details; Bea marks it completed; Ana sees that live; both rate each other; both
  * histories show the exchange; Ana's trust rating on the dashboard changes. Then Ana, on the free plan, hits the
  * daily limit, sees 'Subscription Limit Reached', upgrades through the test checkout, comes back to
- * /subscription?success=true and posts a £300 request. Screenshots of every step go to
+ * /subscription?success=true and posts a £300 request (the ad gone). Screenshots of every step go to
  * web/e2e/screenshots/two-traders/; any uncaught page error or unexpected console error fails the test.
  */
 import { describe, expect, it } from 'vitest';
@@ -60,7 +60,7 @@ describe.skipIf(!chromiumAvailable())('two traders (browser)', () => {
   }
 
   const toast = (page: Page, title: string) => page.getByRole('region', { name: 'Notifications (F8)', includeHidden: true }).getByText(title, { exact: true });
-  const dialog = (page: Page, name: string) => page.getByRole('dialog', { name });
+  const dialog = (page: Page, name: string | RegExp) => page.getByRole('dialog', { name });
 
 
   it('posts, accepts, approves, shares bank details, completes, rates and shows the history, live', async () => {
@@ -155,6 +155,56 @@ describe.skipIf(!chromiumAvailable())('two traders (browser)', () => {
     } catch (error) {
       await Promise.all(traders.map((t) => t.shot('failure').catch(() => {})));
       throw new Error(`${(error as Error).message}\nproblems: ${JSON.stringify(traders.flatMap((t) => t.watched.problems))}\napp output:\n${running.app.output().slice(-3000)}`);
+    }
+  });
+
+  it('stops a free user at the daily limit, upgrades through the test checkout, and takes a £300 request', async () => {
+    const ana = traders.find((t) => t.name === 'Ana')!;
+    const { page, shot } = ana;
+    const post = async (amount: string) => {
+      await page.getByRole('button', { name: 'Create Exchange' }).click();
+      const create = dialog(page, 'Create Exchange Request');
+      await create.getByTestId('exchange-rate').waitFor();
+      await create.getByRole('textbox', { name: 'Amount (GBP)' }).fill(amount);
+      await create.getByRole('button', { name: 'Create Request' }).click();
+      return create;
+    };
+    try {
+      await page.goto('/dashboard');
+      // The free plan allows 2 exchanges a day: the first was this morning's £100.
+      await post('50');
+      await toast(page, 'Exchange Request Created').waitFor();
+      await dialog(page, /^Exchange #/).getByRole('button', { name: 'Close' }).click();
+      const refused = await post('60');
+      await toast(page, 'Subscription Limit Reached').waitFor();
+      await shot('12-limit-reached');
+      await refused.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('region', { name: 'Notifications (F8)', includeHidden: true }).getByRole('button', { name: 'Upgrade', includeHidden: true }).click();
+      await page.waitForURL('**/subscription');
+      await page.getByRole('region', { name: 'Free' }).getByText('Current plan').waitFor();
+      await shot('13-plans');
+
+      await page.getByRole('link', { name: 'Upgrade to Premium' }).click();
+      await page.waitForURL('**/subscription/checkout');
+      expect(await page.getByTestId('payment-notice').textContent()).toBe('Test mode — no real payment');
+      expect(await page.getByRole('textbox', { name: 'Card number' }).inputValue()).toBe('4242 4242 4242 4242');
+      await shot('14-checkout');
+      await page.getByRole('button', { name: 'Pay £9.99' }).click();
+      await page.waitForURL('**/subscription?success=true');
+      await page.getByTestId('subscription-success').waitFor({ timeout: 30_000 });
+      await page.getByRole('region', { name: 'Premium' }).getByText('Current plan').waitFor();
+      await shot('15-premium');
+
+      // Premium: £300 is within its limits (free stops at £200), and the ad is gone.
+      await page.goto('/dashboard');
+      await expect.poll(async () => page.getByRole('complementary', { name: 'Advertisement' }).count(), { timeout: 40_000 }).toBe(0);
+      await post('300');
+      await toast(page, 'Exchange Request Created').waitFor();
+      await shot('16-premium-request');
+      expect(ana.watched.problems).toEqual([]);
+    } catch (error) {
+      await shot('failure-subscription').catch(() => {});
+      throw new Error(`${(error as Error).message}\nproblems: ${JSON.stringify(ana.watched.problems)}\napp output:\n${running.app.output().slice(-3000)}`);
     }
   });
 });

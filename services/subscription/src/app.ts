@@ -67,7 +67,9 @@ export function subscriptionService(settings: SubscriptionSettings = Subscriptio
         webhookSecret: settings.STRIPE_WEBHOOK_SECRET!, priceId: settings.STRIPE_PRICE_ID ?? null,
         priceLookupKey: settings.STRIPE_PRICE_LOOKUP_KEY, ...(stripeApi ? { api: stripeApi } : {}),
       })
-      : new TestPayments(() => ctx.orm.em.fork(), settings.STRIPE_WEBHOOK_SECRET ?? null);
+      // Inside a route's transaction the test records join it: embedded PGlite serves one connection at a time, so a
+      // second connection would wait for the transaction that waits for it.
+      : new TestPayments(() => ctx.orm.em.fork({ keepTransactionContext: true }), settings.STRIPE_WEBHOOK_SECRET ?? null);
     return payments;
   };
   return defineService({

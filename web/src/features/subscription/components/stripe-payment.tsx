@@ -3,7 +3,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
-import { loadStripe } from '@stripe/stripe-js';
+import { loadStripe } from '@stripe/stripe-js/pure/index.js'; // no Stripe.js script until a key is used
 import { useTranslation } from 'react-i18next';
 import { SubscriptionPlans } from '@puente/contracts';
 import { toast } from '../../../components/ui/toast.tsx';
