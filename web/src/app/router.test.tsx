@@ -23,7 +23,7 @@ const headings: Record<Screen, string> = {
   history: 'History',
   profile: 'Ana Rojas',
   subscription: 'Subscription',
-  checkout: 'Checkout',
+  checkout: 'Upgrade to Premium',
   admin: 'Admin Monitoring',
   terms: 'Terms of Use',
 };
