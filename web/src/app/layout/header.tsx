@@ -17,6 +17,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { Routes } from '@puente/contracts';
+import { useTranslation } from 'react-i18next';
 import { paths } from '../../config/paths.ts';
 import { MenuIcon } from '../../components/ui/icons.tsx';
 import { toast } from '../../components/ui/toast.tsx';
@@ -24,24 +25,25 @@ import { useCurrentUser, useLogout } from '../../lib/auth.ts';
 import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
 import { ThemeMenu } from './theme-menu.tsx';
 
-export const SignedInLinks = [
-  { label: 'Home', to: paths.dashboard },
-  { label: 'Accounts', to: paths.accounts },
-  { label: 'History', to: paths.history },
-  { label: 'Users', to: paths.users },
-  { label: 'Subscription', to: paths.subscription },
-  { label: 'Profile', to: paths.profile },
+const signedInLinks = [
+  { label: 'nav.home', to: paths.dashboard },
+  { label: 'nav.accounts', to: paths.accounts },
+  { label: 'nav.history', to: paths.history },
+  { label: 'nav.users', to: paths.users },
+  { label: 'nav.subscription', to: paths.subscription },
+  { label: 'nav.profile', to: paths.profile },
 ] as const;
 
 export function Header() {
+  const { t } = useTranslation();
   const { user, isLoading } = useCurrentUser();
   const navigate = useNavigate();
   const [drawer, setDrawer] = useState(false);
   const logout = useLogout({
     onSuccess: () => navigate(paths.home),
-    onError: () => toast({ title: 'Error', description: 'Failed to log out', variant: 'destructive' }),
+    onError: () => toast({ title: t('error'), description: t('nav.logoutFailed'), variant: 'destructive' }),
   });
-  const links = user ? [...SignedInLinks, ...(user.role === 'admin' ? [{ label: 'Admin', to: paths.admin }] : [])] : [];
+  const links = user ? [...signedInLinks, ...(user.role === 'admin' ? [{ label: 'nav.admin', to: paths.admin }] : [])] : [];
 
   return (
     <AppBar position="sticky" color="default" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}>
@@ -52,9 +54,9 @@ export function Header() {
           variant="h6"
           sx={{ color: 'primary.main', textDecoration: 'none', fontWeight: 800, mr: 2, whiteSpace: 'nowrap' }}
         >
-          Puente
+          {t('appName')}
         </Typography>
-        <Box component="nav" aria-label="Main" sx={{ display: { xs: 'none', md: 'flex' }, gap: 0.5, flex: 1 }}>
+        <Box component="nav" aria-label={t('nav.main')} sx={{ display: { xs: 'none', md: 'flex' }, gap: 0.5, flex: 1 }}>
           {links.map((link) => (
             <Button
               key={link.to}
@@ -63,7 +65,7 @@ export function Header() {
               color="inherit"
               sx={{ '&.active': { color: 'primary.main', bgcolor: 'action.selected' } }}
             >
-              {link.label}
+              {t(link.label)}
             </Button>
           ))}
         </Box>
@@ -79,11 +81,11 @@ export function Header() {
               disabled={logout.isPending}
               sx={{ display: { xs: 'none', md: 'inline-flex' }, ml: 1, flexShrink: 0, whiteSpace: 'nowrap' }}
             >
-              Logout
+              {t('nav.logout')}
             </Button>
             <IconButton
               color="inherit"
-              aria-label="Open navigation"
+              aria-label={t('nav.openNavigation')}
               aria-controls={drawer ? 'nav-drawer' : undefined}
               aria-expanded={drawer}
               onClick={() => setDrawer(true)}
@@ -94,23 +96,23 @@ export function Header() {
           </>
         ) : isLoading ? null : (
           // Browser navigation: /api/login answers with a redirect to the login page.
-          <Button variant="contained" href={Routes.identity.headerLogin.path} sx={{ ml: 1 }}>Log In</Button>
+          <Button variant="contained" href={Routes.identity.headerLogin.path} sx={{ ml: 1 }}>{t('nav.logIn')}</Button>
         )}
       </Toolbar>
       {user ? (
         <Drawer id="nav-drawer" anchor="right" open={drawer} onClose={() => setDrawer(false)}>
-          <Box component="nav" aria-label="Main" sx={{ width: 260 }}>
+          <Box component="nav" aria-label={t('nav.main')} sx={{ width: 260 }}>
             <Typography sx={{ px: 2, py: 2, fontWeight: 700 }}>{user.firstName} {user.lastName}</Typography>
             <Divider />
             <List>
               {links.map((link) => (
                 <ListItemButton key={link.to} component={NavLink} to={link.to} onClick={() => setDrawer(false)} sx={{ '&.active': { color: 'primary.main' } }}>
-                  <ListItemText primary={link.label} />
+                  <ListItemText primary={t(link.label)} />
                 </ListItemButton>
               ))}
               <Divider />
               <ListItemButton onClick={() => { setDrawer(false); logout.mutate(); }} disabled={logout.isPending}>
-                <ListItemText primary="Logout" />
+                <ListItemText primary={t('nav.logout')} />
               </ListItemButton>
             </List>
           </Box>

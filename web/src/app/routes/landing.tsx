@@ -1,4 +1,5 @@
 import { useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../components/ui/page.tsx';
 import { ExchangeDetailsDialog } from '../../features/exchange/components/exchange-details-dialog.tsx';
 import { BenefitsSection } from '../../features/landing/components/benefits.tsx';
@@ -16,7 +17,8 @@ const nothingNext = { bankDetails: () => {}, rate: () => {} };
 
 /** A visitor opening an exchange's link (/dashboard?requestId=) sees the landing page and 'Authentication Required'. */
 export function LandingRoute() {
-  usePageTitle('Swap GBP and CLP, person to person');
+  const { t } = useTranslation('landing');
+  usePageTitle(t('title'));
   const [params, setParams] = useSearchParams();
   const requestId = params.get('requestId');
   return (

@@ -1,4 +1,30 @@
-/** The shell's texts and words shared by every feature. */
+/** The shell's texts (header, footer, theme menu, error pages) and words shared by every feature. */
 export default {
-  signIn: 'Log In',
+  appName: 'Puente',
+  error: 'Error',
+  nav: {
+    main: 'Main',
+    home: 'Home',
+    accounts: 'Accounts',
+    history: 'History',
+    users: 'Users',
+    subscription: 'Subscription',
+    profile: 'Profile',
+    admin: 'Admin',
+    logIn: 'Log In',
+    logout: 'Logout',
+    logoutFailed: 'Failed to log out',
+    openNavigation: 'Open navigation',
+  },
+  footer: {
+    label: 'Footer',
+    about: 'A peer-to-peer marketplace for swapping British pounds and Chilean pesos. Puente does not process or handle any money transfers: users pay through their own banks.',
+    exchange: 'Exchange',
+    howItWorks: 'How it works',
+    trust: 'Trust and safety',
+    users: 'Users',
+    terms: 'Terms',
+    copyright: '© {{year}} Puente',
+  },
+  theme: { label: 'Theme: {{preference}}', light: 'Light', dark: 'Dark', system: 'System' },
 };

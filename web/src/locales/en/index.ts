@@ -3,7 +3,8 @@ import common from './common.ts';
 import errors from './errors.ts';
 import exchange from './exchange.ts';
 import history from './history.ts';
+import landing from './landing.ts';
 import notifications from './notifications.ts';
 import subscription from './subscription.ts';
 
-export const en = { common, errors, exchange, history, notifications, subscription };
+export const en = { common, errors, exchange, history, landing, notifications, subscription };

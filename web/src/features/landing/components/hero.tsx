@@ -4,10 +4,12 @@ import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
 import { paths } from '../../../config/paths.ts';
 
 /** The landing hero: Log In goes to /login, Sign Up scrolls to the referral section (spec section 2). */
 export function Hero({ onSignUp }: { onSignUp: () => void }) {
+  const { t } = useTranslation('landing');
   return (
     <Box
       component="section"
@@ -20,17 +22,16 @@ export function Hero({ onSignUp }: { onSignUp: () => void }) {
       }}
     >
       <Container maxWidth="md" sx={{ textAlign: 'center' }}>
-        <Typography variant="overline" color="primary" sx={{ fontWeight: 700, letterSpacing: 2 }}>GBP ⇄ CLP, person to person</Typography>
+        <Typography variant="overline" color="primary" sx={{ fontWeight: 700, letterSpacing: 2 }}>{t('hero.overline')}</Typography>
         <Typography id="hero-heading" variant="h1" component="h1" sx={{ fontSize: { xs: '2rem', md: '3rem' }, mt: 1 }}>
-          Swap British pounds and Chilean pesos with people, not banks
+          {t('hero.heading')}
         </Typography>
         <Typography variant="h6" component="p" color="text.secondary" sx={{ mt: 2, fontWeight: 400 }}>
-          Better rates, a rating system for a trusted community, no hidden fees, and bank details shared only when both
-          parties confirm.
+          {t('hero.text')}
         </Typography>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 4, justifyContent: 'center' }}>
-          <Button component={RouterLink} to={paths.login} variant="outlined" size="large">Log In</Button>
-          <Button variant="contained" size="large" onClick={onSignUp}>Sign Up</Button>
+          <Button component={RouterLink} to={paths.login} variant="outlined" size="large">{t('hero.logIn')}</Button>
+          <Button variant="contained" size="large" onClick={onSignUp}>{t('hero.signUp')}</Button>
         </Stack>
       </Container>
     </Box>

@@ -3,23 +3,20 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
 
 /** The three-step explainer (spec section 1), word for word. */
-export const Steps = [
-  'Create an exchange request.',
-  'Match with others; both parties confirm.',
-  'Complete the transfer through your own bank, then rate the experience.',
-] as const;
-
 export function HowItWorks() {
+  const { t } = useTranslation('landing');
+  const steps = t('how.steps', { returnObjects: true }) as string[];
   return (
     <Box component="section" aria-labelledby="how-heading" sx={{ py: { xs: 5, md: 8 } }}>
       <Container maxWidth="lg">
         <Typography id="how-heading" variant="h2" component="h2" sx={{ textAlign: 'center', mb: 4, fontSize: { xs: '1.5rem', md: '1.9rem' } }}>
-          How it works
+          {t('how.heading')}
         </Typography>
         <Box component="ol" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' } }}>
-          {Steps.map((step, index) => (
+          {steps.map((step, index) => (
             <Card component="li" key={step}>
               <CardContent>
                 <Box
