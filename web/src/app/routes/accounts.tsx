@@ -1,9 +1,11 @@
 import { Page } from '../../components/ui/page.tsx';
 import { AccountsManager } from '../../features/accounts/components/accounts-manager.tsx';
+import { useTranslation } from 'react-i18next';
 
 export function AccountsRoute() {
+  const { t } = useTranslation('pages');
   return (
-    <Page title="Bank Accounts" subtitle="One GBP and one CLP account: where your exchange partners send money, and where you send it from.">
+    <Page title={t('accounts.title')} subtitle={t('accounts.subtitle')}>
       <AccountsManager />
     </Page>
   );

@@ -3,6 +3,7 @@
  * market, the free plan's ad, and the details of `?requestId=` with the trade's dialogs.
  */
 import { useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import { Page } from '../../components/ui/page.tsx';
@@ -18,13 +19,14 @@ import { TradeDialogs } from '../../features/exchange/components/trade-dialogs.t
 import { AdSlot } from '../../features/subscription/components/ad-slot.tsx';
 
 export function DashboardRoute() {
+  const { t } = useTranslation('dashboard');
   const user = useSignedInUser();
   const accounts = useBankAccounts();
   const [params, setParams] = useSearchParams();
   const open = (id: number) => setParams((p) => { p.set('requestId', String(id)); return p; });
   const close = () => setParams((p) => { p.delete('requestId'); return p; });
   return (
-    <Page title="Dashboard" heading={null}>
+    <Page title={t('title')} heading={null}>
       <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ justifyContent: 'space-between', alignItems: { sm: 'flex-start' }, gap: 2 }}>
         <Welcome user={user} />
         <CreateExchangeButton hasBothAccounts={hasBothAccounts(accounts.data ?? [], user)} onCreated={open} />

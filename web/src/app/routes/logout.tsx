@@ -3,11 +3,13 @@ import { PageLoader } from '../../components/ui/page.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { useCurrentUser, useLogout } from '../../lib/auth.ts';
 import { LandingRoute } from './landing.tsx';
+import { useTranslation } from 'react-i18next';
 
 /** /logout signs the user out (when signed in) and shows the landing page (spec section 2). */
 export function LogoutRoute() {
+  const { t } = useTranslation();
   const { user, isLoading } = useCurrentUser();
-  const logout = useLogout({ onError: () => toast({ title: 'Error', description: 'Failed to log out', variant: 'destructive' }) });
+  const logout = useLogout({ onError: () => toast({ title: t('error'), description: t('nav.logoutFailed'), variant: 'destructive' }) });
   const started = useRef(false);
   const { mutate } = logout;
 
@@ -17,6 +19,6 @@ export function LogoutRoute() {
     mutate();
   }, [user, mutate]);
 
-  if (isLoading || (user && !logout.isError)) return <PageLoader label="Signing out" />;
+  if (isLoading || (user && !logout.isError)) return <PageLoader label={t('pages:signingOut')} />;
   return <LandingRoute />;
 }

@@ -2,11 +2,13 @@ import { Page } from '../../components/ui/page.tsx';
 import { useSignedInUser } from '../../lib/auth.ts';
 import { ChangePasswordButton } from '../../features/auth/components/change-password-dialog.tsx';
 import { ProfileView } from '../../features/profile/components/profile-view.tsx';
+import { useTranslation } from 'react-i18next';
 
 export function ProfileRoute() {
+  const { t } = useTranslation('pages');
   const user = useSignedInUser();
   return (
-    <Page title="Profile" heading={null}>
+    <Page title={t('profile.title')} heading={null}>
       <ProfileView user={user} actions={<ChangePasswordButton />} />
     </Page>
   );

@@ -1,9 +1,11 @@
 import { Page } from '../../components/ui/page.tsx';
 import { RegisterFlow } from '../../features/signup/components/register-flow.tsx';
+import { useTranslation } from 'react-i18next';
 
 export function RegisterRoute() {
+  const { t } = useTranslation('pages');
   return (
-    <Page title="Sign Up" heading="Create your Puente account" subtitle="Sign-up needs a referral code from an existing user." maxWidth="sm">
+    <Page title={t('register.title')} heading={t('register.heading')} subtitle={t('register.subtitle')} maxWidth="sm">
       <RegisterFlow />
     </Page>
   );

@@ -1,10 +1,13 @@
 /** The English catalogue: one module per namespace (a feature, or `common` for the shell and shared words). */
 import common from './common.ts';
+import dashboard from './dashboard.ts';
 import errors from './errors.ts';
 import exchange from './exchange.ts';
 import history from './history.ts';
 import landing from './landing.ts';
 import notifications from './notifications.ts';
+import pages from './pages.ts';
 import subscription from './subscription.ts';
+import users from './users.ts';
 
-export const en = { common, errors, exchange, history, landing, notifications, subscription };
+export const en = { common, dashboard, errors, exchange, history, landing, notifications, pages, subscription, users };

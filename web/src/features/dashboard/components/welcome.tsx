@@ -2,18 +2,20 @@
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
 import type { CurrentUser } from '@puente/contracts';
 import { StarRating, TrustChip } from '../../../components/ui/trust.tsx';
 import { trustRatingLabel } from '../../../utils/format.ts';
 
 export function Welcome({ user }: { user: CurrentUser }) {
+  const { t } = useTranslation('dashboard');
   return (
     <Box component="section" aria-labelledby="welcome-heading" sx={{ mb: 3 }}>
       <Typography id="welcome-heading" variant="h1" component="h1" sx={{ fontSize: { xs: '1.7rem', md: '2.2rem' } }}>
-        Welcome back, {user.firstName}!
+        {t('welcome', { name: user.firstName })}
       </Typography>
       <Stack direction="row" spacing={1.5} useFlexGap sx={{ mt: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-        <Typography color="text.secondary" component="span">Trust rating:</Typography>
+        <Typography color="text.secondary" component="span">{t('trustRating')}</Typography>
         {user.trustRating === null ? null : <StarRating rating={user.trustRating} />}
         <Typography component="span" sx={{ fontWeight: 600 }} data-testid="trust-rating">{trustRatingLabel(user.trustRating)}</Typography>
         <TrustChip level={user.trustLevel} />

@@ -5,6 +5,7 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
 import { directoryTier, type UserDirectory as Directory } from '@puente/contracts';
 import { PageLoader } from '../../../components/ui/page.tsx';
 import { StarRating, TrustChip } from '../../../components/ui/trust.tsx';
@@ -12,14 +13,10 @@ import { UserAvatar } from '../../../components/ui/user-avatar.tsx';
 import { formatMonthYear, trustRatingLabel } from '../../../utils/format.ts';
 import { useUserDirectory } from '../api/get-users.ts';
 
-export const DirectoryMessages = {
-  failed: 'Unable to load user directory. Please try again later.',
-  empty: 'No users yet.',
-} as const;
-
 type Entry = Directory[number];
 
 function UserCard({ user }: { user: Entry }) {
+  const { t } = useTranslation('users');
   const tier = directoryTier(user.trustRating);
   return (
     <Card component="article" aria-label={`${user.firstName} ${user.lastName}`}>
@@ -37,12 +34,12 @@ function UserCard({ user }: { user: Entry }) {
           <Typography variant="body2">{trustRatingLabel(user.trustRating)}</Typography>
         </Stack>
         <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-          {user.transactionCount} completed {user.transactionCount === 1 ? 'exchange' : 'exchanges'} · {user.ratingCount} {user.ratingCount === 1 ? 'rating' : 'ratings'}
+          {t('exchanges', { count: user.transactionCount })} · {t('ratings', { count: user.ratingCount })}
         </Typography>
         <Typography variant="body2" color="text.secondary">
-          Member since {formatMonthYear(user.createdAt)}
-          {'role' in user && user.role === 'admin' ? ' · admin' : ''}
-          {'subscriptionTier' in user ? ` · ${user.subscriptionTier} plan` : ''}
+          {t('memberSince', { date: formatMonthYear(user.createdAt) })}
+          {'role' in user && user.role === 'admin' ? t('admin') : ''}
+          {'subscriptionTier' in user ? t('plan', { tier: user.subscriptionTier }) : ''}
         </Typography>
       </CardContent>
     </Card>
@@ -50,10 +47,11 @@ function UserCard({ user }: { user: Entry }) {
 }
 
 export function UserDirectory() {
+  const { t } = useTranslation('users');
   const directory = useUserDirectory();
-  if (directory.isPending) return <PageLoader label="Loading the user directory" />;
-  if (directory.isError) return <Alert severity="error">{DirectoryMessages.failed}</Alert>;
-  if (directory.data.length === 0) return <Typography color="text.secondary">{DirectoryMessages.empty}</Typography>;
+  if (directory.isPending) return <PageLoader label={t('loading')} />;
+  if (directory.isError) return <Alert severity="error">{t('failed')}</Alert>;
+  if (directory.data.length === 0) return <Typography color="text.secondary">{t('empty')}</Typography>;
   return (
     <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(3, 1fr)' } }}>
       {directory.data.map((user) => <UserCard key={user.id} user={user} />)}
