@@ -7,10 +7,10 @@ import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
 import type { BankAccount } from '@puente/contracts';
 import { DeleteIcon, EditIcon } from '../../../components/ui/icons.tsx';
 import { formatSortCode, maskAccountNumber } from '../../../utils/format.ts';
-import { AccountTypeLabels, CurrencyNames } from '../accounts.ts';
 
 function Detail({ label, value }: { label: string; value: string }) {
   return (
@@ -26,38 +26,39 @@ export function AccountCard({ account, onEdit, onDelete }: {
   onEdit?: () => void;
   onDelete?: () => void;
 }) {
+  const { t } = useTranslation('accounts');
   return (
-    <Card component="article" aria-label={`${account.currency} account at ${account.bankName}`}>
+    <Card component="article" aria-label={t('card.label', { currency: account.currency, bank: account.bankName })}>
       <CardContent>
         <Stack direction="row" sx={{ alignItems: 'flex-start', justifyContent: 'space-between', gap: 1 }}>
           <Box sx={{ minWidth: 0 }}>
             <Chip label={account.currency} color={account.currency === 'GBP' ? 'primary' : 'secondary'} size="small" />
             <Typography variant="h6" component="h3" sx={{ mt: 1, overflowWrap: 'anywhere' }}>{account.bankName}</Typography>
-            <Typography variant="body2" color="text.secondary">{CurrencyNames[account.currency]}</Typography>
+            <Typography variant="body2" color="text.secondary">{t(`currencyNames.${account.currency}`)}</Typography>
           </Box>
           {onEdit || onDelete ? (
             <Stack direction="row">
               {onEdit ? (
-                <Tooltip title="Edit">
-                  <IconButton aria-label={`Edit ${account.currency} account`} onClick={onEdit}><EditIcon /></IconButton>
+                <Tooltip title={t('card.edit')}>
+                  <IconButton aria-label={t('card.editLabel', { currency: account.currency })} onClick={onEdit}><EditIcon /></IconButton>
                 </Tooltip>
               ) : null}
               {onDelete ? (
-                <Tooltip title="Delete">
-                  <IconButton aria-label={`Delete ${account.currency} account`} onClick={onDelete} color="error"><DeleteIcon /></IconButton>
+                <Tooltip title={t('card.delete')}>
+                  <IconButton aria-label={t('card.deleteLabel', { currency: account.currency })} onClick={onDelete} color="error"><DeleteIcon /></IconButton>
                 </Tooltip>
               ) : null}
             </Stack>
           ) : null}
         </Stack>
         <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.5, mt: 2, mb: 0 }}>
-          <Detail label="Account holder" value={account.accountHolder} />
-          <Detail label="Account number" value={maskAccountNumber(account.accountNumber)} />
-          {account.sortCode ? <Detail label="Sort code" value={formatSortCode(account.sortCode)} /> : null}
-          {account.rut ? <Detail label="RUT" value={account.rut} /> : null}
-          {account.accountType ? <Detail label="Account type" value={AccountTypeLabels[account.accountType]} /> : null}
-          {account.email ? <Detail label="Email" value={account.email} /> : null}
-          {account.iban ? <Detail label="IBAN" value={maskAccountNumber(account.iban)} /> : null}
+          <Detail label={t('fields.accountHolder')} value={account.accountHolder} />
+          <Detail label={t('fields.accountNumber')} value={maskAccountNumber(account.accountNumber)} />
+          {account.sortCode ? <Detail label={t('fields.sortCode')} value={formatSortCode(account.sortCode)} /> : null}
+          {account.rut ? <Detail label={t('fields.rut')} value={account.rut} /> : null}
+          {account.accountType ? <Detail label={t('fields.accountType')} value={t(`accountTypes.${account.accountType}`)} /> : null}
+          {account.email ? <Detail label={t('fields.email')} value={account.email} /> : null}
+          {account.iban ? <Detail label={t('fields.iban')} value={maskAccountNumber(account.iban)} /> : null}
         </Box>
       </CardContent>
     </Card>

@@ -12,6 +12,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
+import { useTranslation } from 'react-i18next';
 import {
   BankAccountCreate, ClpAccountType, bankAccountUpdateFor, type BankAccount, type BankAccountUpdate, type Currency,
 } from '@puente/contracts';
@@ -21,7 +22,6 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import { showServerFieldErrors, useSchemaForm, type Schema } from '../../../lib/form.ts';
 import { useCreateBankAccount } from '../api/create-bank-account.ts';
 import { useUpdateBankAccount } from '../api/update-bank-account.ts';
-import { AccountMessages, AccountTypeLabels } from '../accounts.ts';
 
 export type AccountDialogMode = { kind: 'add'; currency: Currency } | { kind: 'edit'; account: BankAccount };
 
@@ -47,27 +47,28 @@ export function AccountDialog({ mode, onClose, onSaved }: {
     toRequest: (values) => ({ ...values, currency }),
   });
   const create = useCreateBankAccount();
+  const { t } = useTranslation('accounts');
   const update = useUpdateBankAccount();
   const pending = create.isPending || update.isPending;
   const fullScreen = useMediaQuery(useTheme().breakpoints.down('sm'));
 
-  const onError = (prefix: string) => (error: unknown) => {
+  const onError = (failed: 'createFailed' | 'updateFailed') => (error: unknown) => {
     showServerFieldErrors(setError, error);
-    toast({ title: 'Error', description: `${prefix}: ${errorMessage(error)}`, variant: 'destructive' });
+    toast({ title: t('error'), description: t(failed, { message: errorMessage(error) }), variant: 'destructive' });
   };
-  const succeeded = (message: string, verb: string) => () => {
-    toast({ title: message, description: `Your ${currency} account has been ${verb}.`, variant: 'success' });
+  const succeeded = (title: 'created' | 'updated') => () => {
+    toast({ title: t(title), description: t(title === 'created' ? 'addedText' : 'updatedText', { currency }), variant: 'success' });
     onSaved?.();
     onClose();
   };
 
   const onSubmit = handleSubmit((data) => {
     if (mode.kind === 'add' && 'currency' in data) {
-      create.mutate(data, { onSuccess: succeeded(AccountMessages.created, 'added'), onError: onError(AccountMessages.createFailed) });
+      create.mutate(data, { onSuccess: succeeded('created'), onError: onError('createFailed') });
     } else if (mode.kind === 'edit' && !('currency' in data)) {
       update.mutate({ id: mode.account.id, update: data }, {
-        onSuccess: succeeded(AccountMessages.updated, 'updated'),
-        onError: onError(AccountMessages.updateFailed),
+        onSuccess: succeeded('updated'),
+        onError: onError('updateFailed'),
       });
     }
   });
@@ -86,34 +87,34 @@ export function AccountDialog({ mode, onClose, onSaved }: {
     />
   );
 
-  const title = `${mode.kind === 'add' ? 'Add' : 'Edit'} ${currency} Account`;
+  const title = t(mode.kind === 'add' ? 'dialog.addTitle' : 'dialog.editTitle', { currency });
   return (
     <Dialog open onClose={pending ? undefined : onClose} fullWidth maxWidth="sm" fullScreen={fullScreen} aria-labelledby="account-dialog-title">
       <form noValidate onSubmit={onSubmit}>
         <DialogTitle id="account-dialog-title">{title}</DialogTitle>
         <DialogContent>
           {mode.kind === 'edit' ? (
-            <Alert severity="info" sx={{ mb: 1 }}>The currency of an account cannot be changed. Only the bank name, account holder and account number can be edited.</Alert>
+            <Alert severity="info" sx={{ mb: 1 }}>{t('dialog.currencyFixed')}</Alert>
           ) : null}
-          {field('bankName', 'Bank name')}
-          {field('accountHolder', 'Account holder name', { autoComplete: 'name' })}
-          {field('accountNumber', 'Account number', { helper: currency === 'GBP' ? '8 digits' : 'Up to 20 digits' })}
-          {mode.kind === 'add' && currency === 'GBP' ? field('sortCode', 'Sort code', { helper: 'e.g. 12-34-56' }) : null}
+          {field('bankName', t('fields.bankName'))}
+          {field('accountHolder', t('fields.accountHolderName'), { autoComplete: 'name' })}
+          {field('accountNumber', t('fields.accountNumber'), { helper: t(currency === 'GBP' ? 'fields.gbpDigits' : 'fields.clpDigits') })}
+          {mode.kind === 'add' && currency === 'GBP' ? field('sortCode', t('fields.sortCode'), { helper: t('fields.sortCodeHint') }) : null}
           {mode.kind === 'add' && currency === 'CLP' ? (
             <>
-              {field('rut', 'RUT', { helper: 'e.g. 12.345.678-5' })}
-              <FormTextField select control={control} name="accountType" label="Account type" required fullWidth margin="dense">
-                {ClpAccountType.options.map((type) => <MenuItem key={type} value={type}>{AccountTypeLabels[type]}</MenuItem>)}
+              {field('rut', t('fields.rut'), { helper: t('fields.rutHint') })}
+              <FormTextField select control={control} name="accountType" label={t('fields.accountType')} required fullWidth margin="dense">
+                {ClpAccountType.options.map((type) => <MenuItem key={type} value={type}>{t(`accountTypes.${type}`)}</MenuItem>)}
               </FormTextField>
-              {field('email', 'Email', { autoComplete: 'email' })}
+              {field('email', t('fields.email'), { autoComplete: 'email' })}
             </>
           ) : null}
-          {mode.kind === 'add' ? field('iban', 'IBAN (optional)', { required: false }) : null}
+          {mode.kind === 'add' ? field('iban', t('fields.ibanOptional'), { required: false }) : null}
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onClose} disabled={pending}>Cancel</Button>
+          <Button onClick={onClose} disabled={pending}>{t('dialog.cancel')}</Button>
           <Button type="submit" variant="contained" disabled={pending}>
-            {pending ? 'Saving...' : mode.kind === 'add' ? 'Add Account' : 'Save Changes'}
+            {pending ? t('dialog.saving') : mode.kind === 'add' ? t('dialog.add') : t('dialog.save')}
           </Button>
         </DialogActions>
       </form>

@@ -13,12 +13,13 @@ import CardContent from '@mui/material/CardContent';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
 import type { BankAccount, Currency } from '@puente/contracts';
 import { PageLoader } from '../../../components/ui/page.tsx';
 import { AddIcon, CheckIcon } from '../../../components/ui/icons.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useBankAccounts } from '../api/get-bank-accounts.ts';
-import { AccountMessages, Currencies, CurrencyNames, missingCurrencies } from '../accounts.ts';
+import { Currencies, missingCurrencies } from '../accounts.ts';
 import { AccountCard } from './account-card.tsx';
 import { AccountDialog, type AccountDialogMode } from './account-dialog.tsx';
 import { DeleteAccountDialog } from './delete-account-dialog.tsx';
@@ -26,33 +27,30 @@ import { SecurityNote } from './security-note.tsx';
 
 type TabName = 'mine' | 'add';
 
-const addCardText: Record<Currency, string> = {
-  GBP: 'A UK account: bank name, account holder, 8-digit account number and sort code.',
-  CLP: 'A Chilean account: bank name, account holder, account number, RUT, account type and email.',
-};
-
 export function MissingAccountsWarning({ missing }: { missing: readonly Currency[] }) {
+  const { t } = useTranslation('accounts');
   if (missing.length === 0) return null;
   return (
     <Alert severity="warning" sx={{ mb: 3 }}>
-      <AlertTitle>{missing.length === 2 ? 'No bank accounts yet' : `Missing ${missing[0]} account`}</AlertTitle>
-      You need both a GBP and a CLP account to create exchange requests.{' '}
-      {missing.length === 2 ? 'Add one account in each currency.' : `Add your ${missing[0]} account.`}
+      <AlertTitle>{missing.length === 2 ? t('missing.none') : t('missing.one', { currency: missing[0] })}</AlertTitle>
+      {t('missing.needBoth')}{' '}
+      {missing.length === 2 ? t('missing.addBoth') : t('missing.addOne', { currency: missing[0] })}
     </Alert>
   );
 }
 
 export function AccountsManager() {
+  const { t } = useTranslation('accounts');
   const accountsQuery = useBankAccounts();
   const [tab, setTab] = useState<TabName>('mine');
   const [dialog, setDialog] = useState<AccountDialogMode | null>(null);
   const [deleting, setDeleting] = useState<BankAccount | null>(null);
 
-  if (accountsQuery.isPending) return <PageLoader label="Loading your accounts" />;
+  if (accountsQuery.isPending) return <PageLoader label={t('loading')} />;
   if (accountsQuery.isError) {
     return (
-      <Alert severity="error" action={<Button color="inherit" onClick={() => void accountsQuery.refetch()}>Retry</Button>}>
-        Unable to load your bank accounts: {errorMessage(accountsQuery.error)}
+      <Alert severity="error" action={<Button color="inherit" onClick={() => void accountsQuery.refetch()}>{t('retry')}</Button>}>
+        {t('loadFailed', { message: errorMessage(accountsQuery.error) })}
       </Alert>
     );
   }
@@ -63,9 +61,9 @@ export function AccountsManager() {
     <Box>
       <MissingAccountsWarning missing={missing} />
       <Box sx={{ borderBottom: 1, borderColor: 'divider', mb: 3 }}>
-        <Tabs value={tab} onChange={(_event, value: TabName) => setTab(value)} aria-label="Bank accounts">
-          <Tab label="My Accounts" value="mine" id="tab-mine" aria-controls="panel-mine" />
-          <Tab label="Add Account" value="add" id="tab-add" aria-controls="panel-add" />
+        <Tabs value={tab} onChange={(_event, value: TabName) => setTab(value)} aria-label={t('tabs.label')}>
+          <Tab label={t('tabs.mine')} value="mine" id="tab-mine" aria-controls="panel-mine" />
+          <Tab label={t('tabs.add')} value="add" id="tab-add" aria-controls="panel-add" />
         </Tabs>
       </Box>
 
@@ -73,8 +71,8 @@ export function AccountsManager() {
         {tab === 'mine' ? (
           accounts.length === 0 ? (
             <Box sx={{ textAlign: 'center', py: 5 }}>
-              <Typography color="text.secondary">You have not added any bank accounts yet.</Typography>
-              <Button variant="contained" startIcon={<AddIcon />} sx={{ mt: 2 }} onClick={() => setTab('add')}>Add Account</Button>
+              <Typography color="text.secondary">{t('noneYet')}</Typography>
+              <Button variant="contained" startIcon={<AddIcon />} sx={{ mt: 2 }} onClick={() => setTab('add')}>{t('addAccount')}</Button>
             </Box>
           ) : (
             <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(2, 1fr)' } }}>
@@ -99,9 +97,9 @@ export function AccountsManager() {
               return (
                 <Card key={currency} component="section" aria-labelledby={`add-${currency}-heading`} sx={{ display: 'flex', flexDirection: 'column' }}>
                   <CardContent sx={{ flex: 1 }}>
-                    <Typography id={`add-${currency}-heading`} variant="h6" component="h3">{currency} account</Typography>
-                    <Typography variant="body2" color="text.secondary">{CurrencyNames[currency]}</Typography>
-                    <Typography sx={{ mt: 1.5 }}>{addCardText[currency]}</Typography>
+                    <Typography id={`add-${currency}-heading`} variant="h6" component="h3">{t('currencyAccount', { currency })}</Typography>
+                    <Typography variant="body2" color="text.secondary">{t(`currencyNames.${currency}`)}</Typography>
+                    <Typography sx={{ mt: 1.5 }}>{t(`addCardText.${currency}`)}</Typography>
                   </CardContent>
                   <CardActions sx={{ px: 2, pb: 2 }}>
                     <Button
@@ -111,7 +109,7 @@ export function AccountsManager() {
                       onClick={() => setDialog({ kind: 'add', currency })}
                       fullWidth
                     >
-                      {added ? AccountMessages.added : `Add ${currency} Account`}
+                      {added ? t('added') : t('addCurrencyAccount', { currency })}
                     </Button>
                   </CardActions>
                 </Card>

@@ -11,6 +11,7 @@ import CardContent from '@mui/material/CardContent';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
 import { paths } from '../../../config/paths.ts';
 import { BankIcon } from '../../../components/ui/icons.tsx';
 import { useCurrentUser } from '../../../lib/auth.ts';
@@ -20,6 +21,7 @@ import { useBankAccounts } from '../api/get-bank-accounts.ts';
 import { hasBothAccounts, missingCurrencies } from '../accounts.ts';
 
 export function AccountsOverview() {
+  const { t } = useTranslation('accounts');
   const accountsQuery = useBankAccounts();
   const { user } = useCurrentUser();
   const accounts = accountsQuery.data ?? [];
@@ -29,15 +31,15 @@ export function AccountsOverview() {
   if (accountsQuery.isPending) {
     body = <Skeleton variant="rounded" height={72} />;
   } else if (accountsQuery.isError) {
-    body = <Alert severity="error">Unable to load your bank accounts: {errorMessage(accountsQuery.error)}</Alert>;
+    body = <Alert severity="error">{t('loadFailed', { message: errorMessage(accountsQuery.error) })}</Alert>;
   } else if (accounts.length === 0) {
     body = (
       <Box sx={{ textAlign: 'center', py: 2 }}>
-        <Typography sx={{ fontWeight: 600 }}>No bank accounts yet</Typography>
+        <Typography sx={{ fontWeight: 600 }}>{t('overview.noneYet')}</Typography>
         <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-          Add a GBP and a CLP account to start exchanging.
+          {t('overview.startText')}
         </Typography>
-        <Button component={RouterLink} to={paths.accounts} variant="contained" sx={{ mt: 2 }}>Add Accounts</Button>
+        <Button component={RouterLink} to={paths.accounts} variant="contained" sx={{ mt: 2 }}>{t('overview.addAccounts')}</Button>
       </Box>
     );
   } else {
@@ -53,8 +55,8 @@ export function AccountsOverview() {
           </Stack>
         ))}
         {!hasBothAccounts(accounts, user) && missing[0] ? (
-          <Alert severity="info" action={<Button color="inherit" component={RouterLink} to={paths.accounts}>Add {missing[0]}</Button>}>
-            Add your {missing[0]} account to start exchanging.
+          <Alert severity="info" action={<Button color="inherit" component={RouterLink} to={paths.accounts}>{t('overview.addMissing', { currency: missing[0] })}</Button>}>
+            {t('overview.addMissingText', { currency: missing[0] })}
           </Alert>
         ) : null}
       </Stack>
@@ -65,8 +67,8 @@ export function AccountsOverview() {
     <Card component="section" aria-labelledby="accounts-overview-heading">
       <CardContent>
         <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 2 }}>
-          <Typography id="accounts-overview-heading" variant="h6" component="h2">Your Accounts</Typography>
-          <Button component={RouterLink} to={paths.accounts} size="small">Manage</Button>
+          <Typography id="accounts-overview-heading" variant="h6" component="h2">{t('overview.title')}</Typography>
+          <Button component={RouterLink} to={paths.accounts} size="small">{t('overview.manage')}</Button>
         </Stack>
         {body}
       </CardContent>
