@@ -1,5 +1,6 @@
 /** The English catalogue: one module per namespace (a feature, or `common` for the shell and shared words). */
 import accounts from './accounts.ts';
+import auth from './auth.ts';
 import common from './common.ts';
 import dashboard from './dashboard.ts';
 import errors from './errors.ts';
@@ -11,4 +12,4 @@ import pages from './pages.ts';
 import subscription from './subscription.ts';
 import users from './users.ts';
 
-export const en = { accounts, common, dashboard, errors, exchange, history, landing, notifications, pages, subscription, users };
+export const en = { accounts, auth, common, dashboard, errors, exchange, history, landing, notifications, pages, subscription, users };

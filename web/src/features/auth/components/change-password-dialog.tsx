@@ -5,6 +5,7 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import { useTranslation } from 'react-i18next';
 import { ChangePasswordRequest } from '@puente/contracts';
 import { FormPasswordField } from '../../../components/ui/form-fields.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
@@ -20,6 +21,7 @@ export function ChangePasswordButton() {
     confirm: { field: 'confirmPassword', equals: 'newPassword' },
     revalidate: 'onSubmit',
   });
+  const { t } = useTranslation('auth', { keyPrefix: 'change' });
   const change = useChangePassword();
 
   const close = () => {
@@ -30,12 +32,12 @@ export function ChangePasswordButton() {
   const onSubmit = handleSubmit((request) => {
     change.mutate(request, {
       onSuccess: (response) => {
-        toast({ title: 'Password Changed', description: response.message, variant: 'success' });
+        toast({ title: t('done'), description: response.message, variant: 'success' });
         close();
       },
       onError: (error) => {
         showServerFieldErrors(setError, error);
-        toast({ title: 'Password Not Changed', description: errorMessage(error), variant: 'destructive' });
+        toast({ title: t('failed'), description: errorMessage(error), variant: 'destructive' });
       },
     });
   });
@@ -46,19 +48,19 @@ export function ChangePasswordButton() {
 
   return (
     <>
-      <Button variant="outlined" onClick={() => setOpen(true)}>Change Password</Button>
+      <Button variant="outlined" onClick={() => setOpen(true)}>{t('button')}</Button>
       <Dialog open={open} onClose={close} fullWidth maxWidth="xs" aria-labelledby="change-password-title">
         <form noValidate onSubmit={onSubmit}>
-          <DialogTitle id="change-password-title">Change Password</DialogTitle>
+          <DialogTitle id="change-password-title">{t('title')}</DialogTitle>
           <DialogContent>
-            {field('currentPassword', 'Current password', 'current-password')}
-            {field('newPassword', 'New password', 'new-password')}
-            {field('confirmPassword', 'Confirm new password', 'new-password')}
+            {field('currentPassword', t('current'), 'current-password')}
+            {field('newPassword', t('password'), 'new-password')}
+            {field('confirmPassword', t('confirm'), 'new-password')}
           </DialogContent>
           <DialogActions>
-            <Button onClick={close}>Cancel</Button>
+            <Button onClick={close}>{t('cancel')}</Button>
             <Button type="submit" variant="contained" disabled={change.isPending}>
-              {change.isPending ? 'Saving...' : 'Change Password'}
+              {change.isPending ? t('submitting') : t('submit')}
             </Button>
           </DialogActions>
         </form>

@@ -5,6 +5,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
 import { ForgotPasswordRequest } from '@puente/contracts';
 import { paths } from '../../../config/paths.ts';
 import { FormTextField } from '../../../components/ui/form-fields.tsx';
@@ -14,12 +15,13 @@ import { useSchemaForm } from '../../../lib/form.ts';
 import { useRequestPasswordReset } from '../api/forgot-password.ts';
 
 export function ForgotPasswordForm() {
+  const { t } = useTranslation('auth', { keyPrefix: 'forgot' });
   const { control, handleSubmit } = useSchemaForm(ForgotPasswordRequest, { email: '' }, { revalidate: 'onSubmit' });
   const request = useRequestPasswordReset();
 
   const onSubmit = handleSubmit((body) => {
     request.mutate(body, {
-      onError: (failure) => toast({ title: 'Request Failed', description: errorMessage(failure), variant: 'destructive' }),
+      onError: (failure) => toast({ title: t('failed'), description: errorMessage(failure), variant: 'destructive' }),
     });
   });
 
@@ -29,23 +31,23 @@ export function ForgotPasswordForm() {
       <Box>
         <Alert severity="success">{request.data.message}</Alert>
         <Typography variant="body2" sx={{ mt: 3 }}>
-          <Link component={RouterLink} to={paths.login}>Back to log in</Link>
+          <Link component={RouterLink} to={paths.login}>{t('back')}</Link>
         </Typography>
       </Box>
     );
   }
 
   return (
-    <Box component="form" noValidate onSubmit={onSubmit} aria-label="Reset your password">
+    <Box component="form" noValidate onSubmit={onSubmit} aria-label={t('form')}>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        Enter the email of your account and we will send you a link to choose a new password.
+        {t('intro')}
       </Typography>
-      <FormTextField control={control} name="email" label="Email" type="email" autoComplete="email" fullWidth />
+      <FormTextField control={control} name="email" label={t('email')} type="email" autoComplete="email" fullWidth />
       <Button type="submit" variant="contained" size="large" fullWidth disabled={request.isPending}>
-        {request.isPending ? 'Sending...' : 'Send reset link'}
+        {request.isPending ? t('submitting') : t('submit')}
       </Button>
       <Typography variant="body2" sx={{ mt: 3 }}>
-        <Link component={RouterLink} to={paths.login}>Back to log in</Link>
+        <Link component={RouterLink} to={paths.login}>{t('back')}</Link>
       </Typography>
     </Box>
   );

@@ -11,6 +11,7 @@ import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
 import { GoogleLoginFailures, LoginRequest, Routes, type GoogleLoginFailure } from '@puente/contracts';
 import { paths } from '../../../config/paths.ts';
 import { flashToast, toast } from '../../../components/ui/toast.tsx';
@@ -18,26 +19,24 @@ import { FormPasswordField, FormTextField } from '../../../components/ui/form-fi
 import { GoogleIcon } from '../../../components/ui/icons.tsx';
 import { ApiError, serverMessage } from '../../../lib/api-client.ts';
 import { useSchemaForm } from '../../../lib/form.ts';
+import { i18n } from '../../../lib/i18n.ts';
 import { useLogin } from '../api/login.ts';
 
-export const LoginMessages = {
-  failedTitle: 'Login Failed',
-  failedDefault: 'Invalid email or password',
-  network: 'Something went wrong. Please try again.',
-  success: 'Login Successful',
-} as const;
+/** For the helpers outside a component; components use the hook. */
+const loginText = i18n.getFixedT(null, 'auth', 'login');
 
 export function loginFailureMessage(error: unknown): string {
-  if (error instanceof ApiError) return serverMessage(error) ?? LoginMessages.failedDefault;
-  return LoginMessages.network;
+  if (error instanceof ApiError) return serverMessage(error) ?? loginText('failedDefault');
+  return loginText('network');
 }
 
 function googleFailure(reason: string | null): string | undefined {
   if (!reason) return undefined;
-  return reason in GoogleLoginFailures ? GoogleLoginFailures[reason as GoogleLoginFailure] : 'Sign-in failed. Please try again.';
+  return reason in GoogleLoginFailures ? GoogleLoginFailures[reason as GoogleLoginFailure] : loginText('googleFailed');
 }
 
 export function LoginForm({ onLoggedIn = () => window.location.reload() }: { onLoggedIn?: () => void }) {
+  const { t } = useTranslation('auth', { keyPrefix: 'login' });
   const { control, handleSubmit } = useSchemaForm(LoginRequest, { email: '', password: '' });
   const [params] = useSearchParams();
   const login = useLogin();
@@ -46,33 +45,33 @@ export function LoginForm({ onLoggedIn = () => window.location.reload() }: { onL
   const onSubmit = handleSubmit((credentials) => {
     login.mutate(credentials, {
       onSuccess: () => {
-        flashToast({ title: LoginMessages.success, variant: 'success' });
+        flashToast({ title: t('success'), variant: 'success' });
         onLoggedIn();
       },
-      onError: (error) => toast({ title: LoginMessages.failedTitle, description: loginFailureMessage(error), variant: 'destructive' }),
+      onError: (error) => toast({ title: t('failedTitle'), description: loginFailureMessage(error), variant: 'destructive' }),
     });
   });
 
   return (
     <Box>
       {failure ? <Alert severity="error" sx={{ mb: 3 }}>{failure}</Alert> : null}
-      <Box component="form" noValidate onSubmit={onSubmit} aria-label="Log in">
-        <FormTextField control={control} name="email" label="Email" type="email" autoComplete="email" fullWidth />
-        <FormPasswordField control={control} name="password" label="Password" autoComplete="current-password" fullWidth />
+      <Box component="form" noValidate onSubmit={onSubmit} aria-label={t('form')}>
+        <FormTextField control={control} name="email" label={t('email')} type="email" autoComplete="email" fullWidth />
+        <FormPasswordField control={control} name="password" label={t('password')} autoComplete="current-password" fullWidth />
         <Box sx={{ textAlign: 'right', mb: 2 }}>
-          <Link component={RouterLink} to={paths.forgotPassword} variant="body2">Forgot password?</Link>
+          <Link component={RouterLink} to={paths.forgotPassword} variant="body2">{t('forgot')}</Link>
         </Box>
         <Button type="submit" variant="contained" size="large" fullWidth disabled={login.isPending}>
-          {login.isPending ? 'Logging in...' : 'Log In'}
+          {login.isPending ? t('submitting') : t('submit')}
         </Button>
       </Box>
-      <Divider sx={{ my: 3 }}>or</Divider>
+      <Divider sx={{ my: 3 }}>{t('or')}</Divider>
       <Stack spacing={2}>
         <Button variant="outlined" size="large" startIcon={<GoogleIcon />} onClick={() => window.location.assign(Routes.identity.googleLogin.path)}>
-          Continue with Google
+          {t('google')}
         </Button>
         <Typography variant="body2" sx={{ textAlign: 'center' }}>
-          New to Puente? <Link component={RouterLink} to={paths.home}>Get a referral code</Link>
+          {t('newHere')} <Link component={RouterLink} to={paths.home}>{t('getCode')}</Link>
         </Typography>
       </Stack>
     </Box>

@@ -4,6 +4,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
+import { useTranslation } from 'react-i18next';
 import { ResetPasswordRequest } from '@puente/contracts';
 import { paths } from '../../../config/paths.ts';
 import { FormPasswordField } from '../../../components/ui/form-fields.tsx';
@@ -15,6 +16,7 @@ import { useResetPassword } from '../api/reset-password.ts';
 export function ResetPasswordForm() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
+  const { t } = useTranslation('auth', { keyPrefix: 'reset' });
   const navigate = useNavigate();
   const { control, handleSubmit, setError } = useSchemaForm(ResetPasswordRequest, { password: '', confirmPassword: '' }, {
     // The token is the link's, not a field: the request is checked as a whole.
@@ -27,7 +29,7 @@ export function ResetPasswordForm() {
   if (!token) {
     return (
       <Alert severity="error">
-        This reset link has no token. <Link component={RouterLink} to={paths.forgotPassword}>Ask for a new link</Link>.
+        {t('noToken')} <Link component={RouterLink} to={paths.forgotPassword}>{t('askAgain')}</Link>.
       </Alert>
     );
   }
@@ -36,28 +38,28 @@ export function ResetPasswordForm() {
     (request) => {
       reset.mutate(request, {
         onSuccess: (response) => {
-          toast({ title: 'Password Reset', description: response.message, variant: 'success' });
+          toast({ title: t('done'), description: response.message, variant: 'success' });
           navigate(paths.login);
         },
         onError: (error) => {
           showServerFieldErrors(setError, error);
-          toast({ title: 'Reset Failed', description: errorMessage(error), variant: 'destructive' });
+          toast({ title: t('failed'), description: errorMessage(error), variant: 'destructive' });
         },
       });
     },
     // A token the server would refuse has no field to show its message under.
     (errors) => {
       const tokenError = (errors as { token?: { message?: string } }).token?.message;
-      if (tokenError) toast({ title: 'Reset Failed', description: tokenError, variant: 'destructive' });
+      if (tokenError) toast({ title: t('failed'), description: tokenError, variant: 'destructive' });
     },
   );
 
   return (
-    <Box component="form" noValidate onSubmit={onSubmit} aria-label="Choose a new password">
-      <FormPasswordField control={control} name="password" label="New password" autoComplete="new-password" fullWidth />
-      <FormPasswordField control={control} name="confirmPassword" label="Confirm new password" autoComplete="new-password" fullWidth />
+    <Box component="form" noValidate onSubmit={onSubmit} aria-label={t('form')}>
+      <FormPasswordField control={control} name="password" label={t('password')} autoComplete="new-password" fullWidth />
+      <FormPasswordField control={control} name="confirmPassword" label={t('confirm')} autoComplete="new-password" fullWidth />
       <Button type="submit" variant="contained" size="large" fullWidth disabled={reset.isPending}>
-        {reset.isPending ? 'Saving...' : 'Set new password'}
+        {reset.isPending ? t('submitting') : t('submit')}
       </Button>
     </Box>
   );
