@@ -1,23 +1,23 @@
-/** The sign-up feature's toasts and messages, word for word from spec sections 2, 5 and 8. */
+/** The sign-up feature's toasts, word for word from spec sections 2, 5 and 8 (texts: locales/en/signup.ts). */
 import { ApiError, serverMessage } from '../../lib/api-client.ts';
-import type { ToastInput } from '../../components/ui/toast.tsx';
+import { i18n } from '../../lib/i18n.ts';
+import type { ToastInput, ToastVariant } from '../../components/ui/toast.tsx';
 
-export const ReferralToasts = {
-  required: { title: 'Referral Code Required', description: 'Please enter a referral code', variant: 'destructive' },
-  valid: { title: 'Valid Referral Code', description: 'You can proceed with registration', variant: 'success' },
-  invalid: { title: 'Invalid Referral Code', description: 'Please ask a friend for a valid referral code', variant: 'destructive' },
-  noCode: { title: 'No Referral Code', description: 'Please enter a referral code', variant: 'destructive' },
-  continueInvalid: { title: 'Invalid Referral Code', description: 'Please provide a valid referral code to register', variant: 'destructive' },
-} as const satisfies Record<string, ToastInput>;
+const t = i18n.getFixedT(null, 'signup', 'toasts');
 
-export const RegisterMessages = {
-  valid: 'Valid referral code! You can now register.',
-  invalid: 'Invalid referral code. Please ask a friend for a valid code.',
-} as const;
+type ReferralToast = 'required' | 'valid' | 'invalid' | 'noCode' | 'continueInvalid';
+const variants: Record<ReferralToast, ToastVariant> = {
+  required: 'destructive', valid: 'success', invalid: 'destructive', noCode: 'destructive', continueInvalid: 'destructive',
+};
+
+/** A referral code's toast: required, valid, invalid, noCode (register page) or continueInvalid. */
+export function referralToast(kind: ReferralToast): ToastInput {
+  return { title: t(`${kind}.title`), description: t(`${kind}.description`), variant: variants[kind] };
+}
 
 /** Too many checks (429): the server's message, so a good code is not called invalid. */
 export function rateLimitedToast(error: unknown): ToastInput {
-  return { title: 'Too Many Attempts', description: serverMessage(error) ?? 'Please try again later.', variant: 'destructive' };
+  return { title: t('tooMany.title'), description: serverMessage(error) ?? t('tooMany.description'), variant: 'destructive' };
 }
 
 export function isRateLimited(error: unknown): boolean {
@@ -26,15 +26,20 @@ export function isRateLimited(error: unknown): boolean {
 
 export function signupFailedToast(error: unknown): ToastInput {
   if (error instanceof ApiError) {
-    return { title: 'Signup Failed', description: serverMessage(error) ?? 'Failed to create account', variant: 'destructive' };
+    return { title: t('signupFailed.title'), description: serverMessage(error) ?? t('signupFailed.description'), variant: 'destructive' };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { title: 'Error', description: `Something went wrong: ${message}. Please try again.`, variant: 'destructive' };
+  return { title: t('error'), description: t('wentWrongWith', { message }), variant: 'destructive' };
 }
 
 export function verificationFailedToast(error: unknown): ToastInput {
   if (error instanceof ApiError) {
-    return { title: 'Verification Failed', description: serverMessage(error) ?? 'Failed to verify account', variant: 'destructive' };
+    return { title: t('verificationFailed.title'), description: serverMessage(error) ?? t('verificationFailed.description'), variant: 'destructive' };
   }
-  return { title: 'Error', description: 'Something went wrong. Please try again.', variant: 'destructive' };
+  return { title: t('error'), description: t('wentWrong'), variant: 'destructive' };
+}
+
+/** A verified account: the server's message, or the default. */
+export function verifiedToast(message: string | undefined): ToastInput {
+  return { title: t('verified.title'), description: message || t('verified.description'), variant: 'success' };
 }

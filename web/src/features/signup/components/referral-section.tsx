@@ -11,26 +11,21 @@ import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
 import { paths } from '../../../config/paths.ts';
 import { toast } from '../../../components/ui/toast.tsx';
 import { useVerifyReferral } from '../api/verify-referral.ts';
-import { ReferralToasts, isRateLimited, rateLimitedToast } from '../messages.ts';
+import { isRateLimited, rateLimitedToast, referralToast } from '../messages.ts';
 
 export const REFERRAL_REDIRECT_DELAY_MS = 1000;
 
 export type ReferralState = 'idle' | 'validating' | 'valid' | 'invalid';
 
-const buttonLabel: Record<ReferralState, string> = {
-  idle: 'Validate Code',
-  validating: 'Validating...',
-  valid: 'Valid',
-  invalid: 'Invalid',
-};
-
 export const REFERRAL_SECTION_ID = 'referral';
 export const REFERRAL_INPUT_ID = 'referral-code';
 
 export function ReferralSection() {
+  const { t } = useTranslation('signup', { keyPrefix: 'referral' });
   const [code, setCode] = useState('');
   const [state, setState] = useState<ReferralState>('idle');
   const navigate = useNavigate();
@@ -43,7 +38,7 @@ export function ReferralSection() {
     event.preventDefault();
     const trimmed = code.trim();
     if (!trimmed) {
-      toast(ReferralToasts.required);
+      toast(referralToast('required'));
       return;
     }
     setState('validating');
@@ -51,16 +46,16 @@ export function ReferralSection() {
       onSuccess: (valid) => {
         if (!valid) {
           setState('invalid');
-          toast(ReferralToasts.invalid);
+          toast(referralToast('invalid'));
           return;
         }
         setState('valid');
-        toast(ReferralToasts.valid);
+        toast(referralToast('valid'));
         redirect.current = setTimeout(() => navigate(paths.register(trimmed)), REFERRAL_REDIRECT_DELAY_MS);
       },
       onError: (error) => {
         setState('invalid');
-        toast(isRateLimited(error) ? rateLimitedToast(error) : ReferralToasts.invalid);
+        toast(isRateLimited(error) ? rateLimitedToast(error) : referralToast('invalid'));
       },
     });
   };
@@ -69,15 +64,15 @@ export function ReferralSection() {
     <Box component="section" id={REFERRAL_SECTION_ID} aria-labelledby="referral-heading" sx={{ py: { xs: 5, md: 8 }, scrollMarginTop: 80 }}>
       <Paper variant="outlined" sx={{ maxWidth: 560, mx: 'auto', p: { xs: 3, md: 4 } }}>
         <Typography id="referral-heading" variant="h2" component="h2" sx={{ fontSize: { xs: '1.5rem', md: '1.8rem' } }}>
-          Join with a referral code
+          {t('heading')}
         </Typography>
         <Typography color="text.secondary" sx={{ mt: 1, mb: 3 }}>
-          Puente grows by invitation: signing up needs a referral code from someone who already uses it.
+          {t('intro')}
         </Typography>
         <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'flex', flexDirection: { xs: 'column', sm: 'row' }, gap: 1.5 }}>
           <TextField
             id={REFERRAL_INPUT_ID}
-            label="Referral code"
+            label={t('label')}
             value={code}
             onChange={(event) => {
               setCode(event.target.value);
@@ -94,12 +89,12 @@ export function ReferralSection() {
             disabled={state === 'validating' || state === 'valid'}
             sx={{ minWidth: 150, whiteSpace: 'nowrap' }}
           >
-            {buttonLabel[state]}
+            {t(`button.${state}`)}
           </Button>
         </Box>
         <Typography variant="body2" sx={{ mt: 3 }}>
-          Already have an account?{' '}
-          <Link component={RouterLink} to={paths.login}>Log in here</Link>
+          {t('haveAccount')}{' '}
+          <Link component={RouterLink} to={paths.login}>{t('logIn')}</Link>
         </Typography>
       </Paper>
     </Box>

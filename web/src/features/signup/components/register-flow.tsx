@@ -13,6 +13,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { Trans, useTranslation } from 'react-i18next';
 import { Routes, SignupForm as SignupFormSchema } from '@puente/contracts';
 import { paths } from '../../../config/paths.ts';
 import { toast } from '../../../components/ui/toast.tsx';
@@ -23,13 +24,14 @@ import { useVerifyReferral } from '../api/verify-referral.ts';
 import { useRequestSignup } from '../api/request-signup.ts';
 import { useVerifySignup } from '../api/verify-signup.ts';
 import {
-  RegisterMessages, ReferralToasts, isRateLimited, rateLimitedToast, signupFailedToast, verificationFailedToast,
+  isRateLimited, rateLimitedToast, referralToast, signupFailedToast, verificationFailedToast, verifiedToast,
 } from '../messages.ts';
 
 type CodeStatus = 'unknown' | 'valid' | 'invalid';
 type Step = { name: 'code' } | { name: 'form' } | { name: 'check-email'; email: string; token: string | undefined };
 
 export function RegisterFlow() {
+  const { t } = useTranslation('signup', { keyPrefix: 'register' });
   const { referralCode = '' } = useParams();
   const navigate = useNavigate();
   const [status, setStatus] = useState<{ code: string; value: CodeStatus }>({ code: '', value: 'unknown' });
@@ -43,7 +45,7 @@ export function RegisterFlow() {
   const check = (value: string) => {
     const trimmed = value.trim();
     if (!trimmed) {
-      toast(ReferralToasts.noCode);
+      toast(referralToast('noCode'));
       return;
     }
     verify.mutate(trimmed, {
@@ -69,10 +71,10 @@ export function RegisterFlow() {
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2.5, sm: 4 } }}>
       <Box component="form" noValidate onSubmit={(event: FormEvent) => { event.preventDefault(); check(code); }}>
-        <Typography variant="h2" component="h2" sx={{ fontSize: '1.3rem', mb: 2 }}>Referral code</Typography>
+        <Typography variant="h2" component="h2" sx={{ fontSize: '1.3rem', mb: 2 }}>{t('code')}</Typography>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
           <TextField
-            label="Referral code"
+            label={t('code')}
             value={code}
             onChange={(event) => {
               navigate(paths.register(event.target.value), { replace: true });
@@ -83,12 +85,12 @@ export function RegisterFlow() {
             size="small"
           />
           <Button type="submit" variant="outlined" disabled={verify.isPending} sx={{ minWidth: 120 }}>
-            {verify.isPending ? 'Verifying...' : 'Verify'}
+            {verify.isPending ? t('verifying') : t('verify')}
           </Button>
         </Stack>
       </Box>
-      {codeStatus === 'valid' ? <Alert severity="success" sx={{ mt: 2 }}>{RegisterMessages.valid}</Alert> : null}
-      {codeStatus === 'invalid' ? <Alert severity="error" sx={{ mt: 2 }}>{RegisterMessages.invalid}</Alert> : null}
+      {codeStatus === 'valid' ? <Alert severity="success" sx={{ mt: 2 }}>{t('valid')}</Alert> : null}
+      {codeStatus === 'invalid' ? <Alert severity="error" sx={{ mt: 2 }}>{t('invalid')}</Alert> : null}
 
       {step.name === 'code' ? (
         <Stack spacing={1.5} sx={{ mt: 3 }}>
@@ -96,9 +98,9 @@ export function RegisterFlow() {
             variant="contained"
             size="large"
             disabled={codeStatus !== 'valid'}
-            onClick={() => (codeStatus === 'valid' ? setStep({ name: 'form' }) : toast(ReferralToasts.continueInvalid))}
+            onClick={() => (codeStatus === 'valid' ? setStep({ name: 'form' }) : toast(referralToast('continueInvalid')))}
           >
-            Continue to Sign Up
+            {t('continue')}
           </Button>
           {codeStatus === 'valid' ? (
             <Button
@@ -106,7 +108,7 @@ export function RegisterFlow() {
               startIcon={<GoogleIcon />}
               onClick={() => window.location.assign(`${Routes.identity.googleLogin.path}?referralCode=${encodeURIComponent(code.trim())}`)}
             >
-              Sign up with Google
+              {t('google')}
             </Button>
           ) : null}
         </Stack>
@@ -131,6 +133,7 @@ function SignupFormStep({ referralCode, codeValid, onSignedUp }: {
   codeValid: boolean;
   onSignedUp: (email: string, token: string | undefined) => void;
 }) {
+  const { t } = useTranslation('signup', { keyPrefix: 'register' });
   const { control, handleSubmit, setError } = useSchemaForm(SignupFormSchema, emptyForm);
   const signup = useRequestSignup();
 
@@ -148,22 +151,22 @@ function SignupFormStep({ referralCode, codeValid, onSignedUp }: {
     if (codeValid) return submit(event);
     // Without a valid code nothing is checked or sent.
     event.preventDefault();
-    toast(ReferralToasts.continueInvalid);
+    toast(referralToast('continueInvalid'));
     return undefined;
   };
 
   return (
     <Box component="form" noValidate onSubmit={onSubmit} aria-labelledby="signup-heading">
-      <Typography id="signup-heading" variant="h2" component="h2" sx={{ fontSize: '1.3rem', mb: 2 }}>Create your account</Typography>
+      <Typography id="signup-heading" variant="h2" component="h2" sx={{ fontSize: '1.3rem', mb: 2 }}>{t('formHeading')}</Typography>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 2 }}>
-        <FormTextField control={control} name="firstName" label="First name" autoComplete="given-name" fullWidth />
-        <FormTextField control={control} name="lastName" label="Last name" autoComplete="family-name" fullWidth />
+        <FormTextField control={control} name="firstName" label={t('firstName')} autoComplete="given-name" fullWidth />
+        <FormTextField control={control} name="lastName" label={t('lastName')} autoComplete="family-name" fullWidth />
       </Stack>
-      <FormTextField control={control} name="email" label="Email" type="email" autoComplete="email" fullWidth />
-      <FormPasswordField control={control} name="password" label="Password" autoComplete="new-password" deps={['confirmPassword']} fullWidth />
-      <FormPasswordField control={control} name="confirmPassword" label="Confirm password" autoComplete="new-password" fullWidth />
+      <FormTextField control={control} name="email" label={t('email')} type="email" autoComplete="email" fullWidth />
+      <FormPasswordField control={control} name="password" label={t('password')} autoComplete="new-password" deps={['confirmPassword']} fullWidth />
+      <FormPasswordField control={control} name="confirmPassword" label={t('confirmPassword')} autoComplete="new-password" fullWidth />
       <Button type="submit" variant="contained" size="large" fullWidth disabled={signup.isPending} sx={{ mt: 1 }}>
-        {signup.isPending ? 'Creating account...' : 'Sign Up'}
+        {signup.isPending ? t('submitting') : t('submit')}
       </Button>
     </Box>
   );
@@ -175,16 +178,17 @@ function CheckEmail({ email, token, onBack, onVerified }: {
   onBack: () => void;
   onVerified: () => void;
 }) {
+  const { t } = useTranslation('signup', { keyPrefix: 'checkEmail' });
   const verify = useVerifySignup();
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2.5, sm: 4 } }}>
-      <Typography variant="h2" component="h2" sx={{ fontSize: '1.6rem' }}>Check Your Email</Typography>
+      <Typography variant="h2" component="h2" sx={{ fontSize: '1.6rem' }}>{t('heading')}</Typography>
       <Typography sx={{ mt: 1.5 }}>
-        We sent a verification link to <strong>{email}</strong>. Open it to activate your account, then log in.
+        <Trans t={t} i18nKey="sent" values={{ email }} components={{ strong: <strong /> }} />
       </Typography>
       {token ? (
         <Alert severity="info" sx={{ mt: 3, '& .MuiAlert-message': { minWidth: 0, width: '100%' } }}>
-          <Typography variant="body2">For testing, the server returned your verification token:</Typography>
+          <Typography variant="body2">{t('tokenIntro')}</Typography>
           <Box
             component="code"
             data-testid="verification-token"
@@ -201,16 +205,16 @@ function CheckEmail({ email, token, onBack, onVerified }: {
             disabled={verify.isPending}
             onClick={() => verify.mutate(token, {
               onSuccess: (response) => {
-                toast({ title: 'Account Verified', description: response.message || 'You can now log in.', variant: 'success' });
+                toast(verifiedToast(response.message));
                 onVerified();
               },
               onError: (error) => toast(verificationFailedToast(error)),
             })}
           >
-            {verify.isPending ? 'Verifying...' : 'Verify Account (Test)'}
+            {verify.isPending ? t('verifying') : t('verify')}
           </Button>
         ) : null}
-        <Button variant="outlined" onClick={onBack}>Back to Signup</Button>
+        <Button variant="outlined" onClick={onBack}>{t('back')}</Button>
       </Stack>
     </Paper>
   );

@@ -7,11 +7,12 @@ import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Button from '@mui/material/Button';
+import { useTranslation } from 'react-i18next';
 import { paths } from '../../../config/paths.ts';
 import { PageLoader } from '../../../components/ui/page.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
 import { useVerifySignup } from '../api/verify-signup.ts';
-import { verificationFailedToast } from '../messages.ts';
+import { verificationFailedToast, verifiedToast } from '../messages.ts';
 
 export function VerifyEmail() {
   const [params] = useSearchParams();
@@ -19,14 +20,15 @@ export function VerifyEmail() {
   const navigate = useNavigate();
   const verify = useVerifySignup();
   const started = useRef(false);
-  const [failure, setFailure] = useState<string | null>(token ? null : 'This verification link has no token. Open the link from your email again.');
+  const { t } = useTranslation('signup', { keyPrefix: 'verifyLink' });
+  const [failure, setFailure] = useState<string | null>(token ? null : t('noToken'));
 
   useEffect(() => {
     if (started.current || !token) return;
     started.current = true;
     verify.mutate(token, {
       onSuccess: (response) => {
-        toast({ title: 'Account Verified', description: response.message || 'You can now log in.', variant: 'success' });
+        toast(verifiedToast(response.message));
         navigate(paths.login, { replace: true });
       },
       onError: (error) => {
@@ -39,11 +41,11 @@ export function VerifyEmail() {
 
   if (failure) {
     return (
-      <Alert severity="error" action={<Button color="inherit" component={RouterLink} to={paths.register()}>Back to Signup</Button>}>
-        <AlertTitle>Verification Failed</AlertTitle>
+      <Alert severity="error" action={<Button color="inherit" component={RouterLink} to={paths.register()}>{t('back')}</Button>}>
+        <AlertTitle>{t('failed')}</AlertTitle>
         {failure}
       </Alert>
     );
   }
-  return <PageLoader label="Verifying your account" />;
+  return <PageLoader label={t('verifying')} />;
 }
