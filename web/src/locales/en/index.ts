@@ -1,5 +1,6 @@
 /** The English catalogue: one module per namespace (a feature, or `common` for the shell and shared words). */
 import accounts from './accounts.ts';
+import admin from './admin.ts';
 import auth from './auth.ts';
 import common from './common.ts';
 import dashboard from './dashboard.ts';
@@ -13,4 +14,4 @@ import signup from './signup.ts';
 import subscription from './subscription.ts';
 import users from './users.ts';
 
-export const en = { accounts, auth, common, dashboard, errors, exchange, history, landing, notifications, pages, signup, subscription, users };
+export const en = { accounts, admin, auth, common, dashboard, errors, exchange, history, landing, notifications, pages, signup, subscription, users };

@@ -23,6 +23,7 @@ import TableRow from '@mui/material/TableRow';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
 import type { LoginAttempt, SignupAttempt } from '@puente/contracts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import type { AttemptFilters, Page } from '../../../lib/query-keys.ts';
@@ -30,28 +31,23 @@ import { formatDateTime } from '../../../utils/format.ts';
 import { useLoginFailures, useSignupFailures } from '../api/get-failure-stats.ts';
 import { useLoginAttempts, useSignupAttempts } from '../api/get-attempts.ts';
 
-export const ADMINS_ONLY_MESSAGE = 'This page is for admins only.';
-
 export function AdminsOnly() {
+  const { t } = useTranslation('admin');
   return (
     <Alert severity="info">
-      {ADMINS_ONLY_MESSAGE} Sign-up and login monitoring is shown to Puente's administrators.
+      {t('adminsOnly')} {t('adminsOnlyText')}
     </Alert>
   );
 }
 
-type TabName = 'signup-failures' | 'login-failures' | 'signup-attempts' | 'login-attempts';
-const TabLabels: Record<TabName, string> = {
-  'signup-failures': 'Signup Failures',
-  'login-failures': 'Login Failures',
-  'signup-attempts': 'Signup Attempts',
-  'login-attempts': 'Login Attempts',
-};
+const tabNames = ['signup-failures', 'login-failures', 'signup-attempts', 'login-attempts'] as const;
+type TabName = typeof tabNames[number];
 
 const noFilters: AttemptFilters = { email: '', from: '', to: '' };
 const firstPage: Page = { limit: 25, offset: 0 };
 
 export function AdminMonitoring() {
+  const { t } = useTranslation('admin');
   const [draft, setDraft] = useState<AttemptFilters>(noFilters);
   const [filters, setFilters] = useState<AttemptFilters>(noFilters);
   const [tab, setTab] = useState<TabName>('signup-failures');
@@ -81,17 +77,17 @@ export function AdminMonitoring() {
   return (
     <Box>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'repeat(2, 1fr)', md: 'repeat(4, 1fr)' }, mb: 3 }}>
-        <StatCard label="Signup failures" value={sum(signupFailures.data)} />
-        <StatCard label="Login failures" value={sum(loginFailures.data)} />
-        <StatCard label="Signup attempts" value={signupAttempts.data?.total} />
-        <StatCard label="Login attempts" value={loginAttempts.data?.total} />
+        <StatCard label={t('stats.signupFailures')} value={sum(signupFailures.data)} />
+        <StatCard label={t('stats.loginFailures')} value={sum(loginFailures.data)} />
+        <StatCard label={t('stats.signupAttempts')} value={signupAttempts.data?.total} />
+        <StatCard label={t('stats.loginAttempts')} value={loginAttempts.data?.total} />
       </Box>
 
-      <Card component="form" noValidate onSubmit={apply} aria-label="Filters" sx={{ mb: 3 }}>
+      <Card component="form" noValidate onSubmit={apply} aria-label={t('filters.label')} sx={{ mb: 3 }}>
         <CardContent>
           <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' } }}>
             <TextField
-              label="Email"
+              label={t('filters.email')}
               type="email"
               size="small"
               value={draft.email}
@@ -99,7 +95,7 @@ export function AdminMonitoring() {
               sx={{ flex: 2 }}
             />
             <TextField
-              label="Date from"
+              label={t('filters.from')}
               type="date"
               size="small"
               value={draft.from}
@@ -108,7 +104,7 @@ export function AdminMonitoring() {
               sx={{ flex: 1 }}
             />
             <TextField
-              label="Date to"
+              label={t('filters.to')}
               type="date"
               size="small"
               value={draft.to}
@@ -117,8 +113,8 @@ export function AdminMonitoring() {
               sx={{ flex: 1 }}
             />
             <Stack direction="row" spacing={1}>
-              <Button type="submit" variant="contained">Apply</Button>
-              <Button onClick={clear}>Clear</Button>
+              <Button type="submit" variant="contained">{t('filters.apply')}</Button>
+              <Button onClick={clear}>{t('filters.clear')}</Button>
             </Stack>
           </Stack>
         </CardContent>
@@ -126,9 +122,9 @@ export function AdminMonitoring() {
 
       <Card>
         <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
-          <Tabs value={tab} onChange={(_event, value: TabName) => setTab(value)} variant="scrollable" scrollButtons="auto" aria-label="Monitoring">
-            {(Object.keys(TabLabels) as TabName[]).map((name) => (
-              <Tab key={name} label={TabLabels[name]} value={name} id={`tab-${name}`} aria-controls={`panel-${name}`} />
+          <Tabs value={tab} onChange={(_event, value: TabName) => setTab(value)} variant="scrollable" scrollButtons="auto" aria-label={t('tabs.label')}>
+            {tabNames.map((name) => (
+              <Tab key={name} label={t(`tabs.${name}`)} value={name} id={`tab-${name}`} aria-controls={`panel-${name}`} />
             ))}
           </Tabs>
         </Box>
@@ -137,8 +133,8 @@ export function AdminMonitoring() {
             <Loaded query={signupFailures}>
               {(stats) => (
                 <DataTable
-                  label="Signup failures"
-                  headers={['Step', 'Reason', 'Count']}
+                  label={t('stats.signupFailures')}
+                  headers={[t('columns.step'), t('columns.reason'), t('columns.count')]}
                   rows={stats.map((s) => [s.step, s.failureReason ?? '—', String(s.count)])}
                 />
               )}
@@ -148,8 +144,8 @@ export function AdminMonitoring() {
             <Loaded query={loginFailures}>
               {(stats) => (
                 <DataTable
-                  label="Login failures"
-                  headers={['Method', 'Reason', 'Count']}
+                  label={t('stats.loginFailures')}
+                  headers={[t('columns.method'), t('columns.reason'), t('columns.count')]}
                   rows={stats.map((s) => [s.method, s.failureReason ?? '—', String(s.count)])}
                 />
               )}
@@ -160,8 +156,8 @@ export function AdminMonitoring() {
               {(page) => (
                 <>
                   <DataTable
-                    label="Signup attempts"
-                    headers={['Time', 'Email', 'Step', 'Status', 'Reason', 'Referral code', 'IP address', 'User agent']}
+                    label={t('stats.signupAttempts')}
+                    headers={[t('columns.time'), t('columns.email'), t('columns.step'), t('columns.status'), t('columns.reason'), t('columns.referralCode'), t('columns.ip'), t('columns.userAgent')]}
                     rows={page.items.map((a: SignupAttempt) => [
                       formatDateTime(a.createdAt), a.email, a.step, <StatusChip key="s" status={a.status} />, a.failureReason ?? '—',
                       a.referralCode ?? '—', a.ipAddress ?? '—', <UserAgent key="u" value={a.userAgent} />,
@@ -177,8 +173,8 @@ export function AdminMonitoring() {
               {(page) => (
                 <>
                   <DataTable
-                    label="Login attempts"
-                    headers={['Time', 'Email', 'Method', 'Status', 'Reason', 'IP address', 'User agent']}
+                    label={t('stats.loginAttempts')}
+                    headers={[t('columns.time'), t('columns.email'), t('columns.method'), t('columns.status'), t('columns.reason'), t('columns.ip'), t('columns.userAgent')]}
                     rows={page.items.map((a: LoginAttempt) => [
                       formatDateTime(a.createdAt), a.email, a.method, <StatusChip key="s" status={a.status} />, a.failureReason ?? '—',
                       a.ipAddress ?? '—', <UserAgent key="u" value={a.userAgent} />,
@@ -212,15 +208,17 @@ function Loaded<T>({ query, children }: {
   query: { isPending: boolean; isError: boolean; error: unknown; data: T | undefined };
   children: (data: T) => ReactNode;
 }) {
+  const { t } = useTranslation('admin');
   if (query.isPending) return <Box sx={{ p: 2 }}><Skeleton variant="rounded" height={120} /></Box>;
   if (query.isError || query.data === undefined) {
-    return <Alert severity="error" sx={{ m: 2 }}>Unable to load this list: {errorMessage(query.error)}</Alert>;
+    return <Alert severity="error" sx={{ m: 2 }}>{t('loadFailed', { message: errorMessage(query.error) })}</Alert>;
   }
   return <>{children(query.data)}</>;
 }
 
 function DataTable({ label, headers, rows }: { label: string; headers: string[]; rows: ReactNode[][] }) {
-  if (rows.length === 0) return <Typography color="text.secondary" sx={{ p: 2 }}>Nothing recorded for these filters.</Typography>;
+  const { t } = useTranslation('admin');
+  if (rows.length === 0) return <Typography color="text.secondary" sx={{ p: 2 }}>{t('nothing')}</Typography>;
   return (
     <TableContainer>
       <Table size="small" aria-label={label}>
