@@ -10,8 +10,9 @@ import history from './history.ts';
 import landing from './landing.ts';
 import notifications from './notifications.ts';
 import pages from './pages.ts';
+import profile from './profile.ts';
 import signup from './signup.ts';
 import subscription from './subscription.ts';
 import users from './users.ts';
 
-export const en = { accounts, admin, auth, common, dashboard, errors, exchange, history, landing, notifications, pages, signup, subscription, users };
+export const en = { accounts, admin, auth, common, dashboard, errors, exchange, history, landing, notifications, pages, profile, signup, subscription, users };

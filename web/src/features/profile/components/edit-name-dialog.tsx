@@ -4,6 +4,7 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import { useTranslation } from 'react-i18next';
 import { UserProfileUpdate, type CurrentUser } from '@puente/contracts';
 import { FormTextField } from '../../../components/ui/form-fields.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
@@ -15,17 +16,18 @@ export function EditNameDialog({ user, open, onClose }: { user: CurrentUser; ope
   const { control, handleSubmit, setError } = useSchemaForm(
     UserProfileUpdate, { firstName: user.firstName, lastName: user.lastName }, { revalidate: 'onSubmit' },
   );
+  const { t } = useTranslation('profile', { keyPrefix: 'nameDialog' });
   const update = useUpdateProfile();
 
   const onSubmit = handleSubmit((changes) => {
     update.mutate(changes, {
       onSuccess: () => {
-        toast({ title: 'Profile Updated', description: 'Your name has been saved.', variant: 'success' });
+        toast({ title: t('done'), description: t('doneText'), variant: 'success' });
         onClose();
       },
       onError: (error) => {
         showServerFieldErrors(setError, error);
-        toast({ title: 'Error', description: `Failed to update profile: ${errorMessage(error)}`, variant: 'destructive' });
+        toast({ title: t('error'), description: t('failed', { message: errorMessage(error) }), variant: 'destructive' });
       },
     });
   });
@@ -33,14 +35,14 @@ export function EditNameDialog({ user, open, onClose }: { user: CurrentUser; ope
   return (
     <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs" aria-labelledby="edit-name-title">
       <form noValidate onSubmit={onSubmit}>
-        <DialogTitle id="edit-name-title">Edit Name</DialogTitle>
+        <DialogTitle id="edit-name-title">{t('title')}</DialogTitle>
         <DialogContent>
           {(['firstName', 'lastName'] as const).map((name) => (
             <FormTextField
               key={name}
               control={control}
               name={name}
-              label={name === 'firstName' ? 'First name' : 'Last name'}
+              label={t(name)}
               autoComplete={name === 'firstName' ? 'given-name' : 'family-name'}
               fullWidth
               margin="dense"
@@ -48,8 +50,8 @@ export function EditNameDialog({ user, open, onClose }: { user: CurrentUser; ope
           ))}
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="contained" disabled={update.isPending}>{update.isPending ? 'Saving...' : 'Save'}</Button>
+          <Button onClick={onClose}>{t('cancel')}</Button>
+          <Button type="submit" variant="contained" disabled={update.isPending}>{update.isPending ? t('saving') : t('save')}</Button>
         </DialogActions>
       </form>
     </Dialog>

@@ -5,12 +5,14 @@
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import Switch from '@mui/material/Switch';
+import { useTranslation } from 'react-i18next';
 import { toast } from '../../../components/ui/toast.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useNotificationPreferences } from '../api/get-notification-preferences.ts';
 import { useUpdateNotificationPreferences } from '../api/update-notification-preferences.ts';
 
 export function EmailDigestSwitch() {
+  const { t } = useTranslation('profile');
   const preferences = useNotificationPreferences();
   const update = useUpdateNotificationPreferences();
   const checked = update.isPending ? update.variables.emailDigest : preferences.data?.emailDigest ?? false;
@@ -18,18 +20,18 @@ export function EmailDigestSwitch() {
   return (
     <>
       <FormControlLabel
-        label="Email me about unread notifications"
+        label={t('digest.label')}
         disabled={!preferences.data || update.isPending}
         control={(
           <Switch
             checked={checked}
             onChange={(_event, emailDigest) => update.mutate({ emailDigest }, {
-              onError: (error) => toast({ title: 'Error', description: `Failed to save your email setting: ${errorMessage(error)}`, variant: 'destructive' }),
+              onError: (error) => toast({ title: t('error'), description: t('digest.failed', { message: errorMessage(error) }), variant: 'destructive' }),
             })}
           />
         )}
       />
-      {preferences.isError ? <FormHelperText>Your email setting is not available right now. Please try again later.</FormHelperText> : null}
+      {preferences.isError ? <FormHelperText>{t('digest.unavailable')}</FormHelperText> : null}
     </>
   );
 }

@@ -11,6 +11,7 @@ import InputAdornment from '@mui/material/InputAdornment';
 import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
 import { CheckIcon, CopyIcon } from '../../../components/ui/icons.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
@@ -19,6 +20,7 @@ import { useReferralCode } from '../api/get-referral-code.ts';
 export const COPY_FEEDBACK_MS = 2000;
 
 function CopyField({ label, value }: { label: string; value: string }) {
+  const { t } = useTranslation('profile', { keyPrefix: 'inviteDialog' });
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -27,11 +29,11 @@ function CopyField({ label, value }: { label: string; value: string }) {
     try {
       await navigator.clipboard.writeText(value);
       setCopied(true);
-      toast({ title: 'Copied', description: `${label} copied to the clipboard.`, variant: 'success' });
+      toast({ title: t('copied'), description: t('copiedText', { what: label }), variant: 'success' });
       clearTimeout(timer.current);
       timer.current = setTimeout(() => setCopied(false), COPY_FEEDBACK_MS);
     } catch {
-      toast({ title: 'Error', description: 'Could not copy text', variant: 'destructive' });
+      toast({ title: t('error'), description: t('copyFailed'), variant: 'destructive' });
     }
   };
 
@@ -46,7 +48,7 @@ function CopyField({ label, value }: { label: string; value: string }) {
         input: {
           endAdornment: (
             <InputAdornment position="end">
-              <IconButton aria-label={copied ? `${label} copied` : `Copy ${label.toLowerCase()}`} onClick={() => void copy()} edge="end">
+              <IconButton aria-label={copied ? t('copiedLabel', { what: label }) : t('copyLabel', { what: label.toLowerCase() })} onClick={() => void copy()} edge="end">
                 {copied ? <CheckIcon color="success" /> : <CopyIcon />}
               </IconButton>
             </InputAdornment>
@@ -58,26 +60,27 @@ function CopyField({ label, value }: { label: string; value: string }) {
 }
 
 export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation('profile', { keyPrefix: 'inviteDialog' });
   const code = useReferralCode(open);
   const referralCode = code.data?.referralCode;
   return (
     <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="invite-title">
-      <DialogTitle id="invite-title">Invite Friends</DialogTitle>
+      <DialogTitle id="invite-title">{t('title')}</DialogTitle>
       <DialogContent>
         <Typography color="text.secondary" sx={{ mb: 1 }}>
-          Puente is invite-only. Share your referral code or link: your friends need it to sign up.
+          {t('intro')}
         </Typography>
         {code.isPending ? <Skeleton variant="rounded" height={112} /> : null}
-        {code.isError ? <Alert severity="error">Unable to load your referral code: {errorMessage(code.error)}</Alert> : null}
+        {code.isError ? <Alert severity="error">{t('failed', { message: errorMessage(code.error) })}</Alert> : null}
         {referralCode ? (
           <>
-            <CopyField label="Referral code" value={referralCode} />
-            <CopyField label="Sign-up link" value={`${window.location.origin}/register/${encodeURIComponent(referralCode)}`} />
+            <CopyField label={t('code')} value={referralCode} />
+            <CopyField label={t('link')} value={`${window.location.origin}/register/${encodeURIComponent(referralCode)}`} />
           </>
         ) : null}
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>Close</Button>
+        <Button onClick={onClose}>{t('close')}</Button>
       </DialogActions>
     </Dialog>
   );

@@ -19,6 +19,7 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
 import type { CurrentUser } from '@puente/contracts';
 import { paths } from '../../../config/paths.ts';
 import { StarRating, TrustChip } from '../../../components/ui/trust.tsx';
@@ -34,6 +35,7 @@ import { VerificationDialog } from './verification-dialog.tsx';
 type Open = 'invite' | 'verify' | 'name' | null;
 
 export function ProfileView({ user, actions }: { user: CurrentUser; actions?: ReactNode }) {
+  const { t } = useTranslation('profile');
   const [open, setOpen] = useState<Open>(null);
   const [tab, setTab] = useState<'ratings' | 'referrals'>('ratings');
   const referrals = useReferrals();
@@ -49,16 +51,16 @@ export function ProfileView({ user, actions }: { user: CurrentUser; actions?: Re
                 {user.firstName} {user.lastName}
               </Typography>
               <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-                <TrustChip level={user.trustLevel} label={`${user.trustLevel} · ${Math.round(user.trustScore)}/100`} />
-                <Typography variant="body2" color="text.secondary">Member since {formatMonthYear(user.createdAt)}</Typography>
+                <TrustChip level={user.trustLevel} label={t('trustChip', { level: user.trustLevel, score: Math.round(user.trustScore) })} />
+                <Typography variant="body2" color="text.secondary">{t('memberSince', { date: formatMonthYear(user.createdAt) })}</Typography>
               </Stack>
             </Box>
           </Stack>
           <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 3, flexWrap: 'wrap' }}>
-            <Button variant="contained" onClick={() => setOpen('invite')}>Invite Friends</Button>
-            <Button variant="outlined" component={RouterLink} to={paths.accounts}>Manage Accounts</Button>
-            <Button variant="outlined" onClick={() => setOpen('verify')}>Verification</Button>
-            <Button variant="outlined" onClick={() => setOpen('name')}>Edit Name</Button>
+            <Button variant="contained" onClick={() => setOpen('invite')}>{t('invite')}</Button>
+            <Button variant="outlined" component={RouterLink} to={paths.accounts}>{t('manageAccounts')}</Button>
+            <Button variant="outlined" onClick={() => setOpen('verify')}>{t('verification')}</Button>
+            <Button variant="outlined" onClick={() => setOpen('name')}>{t('editName')}</Button>
             {actions}
           </Stack>
           <Box sx={{ mt: 2 }}>
@@ -69,20 +71,20 @@ export function ProfileView({ user, actions }: { user: CurrentUser; actions?: Re
 
       <Box
         component="dl"
-        aria-label="Statistics"
+        aria-label={t('statistics')}
         sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'repeat(2, 1fr)', md: 'repeat(4, 1fr)' }, my: 3 }}
       >
-        <Stat label="Trust rating" value={trustRatingLabel(user.trustRating)} />
-        <Stat label="Total ratings" value={String(user.ratingCount)} />
-        <Stat label="Completed transactions" value={String(user.transactionCount)} />
-        <Stat label="Referrals made" value={referrals.isPending ? '…' : String(referrals.data?.length ?? 0)} />
+        <Stat label={t('stats.trustRating')} value={trustRatingLabel(user.trustRating)} />
+        <Stat label={t('stats.totalRatings')} value={String(user.ratingCount)} />
+        <Stat label={t('stats.transactions')} value={String(user.transactionCount)} />
+        <Stat label={t('stats.referrals')} value={referrals.isPending ? '…' : String(referrals.data?.length ?? 0)} />
       </Box>
 
       <Card>
         <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
-          <Tabs value={tab} onChange={(_event, value: 'ratings' | 'referrals') => setTab(value)} aria-label="Profile">
-            <Tab label="Ratings" value="ratings" id="tab-ratings" aria-controls="panel-ratings" />
-            <Tab label="Referrals" value="referrals" id="tab-referrals" aria-controls="panel-referrals" />
+          <Tabs value={tab} onChange={(_event, value: 'ratings' | 'referrals') => setTab(value)} aria-label={t('tabs.label')}>
+            <Tab label={t('tabs.ratings')} value="ratings" id="tab-ratings" aria-controls="panel-ratings" />
+            <Tab label={t('tabs.referrals')} value="referrals" id="tab-referrals" aria-controls="panel-referrals" />
           </Tabs>
         </Box>
         <Box role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} sx={{ p: 2 }}>
@@ -108,10 +110,11 @@ function Stat({ label, value }: { label: string; value: string }) {
 }
 
 function RatingsTab({ userId }: { userId: number }) {
+  const { t } = useTranslation('profile');
   const ratings = useUserRatings(userId);
   if (ratings.isPending) return <Skeleton variant="rounded" height={80} />;
-  if (ratings.isError) return <Alert severity="info">Ratings are not available right now. Please try again later.</Alert>;
-  if (ratings.data.length === 0) return <Typography color="text.secondary">No ratings yet. Ratings appear here after completed exchanges.</Typography>;
+  if (ratings.isError) return <Alert severity="info">{t('ratings.unavailable')}</Alert>;
+  if (ratings.data.length === 0) return <Typography color="text.secondary">{t('ratings.none')}</Typography>;
   return (
     <List disablePadding>
       {ratings.data.map((rating) => (
@@ -132,16 +135,17 @@ function RatingsTab({ userId }: { userId: number }) {
 }
 
 function ReferralsTab({ referrals }: { referrals: ReturnType<typeof useReferrals> }) {
+  const { t } = useTranslation('profile');
   if (referrals.isPending) return <Skeleton variant="rounded" height={80} />;
-  if (referrals.isError) return <Alert severity="error">Unable to load your referrals. Please try again later.</Alert>;
+  if (referrals.isError) return <Alert severity="error">{t('referrals.failed')}</Alert>;
   if (referrals.data.length === 0) {
-    return <Typography color="text.secondary">You have not referred anyone yet. Use Invite Friends to share your referral code.</Typography>;
+    return <Typography color="text.secondary">{t('referrals.none')}</Typography>;
   }
   return (
     <List disablePadding>
       {referrals.data.map((referral) => (
         <ListItem key={referral.id} divider disableGutters>
-          <ListItemText primary={`${referral.firstName} ${referral.lastName}`} secondary={`Joined ${formatRelativeTime(referral.createdAt)}`} />
+          <ListItemText primary={`${referral.firstName} ${referral.lastName}`} secondary={t('referrals.joined', { when: formatRelativeTime(referral.createdAt) })} />
         </ListItem>
       ))}
     </List>

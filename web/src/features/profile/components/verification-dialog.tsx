@@ -10,30 +10,33 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
 import { VerificationPoints, type CurrentUser, type VerificationType } from '@puente/contracts';
 import { toast } from '../../../components/ui/toast.tsx';
 import { useRequestVerification } from '../api/request-verification.ts';
 
-export const VerificationKinds: readonly { type: VerificationType; label: string; flag: keyof CurrentUser }[] = [
-  { type: 'email', label: 'Email', flag: 'emailVerified' },
-  { type: 'phone', label: 'Phone', flag: 'phoneVerified' },
-  { type: 'id', label: 'ID', flag: 'idVerified' },
-  { type: 'bank', label: 'Bank account', flag: 'bankVerified' },
+const verificationKinds: readonly { type: VerificationType; flag: keyof CurrentUser }[] = [
+  { type: 'email', flag: 'emailVerified' },
+  { type: 'phone', flag: 'phoneVerified' },
+  { type: 'id', flag: 'idVerified' },
+  { type: 'bank', flag: 'bankVerified' },
 ];
 
 export function VerificationDialog({ user, open, onClose }: { user: CurrentUser; open: boolean; onClose: () => void }) {
+  const { t } = useTranslation('profile', { keyPrefix: 'verifyDialog' });
   const request = useRequestVerification();
   const [requested, setRequested] = useState<Partial<Record<VerificationType, true>>>({});
 
   return (
     <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="verification-title">
-      <DialogTitle id="verification-title">Verification</DialogTitle>
+      <DialogTitle id="verification-title">{t('title')}</DialogTitle>
       <DialogContent>
         <Typography color="text.secondary">
-          Each verification raises your trust score. An admin reviews every request.
+          {t('intro')}
         </Typography>
         <List>
-          {VerificationKinds.map(({ type, label, flag }) => {
+          {verificationKinds.map(({ type, flag }) => {
+            const label = t(`kinds.${type}`);
             const verified = Boolean(user[flag]);
             const pending = requested[type] === true;
             return (
@@ -41,34 +44,34 @@ export function VerificationDialog({ user, open, onClose }: { user: CurrentUser;
                 key={type}
                 divider
                 secondaryAction={verified
-                  ? <Chip label="Verified" color="success" size="small" />
+                  ? <Chip label={t('verified')} color="success" size="small" />
                   : (
                     <Button
                       size="small"
                       variant="outlined"
                       disabled={pending || (request.isPending && request.variables === type)}
-                      aria-label={`Request ${label} verification`}
+                      aria-label={t('requestLabel', { kind: label })}
                       onClick={() => request.mutate(type, {
                         onSuccess: (response) => {
                           setRequested((r) => ({ ...r, [type]: true }));
-                          toast({ title: 'Verification Requested', description: response.message, variant: 'success' });
+                          toast({ title: t('done'), description: response.message, variant: 'success' });
                         },
-                        onError: () => toast({ title: 'Error', description: 'Failed to submit verification request. Please try again.', variant: 'destructive' }),
+                        onError: () => toast({ title: t('error'), description: t('failed'), variant: 'destructive' }),
                       })}
                     >
-                      {pending ? 'Requested' : 'Request'}
+                      {pending ? t('requested') : t('request')}
                     </Button>
                   )}
                 sx={{ pr: 14 }}
               >
-                <ListItemText primary={label} secondary={`+${VerificationPoints[type]} trust points`} />
+                <ListItemText primary={label} secondary={t('points', { points: VerificationPoints[type] })} />
               </ListItem>
             );
           })}
         </List>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>Close</Button>
+        <Button onClick={onClose}>{t('close')}</Button>
       </DialogActions>
     </Dialog>
   );
