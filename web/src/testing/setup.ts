@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
+import '../lib/i18n.ts'; // as the app's provider does: every component reads its texts from the catalogue
 import { resetToasts } from '../components/ui/toast.tsx';
 import { FakeWebSocket } from './fake-websocket.ts';
 

@@ -3,6 +3,10 @@
  * time, the request age badge, masked account numbers and dates.
  */
 import type { Currency } from '@puente/contracts';
+import { i18n } from '../lib/i18n.ts';
+
+/** The shell's words (locales/en/common.ts). */
+const t = i18n.getFixedT(null, 'common');
 
 const gbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const thousands = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
@@ -26,7 +30,7 @@ export function formatTrustRating(rating: number): string {
 
 /** The trust rating as the dashboard shows it: `4.5/5`, or 'Not rated yet' before the first rating. */
 export function trustRatingLabel(rating: number | null | undefined): string {
-  return rating === null || rating === undefined ? 'Not rated yet' : `${formatTrustRating(rating)}/5`;
+  return rating === null || rating === undefined ? t('trust.notRated') : t('trust.outOfFive', { rating: formatTrustRating(rating) });
 }
 
 /** Filled stars for a rating: floored and clamped to 0-5. */
@@ -35,11 +39,9 @@ export function starCount(rating: number | null | undefined): number {
   return Math.min(5, Math.max(0, Math.floor(rating)));
 }
 
-/** The words for 1-5 stars. */
-export const RatingWords = { 1: 'Poor', 2: 'Fair', 3: 'Good', 4: 'Very Good', 5: 'Excellent' } as const;
-
+/** The words for 1-5 stars: Poor, Fair, Good, Very Good, Excellent. */
 export function ratingWord(stars: number): string {
-  return RatingWords[Math.min(5, Math.max(1, Math.round(stars))) as keyof typeof RatingWords];
+  return t(`ratingWords.${Math.min(5, Math.max(1, Math.round(stars)))}`);
 }
 
 const MINUTE = 60_000;
@@ -69,8 +71,6 @@ export function formatDateTime(date: Date | string): string {
   return dateTimeFormat.format(new Date(date));
 }
 
-const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'} ago`;
-
 /**
  * Relative time: 'just now' under 60 s, then minutes, hours, and days up to 6 days; from 7 days on a short date.
  * A time in the future (clock skew) reads 'just now'.
@@ -78,20 +78,20 @@ const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'} a
 export function formatRelativeTime(date: Date | string, now: Date | number = Date.now()): string {
   const then = new Date(date).getTime();
   const elapsed = new Date(now).getTime() - then;
-  if (elapsed < MINUTE) return 'just now';
-  if (elapsed < HOUR) return plural(Math.floor(elapsed / MINUTE), 'minute');
-  if (elapsed < DAY) return plural(Math.floor(elapsed / HOUR), 'hour');
+  if (elapsed < MINUTE) return t('time.justNow');
+  if (elapsed < HOUR) return t('time.minutes', { count: Math.floor(elapsed / MINUTE) });
+  if (elapsed < DAY) return t('time.hours', { count: Math.floor(elapsed / HOUR) });
   const days = Math.floor(elapsed / DAY);
-  if (days <= 6) return plural(days, 'day');
+  if (days <= 6) return t('time.days', { count: days });
   return formatShortDate(then);
 }
 
 /** The exchange request age badge: 'New' under 1 hour, then hours (`5h`), then days (`3d`). */
 export function requestAgeBadge(createdAt: Date | string, now: Date | number = Date.now()): string {
   const elapsed = Math.max(0, new Date(now).getTime() - new Date(createdAt).getTime());
-  if (elapsed < HOUR) return 'New';
-  if (elapsed < DAY) return `${Math.floor(elapsed / HOUR)}h`;
-  return `${Math.floor(elapsed / DAY)}d`;
+  if (elapsed < HOUR) return t('age.new');
+  if (elapsed < DAY) return t('age.hours', { count: Math.floor(elapsed / HOUR) });
+  return t('age.days', { count: Math.floor(elapsed / DAY) });
 }
 
 /** An account number with only its last 4 characters visible (`•••• 5678`); 4 characters or fewer stay as they are. */

@@ -4,6 +4,7 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
 
 export const APP_NAME = 'Puente';
 
@@ -35,9 +36,10 @@ export function Page({ title, heading, subtitle, children, maxWidth = 'lg' }: {
   );
 }
 
-export function PageLoader({ label = 'Loading' }: { label?: string }) {
+export function PageLoader({ label }: { label?: string }) {
+  const { t } = useTranslation();
   return (
-    <Box role="progressbar" aria-label={label} sx={{ display: 'flex', justifyContent: 'center', py: 10 }}>
+    <Box role="progressbar" aria-label={label ?? t('loading')} sx={{ display: 'flex', justifyContent: 'center', py: 10 }}>
       <CircularProgress aria-hidden="true" />
     </Box>
   );

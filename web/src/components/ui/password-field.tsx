@@ -3,9 +3,11 @@ import { useState } from 'react';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField, { type TextFieldProps } from '@mui/material/TextField';
+import { useTranslation } from 'react-i18next';
 import { VisibilityIcon, VisibilityOffIcon } from './icons.tsx';
 
 export function PasswordField(props: Omit<TextFieldProps, 'type'> & { label: string }) {
+  const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
   const { slotProps, ...rest } = props;
   return (
@@ -18,7 +20,7 @@ export function PasswordField(props: Omit<TextFieldProps, 'type'> & { label: str
           endAdornment: (
             <InputAdornment position="end">
               <IconButton
-                aria-label={`${visible ? 'Hide' : 'Show'} ${props.label.toLowerCase()}`}
+                aria-label={t(visible ? 'password.hide' : 'password.show', { field: props.label.toLowerCase() })}
                 aria-pressed={visible}
                 onClick={() => setVisible((v) => !v)}
                 edge="end"

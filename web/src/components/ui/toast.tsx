@@ -9,6 +9,7 @@ import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
 import { CloseIcon } from './icons.tsx';
 
 export const TOAST_LIMIT = 1;
@@ -101,6 +102,7 @@ export function useToasts(): ToastItem[] {
 const accent: Record<ToastVariant, string> = { default: 'primary.main', success: 'success.main', destructive: 'error.main' };
 
 function Toast({ item }: { item: ToastItem }) {
+  const { t } = useTranslation();
   const [paused, setPaused] = useState(false);
   const [offset, setOffset] = useState(0);
   const start = useRef<number | null>(null);
@@ -166,7 +168,7 @@ function Toast({ item }: { item: ToastItem }) {
             </Button>
           ) : null}
         </Box>
-        <IconButton size="small" color="inherit" aria-label="Close" onClick={() => dismissToast(item.id)}>
+        <IconButton size="small" color="inherit" aria-label={t('close')} onClick={() => dismissToast(item.id)}>
           <CloseIcon fontSize="small" />
         </IconButton>
       </Paper>
@@ -176,6 +178,7 @@ function Toast({ item }: { item: ToastItem }) {
 
 /** The toast viewport: bottom right on desktop, full width at the bottom on small screens. */
 export function Toaster() {
+  const { t } = useTranslation();
   const items = useToasts();
   const viewport = useRef<HTMLOListElement>(null);
 
@@ -195,14 +198,14 @@ export function Toaster() {
   return (
     <Box
       component="section"
-      aria-label={`Notifications (${TOAST_HOTKEY})`}
+      aria-label={t('toastRegion', { hotkey: TOAST_HOTKEY })}
       sx={{ position: 'fixed', zIndex: 'snackbar', bottom: 0, right: 0, p: 2, width: { xs: '100%', sm: 420 }, pointerEvents: 'none' }}
     >
       <Box
         component="ol"
         ref={viewport}
         tabIndex={-1}
-        aria-label="Notifications"
+        aria-label={t('toasts')}
         sx={{ m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 1, outline: 'none', '& > li': { pointerEvents: 'auto' } }}
       >
         {items.filter((t) => t.open).map((item) => <Toast key={item.id} item={item} />)}

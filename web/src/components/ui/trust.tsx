@@ -1,17 +1,19 @@
 /** Trust displays shared by every screen: stars (floored, clamped 0-5) and the trust level / directory tier chip. */
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
+import { useTranslation } from 'react-i18next';
 import type { TrustLevel } from '@puente/contracts';
 import { formatTrustRating, starCount } from '../../utils/format.ts';
 import { StarBorderIcon, StarIcon } from './icons.tsx';
 
 export function StarRating({ rating, size = 'small' }: { rating: number | null; size?: 'small' | 'medium' }) {
+  const { t } = useTranslation();
   const filled = starCount(rating);
   return (
     <Box
       component="span"
       role="img"
-      aria-label={rating === null ? 'Not rated yet' : `Rated ${formatTrustRating(rating)} out of 5`}
+      aria-label={rating === null ? t('trust.notRated') : t('trust.rated', { rating: formatTrustRating(rating) })}
       sx={{ display: 'inline-flex', color: 'warning.main', verticalAlign: 'middle' }}
     >
       {[1, 2, 3, 4, 5].map((n) => (n <= filled ? <StarIcon key={n} fontSize={size} /> : <StarBorderIcon key={n} fontSize={size} />))}

@@ -4,7 +4,6 @@ import type { ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Notification } from '@puente/contracts';
 import { RECONNECT_MIN_MS, liveUrl, useLiveChannel } from './live-channel.ts';
-import '../../lib/i18n.ts';
 import { createQueryClient } from '../../lib/query-client.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { Toaster } from '../../components/ui/toast.tsx';

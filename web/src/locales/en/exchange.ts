@@ -34,7 +34,6 @@ export default {
     receive: '≈ {{amount}}',
     postedBy: 'by {{name}}',
     posted: 'Posted {{date}}',
-    newBadge: 'New',
     completionRate: '{{rate}}% completed',
     averageTime: '~{{minutes}} min to complete',
     open: 'View exchange #{{id}}',

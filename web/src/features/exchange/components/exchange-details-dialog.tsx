@@ -76,7 +76,7 @@ function LoadedDetails({ id, user, onClose, next }: { id: number; user: CurrentU
   let body: ReactNode;
   let actions: ReactNode = null;
   if (request.isPending) {
-    body = <Stack sx={{ alignItems: 'center', py: 3 }}><CircularProgress aria-label="Loading" /></Stack>;
+    body = <Stack sx={{ alignItems: 'center', py: 3 }}><CircularProgress aria-label={t('loading', { ns: 'common' })} /></Stack>;
   } else if (request.isError) {
     const status = request.error instanceof ApiError ? request.error.status : 0;
     body = status === 401 || /Unauthorized/i.test(request.error.message)

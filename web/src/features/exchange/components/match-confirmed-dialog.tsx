@@ -86,7 +86,7 @@ export function MatchConfirmedDialog({ matchId, onClose }: { matchId: number; on
   const { t } = useTranslation('exchange');
   const accounts = useMatchAccounts(matchId);
   let body;
-  if (accounts.isPending) body = <Stack sx={{ alignItems: 'center', py: 3 }}><CircularProgress aria-label="Loading" /></Stack>;
+  if (accounts.isPending) body = <Stack sx={{ alignItems: 'center', py: 3 }}><CircularProgress aria-label={t('loading', { ns: 'common' })} /></Stack>;
   else if (accounts.isError) body = <Alert severity="error">{errorMessage(accounts.error)}</Alert>;
   else {
     const { exchangeDetails: x, myAccount, partnerAccount, partnerDetails, isRequestor } = accounts.data;

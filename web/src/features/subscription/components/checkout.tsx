@@ -45,10 +45,10 @@ export function Checkout({ info }: { info: SubscriptionInfo }) {
 
   let form;
   if (create.isError) form = <Alert severity="error">{t('checkout.unable')}</Alert>;
-  else if (!create.data?.clientSecret) form = <Stack sx={{ alignItems: 'center', py: 3 }}><CircularProgress aria-label="Loading" /></Stack>;
+  else if (!create.data?.clientSecret) form = <Stack sx={{ alignItems: 'center', py: 3 }}><CircularProgress aria-label={t('loading', { ns: 'common' })} /></Stack>;
   else if (info.publishableKey) {
     form = (
-      <Suspense fallback={<CircularProgress aria-label="Loading" />}>
+      <Suspense fallback={<CircularProgress aria-label={t('loading', { ns: 'common' })} />}>
         <StripePayment publishableKey={info.publishableKey} clientSecret={create.data.clientSecret} returnUrl={new URL(SUCCESS_PATH, window.location.origin).href} />
       </Suspense>
     );
