@@ -5,7 +5,7 @@
  */
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { ApiError } from './api-client.ts';
+import { ApiError, errorMessage } from './api-client.ts';
 import { en } from '../locales/en/index.ts';
 
 export const namespaces = Object.keys(en) as (keyof typeof en)[];
@@ -28,10 +28,7 @@ export const i18n = i18next;
  * (`errors:<code>`); the error's own message (`STATUS: body`) when the server sent no body.
  */
 export function serverText(error: unknown): string {
-  if (error instanceof ApiError) {
-    const code = error.data?.code;
-    if (code && i18next.exists(`errors:${code}`)) return i18next.t(`errors:${code}`);
-    return error.data?.message ?? error.message;
-  }
-  return error instanceof Error ? error.message : String(error);
+  const code = error instanceof ApiError ? error.data?.code : undefined;
+  if (code && i18next.exists(`errors:${code}`)) return i18next.t(`errors:${code}`);
+  return errorMessage(error);
 }

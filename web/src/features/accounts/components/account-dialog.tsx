@@ -18,10 +18,10 @@ import {
 } from '@puente/contracts';
 import { FormTextField } from '../../../components/ui/form-fields.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
-import { errorMessage } from '../../../lib/api-client.ts';
 import { showServerFieldErrors, useSchemaForm, type Schema } from '../../../lib/form.ts';
 import { useCreateBankAccount } from '../api/create-bank-account.ts';
 import { useUpdateBankAccount } from '../api/update-bank-account.ts';
+import { serverText } from '../../../lib/i18n.ts';
 
 export type AccountDialogMode = { kind: 'add'; currency: Currency } | { kind: 'edit'; account: BankAccount };
 
@@ -54,7 +54,7 @@ export function AccountDialog({ mode, onClose, onSaved }: {
 
   const onError = (failed: 'createFailed' | 'updateFailed') => (error: unknown) => {
     showServerFieldErrors(setError, error);
-    toast({ title: t('error'), description: t(failed, { message: errorMessage(error) }), variant: 'destructive' });
+    toast({ title: t('error'), description: t(failed, { message: serverText(error) }), variant: 'destructive' });
   };
   const succeeded = (title: 'created' | 'updated') => () => {
     toast({ title: t(title), description: t(title === 'created' ? 'addedText' : 'updatedText', { currency }), variant: 'success' });

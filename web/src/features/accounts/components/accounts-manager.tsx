@@ -17,13 +17,13 @@ import { useTranslation } from 'react-i18next';
 import type { BankAccount, Currency } from '@puente/contracts';
 import { PageLoader } from '../../../components/ui/page.tsx';
 import { AddIcon, CheckIcon } from '../../../components/ui/icons.tsx';
-import { errorMessage } from '../../../lib/api-client.ts';
 import { useBankAccounts } from '../api/get-bank-accounts.ts';
 import { Currencies, missingCurrencies } from '../accounts.ts';
 import { AccountCard } from './account-card.tsx';
 import { AccountDialog, type AccountDialogMode } from './account-dialog.tsx';
 import { DeleteAccountDialog } from './delete-account-dialog.tsx';
 import { SecurityNote } from './security-note.tsx';
+import { serverText } from '../../../lib/i18n.ts';
 
 type TabName = 'mine' | 'add';
 
@@ -50,7 +50,7 @@ export function AccountsManager() {
   if (accountsQuery.isError) {
     return (
       <Alert severity="error" action={<Button color="inherit" onClick={() => void accountsQuery.refetch()}>{t('retry')}</Button>}>
-        {t('loadFailed', { message: errorMessage(accountsQuery.error) })}
+        {t('loadFailed', { message: serverText(accountsQuery.error) })}
       </Alert>
     );
   }

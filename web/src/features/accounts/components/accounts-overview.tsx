@@ -15,10 +15,10 @@ import { useTranslation } from 'react-i18next';
 import { paths } from '../../../config/paths.ts';
 import { BankIcon } from '../../../components/ui/icons.tsx';
 import { useCurrentUser } from '../../../lib/auth.ts';
-import { errorMessage } from '../../../lib/api-client.ts';
 import { maskAccountNumber } from '../../../utils/format.ts';
 import { useBankAccounts } from '../api/get-bank-accounts.ts';
 import { hasBothAccounts, missingCurrencies } from '../accounts.ts';
+import { serverText } from '../../../lib/i18n.ts';
 
 export function AccountsOverview() {
   const { t } = useTranslation('accounts');
@@ -31,7 +31,7 @@ export function AccountsOverview() {
   if (accountsQuery.isPending) {
     body = <Skeleton variant="rounded" height={72} />;
   } else if (accountsQuery.isError) {
-    body = <Alert severity="error">{t('loadFailed', { message: errorMessage(accountsQuery.error) })}</Alert>;
+    body = <Alert severity="error">{t('loadFailed', { message: serverText(accountsQuery.error) })}</Alert>;
   } else if (accounts.length === 0) {
     body = (
       <Box sx={{ textAlign: 'center', py: 2 }}>

@@ -7,8 +7,8 @@ import DialogTitle from '@mui/material/DialogTitle';
 import { useTranslation } from 'react-i18next';
 import type { BankAccount } from '@puente/contracts';
 import { toast } from '../../../components/ui/toast.tsx';
-import { errorMessage } from '../../../lib/api-client.ts';
 import { useDeleteBankAccount } from '../api/delete-bank-account.ts';
+import { serverText } from '../../../lib/i18n.ts';
 
 /** Delete asks for confirmation (spec section 5). */
 export function DeleteAccountDialog({ account, onClose }: { account: BankAccount; onClose: () => void }) {
@@ -31,7 +31,7 @@ export function DeleteAccountDialog({ account, onClose }: { account: BankAccount
               toast({ title: t('deleted'), description: t('deletedText', { currency: account.currency }), variant: 'success' });
               onClose();
             },
-            onError: (error) => toast({ title: t('error'), description: t('deleteFailed', { message: errorMessage(error) }), variant: 'destructive' }),
+            onError: (error) => toast({ title: t('error'), description: t('deleteFailed', { message: serverText(error) }), variant: 'destructive' }),
           })}
         >
           {remove.isPending ? t('dialog.deleting') : t('dialog.delete')}

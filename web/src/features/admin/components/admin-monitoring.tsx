@@ -25,11 +25,11 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import type { LoginAttempt, SignupAttempt } from '@puente/contracts';
-import { errorMessage } from '../../../lib/api-client.ts';
 import type { AttemptFilters, Page } from '../../../lib/query-keys.ts';
 import { formatDateTime } from '../../../utils/format.ts';
 import { useLoginFailures, useSignupFailures } from '../api/get-failure-stats.ts';
 import { useLoginAttempts, useSignupAttempts } from '../api/get-attempts.ts';
+import { serverText } from '../../../lib/i18n.ts';
 
 export function AdminsOnly() {
   const { t } = useTranslation('admin');
@@ -211,7 +211,7 @@ function Loaded<T>({ query, children }: {
   const { t } = useTranslation('admin');
   if (query.isPending) return <Box sx={{ p: 2 }}><Skeleton variant="rounded" height={120} /></Box>;
   if (query.isError || query.data === undefined) {
-    return <Alert severity="error" sx={{ m: 2 }}>{t('loadFailed', { message: errorMessage(query.error) })}</Alert>;
+    return <Alert severity="error" sx={{ m: 2 }}>{t('loadFailed', { message: serverText(query.error) })}</Alert>;
   }
   return <>{children(query.data)}</>;
 }

@@ -9,9 +9,9 @@ import { useTranslation } from 'react-i18next';
 import { ChangePasswordRequest } from '@puente/contracts';
 import { FormPasswordField } from '../../../components/ui/form-fields.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
-import { errorMessage } from '../../../lib/api-client.ts';
 import { showServerFieldErrors, useSchemaForm } from '../../../lib/form.ts';
 import { useChangePassword } from '../api/change-password.ts';
+import { serverText } from '../../../lib/i18n.ts';
 
 const empty = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
@@ -37,7 +37,7 @@ export function ChangePasswordButton() {
       },
       onError: (error) => {
         showServerFieldErrors(setError, error);
-        toast({ title: t('failed'), description: errorMessage(error), variant: 'destructive' });
+        toast({ title: t('failed'), description: serverText(error), variant: 'destructive' });
       },
     });
   });

@@ -10,9 +10,9 @@ import { ForgotPasswordRequest } from '@puente/contracts';
 import { paths } from '../../../config/paths.ts';
 import { FormTextField } from '../../../components/ui/form-fields.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
-import { errorMessage } from '../../../lib/api-client.ts';
 import { useSchemaForm } from '../../../lib/form.ts';
 import { useRequestPasswordReset } from '../api/forgot-password.ts';
+import { serverText } from '../../../lib/i18n.ts';
 
 export function ForgotPasswordForm() {
   const { t } = useTranslation('auth', { keyPrefix: 'forgot' });
@@ -21,7 +21,7 @@ export function ForgotPasswordForm() {
 
   const onSubmit = handleSubmit((body) => {
     request.mutate(body, {
-      onError: (failure) => toast({ title: t('failed'), description: errorMessage(failure), variant: 'destructive' }),
+      onError: (failure) => toast({ title: t('failed'), description: serverText(failure), variant: 'destructive' }),
     });
   });
 

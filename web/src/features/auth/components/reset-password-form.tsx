@@ -9,9 +9,9 @@ import { ResetPasswordRequest } from '@puente/contracts';
 import { paths } from '../../../config/paths.ts';
 import { FormPasswordField } from '../../../components/ui/form-fields.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
-import { errorMessage } from '../../../lib/api-client.ts';
 import { showServerFieldErrors, useSchemaForm } from '../../../lib/form.ts';
 import { useResetPassword } from '../api/reset-password.ts';
+import { serverText } from '../../../lib/i18n.ts';
 
 export function ResetPasswordForm() {
   const [params] = useSearchParams();
@@ -43,7 +43,7 @@ export function ResetPasswordForm() {
         },
         onError: (error) => {
           showServerFieldErrors(setError, error);
-          toast({ title: t('failed'), description: errorMessage(error), variant: 'destructive' });
+          toast({ title: t('failed'), description: serverText(error), variant: 'destructive' });
         },
       });
     },

@@ -11,10 +11,10 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { ActiveExchangeRequestStatuses, type ExchangeRequest, type ExchangeRequestSummary } from '@puente/contracts';
 import { paths } from '../../../config/paths.ts';
-import { errorMessage } from '../../../lib/api-client.ts';
 import { useMatches } from '../api/matches.ts';
 import { useMyRequests } from '../api/requests.ts';
 import { ExchangeRequestCard } from './exchange-request-card.tsx';
+import { serverText } from '../../../lib/i18n.ts';
 
 export const MAX_ACTIVE_SHOWN = 4;
 
@@ -34,7 +34,7 @@ export function ActiveRequests({ userId, onOpen }: { userId: number; onOpen: (id
 
   let body;
   if (mine.isPending || matches.isPending) body = <Skeleton variant="rounded" height={120} />;
-  else if (mine.isError) body = <Alert severity="error">{errorMessage(mine.error)}</Alert>;
+  else if (mine.isError) body = <Alert severity="error">{serverText(mine.error)}</Alert>;
   else if (active.length === 0) body = <Typography color="text.secondary">{t('active.empty')}</Typography>;
   else {
     body = (

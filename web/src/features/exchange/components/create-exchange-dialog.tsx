@@ -20,12 +20,12 @@ import { useTranslation } from 'react-i18next';
 import { ExchangeRequestCreate, RATE_BAND_PERCENT, SubscriptionPlans, otherCurrency, rateBand, type Currency } from '@puente/contracts';
 import { toast } from '../../../components/ui/toast.tsx';
 import { paths } from '../../../config/paths.ts';
-import { errorMessage } from '../../../lib/api-client.ts';
 import { formatCurrency, formatRate } from '../../../utils/format.ts';
 import { useExchangeLimits, useExchangeRate } from '../api/rate.ts';
 import { useCreateRequest } from '../api/requests.ts';
 import { receiveAmount } from '../money.ts';
 import { ExchangeRateCard } from './exchange-rate-card.tsx';
+import { serverText } from '../../../lib/i18n.ts';
 
 export const DEFAULT_AMOUNT = 500;
 
@@ -65,7 +65,7 @@ export function CreateExchangeDialog({ open, onClose, onCreated }: { open: boole
         onCreated?.(request.id);
       },
       onError: (error) => {
-        const message = errorMessage(error);
+        const message = serverText(error);
         if (isLimitError(message)) {
           toast({ title: t('create.limitReached'), description: message, variant: 'destructive', action: { label: t('create.upgrade'), onClick: () => { void navigate(paths.subscription); } } });
         } else {

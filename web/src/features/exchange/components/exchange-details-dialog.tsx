@@ -19,13 +19,14 @@ import type { CurrentUser, ExchangeMatch, ExchangeRequest } from '@puente/contra
 import { StarRating } from '../../../components/ui/trust.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
 import { paths } from '../../../config/paths.ts';
-import { ApiError, errorMessage } from '../../../lib/api-client.ts';
+import { ApiError } from '../../../lib/api-client.ts';
 import { formatCurrency, formatRate } from '../../../utils/format.ts';
 import { useAcceptRequest, useCompleteMatch, useConfirmMatch, useMatchForRequest } from '../api/matches.ts';
 import { useMatchRatings } from '../api/ratings.ts';
 import { useCancelRequest, useCompleteRequest, useExchangeRequest, useNotifyRequest } from '../api/requests.ts';
 import { receiveAmount } from '../money.ts';
 import { StatusChip } from './exchange-request-card.tsx';
+import { serverText } from '../../../lib/i18n.ts';
 
 /** What the details dialog asks its parent to open next. */
 export interface DetailsNext {
@@ -83,7 +84,7 @@ function LoadedDetails({ id, user, onClose, next }: { id: number; user: CurrentU
       ? <Alert severity="warning" action={<Button color="inherit" onClick={() => window.location.reload()}>{t('details.refresh')}</Button>}>{t('details.sessionExpired')}</Alert>
       : status === 404
         ? <Alert severity="info"><strong>{t('details.notFound')}</strong> — {t('details.notFoundText')}</Alert>
-        : <Alert severity="error">{errorMessage(request.error)}</Alert>;
+        : <Alert severity="error">{serverText(request.error)}</Alert>;
   } else {
     body = <Terms request={request.data} match={match.data ?? null} />;
     actions = <DetailsActions request={request.data} match={match.data ?? null} user={user} next={next} />;
@@ -147,7 +148,7 @@ function DetailsActions({ request, match, user, next }: { request: ExchangeReque
   if (!isOwner && request.status === 'open') {
     buttons.push(<Button key="accept" variant="contained" disabled={busy} onClick={() => accept.mutate(request.id, {
       onSuccess: ok(t('details.matched'), t('details.matchedText')),
-      onError: failed((e) => t('details.failedMatch', { message: errorMessage(e) })),
+      onError: failed((e) => t('details.failedMatch', { message: serverText(e) })),
     })}>{t('details.accept')}</Button>);
   }
   if (isOwner && request.status === 'open') {

@@ -12,9 +12,9 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { ExchangeRequestSort, type Currency } from '@puente/contracts';
-import { errorMessage } from '../../../lib/api-client.ts';
 import { useMarket, type MarketFilters } from '../api/requests.ts';
 import { ExchangeRequestCard } from './exchange-request-card.tsx';
+import { serverText } from '../../../lib/i18n.ts';
 
 const positive = (value: string) => (value.trim() === '' || !(Number(value) >= 0) ? undefined : Number(value));
 
@@ -38,7 +38,7 @@ export function Market({ userId, onOpen }: { userId: number; onOpen: (id: number
 
   let body;
   if (market.isPending) body = <Skeleton variant="rounded" height={160} />;
-  else if (market.isError) body = <Alert severity="error">{t('market.failed', { message: errorMessage(market.error) })}</Alert>;
+  else if (market.isError) body = <Alert severity="error">{t('market.failed', { message: serverText(market.error) })}</Alert>;
   else if (requests.length === 0) body = <Typography color="text.secondary">{t('market.empty')}</Typography>;
   else {
     body = (

@@ -19,10 +19,10 @@ import { useTranslation } from 'react-i18next';
 import type { BankAccount } from '@puente/contracts';
 import { CheckIcon, CopyIcon } from '../../../components/ui/icons.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
-import { errorMessage } from '../../../lib/api-client.ts';
 import { formatCurrency, formatSortCode } from '../../../utils/format.ts';
 import { useMatchAccounts } from '../api/matches.ts';
 import { receiveAmount } from '../money.ts';
+import { serverText } from '../../../lib/i18n.ts';
 
 /** How long a copy button says 'Copied' (spec section 9). */
 export const COPY_FEEDBACK_MS = 2_000;
@@ -87,7 +87,7 @@ export function MatchConfirmedDialog({ matchId, onClose }: { matchId: number; on
   const accounts = useMatchAccounts(matchId);
   let body;
   if (accounts.isPending) body = <Stack sx={{ alignItems: 'center', py: 3 }}><CircularProgress aria-label={t('loading', { ns: 'common' })} /></Stack>;
-  else if (accounts.isError) body = <Alert severity="error">{errorMessage(accounts.error)}</Alert>;
+  else if (accounts.isError) body = <Alert severity="error">{serverText(accounts.error)}</Alert>;
   else {
     const { exchangeDetails: x, myAccount, partnerAccount, partnerDetails, isRequestor } = accounts.data;
     const converted = receiveAmount(x.fromCurrency, x.amount, x.exchangeRate) ?? 0;

@@ -8,9 +8,9 @@ import { useTranslation } from 'react-i18next';
 import { UserProfileUpdate, type CurrentUser } from '@puente/contracts';
 import { FormTextField } from '../../../components/ui/form-fields.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
-import { errorMessage } from '../../../lib/api-client.ts';
 import { showServerFieldErrors, useSchemaForm } from '../../../lib/form.ts';
 import { useUpdateProfile } from '../api/update-profile.ts';
+import { serverText } from '../../../lib/i18n.ts';
 
 export function EditNameDialog({ user, open, onClose }: { user: CurrentUser; open: boolean; onClose: () => void }) {
   const { control, handleSubmit, setError } = useSchemaForm(
@@ -27,7 +27,7 @@ export function EditNameDialog({ user, open, onClose }: { user: CurrentUser; ope
       },
       onError: (error) => {
         showServerFieldErrors(setError, error);
-        toast({ title: t('error'), description: t('failed', { message: errorMessage(error) }), variant: 'destructive' });
+        toast({ title: t('error'), description: t('failed', { message: serverText(error) }), variant: 'destructive' });
       },
     });
   });

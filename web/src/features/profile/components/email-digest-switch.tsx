@@ -7,9 +7,9 @@ import FormHelperText from '@mui/material/FormHelperText';
 import Switch from '@mui/material/Switch';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../components/ui/toast.tsx';
-import { errorMessage } from '../../../lib/api-client.ts';
 import { useNotificationPreferences } from '../api/get-notification-preferences.ts';
 import { useUpdateNotificationPreferences } from '../api/update-notification-preferences.ts';
+import { serverText } from '../../../lib/i18n.ts';
 
 export function EmailDigestSwitch() {
   const { t } = useTranslation('profile');
@@ -26,7 +26,7 @@ export function EmailDigestSwitch() {
           <Switch
             checked={checked}
             onChange={(_event, emailDigest) => update.mutate({ emailDigest }, {
-              onError: (error) => toast({ title: t('error'), description: t('digest.failed', { message: errorMessage(error) }), variant: 'destructive' }),
+              onError: (error) => toast({ title: t('error'), description: t('digest.failed', { message: serverText(error) }), variant: 'destructive' }),
             })}
           />
         )}

@@ -14,8 +14,8 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { CheckIcon, CopyIcon } from '../../../components/ui/icons.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
-import { errorMessage } from '../../../lib/api-client.ts';
 import { useReferralCode } from '../api/get-referral-code.ts';
+import { serverText } from '../../../lib/i18n.ts';
 
 export const COPY_FEEDBACK_MS = 2000;
 
@@ -71,7 +71,7 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
           {t('intro')}
         </Typography>
         {code.isPending ? <Skeleton variant="rounded" height={112} /> : null}
-        {code.isError ? <Alert severity="error">{t('failed', { message: errorMessage(code.error) })}</Alert> : null}
+        {code.isError ? <Alert severity="error">{t('failed', { message: serverText(code.error) })}</Alert> : null}
         {referralCode ? (
           <>
             <CopyField label={t('code')} value={referralCode} />
