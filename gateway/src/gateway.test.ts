@@ -192,3 +192,33 @@ describe('gateway in front of services: routing from the declarations', () => {
     expect(ui.headers['content-type']).toMatch(/text\/html/);
   });
 });
+
+describe('gateway in front of a service that is down', () => {
+  /** A port nothing listens on (a server opened and closed). */
+  async function closedPortUrl(): Promise<string> {
+    const probe = Fastify();
+    await probe.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = probe.server.address() as { port: number };
+    await probe.close();
+    return `http://127.0.0.1:${port}`;
+  }
+
+  it("answers 503 'service_unavailable' with a clear message, not 500, and gives a login's points back", async () => {
+    const identity = await startFakeService('identity');
+    const down = await closedPortUrl();
+    const gateway = await buildTestGateway({ serviceUrls: { identity: identity.url, accounts: down } });
+    try {
+      const cookie = sessionCookieOf(await login(gateway, 'ben@example.com'))!;
+      const res = await gateway.inject({ method: 'GET', url: '/api/bank-accounts', headers: { cookie } });
+      expect(res.statusCode).toBe(503);
+      expect(ErrorBody.parse(res.json())).toEqual({ code: 'service_unavailable', message: 'The accounts service is not available right now. Please try again later.' });
+
+      // Identity down: every login attempt is a 503, and none of them uses up the account's 5 attempts.
+      await identity.close();
+      for (let i = 0; i < 7; i++) expect((await login(gateway, 'ben@example.com')).statusCode).toBe(503);
+    } finally {
+      await gateway.close();
+      await identity.close().catch(() => {});
+    }
+  });
+});

@@ -68,6 +68,14 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
       if (Array.isArray(setCookie)) headers['set-cookie'] = setCookie.filter((c) => !c.startsWith(`${SESSION_COOKIE}=`));
       return headers;
     },
+    // A service that cannot be reached (down, restarting, refusing connections) is a 503 the browser can read, not
+    // a 500: the request did not fail, the service is missing. Its login points are given back.
+    onError: (reply: FastifyReply, { error }: { error: Error }) => {
+      if (!unreachable(error)) return reply.send(error);
+      reply.request.log.warn({ service, err: error.cause ?? error }, 'service unreachable');
+      void deps.limiter.settle(reply.request, 503).catch(() => {});
+      return unavailable(service)(reply.request, reply);
+    },
     onResponse: (request: FastifyRequest, reply: FastifyReply, res: { statusCode?: number; stream: NodeJS.ReadableStream & { destroy(): void } }) => {
       void afterResponse(deps, request, reply, res.statusCode ?? 0, exchanges.get(request)?.sessionAction)
         .then(() => reply.send(res.stream), (err: unknown) => {
@@ -158,6 +166,17 @@ function withoutSessionCookie(cookie: string | undefined): string | undefined {
   return kept.length > 0 ? kept.join('; ') : undefined;
 }
 
+
+/** Connection failures reply-from reports (its own codes, or the socket's on the cause). */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT',
+  'FST_REPLY_FROM_SERVICE_UNAVAILABLE',
+]);
+
+function unreachable(error: Error): boolean {
+  const codes = [(error as { code?: string }).code, (error.cause as { code?: string } | undefined)?.code];
+  return codes.some((code) => code !== undefined && UNREACHABLE.has(code));
+}
 
 function unavailable(service: ServiceName) {
   return async (_request: unknown, reply: FastifyReply) =>
