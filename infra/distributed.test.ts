@@ -31,7 +31,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'distributed smoke test: the g
       services: ['identity', 'subscription'],
       gateway: true,
       onOutput: (name, line) => output.push(`[${name}] ${line}`),
-      say: () => {},
+      say: (line) => output.push(`[runner] ${line}`),
     });
   }, 120_000);
 
@@ -93,4 +93,15 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'distributed smoke test: the g
     const missing = await fetch(`${running!.url}/api/bank-accounts`);
     expect(missing.status).toBe(503);
   });
+
+  it('starts a service that crashed again, with a pause, and says so', async () => {
+    const crashed = running!.children.get('subscription')!;
+    crashed.kill('SIGKILL');
+    await vi.waitFor(() => expect(output.join('\n')).toContain('subscription stopped (SIGKILL); restarting it in 1 s (attempt 1)'), { timeout: 10_000 });
+    await vi.waitFor(async () => {
+      const again = running!.children.get('subscription')!;
+      expect(again.pid).not.toBe(crashed.pid);
+      expect((await fetch(`${running!.serviceUrls.subscription}/ready`)).status).toBe(200);
+    }, { timeout: 60_000, interval: 250 });
+  }, 90_000);
 });

@@ -16,6 +16,11 @@ import { secretsFile, withKeptSecrets } from './secrets.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+const RESTART_MIN_MS = 1_000;
+const RESTART_MAX_MS = 30_000;
+/** A process that ran this long before it died starts its backoff over. */
+const RESTART_RESET_MS = 60_000;
+
 const Settings = z.object({
   DATABASE_URL: z.url({ message: 'DATABASE_URL is required: the PostgreSQL server, e.g. postgres://postgres@127.0.0.1:5432/puente' }),
   KAFKA_BROKERS: z.string().min(1, 'KAFKA_BROKERS is required: host:port of the Kafka brokers, comma-separated'),
@@ -65,7 +70,11 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
   const children = new Map<string, ChildProcess>();
   const node = process.execPath;
 
+  let stopping = false;
+  const restarts = new Map<string, { attempt: number; timer?: NodeJS.Timeout }>();
+
   const launch = (name: string, script: string, extra: Record<string, string>) => {
+    const startedAt = Date.now();
     const child = spawn(node, [script], {
       cwd: root,
       env: { ...env, SERVICE_URLS, LOG_LEVEL: settings.LOG_LEVEL, HOST: '127.0.0.1', ...extra },
@@ -80,10 +89,25 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
       });
     }
     children.set(name, child);
+    // A process that dies on its own is started again after a growing pause (1 s, 2 s, 4 s … 30 s; back to 1 s once
+    // it has run for a minute), so one crash is not an outage until somebody notices.
+    child.once('exit', (code, signal) => {
+      // A clean exit or a stop asked for (Ctrl+C reaches the whole process group) is not a crash.
+      const asked = code === 0 || signal === 'SIGINT' || signal === 'SIGTERM';
+      if (stopping || asked || children.get(name) !== child) return;
+      const state = restarts.get(name) ?? { attempt: 0 };
+      state.attempt = Date.now() - startedAt > RESTART_RESET_MS ? 1 : state.attempt + 1;
+      const delay = Math.min(RESTART_MAX_MS, RESTART_MIN_MS * 2 ** (state.attempt - 1));
+      say(`${name} stopped (${signal ?? `exit code ${code}`}); restarting it in ${delay / 1000} s (attempt ${state.attempt})`);
+      state.timer = setTimeout(() => { if (!stopping) launch(name, script, extra); }, delay);
+      restarts.set(name, state);
+    });
     return child;
   };
 
   const stop = async () => {
+    stopping = true;
+    for (const { timer } of restarts.values()) clearTimeout(timer);
     await Promise.all([...children.values()].map((c) => new Promise<void>((resolve) => {
       if (c.exitCode !== null || c.signalCode !== null) return resolve();
       const t = setTimeout(() => { c.kill('SIGKILL'); }, 10_000);
