@@ -13,19 +13,24 @@ import type { RunningApp } from './app-client.ts';
 export interface RunningTestApp extends RunningApp {
   /** Every gateway instance's URL (`url` first). */
   gatewayUrls: string[];
+  /** Every line every process wrote (distributed; empty embedded, which runs quiet). */
+  log(): string[];
+  /** The database the services use (distributed). */
+  databaseUrl?: string;
 }
 
 export async function startEmbeddedApp(name: string, env: Record<string, string>): Promise<RunningTestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), `puente-${name}-`));
   const app = await startEmbedded({ ...process.env, ...env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, { quiet: true, printAdmin: () => {} });
   return {
-    url: app.url, gatewayUrls: [app.url], output: () => [],
+    url: app.url, gatewayUrls: [app.url], output: () => [], log: () => [],
     stop: async () => { await app.stop(); rmSync(dataDir, { recursive: true, force: true }); },
   };
 }
 
 export async function startDistributedApp(name: string, env: Record<string, string>, opts: { gateways?: number } = {}): Promise<RunningTestApp> {
   const [postgres, redis, kafka] = await Promise.all([startPostgres(), startRedis(), startKafka()]);
+  const databaseUrl = await postgres.createDatabase(name.replace(/\W/g, '_'));
   const dataDir = mkdtempSync(join(tmpdir(), `puente-${name}-`));
   const base = testPortBase();
   const output: string[] = [];
@@ -36,7 +41,7 @@ export async function startDistributedApp(name: string, env: Record<string, stri
   try {
     const running = await startDistributed({
       env: {
-        ...process.env, DATABASE_URL: await postgres.createDatabase(name.replace(/\W/g, '_')), REDIS_URL: redis.url,
+        ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redis.url,
         KAFKA_BROKERS: kafka.brokers.join(','), PORT: String(base + 100), SERVICES_BASE_PORT: String(base), LOG_LEVEL: 'warn',
         DATA_DIR: dataDir, ...env,
       },
@@ -45,7 +50,7 @@ export async function startDistributedApp(name: string, env: Record<string, stri
       say: () => {},
     });
     return {
-      url: running.url, gatewayUrls: running.gatewayUrls, output: () => output.slice(-60),
+      url: running.url, gatewayUrls: running.gatewayUrls, output: () => output.slice(-60), log: () => [...output], databaseUrl,
       stop: async () => { await running.stop(); await stopInfra(); },
     };
   } catch (err) {
