@@ -7,7 +7,7 @@ import { describeWithInfra, startKafka, type KafkaCluster } from '@puente/testki
 import { DEAD_LETTER_TYPE, deadLetterTopic, type DeadLetterPayload } from './bus.ts';
 import { runBusContractSuite } from './bus-suite.ts';
 import { InProcessBus } from './in-process.ts';
-import { KafkaBus, ensureTopics } from './kafka.ts';
+import { KafkaBus, ensureTopics, replayDeadLetters } from './kafka.ts';
 
 const { Kafka, logLevel, Partitioners } = kafkajs;
 
@@ -30,6 +30,46 @@ describeWithInfra(['kafka'], 'KafkaBus', () => {
   runBusContractSuite('kafka', async () => kafkaBus(), { settleMs: 1_000 });
 
   describe('kafka specifics', () => {
+    it('replays a group\'s dead letters once the cause is fixed: applied once by the group that gave up, each replayed once', async () => {
+      const bus = kafkaBus();
+      const topic = `test.replay.${randomUUID().slice(0, 8)}`;
+      const group = `test.replay-group.${randomUUID().slice(0, 8)}`;
+      const event: EventEnvelope = {
+        id: uuidv7(), type: 'exchange.request.completed', version: 1, occurredAt: new Date().toISOString(),
+        producer: 'exchange', aggregateId: 'replay-agg', payload: {},
+      };
+      let broken = true;
+      const applied: string[] = [];
+      const parked: EventEnvelope[] = [];
+      try {
+        await Promise.all([
+          bus.subscribe({ group: `${group}.observer`, topics: [deadLetterTopic(group)], handle: async (e) => { parked.push(e); } }),
+          bus.subscribe({
+            group, topics: [topic], maxAttempts: 1,
+            handle: async (e) => {
+              if (broken) throw new Error('the rate table is missing');
+              applied.push(e.id);
+            },
+          }),
+        ]);
+        await bus.publish(topic, [event]);
+        await expect.poll(() => parked.length, { timeout: 30_000 }).toBe(1);
+        expect(applied).toEqual([]);
+
+        broken = false; // fixed: now replay
+        const replayedIds: string[] = [];
+        expect(await replayDeadLetters({ brokers: cluster.brokers, bus, group, onReplayed: (p) => replayedIds.push(p.event.id) })).toBe(1);
+        expect(replayedIds).toEqual([event.id]);
+        await expect.poll(() => applied, { timeout: 30_000 }).toEqual([event.id]);
+        // A second run has nothing left to replay.
+        expect(await replayDeadLetters({ brokers: cluster.brokers, bus, group })).toBe(0);
+        await new Promise((r) => setTimeout(r, 1_000));
+        expect(applied).toEqual([event.id]);
+      } finally {
+        await bus.close();
+      }
+    }, 90_000);
+
     it('dead-letters a record that is not an event envelope at once, and keeps consuming', async () => {
       const bus = kafkaBus();
       const topic = `test.garbage.${randomUUID().slice(0, 8)}`;

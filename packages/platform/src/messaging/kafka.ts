@@ -29,6 +29,7 @@ import { toRecords } from './kafka-records.ts';
 import { KafkaSubscription } from './kafka-subscription.ts';
 
 export { ensureTopics } from './kafka-topics.ts';
+export { replayDeadLetters, replayGroup, type ReplayOptions } from './kafka-dead-letters.ts';
 
 /** How soon a subscription notices a topic created after it subscribed. */
 const TOPIC_DISCOVERY_MS = 10_000;
