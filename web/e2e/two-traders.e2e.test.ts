@@ -105,8 +105,14 @@ describe.skipIf(!chromiumAvailable())('two traders (browser)', () => {
       await ana.page.getByTestId('notification-badge').getByText('1', { exact: true }).waitFor(WITHIN_A_POLL);
       const anaCard = ana.page.getByRole('region', { name: 'Active Requests' }).getByRole('article', { name: `View exchange #${requestId}` });
       await anaCard.getByTestId('request-status').getByText('matched').waitFor(WITHIN_A_POLL);
+      await ana.page.getByRole('button', { name: 'Notifications, 1 unread' }).click();
+      const bell = ana.page.getByRole('dialog', { name: 'Notifications' });
+      await bell.getByText(/^Someone accepted your exchange request #\d+/).waitFor();
       await ana.shot('06-accept-seen');
-      await anaCard.click();
+      // The notification opens its request (and is read).
+      await bell.getByRole('button', { name: /Someone accepted/ }).click();
+      await ana.page.waitForURL(`**/dashboard?requestId=${requestId}`);
+      await ana.page.getByTestId('notification-badge').getByText('1', { exact: true }).waitFor({ state: 'hidden', timeout: 10_000 });
       await anaDetails.getByRole('button', { name: 'Approve Match & Share Bank Details' }).click();
 
       // Both see the bank details open by themselves, each with the partner's account.
