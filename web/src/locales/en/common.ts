@@ -27,6 +27,8 @@ export default {
     copyright: '© {{year}} Puente',
   },
   theme: { label: 'Theme: {{preference}}', light: 'Light', dark: 'Dark', system: 'System' },
+  /** A bank account's fields, as every screen that shows one labels them. */
+  bankFields: { accountHolder: 'Account holder', accountNumber: 'Account number', sortCode: 'Sort code', rut: 'RUT', accountType: 'Account type', email: 'Email', iban: 'IBAN' },
   loading: 'Loading',
   close: 'Close',
   toasts: 'Notifications',

@@ -52,13 +52,13 @@ export function AccountCard({ account, onEdit, onDelete }: {
           ) : null}
         </Stack>
         <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.5, mt: 2, mb: 0 }}>
-          <Detail label={t('fields.accountHolder')} value={account.accountHolder} />
-          <Detail label={t('fields.accountNumber')} value={maskAccountNumber(account.accountNumber)} />
-          {account.sortCode ? <Detail label={t('fields.sortCode')} value={formatSortCode(account.sortCode)} /> : null}
-          {account.rut ? <Detail label={t('fields.rut')} value={account.rut} /> : null}
-          {account.accountType ? <Detail label={t('fields.accountType')} value={t(`accountTypes.${account.accountType}`)} /> : null}
-          {account.email ? <Detail label={t('fields.email')} value={account.email} /> : null}
-          {account.iban ? <Detail label={t('fields.iban')} value={maskAccountNumber(account.iban)} /> : null}
+          <Detail label={t('bankFields.accountHolder', { ns: 'common' })} value={account.accountHolder} />
+          <Detail label={t('bankFields.accountNumber', { ns: 'common' })} value={maskAccountNumber(account.accountNumber)} />
+          {account.sortCode ? <Detail label={t('bankFields.sortCode', { ns: 'common' })} value={formatSortCode(account.sortCode)} /> : null}
+          {account.rut ? <Detail label={t('bankFields.rut', { ns: 'common' })} value={account.rut} /> : null}
+          {account.accountType ? <Detail label={t('bankFields.accountType', { ns: 'common' })} value={t(`accountTypes.${account.accountType}`)} /> : null}
+          {account.email ? <Detail label={t('bankFields.email', { ns: 'common' })} value={account.email} /> : null}
+          {account.iban ? <Detail label={t('bankFields.iban', { ns: 'common' })} value={maskAccountNumber(account.iban)} /> : null}
         </Box>
       </CardContent>
     </Card>

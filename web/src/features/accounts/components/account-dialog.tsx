@@ -98,15 +98,15 @@ export function AccountDialog({ mode, onClose, onSaved }: {
           ) : null}
           {field('bankName', t('fields.bankName'))}
           {field('accountHolder', t('fields.accountHolderName'), { autoComplete: 'name' })}
-          {field('accountNumber', t('fields.accountNumber'), { helper: t(currency === 'GBP' ? 'fields.gbpDigits' : 'fields.clpDigits') })}
-          {mode.kind === 'add' && currency === 'GBP' ? field('sortCode', t('fields.sortCode'), { helper: t('fields.sortCodeHint') }) : null}
+          {field('accountNumber', t('bankFields.accountNumber', { ns: 'common' }), { helper: t(currency === 'GBP' ? 'fields.gbpDigits' : 'fields.clpDigits') })}
+          {mode.kind === 'add' && currency === 'GBP' ? field('sortCode', t('bankFields.sortCode', { ns: 'common' }), { helper: t('fields.sortCodeHint') }) : null}
           {mode.kind === 'add' && currency === 'CLP' ? (
             <>
-              {field('rut', t('fields.rut'), { helper: t('fields.rutHint') })}
-              <FormTextField select control={control} name="accountType" label={t('fields.accountType')} required fullWidth margin="dense">
+              {field('rut', t('bankFields.rut', { ns: 'common' }), { helper: t('fields.rutHint') })}
+              <FormTextField select control={control} name="accountType" label={t('bankFields.accountType', { ns: 'common' })} required fullWidth margin="dense">
                 {ClpAccountType.options.map((type) => <MenuItem key={type} value={type}>{t(`accountTypes.${type}`)}</MenuItem>)}
               </FormTextField>
-              {field('email', t('fields.email'), { autoComplete: 'email' })}
+              {field('email', t('bankFields.email', { ns: 'common' }), { autoComplete: 'email' })}
             </>
           ) : null}
           {mode.kind === 'add' ? field('iban', t('fields.ibanOptional'), { required: false }) : null}

@@ -70,13 +70,13 @@ function AccountDetails({ title, account }: { title: string; account: BankAccoun
       <Typography sx={{ fontWeight: 700, mb: 1 }}>{title}</Typography>
       <Stack spacing={0.5}>
         <Detail label={t('bank.bankName')} value={account.bankName} />
-        <Detail label={t('bank.accountHolder')} value={account.accountHolder} />
-        <Detail label={t('bank.accountNumber')} value={account.accountNumber} />
-        <Detail label={t('bank.sortCode')} value={account.sortCode ? formatSortCode(account.sortCode) : null} />
-        <Detail label={t('bank.rut')} value={account.rut} />
-        <Detail label={t('bank.accountType')} value={account.accountType} />
-        <Detail label={t('bank.email')} value={account.email} />
-        <Detail label={t('bank.iban')} value={account.iban} />
+        <Detail label={t('bankFields.accountHolder', { ns: 'common' })} value={account.accountHolder} />
+        <Detail label={t('bankFields.accountNumber', { ns: 'common' })} value={account.accountNumber} />
+        <Detail label={t('bankFields.sortCode', { ns: 'common' })} value={account.sortCode ? formatSortCode(account.sortCode) : null} />
+        <Detail label={t('bankFields.rut', { ns: 'common' })} value={account.rut} />
+        <Detail label={t('bankFields.accountType', { ns: 'common' })} value={account.accountType} />
+        <Detail label={t('bankFields.email', { ns: 'common' })} value={account.email} />
+        <Detail label={t('bankFields.iban', { ns: 'common' })} value={account.iban} />
       </Stack>
     </Paper>
   );
