@@ -5,7 +5,8 @@
  * gets 401 on user and admin routes, a user 403 on admin routes) and from ownership (another user's, or an admin's,
  * call on someone's request, match, account or notification is refused or answers nothing of theirs). A route
  * without a row fails the test. Every answer to a caller who is not the party is searched for the parties' bank
- * details (and, for non-admins, their emails): none may appear. Ratings are public to signed-in users by design.
+ * details (and, for non-admins, their emails): none may appear. Ratings are public to signed-in users by design. A
+ * user's data download is the caller's own, whoever calls: another user's or an admin's holds nothing of the parties'.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,7 +37,7 @@ interface Row {
   call: (r: Resources) => { params?: Record<string, string | number>; query?: string; body?: unknown };
   expect: Record<Caller, number[]>;
   /** Who the party is (default Ana, the requester). */
-  party?: 'ana' | 'bruno' | 'dan';
+  party?: 'ana' | 'bruno' | 'dan' | 'eve';
   /** Resources made for this row alone (its party's call changes them). */
   setup?: () => Promise<Partial<Resources>>;
   /** Each signed-in caller uses a session of its own for this row (logout ends it). */
@@ -53,7 +54,7 @@ const adminOnly: Record<Caller, number[]> = { visitor: [401], other: [403], part
 let app: RunningTestApp;
 let client: AppClient;
 let dataDir: string;
-const people: Record<'ana' | 'bruno' | 'carla' | 'dan', SignedIn> = {} as never;
+const people: Record<'ana' | 'bruno' | 'carla' | 'dan' | 'eve', SignedIn> = {} as never;
 let adminCookie: string;
 const base: Resources = { request: 0, match: 0, notification: 0, account: 0, user: 0, partner: 0 };
 /** Bank details and emails of the parties, which no one else may be answered. */
@@ -108,6 +109,12 @@ const rows: Record<string, Row> = {
   'POST /api/users/verification/{type}': { call: () => ({ params: { type: 'phone' }, body: {} }), expect: signedIn([200, 201, 409]) },
   'GET /api/referral/code': { call: () => ({}), expect: signedIn(OK) },
   'GET /api/referral/list': { call: () => ({}), expect: signedIn(OK) },
+  // Your data: each caller downloads their own; Eve deletes her account (another user's or an admin's call, with
+  // her password, is refused: a wrong password for them, and an admin's account is not deleted).
+  'GET /api/users/me/data': { call: () => ({}), expect: signedIn(OK) },
+  'POST /api/users/me/delete': {
+    party: 'eve', call: () => ({ body: { password: people.eve.password } }), expect: { visitor: [401], other: [400], admin: [403], party: [200] },
+  },
   'GET /api/admin/verification-requests': { call: () => ({}), expect: adminOnly },
   'POST /api/admin/verification-requests/{id}/approve': { call: () => ({ params: { id: 999_999 }, body: {} }), expect: { ...adminOnly, admin: [404] } },
   'POST /api/admin/verification-requests/{id}/reject': { call: () => ({ params: { id: 999_999 }, body: {} }), expect: { ...adminOnly, admin: [404] } },
@@ -177,14 +184,14 @@ beforeAll(async () => {
   client = appClient(app.url);
   const admin = await client.login(ADMIN.email, ADMIN.password);
   adminCookie = admin.cookie!;
-  for (const [key, first, n] of [['ana', 'Ana', 1], ['bruno', 'Bruno', 2], ['carla', 'Carla', 3], ['dan', 'Dan', 4]] as const) {
+  for (const [key, first, n] of [['ana', 'Ana', 1], ['bruno', 'Bruno', 2], ['carla', 'Carla', 3], ['dan', 'Dan', 4], ['eve', 'Eve', 5]] as const) {
     people[key] = await client.signUp({ email: `${key}@puente.test`, password: `${first}-password-1`, firstName: first, lastName: 'Moss' }, ADMIN.code);
     for (const body of accountsOf(first, n)) {
       const created = (await client.json('/api/bank-accounts', 201, { cookie: people[key].cookie, body })) as { id: number; accountNumber: string; sortCode?: string };
       if (key === 'dan' && body.currency === 'GBP') base.account = created.id;
-      if (key !== 'carla') bankMarkers.push(created.accountNumber, ...(created.sortCode ? [created.sortCode] : []));
+      if (key !== 'carla' && key !== 'eve') bankMarkers.push(created.accountNumber, ...(created.sortCode ? [created.sortCode] : []));
     }
-    if (key !== 'carla') emailMarkers.push(`${key}@puente.test`);
+    if (key !== 'carla' && key !== 'eve') emailMarkers.push(`${key}@puente.test`);
   }
   // Ana and Bruno on premium (the test checkout), so the matrix's many requests stay within the plan.
   for (const who of [people.ana, people.bruno]) {

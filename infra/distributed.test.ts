@@ -27,6 +27,8 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'distributed smoke test: the g
         PORT: String(base + 100), SERVICES_BASE_PORT: String(base), LOG_LEVEL: 'warn', DATA_DIR: dataDir, HOST: '127.0.0.1',
         INTERNAL_TOKEN_SECRET: undefined, SESSION_SECRET: undefined, BANK_ENCRYPTION_KEYS: undefined,
         ADMIN_EMAIL: 'root@puente.test', ADMIN_PASSWORD: 'correct horse battery', ADMIN_REFERRAL_CODE: 'SMOKE-TEST',
+        // A restarted service is ready once its consumer group has dropped the killed member: 3 s, not the default 30 s.
+        KAFKA_SESSION_TIMEOUT_MS: '3000',
       },
       services: ['identity', 'subscription'],
       gateway: true,

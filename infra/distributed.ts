@@ -4,6 +4,10 @@
  * on SERVICES_BASE_PORT.. (3001-3007) of 127.0.0.1, the gateway on HOST:PORT (0.0.0.0:8080). Secrets not set in
  * the environment are generated once and kept in DATA_DIR/secrets.json (said at start), so a service restarted
  * on its own can be given the same ones. docker-compose.yml runs the same processes in containers.
+ *
+ * Several instances (the `instances` and `gateways` options, e.g. `{ instances: { exchange: 2 }, gateways: 2 }`): a
+ * service's instances (exchange, exchange-2, ...) share its port (REUSE_PORT: the kernel spreads connections), so
+ * SERVICE_URLS keeps one URL per service; gateway instances listen on PORT, PORT+1, ... Each is restarted on a crash.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -39,6 +43,8 @@ export interface DistributedOptions {
   gateway?: boolean;
   /** How many gateway instances (default 1); the others listen on PORT+1, PORT+2, ... sharing Redis and Kafka. */
   gateways?: number;
+  /** How many instances of each service (default 1): `exchange`, `exchange-2`, ... sharing its port. */
+  instances?: Partial<Record<ServiceName, number>>;
   /** Where each child's output goes (default: prefixed lines on this process's stdout). */
   onOutput?: (name: string, line: string) => void;
   say?: (line: string) => void;
@@ -78,7 +84,8 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     const child = spawn(node, [script], {
       cwd: root,
       env: { ...env, SERVICE_URLS, LOG_LEVEL: settings.LOG_LEVEL, HOST: '127.0.0.1', ...extra },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // A service says on this channel that it is ready (packages/platform/src/process.ts).
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     for (const stream of [child.stdout, child.stderr]) {
       let buf = '';
@@ -116,12 +123,24 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     })));
   };
 
+  const instancesOf = (name: ServiceName) => opts.instances?.[name] ?? 1;
+  const startInstance = (name: ServiceName, instance: number) => {
+    const child = instance === 1 ? name : `${name}-${instance}`;
+    const shared: Record<string, string> = instancesOf(name) > 1 ? { REUSE_PORT: 'true' } : {};
+    launch(child, `services/${name}/src/server.ts`, { PORT: String(new URL(serviceUrls[name]!).port), ...shared });
+    return untilSaysReady(child, children.get(child)!);
+  };
+
   try {
-    for (const [i, name] of services.entries()) {
+    await Promise.all(services.map((name, i) => {
       say(`starting service ${i + 1}/${services.length}: ${name} on ${serviceUrls[name]}`);
-      launch(name, `services/${name}/src/server.ts`, { PORT: String(new URL(serviceUrls[name]!).port) });
-    }
-    for (const name of services) await waitReady(name, `${serviceUrls[name]}/ready`, children.get(name)!);
+      return startInstance(name, 1);
+    }));
+    // The others once the first has migrated the service's schema: two instances migrating at once would collide.
+    await Promise.all(services.flatMap((name) => Array.from({ length: instancesOf(name) - 1 }, (_, i) => {
+      say(`starting ${name} instance ${i + 2} on ${serviceUrls[name]} (a shared port)`);
+      return startInstance(name, i + 2);
+    })));
     const gatewayUrls: string[] = [];
     if (opts.gateway ?? true) {
       const host = ['0.0.0.0', '::'].includes(settings.HOST) ? '127.0.0.1' : settings.HOST.includes(':') ? `[${settings.HOST}]` : settings.HOST;
@@ -139,6 +158,29 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     await stop();
     throw err;
   }
+}
+
+/** Until a service process says it is ready: the port it shares with its other instances may answer for another. */
+function untilSaysReady(name: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const settle = (err?: Error) => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onMessage = (message: { type?: string }) => { if (message?.type === 'ready') settle(); };
+    const onExit = (code: number | null, signal: string | null) => {
+      settle(new Error(`${name} exited (${signal ?? `code ${code}`}) before it was ready; see its output above`));
+    };
+    const timer = setTimeout(() => {
+      settle(new Error(`${name} was not ready within ${timeoutMs / 1000} s; check DATABASE_URL, KAFKA_BROKERS and REDIS_URL`));
+    }, timeoutMs);
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+    if (child.exitCode !== null || child.signalCode !== null) onExit(child.exitCode, child.signalCode);
+  });
 }
 
 async function waitReady(name: string, url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {

@@ -13,7 +13,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { ServiceNames, type ServiceName } from '@puente/contracts';
 import {
-  createLogger, internalAuth, loadConfig, startService, InProcessBus, type RunningService, type Runtime,
+  createLogger, internalAuth, loadConfig, MemoryVersionStore, startService, InProcessBus, type RunningService, type Runtime,
 } from '@puente/platform';
 import { InProcessJobQueue } from '@puente/platform/jobs';
 import { stopGracefully } from '@puente/platform/process';
@@ -68,6 +68,8 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
   await dbServer.start();
 
   const bus = new InProcessBus({ logger });
+  // One store of polled data's versions: the services bump them, the gateway answers unchanged polls from them.
+  const versions = new MemoryVersionStore();
   const runtime: Runtime = {
     databaseUrl: `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`,
     bus,
@@ -76,7 +78,10 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
     logger,
     serviceUrls: {},
     dbPoolMax: 2,
-    outboxPollMs: 200,
+    // Every commit that writes an event kicks its relay at once; the poll is only a safety net (one instance here),
+    // and each costs a few queries of the one-threaded embedded database.
+    outboxPollMs: 1_000,
+    versions,
   };
 
   const definitions = serviceDefinitions(serviceEnv, opts.printAdmin ? { printAdmin: opts.printAdmin } : {});
@@ -97,7 +102,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
     // Sessions and rate-limit counters in the embedded database, so a restart keeps both; /ws on the in-process bus.
     const gateway = await buildGateway({
       logger, serviceUrls: runtime.serviceUrls, auth: runtime.auth, sessionSecret: serviceEnv.SESSION_SECRET!, bus,
-      databaseUrl: runtime.databaseUrl,
+      databaseUrl: runtime.databaseUrl, versions,
       ...gatewayOptionsFrom(settings),
     });
     try {

@@ -7,10 +7,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BankAccount, ExchangeMatch, ExchangeRequest, LiveMessage, type BankAccountCreateInput } from '@puente/contracts';
+import { ExchangeMatch, ExchangeRequest } from '@puente/contracts';
 import { describeWithInfra } from '@puente/testkit';
 import { startDistributedApp, startEmbeddedApp, type RunningTestApp } from './testing/running-app.ts';
-import { appClient, type SignedIn } from './testing/app-client.ts';
+import { appClient } from './testing/app-client.ts';
+import { openLiveSocket as open, said, type LiveSocket as Socket } from './testing/live-socket.ts';
+import { addBankAccounts, bankAccountsOf, onceAccountsKnown, traders } from './testing/traders.ts';
 
 const ADMIN = { email: 'admin@puente.test', password: 'admin password 1', code: 'LIVE-CODE' };
 const appEnv = {
@@ -29,24 +31,6 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'the live channel end to end (
   liveEndToEnd(() => startDistributedApp('live-e2e', { ...appEnv, KAFKA_FETCH_MAX_WAIT_MS: '100' }, { gateways: 2 }), { withinMs: 1_000 });
 });
 
-/** One open /ws socket and what it received, each message with when it arrived. */
-interface Socket { name: string; got: { message: LiveMessage; at: number }[]; closed: Promise<number>; socket: WebSocket }
-
-function open(name: string, gatewayUrl: string, cookie: string): Promise<Socket> {
-  const socket = new WebSocket(`${gatewayUrl.replace(/^http/, 'ws')}/ws`, { headers: { cookie, origin: gatewayUrl } } as never);
-  const got: Socket['got'] = [];
-  socket.onmessage = (e) => { got.push({ message: LiveMessage.parse(JSON.parse(String(e.data))), at: Date.now() }); };
-  const closed = new Promise<number>((resolve) => { socket.onclose = (e) => resolve(e.code); });
-  return new Promise((resolve, reject) => {
-    socket.onopen = () => resolve({ name, got, closed, socket });
-    socket.onerror = () => reject(new Error(`${name}: the socket did not open`));
-  });
-}
-
-/** What a socket's messages say, in order: the notification type and request, or match_success with its ids. */
-const said = (s: Socket) => s.got.map(({ message: m }) => (m.type === 'match_success'
-  ? `match_success ${m.data.matchId}/${m.data.requestId}` : `${m.notification.type} ${m.notification.referenceId}`));
-
 function liveEndToEnd(start: () => Promise<RunningTestApp>, { withinMs }: { withinMs: number }): void {
   let app: RunningTestApp;
   const sockets: Socket[] = [];
@@ -59,22 +43,10 @@ function liveEndToEnd(start: () => Promise<RunningTestApp>, { withinMs }: { with
   it('brings each step to every socket of the user it concerns, within the bound, and nothing to the other user', async () => {
     const [first, second = first] = app.gatewayUrls as [string, string?];
     const client = appClient(first);
-    const viaBus = { timeout: 60_000, interval: 200 };
-    const ana = await client.signUp({ email: 'ana@puente.test', password: 'password1', firstName: 'Ana', lastName: 'Diaz' }, ADMIN.code);
-    const bob = await client.signUp({ email: 'bob@puente.test', password: 'password2', firstName: 'Bob', lastName: 'Lee' }, ADMIN.code);
-    const accounts: Record<string, BankAccountCreateInput[]> = {
-      [ana.id]: [
-        { currency: 'GBP', bankName: 'Monzo', accountNumber: '31926819', accountHolder: 'Ana Diaz', sortCode: '04-00-04' },
-        { currency: 'CLP', bankName: 'BancoEstado', accountNumber: '987654321', accountHolder: 'Ana Diaz', rut: '12.345.678-5', accountType: 'vista', email: 'ana@example.cl' },
-      ],
-      [bob.id]: [
-        { currency: 'GBP', bankName: 'Barclays', accountNumber: '55779911', accountHolder: 'Bob Lee', sortCode: '20-32-53' },
-        { currency: 'CLP', bankName: 'Banco de Chile', accountNumber: '001234567809', accountHolder: 'Bob Lee', rut: '9.876.543-3', accountType: 'current', email: 'bob@example.cl' },
-      ],
-    };
-    for (const user of [ana, bob]) {
-      for (const body of accounts[user.id]!) BankAccount.parse(await client.json('/api/bank-accounts', 201, { cookie: user.cookie, body }));
-    }
+    const ana = await client.signUp(traders.ana, ADMIN.code);
+    const bob = await client.signUp(traders.bob, ADMIN.code);
+    await addBankAccounts(client, ana, bankAccountsOf.ana);
+    await addBankAccounts(client, bob, bankAccountsOf.bob);
     // Ana's second session (another browser); sessions live in Redis, so a cookie works on either instance.
     const { cookie: anaOther } = await client.login(ana.email, ana.password);
     const anaSockets = [
@@ -85,13 +57,6 @@ function liveEndToEnd(start: () => Promise<RunningTestApp>, { withinMs }: { with
     const bobSockets = [await open('bob on the first instance', first, bob.cookie), await open('bob on the second instance', second, bob.cookie)];
     sockets.push(...anaSockets, ...bobSockets);
 
-    /** Posts (or accepts) once the exchange service has heard of the caller's accounts. */
-    const onceKnown = (path: string, user: SignedIn, body: unknown) => vi.waitFor(async () => {
-      const res = await client.call(path, { cookie: user.cookie, body });
-      if (res.status === 403) throw new Error(`${path}: 403 ${await res.text()}`);
-      expect(res.status, await res.clone().text()).toBe(201);
-      return res.json();
-    }, viaBus);
     const delays: number[] = [];
     /** Waits until each socket has `count` messages; records how long each took after `since`. */
     async function arrived(of: Socket[], count: number, since: number) {
@@ -101,8 +66,8 @@ function liveEndToEnd(start: () => Promise<RunningTestApp>, { withinMs }: { with
       }
     }
 
-    const request = ExchangeRequest.parse(await onceKnown('/api/exchange-requests', ana, { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 100, exchangeRate: 1275 }));
-    const match = ExchangeMatch.parse(await onceKnown('/api/exchange-matches', bob, { exchangeRequestId: request.id }));
+    const request = ExchangeRequest.parse(await onceAccountsKnown(client, '/api/exchange-requests', ana, { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 100, exchangeRate: 1275 }));
+    const match = ExchangeMatch.parse(await onceAccountsKnown(client, '/api/exchange-matches', bob, { exchangeRequestId: request.id }));
     let since = Date.now();
     await arrived(anaSockets, 1, since);
 

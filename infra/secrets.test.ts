@@ -1,5 +1,6 @@
 /**
- * Secrets stay secret (issue 15): a whole exchange in distributed mode (every process logging at debug), then a
+ * Secrets stay secret (issue 15): a whole exchange and each party's data download (bank details in full, to their
+ * owner) in distributed mode (every process logging at debug), then a
  * search of every row of every table of the database — the outbox and inbox hold every event the services published
  * and consumed — and of every log line, for the account numbers, RUTs, sort codes, IBANs, passwords, session tokens
  * and verification tokens used. None may appear in clear. Emails are left out on purpose: a verification or reset
@@ -8,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import pg from 'pg';
-import { BankAccount, ExchangeMatch, ExchangeRequest, SignupRequestResponse, type BankAccountCreateInput } from '@puente/contracts';
+import { BankAccount, ExchangeMatch, ExchangeRequest, PersonalDataExport, SignupRequestResponse, type BankAccountCreateInput } from '@puente/contracts';
 import { describeWithInfra } from '@puente/testkit';
 import { appClient, type SignedIn } from './testing/app-client.ts';
 import { startDistributedApp, type RunningTestApp } from './testing/running-app.ts';
@@ -109,6 +110,11 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'secrets through a whole excha
     for (const user of [ana, bruno]) await client.json(`/api/exchange-matches/${match.id}/accounts`, 200, { cookie: user.cookie });
     await client.json(`/api/exchange-matches/${match.id}/complete`, 200, { method: 'PUT', cookie: bruno.cookie });
     await vi.waitFor(() => client.json('/api/ratings', 201, { cookie: ana.cookie, body: { exchangeMatchId: match.id, toUserId: bruno.id, rating: 5 } }), { timeout: 60_000, interval: 250 });
+    // Each downloads their data: their bank details travel to them from the accounts service, and nowhere else.
+    for (const user of [ana, bruno]) {
+      const data = PersonalDataExport.parse(await client.json('/api/users/me/data', 200, { cookie: user.cookie }));
+      expect(data.accounts.bankAccounts).toHaveLength(2);
+    }
     // A wrong password and a reset request, which log and audit attempts.
     await client.login(ana.email, 'Wrong-Pw-9z8y7x6w');
     secrets['a mistyped password'] = 'Wrong-Pw-9z8y7x6w';

@@ -12,21 +12,24 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import helmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { Redis } from 'ioredis';
 import { openApiDocument, Routes, ServiceNames, type ServiceName } from '@puente/contracts';
 import {
-  createHttpApp, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER, unauthorized, type EventBus, type InternalAuth, type Logger,
+  createHttpApp, INTERNAL_TOKEN_HEADER, MemoryVersionStore, REQUEST_ID_HEADER, TrackedRedisVersionStore, unauthorized,
+  type EventBus, type InternalAuth, type Logger, type VersionStore,
 } from '@puente/platform';
 import { createOriginCheck, crossSiteRefused } from './csrf.ts';
 import { LiveHub } from './live.ts';
+import { createPolledReads } from './polled.ts';
+import { securityHeaders } from './security-headers.ts';
 import { CLIENT_IP_HEADER, GATEWAY_ONLY_HEADERS, registerServiceProxies } from './proxy.ts';
 import pg from 'pg';
 import { createRateLimiter, defaultRateLimits, type LimitStore, type RateLimits } from './rate-limits.ts';
 import { PostgresSessionStore } from './sessions/postgres-store.ts';
 import { RedisSessionStore } from './sessions/redis-store.ts';
+import { CachedSessionStore } from './sessions/cached-store.ts';
 import { createSessions, type Session } from './sessions/sessions.ts';
 import { MemorySessionStore, type SessionStore } from './sessions/store.ts';
 
@@ -34,7 +37,7 @@ export { gatewaySettings, gatewayOptionsFrom, type GatewaySettings } from './set
 export { defaultRateLimits, parseLimit, type RateLimits } from './rate-limits.ts';
 export { MemorySessionStore, type SessionStore } from './sessions/store.ts';
 export { RedisSessionStore } from './sessions/redis-store.ts';
-export { SESSION_COOKIE } from './sessions/sessions.ts';
+export { SESSION_COOKIE, sessionCookieHeader } from './sessions/sessions.ts';
 export { CLIENT_IP_HEADER } from './proxy.ts';
 
 /** Where the API's documentation is served. */
@@ -62,6 +65,12 @@ export interface GatewayOptions {
    * instance (embedded mode, so a restart keeps both). Without either, both live in this process's memory (tests).
    */
   databaseUrl?: string;
+  /**
+   * The services' versions of polled data, so the gateway answers unchanged polls itself: the embedded runner's
+   * shared memory store; with Redis (and none given), the services' Redis keys, tracked. Without either, polls go
+   * through.
+   */
+  versions?: VersionStore;
   /** A session store given by the caller (tests sharing one store between instances); the caller closes it. */
   sessionStore?: SessionStore;
   /** Session lifetime (default 168 hours, SESSION_TTL_HOURS). */
@@ -87,18 +96,7 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        connectSrc: ["'self'", 'ws:', 'wss:', 'https://api.stripe.com'],
-        scriptSrc: ["'self'", 'https://js.stripe.com'],
-        frameSrc: ["'self'", 'https://js.stripe.com'],
-        imgSrc: ["'self'", 'data:', 'https:'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-      },
-    },
-  });
+  app.addHook('onRequest', securityHeaders({ isDocument: (url) => url.startsWith(API_DOCS_PREFIX) }));
   if (opts.sessionSecret.length < 32) throw new Error('SESSION_SECRET must be at least 32 characters');
   await app.register(fastifyCookie, { secret: opts.sessionSecret });
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
@@ -110,8 +108,9 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   if (pool) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${GATEWAY_SCHEMA}`);
   const owned: { close(): Promise<void> }[] = [];
   const own = <T extends { close(): Promise<void> }>(store: T): T => (owned.push(store), store);
-  const sessionStore = opts.sessionStore ?? own(
-    redis ? new RedisSessionStore(redis) : pool ? await PostgresSessionStore.open(pool, GATEWAY_SCHEMA) : new MemorySessionStore());
+  const sessionStore = new CachedSessionStore(opts.sessionStore ?? own(
+    redis ? new RedisSessionStore(redis) : pool ? await PostgresSessionStore.open(pool, GATEWAY_SCHEMA) : new MemorySessionStore()));
+  app.decorateRequest('sessionLookup', null);
   const sessions = createSessions({ store: sessionStore, ttlMs: (opts.sessionTtlHours ?? 168) * 3_600_000 });
   const limitStore: LimitStore = redis ? { kind: 'redis', redis } : pool ? { kind: 'postgres', pool, schema: GATEWAY_SCHEMA } : { kind: 'memory' };
   const limiter = await createRateLimiter({
@@ -168,8 +167,10 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     hub.add(socket, session.userId, session.id);
   });
 
+  // With Redis, every poll reads its versions: remembered here until Redis says they changed (no round trip).
+  const versions = opts.versions ?? (redis ? own(new TrackedRedisVersionStore(redis)) : new MemoryVersionStore());
   await registerServiceProxies(app, {
-    serviceUrls: opts.serviceUrls, auth: opts.auth, sessions, limiter,
+    serviceUrls: opts.serviceUrls, auth: opts.auth, sessions, limiter, polled: createPolledReads({ versions, logger: opts.logger }),
     onSessionsEnded: (ids) => hub.closeSessions(ids),
   });
 

@@ -93,7 +93,15 @@ describe('live channel (/ws) across two gateway instances', () => {
     expect(benOnTwo.messages).toHaveLength(1);
     expect(anaOnOne.messages).toHaveLength(2);
     expect(anaOnTwo.messages).toHaveLength(2);
-  }, 10_000); // above next()'s 5 s
+
+    // An event published again (a relay restarted between publishing and marking its rows) is delivered once.
+    const once = makeEvent('notificationCreated', 42, { notificationId: 42, userId: 2, type: 'rating', content: 'Ana rated you', referenceId: 9 });
+    await publish(once);
+    await publish(once, makeEvent('matchAnnounced', 11, { userId: 2, matchId: 11, requestId: 5 }));
+    expect(NewNotificationMessage.parse(await benOnTwo.next()).notification.id).toBe(42);
+    expect(await benOnTwo.next()).toEqual({ type: 'match_success', data: { matchId: 11, requestId: 5 } });
+    expect(benOnTwo.messages).toHaveLength(3);
+  }, 15_000); // above next()'s 5 s
 
   it('refuses the upgrade without a valid session, or from another site', async () => {
     await expect(connect(one)).rejects.toThrow('refused: 401');

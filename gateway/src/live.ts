@@ -6,16 +6,15 @@
  * (`gateway-<instance id>`, from the latest offset: live fan-out, no replay), so every instance sees every event
  * and delivers it to the sockets of the event's user that are open on it. Sockets are pinged every interval; one
  * that did not answer the last ping is dropped, and one whose session was ended (on any instance) is closed with
- * code 4401.
+ * code 4401. Delivery is at least once (an outbox relay that dies between publishing and marking its rows
+ * publishes them again, with the same event ids), so the hub remembers the ids it delivered lately and skips repeats.
  */
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { Logger } from 'pino';
-import { topicOf, type EventEnvelope, type LiveMessage } from '@puente/contracts';
+import { LRUCache } from 'lru-cache';
+import { LIVE_SESSION_ENDED_CLOSE_CODE, topicOf, type EventEnvelope, type LiveMessage } from '@puente/contracts';
 import { readEvent, type EventBus, type SubscriptionHandle } from '@puente/platform';
-
-/** Close code for "no (longer a) valid session", in the application range. */
-export const SESSION_ENDED_CLOSE_CODE = 4401;
 
 /** What /ws sends: the contract's live messages (match_success is a signal to refetch the matches). */
 export type OutgoingMessage = LiveMessage;
@@ -42,6 +41,8 @@ export class LiveHub {
   private readonly opts: LiveHubOptions;
   private subscription: SubscriptionHandle | undefined;
   private pinger: NodeJS.Timeout | undefined;
+  /** Ids of the events delivered lately: a repeat comes within seconds of the first (a relay's restart). */
+  private readonly delivered = new LRUCache<string, true>({ max: 50_000 });
 
   constructor(opts: LiveHubOptions) {
     this.opts = opts;
@@ -85,7 +86,7 @@ export class LiveHub {
   closeSessions(sessionIds: readonly string[]): void {
     const ended = new Set(sessionIds);
     for (const set of this.clients.values()) {
-      for (const c of set) if (ended.has(c.sessionId)) c.socket.close(SESSION_ENDED_CLOSE_CODE, 'Session ended');
+      for (const c of set) if (ended.has(c.sessionId)) c.socket.close(LIVE_SESSION_ENDED_CLOSE_CODE, 'Session ended');
     }
   }
 
@@ -97,6 +98,8 @@ export class LiveHub {
   }
 
   private async onEvent(event: EventEnvelope): Promise<void> {
+    if (this.delivered.has(event.id)) return;
+    this.delivered.set(event.id, true);
     const created = readEvent('notificationCreated', event);
     if (created) {
       this.deliver(created.userId, {
@@ -132,7 +135,7 @@ export class LiveHub {
       } catch { /* closing meanwhile */ }
       let check = live.get(c.sessionId);
       if (!check) live.set(c.sessionId, check = this.opts.isSessionLive(c.sessionId).catch(() => true));
-      if (!(await check)) c.socket.close(SESSION_ENDED_CLOSE_CODE, 'Session ended');
+      if (!(await check)) c.socket.close(LIVE_SESSION_ENDED_CLOSE_CODE, 'Session ended');
     }));
   }
 }

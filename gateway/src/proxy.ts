@@ -9,14 +9,17 @@
  */
 import { PassThrough } from 'node:stream';
 import type { IncomingHttpHeaders } from 'node:http';
+import { buffer } from 'node:stream/consumers';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import replyFrom from '@fastify/reply-from';
 import { ApiRoutes, routerPath, type ApiRoute, type ServiceName } from '@puente/contracts';
 import {
-  AppError, forbidden, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER, SESSION_ACTION_HEADER, unauthorized, type InternalAuth,
+  AppError, forbidden, INTERNAL_TOKEN_HEADER, INTERNAL_TOKEN_TTL_SECONDS, REQUEST_ID_HEADER, SESSION_ACTION_HEADER, unauthorized,
+  type InternalAuth,
 } from '@puente/platform';
+import { serviceUrlOf, type PolledReads } from './polled.ts';
 import type { RateLimiter } from './rate-limits.ts';
-import { SESSION_COOKIE, type Sessions } from './sessions/sessions.ts';
+import { SESSION_COOKIE, type Session, type Sessions } from './sessions/sessions.ts';
 
 /** The browser's address as the gateway saw it (request.ip; X-Forwarded-For only behind a trusted proxy). */
 export const CLIENT_IP_HEADER = 'x-client-ip';
@@ -28,6 +31,8 @@ export interface ProxyDeps {
   auth: InternalAuth;
   sessions: Sessions;
   limiter: RateLimiter;
+  /** Polls answered here while their versions are unchanged (polled.ts). */
+  polled: PolledReads;
   /** Told of the sessions a revocation ended (the live hub closes their sockets). */
   onSessionsEnded: (sessionIds: string[]) => void;
 }
@@ -35,6 +40,27 @@ export interface ProxyDeps {
 interface Exchange {
   internalToken?: string;
   sessionAction?: string;
+  /** A shared polled answer on its way down, to keep under this ETag for the callers waiting for it. */
+  shared?: { etag: string; fetched: () => void };
+}
+
+/**
+ * The caller's internal token, signed once per session and reused for half its life: signing on every proxied
+ * request was a fifth of the gateway's time. A revoked session never gets this far (its cookie is refused first).
+ */
+function callerTokens(auth: InternalAuth) {
+  const reuseMs = (INTERNAL_TOKEN_TTL_SECONDS * 1000) / 2;
+  const tokens = new Map<string, { token: string; until: number }>();
+  return async (session: Session): Promise<string> => {
+    const key = `${session.id}:${session.role}`;
+    const now = Date.now();
+    const known = tokens.get(key);
+    if (known && known.until > now) return known.token;
+    const token = await auth.sign({ kind: 'user', userId: session.userId, role: session.role, sessionId: session.id });
+    if (tokens.size >= 100_000) tokens.clear();
+    tokens.set(key, { token, until: now + reuseMs });
+    return token;
+  };
 }
 
 /** The routes the gateway proxies, by service: every declared /api route of a service that is not planned. */
@@ -49,6 +75,7 @@ export function proxiedRoutes(): Map<ServiceName, ApiRoute[]> {
 
 export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDeps): Promise<void> {
   const exchanges = new WeakMap<FastifyRequest, Exchange>();
+  const callerToken = callerTokens(deps.auth);
 
   const proxyOptions = (service: ServiceName) => ({
     rewriteRequestHeaders: (request: FastifyRequest, headers: IncomingHttpHeaders) =>
@@ -71,14 +98,27 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
     // A service that cannot be reached (down, restarting, refusing connections) is a 503 the browser can read, not
     // a 500: the request did not fail, the service is missing. Its login points are given back.
     onError: (reply: FastifyReply, { error }: { error: Error }) => {
+      exchanges.get(reply.request)?.shared?.fetched();
       if (!unreachable(error)) return reply.send(error);
       reply.request.log.warn({ service, err: error.cause ?? error }, 'service unreachable');
       void deps.limiter.settle(reply.request, 503).catch(() => {});
       return unavailable(service)(reply.request, reply);
     },
     onResponse: (request: FastifyRequest, reply: FastifyReply, res: { statusCode?: number; stream: NodeJS.ReadableStream & { destroy(): void } }) => {
-      void afterResponse(deps, request, reply, res.statusCode ?? 0, exchanges.get(request)?.sessionAction)
-        .then(() => reply.send(res.stream), (err: unknown) => {
+      const exchange = exchanges.get(request);
+      void afterResponse(deps, request, reply, res.statusCode ?? 0, exchange?.sessionAction)
+        .then(async () => {
+          const shared = exchange?.shared;
+          if (!shared) return reply.send(res.stream);
+          try {
+            if (res.statusCode !== 200) return reply.send(res.stream);
+            return await deps.polled.send(request, reply, shared.etag, reply.getHeaders(), await buffer(res.stream));
+          } finally {
+            shared.fetched();
+          }
+        })
+        .catch((err: unknown) => {
+          exchange?.shared?.fetched();
           res.stream.destroy();
           reply.send(err);
         });
@@ -96,18 +136,22 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
       await scope.register(replyFrom, { base: upstream });
       const options = proxyOptions(service);
       for (const route of routes) {
+        const limited = deps.limiter.appliesTo(route);
         scope.route({
           method: route.method,
           url: routerPath(route),
           preValidation: async (request, reply) => {
-            await deps.limiter.check(request);
+            if (limited) await deps.limiter.check(request);
             const session = await deps.sessions.current(request, reply);
             if (route.access !== 'visitor' && !session) throw unauthorized();
             if (route.access === 'admin' && session?.role !== 'admin') throw forbidden('Admins only');
             const exchange: Exchange = {};
-            if (session) {
-              exchange.internalToken = await deps.auth.sign({ kind: 'user', userId: session.userId, role: session.role, sessionId: session.id });
+            if (route.polled && session) {
+              const poll = await deps.polled.answer(route, request, reply, session.userId);
+              if (poll.answered) return reply;
+              if (poll.etag && poll.fetched) exchange.shared = { etag: poll.etag, fetched: poll.fetched };
             }
+            if (session) exchange.internalToken = await callerToken(session);
             exchanges.set(request, exchange);
             // Forward the bytes as they came (a JSON body would otherwise be re-serialised, breaking Stripe's signature).
             if (Buffer.isBuffer(request.body)) {
@@ -116,8 +160,10 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
               request.body = body;
             }
           },
+          // Whatever became of it (refused, failed, answered), a shared fetch is over once the reply is sent.
+          onResponse: async (request) => { exchanges.get(request)?.shared?.fetched(); },
           // The service's path is the browser's without /api; the query goes as it came.
-          handler: (request, reply) => reply.from(request.url.replace(/^\/api(?=\/)/, ''), options as never),
+          handler: (request, reply) => reply.from(serviceUrlOf(request.url), options as never),
         });
       }
     });

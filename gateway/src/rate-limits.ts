@@ -16,6 +16,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { ApiRoute } from '@puente/contracts';
 import { AppError, tooManyRequests } from '@puente/platform';
 import { normalizePath } from './routing.ts';
 
@@ -108,6 +109,8 @@ function emailKey(email: unknown): string | undefined {
 }
 
 export interface RateLimiter {
+  /** Whether any limit applies to calls of this declared route (the others skip check() altogether). */
+  appliesTo(route: Pick<ApiRoute, 'method' | 'path'>): boolean;
   /** Before proxying: consumes the call's points and throws 429 when a limit is reached. */
   check(request: FastifyRequest): Promise<void>;
   /** After the upstream answered a login: keeps the points of a failure, gives back the others. */
@@ -155,6 +158,11 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
   const giveBack = (steps: Step[]) => Promise.all(steps.map((s) => s.limiter.reward(s.key)));
 
   return {
+    appliesTo(route) {
+      const call = `${route.method} ${route.path}`;
+      return call === LOGIN || call === SIGNUP || call === FORGOT_PASSWORD || (route.method === 'GET' && route.path.startsWith(REFERRAL_PREFIX));
+    },
+
     async check(request) {
       const path = normalizePath(request.url);
       const call = `${request.method} ${path}`;

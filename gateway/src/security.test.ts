@@ -156,16 +156,37 @@ describe('gateway security', () => {
       expect(none.statusCode).toBe(200);
     });
 
-    it('sets security headers on its own and on proxied responses, and returns the request id', async () => {
+    it('sets the API\'s security headers on its own and on proxied answers, and returns the request id', async () => {
       for (const url of ['/api/health', '/api/bank-accounts']) {
         const res = await gateway.inject({ method: 'GET', url, headers: { cookie: user, 'x-request-id': 'req-42' } });
-        expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+        expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
         expect(res.headers['x-content-type-options']).toBe('nosniff');
-        expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
-        expect(res.headers['strict-transport-security']).toBeDefined();
+        expect(res.headers['x-frame-options']).toBe('DENY');
+        expect(res.headers['referrer-policy']).toBe('no-referrer');
+        expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+        expect(res.headers['strict-transport-security']).toBeUndefined(); // plain HTTP
         expect(res.headers['x-request-id']).toBe('req-42');
       }
       expect(accounts.seen.at(-1)!.headers['x-request-id']).toBe('req-42');
+    });
+
+    it('gives documents a CSP fit for the app and Stripe.js, never framed; HSTS only over HTTPS', async () => {
+      const docs = await gateway.inject({ method: 'GET', url: '/api/docs/openapi.json' });
+      const csp = String(docs.headers['content-security-policy']);
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain('script-src \'self\' https://js.stripe.com');
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(docs.headers['x-frame-options']).toBe('DENY');
+      expect(docs.headers['strict-transport-security']).toBeUndefined();
+      const behindProxy = await buildTestGateway({ serviceUrls: {}, trustProxy: true });
+      try {
+        for (const url of ['/api/docs/openapi.json', '/api/health']) {
+          const secure = await behindProxy.inject({ method: 'GET', url, headers: { 'x-forwarded-proto': 'https' } });
+          expect(secure.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+        }
+      } finally {
+        await behindProxy.close();
+      }
     });
   });
 });

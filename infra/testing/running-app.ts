@@ -2,12 +2,13 @@
  * The whole app for end-to-end tests: embedded (one process), or distributed (a process per service and per gateway
  * instance) on a fresh Postgres, Redis and Kafka from the testkit. Both with a throwaway data folder.
  */
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startKafka, startPostgres, startRedis, testPortBase } from '@puente/testkit';
 import { startEmbedded } from '../embedded.ts';
-import { startDistributed } from '../distributed.ts';
+import { startDistributed, type DistributedOptions } from '../distributed.ts';
 import type { RunningApp } from './app-client.ts';
 
 export interface RunningTestApp extends RunningApp {
@@ -17,6 +18,8 @@ export interface RunningTestApp extends RunningApp {
   log(): string[];
   /** The database the services use (distributed). */
   databaseUrl?: string;
+  /** Each process by name (`exchange`, `exchange-2`, `gateway-2`, ...), the one running now (distributed). */
+  processes?: Map<string, ChildProcess>;
 }
 
 export async function startEmbeddedApp(name: string, env: Record<string, string>): Promise<RunningTestApp> {
@@ -28,7 +31,9 @@ export async function startEmbeddedApp(name: string, env: Record<string, string>
   };
 }
 
-export async function startDistributedApp(name: string, env: Record<string, string>, opts: { gateways?: number } = {}): Promise<RunningTestApp> {
+export async function startDistributedApp(
+  name: string, env: Record<string, string>, opts: Pick<DistributedOptions, 'gateways' | 'instances'> = {},
+): Promise<RunningTestApp> {
   const [postgres, redis, kafka] = await Promise.all([startPostgres(), startRedis(), startKafka()]);
   const databaseUrl = await postgres.createDatabase(name.replace(/\W/g, '_'));
   const dataDir = mkdtempSync(join(tmpdir(), `puente-${name}-`));
@@ -45,12 +50,13 @@ export async function startDistributedApp(name: string, env: Record<string, stri
         KAFKA_BROKERS: kafka.brokers.join(','), PORT: String(base + 100), SERVICES_BASE_PORT: String(base), LOG_LEVEL: 'warn',
         DATA_DIR: dataDir, ...env,
       },
-      ...(opts.gateways ? { gateways: opts.gateways } : {}),
+      ...opts,
       onOutput: (child, line) => { output.push(`[${child}] ${line}`); },
-      say: () => {},
+      say: (line) => { output.push(`[runner] ${line}`); },
     });
     return {
       url: running.url, gatewayUrls: running.gatewayUrls, output: () => output.slice(-60), log: () => [...output], databaseUrl,
+      processes: running.children,
       stop: async () => { await running.stop(); await stopInfra(); },
     };
   } catch (err) {

@@ -7,10 +7,24 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sign } from '@fastify/cookie';
 import type { Role } from '@puente/platform';
 import type { SessionStore } from './store.ts';
 
 export const SESSION_COOKIE = 'puente_session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request's session, looked up once (app.ts decorates every request with it, null until looked up). */
+    sessionLookup: Promise<Session | null> | null;
+  }
+}
+
+/** The Cookie header of a browser holding this session (for seeding and tests; the cookie's format lives here). */
+export const sessionCookieHeader = (sessionId: string, secret: string): string =>
+  `${SESSION_COOKIE}=${encodeURIComponent(sign(sessionId, secret))}`;
+
+const MAX_COOKIES_KEPT = 200_000;
 
 export interface Session {
   id: string;
@@ -40,7 +54,9 @@ export interface Sessions {
 
 export function createSessions(opts: SessionsOptions): Sessions {
   const { store } = opts;
-  const resolved = new WeakMap<FastifyRequest, Promise<Session | null>>();
+  // A cookie's signature checks the same way every time: its session id (or '' for a bad one), HMAC'd once. A plain
+  // map, emptied when full: a miss costs one HMAC, and keeping an LRU's order cost more than that on every call.
+  const unsigned = new Map<string, string>();
 
   const cookieOptions = (request: FastifyRequest) => ({
     httpOnly: true, sameSite: 'lax' as const, path: '/', secure: request.protocol === 'https',
@@ -52,9 +68,14 @@ export function createSessions(opts: SessionsOptions): Sessions {
   async function lookup(request: FastifyRequest, reply: FastifyReply): Promise<Session | null> {
     const cookie = request.cookies[SESSION_COOKIE];
     if (!cookie) return null;
-    const { valid, value: id } = request.unsignCookie(cookie);
-    const record = valid && id ? await store.get(id) : undefined; // a store failure is a fault, not "no session"
-    if (record) return { id: id!, ...record };
+    let id = unsigned.get(cookie);
+    if (id === undefined) {
+      const result = request.unsignCookie(cookie);
+      if (unsigned.size >= MAX_COOKIES_KEPT) unsigned.clear();
+      unsigned.set(cookie, id = result.valid && result.value ? result.value : '');
+    }
+    const record = id ? await store.get(id) : undefined; // a store failure is a fault, not "no session"
+    if (record) return { id, ...record };
     clearCookie(request, reply);
     return null;
   }
@@ -62,8 +83,8 @@ export function createSessions(opts: SessionsOptions): Sessions {
   return {
     store,
     current(request, reply) {
-      let session = resolved.get(request);
-      if (!session) resolved.set(request, session = lookup(request, reply));
+      let session = request.sessionLookup;
+      if (!session) request.sessionLookup = session = lookup(request, reply);
       return session;
     },
 
@@ -73,7 +94,7 @@ export function createSessions(opts: SessionsOptions): Sessions {
       const session: Session = { id: randomBytes(32).toString('base64url'), userId, role, expiresAt: Date.now() + opts.ttlMs };
       await store.save(session.id, { userId, role, expiresAt: session.expiresAt });
       reply.setCookie(SESSION_COOKIE, session.id, { ...cookieOptions(request), signed: true, expires: new Date(session.expiresAt) });
-      resolved.set(request, Promise.resolve(session));
+      request.sessionLookup = Promise.resolve(session);
       return session;
     },
 
@@ -81,7 +102,7 @@ export function createSessions(opts: SessionsOptions): Sessions {
       const session = await this.current(request, reply);
       if (session) await store.delete(session.id);
       if (request.cookies[SESSION_COOKIE]) clearCookie(request, reply);
-      resolved.set(request, Promise.resolve(null));
+      request.sessionLookup = Promise.resolve(null);
       return session;
     },
 
@@ -90,7 +111,7 @@ export function createSessions(opts: SessionsOptions): Sessions {
       const own = await this.current(request, reply);
       if (own && ended.includes(own.id)) {
         clearCookie(request, reply);
-        resolved.set(request, Promise.resolve(null));
+        request.sessionLookup = Promise.resolve(null);
       }
       return ended;
     },

@@ -20,6 +20,11 @@ export interface SessionStore {
   delete(sessionId: string): Promise<void>;
   /** Deletes every session of the user except `keep`; resolves to the ids deleted. */
   deleteUserSessions(userId: number, keep?: string): Promise<string[]>;
+  /**
+   * A store shared by several gateways tells each of them of the sessions any of them ended ('unknown' when some
+   * announcements may have been missed), so that none keeps trusting a remembered one (cached-store.ts).
+   */
+  onEnded?(listener: (ended: string[] | 'unknown') => void): void;
   close(): Promise<void>;
 }
 
@@ -29,6 +34,8 @@ export class MemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, SessionRecord>();
   private readonly byUser = new Map<number, Set<string>>();
   private readonly sweeper: NodeJS.Timeout;
+  /** Gateways sharing this store in one process (tests) hear of every ending, as they would through Redis. */
+  private readonly endedListeners: ((ended: string[]) => void)[] = [];
 
   constructor() {
     this.sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
@@ -54,12 +61,22 @@ export class MemorySessionStore implements SessionStore {
 
   async delete(sessionId: string): Promise<void> {
     this.remove(sessionId);
+    this.announce([sessionId]);
   }
 
   async deleteUserSessions(userId: number, keep?: string): Promise<string[]> {
     const ids = [...(this.byUser.get(userId) ?? [])].filter((id) => id !== keep);
     for (const id of ids) this.remove(id);
+    this.announce(ids);
     return ids;
+  }
+
+  onEnded(listener: (ended: string[]) => void): void {
+    this.endedListeners.push(listener);
+  }
+
+  private announce(ids: string[]): void {
+    if (ids.length > 0) for (const listener of this.endedListeners) listener(ids);
   }
 
   async close(): Promise<void> {

@@ -51,6 +51,11 @@ const AttemptFields = {
    * escaped as `\uXXXX` text, or text cut to length. Optional so that version 1 events without it stay valid.
    */
   inputAltered: z.boolean().optional(),
+  /**
+   * The account the attempt signed in to or created, when it did (the audit service finds a user's attempts by it
+   * for their data download and their deletion). Optional so that version 1 events without it stay valid.
+   */
+  userId: Id.optional(),
 };
 const MatchParties = { matchId: Id, requestId: Id, requesterId: Id, matcherId: Id };
 /** What was agreed: the request's terms, money as decimal strings (the rate CLP per GBP). Never bank details. */
@@ -69,6 +74,11 @@ export const Events = {
   userVerified: event('identity', 'identity.user.verified', 1, z.object({
     userId: Id, kind: VerificationType,
   })),
+  /**
+   * The user deleted their account: identity has anonymised them, and every service erases or anonymises what it
+   * holds of them. Only the id: the event outlives the data it announces the end of.
+   */
+  userDeleted: event('identity', 'identity.user.deleted', 1, z.object({ userId: Id })),
   /** step: 'request' (the form) or 'verify' (the emailed token); status pending until verified. */
   signupAttempted: event('identity', 'identity.signup.attempted', 1, z.object({
     ...AttemptFields, step: SignupStep, status: SignupAttemptStatus,

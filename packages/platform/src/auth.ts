@@ -3,7 +3,8 @@
  * (header `x-internal-token`) naming the caller; services verify it and never see the session cookie.
  * Services calling each other sign a token naming themselves. Tokens are HS256 with INTERNAL_TOKEN_SECRET.
  */
-import { SignJWT, jwtVerify } from 'jose';
+import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
+import { LRUCache } from 'lru-cache';
 import type { FastifyRequest } from 'fastify';
 import type { Role } from '@puente/contracts';
 import { forbidden, unauthorized } from './errors.ts';
@@ -12,7 +13,8 @@ export type { Role };
 
 export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
 const ISSUER = 'puente-internal';
-const TTL_SECONDS = 60;
+/** How long an internal token is valid. */
+export const INTERNAL_TOKEN_TTL_SECONDS = 60;
 
 export type Caller =
   | { kind: 'user'; userId: number; role: Role; sessionId?: string }
@@ -38,9 +40,24 @@ export interface InternalAuth {
 
 const SESSION_ACTION_AUDIENCE = 'puente-gateway-session';
 
+/** The caller a verified token names. */
+function callerOf(payload: JWTPayload): Caller {
+  const sub = payload.sub ?? '';
+  if (sub.startsWith('user:')) {
+    const userId = Number(sub.slice(5));
+    if (!Number.isSafeInteger(userId) || userId <= 0) throw new Error('bad subject');
+    const role = payload.role === 'admin' ? 'admin' : 'user';
+    return { kind: 'user', userId, role, ...(typeof payload.sid === 'string' ? { sessionId: payload.sid } : {}) };
+  }
+  if (sub.startsWith('service:')) return { kind: 'service', service: sub.slice(8) };
+  throw new Error('bad subject');
+}
+
 export function internalAuth(secret: string): InternalAuth {
   if (secret.length < 32) throw new Error('INTERNAL_TOKEN_SECRET must be at least 32 characters');
   const key = new TextEncoder().encode(secret);
+  // The gateway reuses a caller's token for half its life: the same bytes verify the same way until they expire.
+  const verified = new LRUCache<string, Caller>({ max: 100_000, ttl: INTERNAL_TOKEN_TTL_SECONDS * 1000 });
   return {
     async sign(caller) {
       const claims = caller.kind === 'user'
@@ -48,23 +65,20 @@ export function internalAuth(secret: string): InternalAuth {
         : {};
       const sub = caller.kind === 'user' ? `user:${caller.userId}` : `service:${caller.service}`;
       return new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer(ISSUER).setSubject(sub)
-        .setIssuedAt().setExpirationTime(`${TTL_SECONDS}s`).sign(key);
+        .setIssuedAt().setExpirationTime(`${INTERNAL_TOKEN_TTL_SECONDS}s`).sign(key);
     },
     async verify(token) {
+      const known = verified.get(token);
+      if (known) return known;
       const { payload } = await jwtVerify(token, key, { issuer: ISSUER, algorithms: ['HS256'] });
-      const sub = payload.sub ?? '';
-      if (sub.startsWith('user:')) {
-        const userId = Number(sub.slice(5));
-        if (!Number.isSafeInteger(userId) || userId <= 0) throw new Error('bad subject');
-        const role = payload.role === 'admin' ? 'admin' : 'user';
-        return { kind: 'user', userId, role, ...(typeof payload.sid === 'string' ? { sessionId: payload.sid } : {}) };
-      }
-      if (sub.startsWith('service:')) return { kind: 'service', service: sub.slice(8) };
-      throw new Error('bad subject');
+      const caller = callerOf(payload);
+      // Kept only until the token itself expires.
+      verified.set(token, caller, { ttl: Math.max(1, (payload.exp ?? 0) * 1000 - Date.now()) });
+      return caller;
     },
     async signSessionAction(action) {
       return new SignJWT({ ...action }).setProtectedHeader({ alg: 'HS256' }).setIssuer(ISSUER).setAudience(SESSION_ACTION_AUDIENCE)
-        .setIssuedAt().setExpirationTime(`${TTL_SECONDS}s`).sign(key);
+        .setIssuedAt().setExpirationTime(`${INTERNAL_TOKEN_TTL_SECONDS}s`).sign(key);
     },
     async verifySessionAction(token) {
       const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: SESSION_ACTION_AUDIENCE, algorithms: ['HS256'] });

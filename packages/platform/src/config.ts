@@ -17,6 +17,12 @@ export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.Process
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
+/** A duration setting in whole milliseconds, its message naming the variable and the range. */
+function milliseconds(name: string, min: number, max: number) {
+  const message = `${name} must be a whole number of milliseconds from ${min} to ${max}`;
+  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
+}
+
 /** Settings every service process reads (README "Settings" lists them all). */
 export const ServiceSettings = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -30,9 +36,20 @@ export const ServiceSettings = z.object({
   /** How long a Kafka fetch waits for new records (ms; messaging/kafka.ts). */
   KAFKA_FETCH_MAX_WAIT_MS: z.coerce.number({ error: 'KAFKA_FETCH_MAX_WAIT_MS must be a whole number of milliseconds from 10 to 5000' })
     .int().min(10).max(5_000).optional(),
+  /**
+   * A dead instance's consumer-group partitions go to the other instances once this passes without its heartbeat
+   * (ms; heartbeats every third of it, at most every 3 s). A real broker accepts 6 s and up by default.
+   */
+  KAFKA_SESSION_TIMEOUT_MS: milliseconds('KAFKA_SESSION_TIMEOUT_MS', 1_000, 300_000).default(30_000),
   REDIS_URL: z.url({ message: 'REDIS_URL must be a redis:// URL' }),
   INTERNAL_TOKEN_SECRET: z.string().min(32, 'INTERNAL_TOKEN_SECRET must be at least 32 characters'),
   OUTBOX_POLL_MS: z.coerce.number().int().positive().default(250),
+  /** One instance's outbox relay publishes at a time; a dead one's lease lapses after this (ms), and another takes over. */
+  OUTBOX_LEASE_MS: milliseconds('OUTBOX_LEASE_MS', 500, 300_000).default(10_000),
+  /** A job whose instance died is run again by another once its lock is this old (ms; checked as often). */
+  JOB_LOCK_MS: milliseconds('JOB_LOCK_MS', 1_000, 600_000).default(30_000),
+  /** Listen on PORT beside other instances of the service on this machine (SO_REUSEPORT): the kernel spreads connections. */
+  REUSE_PORT: bool.default(false),
   SERVICE_URLS: z.string().optional(),
   DB_DEBUG: bool.default(false),
 });

@@ -18,6 +18,9 @@ export async function runServiceProcess(def: ServiceDefinition, env: NodeJS.Proc
   const bus = new KafkaBus({
     brokers: settings.KAFKA_BROKERS, clientId: settings.KAFKA_CLIENT_ID ?? `puente-${def.name}`, logger,
     ...(settings.KAFKA_FETCH_MAX_WAIT_MS ? { fetchMaxWaitMs: settings.KAFKA_FETCH_MAX_WAIT_MS } : {}),
+    sessionTimeoutMs: settings.KAFKA_SESSION_TIMEOUT_MS,
+    // Kafka's advice: heartbeats at most a third of the session apart, so one lost heartbeat is not a departure.
+    heartbeatIntervalMs: Math.min(3_000, Math.floor(settings.KAFKA_SESSION_TIMEOUT_MS / 3)),
   });
   const queues: BullMqJobQueue[] = [];
   const redis = new Redis(settings.REDIS_URL, { maxRetriesPerRequest: 2 });
@@ -26,7 +29,7 @@ export async function runServiceProcess(def: ServiceDefinition, env: NodeJS.Proc
     databaseUrl: settings.DATABASE_URL,
     bus,
     jobs: (service) => {
-      const q = new BullMqJobQueue({ redisUrl: settings.REDIS_URL, queueName: `puente-${service}`, logger });
+      const q = new BullMqJobQueue({ redisUrl: settings.REDIS_URL, queueName: `puente-${service}`, logger, lockMs: settings.JOB_LOCK_MS });
       queues.push(q);
       return q;
     },
@@ -34,9 +37,13 @@ export async function runServiceProcess(def: ServiceDefinition, env: NodeJS.Proc
     logger,
     serviceUrls: parseServiceUrls(settings.SERVICE_URLS),
     outboxPollMs: settings.OUTBOX_POLL_MS,
+    outboxLeaseMs: settings.OUTBOX_LEASE_MS,
     dbDebug: settings.DB_DEBUG,
     versions: new RedisVersionStore(redis),
-  }, { host: settings.HOST, port: settings.PORT });
+  }, { host: settings.HOST, port: settings.PORT, reusePort: settings.REUSE_PORT });
+  // A runner that started this process (infra/distributed.ts) hears it is ready from it: asking /ready on a port that
+  // several instances share may reach another one.
+  if (process.connected) process.send?.({ type: 'ready', url: running.url });
 
   stopGracefully(logger, async () => {
     await running.stop();

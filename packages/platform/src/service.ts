@@ -4,7 +4,8 @@
  * (PGlite, in-process bus and jobs) in one process; the distributed mode starts each in its own process on
  * Postgres, Kafka and Redis (runServiceProcess). The definition is the same in both.
  */
-import type { FastifyInstance } from 'fastify';
+import type { ListenOptions } from 'node:net';
+import type { FastifyInstance, FastifyListenOptions } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import {
@@ -110,6 +111,8 @@ export interface Runtime {
   /** Base URLs of the services, for internal calls; filled as services start in the embedded mode. */
   serviceUrls: Partial<Record<ServiceName, string>>;
   outboxPollMs?: number;
+  /** How long the outbox relay's lease lasts unless renewed: a dead instance's relay is replaced within it. */
+  outboxLeaseMs?: number;
   dbPoolMax?: number;
   dbDebug?: boolean;
   /** Where polled routes' versions live, shared by a service's instances (Redis); this process's memory if unset. */
@@ -124,13 +127,19 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-export async function startService(def: ServiceDefinition, runtime: Runtime, listen: { host: string; port: number }): Promise<RunningService> {
+/** Where a service listens; reusePort lets other instances of it on this machine share the port (SO_REUSEPORT). */
+export interface ListenOn { host: string; port: number; reusePort?: boolean }
+
+export async function startService(def: ServiceDefinition, runtime: Runtime, listen: ListenOn): Promise<RunningService> {
   const logger = runtime.logger.child({ svc: def.name });
   const orm = await openDatabase({
     url: runtime.databaseUrl, schema: def.name, entities: def.entities, migrationsPath: def.migrationsPath,
     logger, debug: runtime.dbDebug ?? false, poolMax: runtime.dbPoolMax ?? 10,
   });
-  const relay = new OutboxRelay({ orm, schema: def.name, bus: runtime.bus, logger, pollMs: runtime.outboxPollMs ?? 250 });
+  const relay = new OutboxRelay({
+    orm, schema: def.name, bus: runtime.bus, logger, pollMs: runtime.outboxPollMs ?? 250,
+    ...(runtime.outboxLeaseMs ? { leaseMs: runtime.outboxLeaseMs } : {}),
+  });
   const jobs = runtime.jobs(def.name);
   const versions = serviceVersions(runtime.versions ?? new MemoryVersionStore(), def.name, logger);
   const ctx: ServiceContext = {
@@ -150,6 +159,7 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
   };
 
   const app = createHttpApp({ logger, auth: runtime.auth });
+  app.decorate('versions', versions);
   app.decorateRequest('em', null as unknown as EntityManager);
   app.addHook('onRequest', async (request) => { request.em = orm.em.fork(); });
   app.get('/ready', { logLevel: 'warn' }, async (_request, reply) => {
@@ -166,7 +176,9 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
 
   const subscription = await subscribeConsumers(def, ctx);
   relay.start();
-  await app.listen({ host: listen.host, port: listen.port });
+  // Fastify hands its listen options to node's server.listen as they are, reusePort included (its types omit it).
+  const listenOptions: FastifyListenOptions & Pick<ListenOptions, 'reusePort'> = { host: listen.host, port: listen.port, reusePort: listen.reusePort ?? false };
+  await app.listen(listenOptions);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : listen.port;
   const url = `http://${listen.host}:${port}`;

@@ -114,6 +114,12 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       return customer;
     }
     if ((m = /^\/v1\/customers\/([\w]+)$/.exec(path)) && method === 'GET') return customers.get(m[1]!) ?? (() => { throw missing('customer', m![1]!); })();
+    if ((m = /^\/v1\/customers\/([\w]+)$/.exec(path)) && method === 'DELETE') {
+      // As Stripe does: the customer's subscriptions are cancelled at once.
+      if (!customers.delete(m[1]!)) throw missing('customer', m[1]!);
+      for (const s of subscriptions.values()) if (s.customer === m[1]) s.status = 'canceled';
+      return { id: m[1], object: 'customer', deleted: true };
+    }
     if (method === 'GET' && path === '/v1/prices') {
       const keys = (body.lookup_keys as string[] | undefined) ?? [];
       const active = body.active === undefined ? undefined : body.active === 'true';

@@ -16,6 +16,7 @@ import { exchangeRateRoutes } from './routes/exchange-rate.ts';
 import { exchangeRequestRoutes } from './routes/exchange-requests.ts';
 import { exchangeMatchRoutes } from './routes/exchange-matches.ts';
 import { historyRoutes } from './routes/history.ts';
+import { personalDataRoutes } from './routes/personal-data.ts';
 import { changingMarket } from './domain/market-version.ts';
 import { REFRESH_EVERY_MS, REFRESH_EXCHANGE_RATE, refreshExchangeRateJob } from './jobs/refresh-exchange-rate.ts';
 import { SWEEP_EVERY_MS, SWEEP_TRADE_TIMERS, sweepTradeTimersJob } from './jobs/sweep-trade-timers.ts';
@@ -107,6 +108,7 @@ export function exchangeService(settings: ExchangeSettings, { now = () => new Da
       await app.register(exchangeRequestRoutes(deps));
       await app.register(exchangeMatchRoutes(deps));
       await app.register(historyRoutes(deps));
+      await app.register(personalDataRoutes);
     },
   });
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import {
-  ErrorBody, ExchangeMatch, ExchangeMatchForRequest, ExchangeMatchList, ExchangeRequest, ExchangeRequestList, TransactionHistory,
+  ErrorBody, InternalMatch, ExchangeMatch, ExchangeMatchForRequest, ExchangeMatchList, ExchangeRequest, ExchangeRequestList, TransactionHistory,
 } from '@puente/contracts';
 import type { TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
@@ -79,6 +79,21 @@ describeWithInfra(['postgres'], 'exchange matches', () => {
     const match = await accepted(matcher.headers, request.id);
     return { poster, matcher, request, match };
   }
+
+  describe('GET /internal/matches/{id} (for the rating service)', () => {
+    it('answers one match\'s parties and status now, to the rating service only; 404 for an unknown match', async () => {
+      const { poster, matcher, request, match } = await trade();
+      const internal = async (id: number, service = 'rating') => call('GET', `/internal/matches/${id}`, await svc.as({ kind: 'service', service }));
+      const res = await internal(match.id);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(InternalMatch.parse(res.json())).toEqual({ id: match.id, exchangeRequestId: request.id, requesterId: poster.userId, matcherId: matcher.userId, status: 'pending' });
+      await acted(poster.headers, match.id, 'confirm');
+      expect(InternalMatch.parse((await internal(match.id)).json()).status).toBe('confirmed');
+      expect(refusal(await internal(999_999), 404)).toEqual({ message: 'Exchange match not found', code: 'not_found' });
+      expect((await internal(match.id, 'identity')).statusCode).toBe(403);
+      expect((await call('GET', `/internal/matches/${match.id}`, poster.headers)).statusCode).toBe(403);
+    });
+  });
 
   describe('POST /exchange-matches', () => {
     it('accepts another user\'s open request: a pending match, and the request is matched', async () => {

@@ -1,8 +1,9 @@
 /**
  * GET /api/exchange-requests is polled every 3 s by every signed-in tab: it answers ETag with
  * `Cache-Control: private, no-cache`, and an unchanged poll is a 304 that makes no database query. Any change to
- * the market (a request posted, accepted, approved, completed, cancelled, expired; a poster's card) answers anew.
- * The caller's own requests and matches, polled with it by the dashboard, answer the same way.
+ * the market (a request posted, accepted, approved, completed, cancelled, expired; a poster's card) answers anew,
+ * and the list — the same for everyone — shares one ETag. The caller's own requests and matches, polled by the
+ * dashboard, answer from the caller's own version: another user's trade leaves them unchanged.
  */
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { ExchangeMatch, ExchangeMatchList, ExchangeRequest, ExchangeRequestList } from '@puente/contracts';
@@ -10,7 +11,7 @@ import type { TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { SWEEP_TRADE_TIMERS, sweepTradeTimers } from './jobs/sweep-trade-timers.ts';
 import { changingMarket } from './domain/market-version.ts';
-import { rated, startExchangeOnClock, trader } from './testing/traders.ts';
+import { rated, renamed, startExchangeOnClock, trader } from './testing/traders.ts';
 
 type Headers = Record<string, string>;
 
@@ -59,10 +60,10 @@ describeWithInfra(['postgres'], 'polling the market', () => {
     expect(ExchangeRequestList.parse(first.json())).toEqual([]);
     let anaTag = String(first.headers.etag);
     let bobTag = String((await poll(bob.headers)).headers.etag);
-    // Personal: the same list for two users never shares an ETag (a shared browser must not replay one's answer).
-    expect(bobTag).not.toBe(anaTag);
-    expect((await poll(bob.headers, anaTag)).statusCode).toBe(200);
-    // And per URL: a filtered list has its own.
+    // One list for everyone: one ETag (so the gateway can keep one copy of it).
+    expect(bobTag).toBe(anaTag);
+    expect((await poll(bob.headers, anaTag)).statusCode).toBe(304);
+    // But per URL: a filtered list has its own.
     expect((await poll(ana.headers, anaTag, '/exchange-requests?fromCurrency=GBP')).statusCode).toBe(200);
 
     const queries = marketQueries();
@@ -94,14 +95,15 @@ describeWithInfra(['postgres'], 'polling the market', () => {
     expect((await call('POST', '/exchange-matches', ana.headers, { exchangeRequestId: request.id })).statusCode).toBe(403);
     expect(await changed(ana.headers, anaTag)).toBeNull();
 
+    // Accepted, the request leaves the market; its owner follows it in their own list (below).
     let matchId = 0;
-    expect((await afterChange(async () => {
+    expect(await afterChange(async () => {
       const res = await call('POST', '/exchange-matches', bob.headers, { exchangeRequestId: request.id });
       expect(res.statusCode, res.body).toBe(201);
       matchId = ExchangeMatch.parse(res.json()).id;
-    })).map((r) => r.status)).toEqual(['matched']);
-    expect((await afterChange(() => call('PUT', `/exchange-matches/${matchId}/confirm`, ana.headers))).map((r) => r.status)).toEqual(['confirmed']);
-    expect(await afterChange(() => call('PUT', `/exchange-matches/${matchId}/complete`, bob.headers))).toEqual([]);
+    })).toEqual([]);
+    expect((await call('PUT', `/exchange-matches/${matchId}/confirm`, ana.headers)).statusCode).toBe(200);
+    expect((await call('PUT', `/exchange-matches/${matchId}/complete`, bob.headers)).statusCode).toBe(200);
 
     // A poster's card changing (a rating) is a change too.
     const second = ExchangeRequest.parse((await call('POST', '/exchange-requests', ana.headers, { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 50, exchangeRate: 1275 })).json());
@@ -114,7 +116,7 @@ describeWithInfra(['postgres'], 'polling the market', () => {
     expect(second.status).toBe('open');
   });
 
-  it('answers the caller\'s own requests and matches (polled with the market) the same way', async () => {
+  it('answers the caller\'s own requests and matches from the caller\'s own version', async () => {
     const cy = await trader(svc, 3, { firstName: 'Cy' });
     const dee = await trader(svc, 4, { firstName: 'Dee' });
     for (const url of ['/exchange-requests/user', '/exchange-matches']) {
@@ -138,5 +140,17 @@ describeWithInfra(['postgres'], 'polling the market', () => {
     const matches = await poll(cy.headers, afterPost[1], '/exchange-matches');
     expect(matches.statusCode).toBe(200);
     expect(ExchangeMatchList.parse(matches.json()).map((m) => m.status)).toEqual(['pending']);
+
+    // Someone else's trade changes the market, not Cy's own lists.
+    const [ownTag, matchesTag] = await tags();
+    const eve = await trader(svc, 5, { firstName: 'Eve' });
+    expect((await call('POST', '/exchange-requests', eve.headers, { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 70, exchangeRate: 1275 })).statusCode).toBe(201);
+    expect((await poll(cy.headers, ownTag, '/exchange-requests/user')).statusCode).toBe(304);
+    expect((await poll(cy.headers, matchesTag, '/exchange-matches')).statusCode).toBe(304);
+    // Dee's new name shows in Cy's matches (Dee accepted Cy's request): Cy's list answers anew.
+    await renamed(svc, dee.userId, 'Deedee');
+    const renamedMatches = await poll(cy.headers, matchesTag, '/exchange-matches');
+    expect(renamedMatches.statusCode).toBe(200);
+    expect(ExchangeMatchList.parse(renamedMatches.json()).map((m) => m.matcherName)).toEqual(['Deedee Trader']);
   });
 });

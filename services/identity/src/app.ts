@@ -26,6 +26,7 @@ import { googleRoutes } from './routes/google.ts';
 import { userRoutes } from './routes/users.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { internalRoutes } from './routes/internal.ts';
+import { personalDataRoutes } from './routes/personal-data.ts';
 import { consumers } from './events/consumers.ts';
 import { PURGE_EXPIRED_TOKENS, purgeExpiredTokens } from './jobs/purge-expired-tokens.ts';
 import { sendPasswordReset } from './jobs/send-password-reset.ts';
@@ -115,6 +116,7 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
       await app.register(userRoutes, deps);
       await app.register(adminRoutes, deps);
       await app.register(internalRoutes, deps);
+      await app.register(personalDataRoutes, deps);
     },
     async onStart(ctx) {
       await ownMailer?.start(ctx.logger);

@@ -73,6 +73,7 @@ describeWithInfra(['postgres'], 'sign-in with Google (against a local OpenID pro
     }, 'identity.login.attempted');
     expect(events.map((e) => e.payload)).toEqual([{
       email: 'ana@gmail.test', method: 'google', status: 'success', failureReason: null, ipAddress: '203.0.113.9', userAgent: 'Mozilla/5.0 (Vitest)', inputAltered: false,
+      userId: id,
     }]);
     expect((await svc.ctx.orm.em.fork().findOneOrFail(User, { id })).googleSubject).toBe('google-ana');
     // Once linked, the Google account signs in even if its email changed.

@@ -24,6 +24,7 @@ describeWithInfra(['postgres'], 'login and the current user', () => {
     }, 'identity.login.attempted');
     expect(events.map((e) => e.payload)).toEqual([{
       email: ana.email, method: 'password', status: 'success', failureReason: null, ipAddress: '203.0.113.9', userAgent: 'Mozilla/5.0 (Vitest)', inputAltered: false,
+      userId: id,
     }]);
     expect((await login(svc, ADMIN)).role).toBe('admin');
   });

@@ -48,7 +48,7 @@ describeWithInfra(['postgres'], 'sign-up', () => {
       ['identity.user.registered', { userId: user.id, firstName: 'Ana', lastName: 'Rojas', role: 'user', referrerId: admin.id }],
       ['identity.signup.attempted', {
         email: ana.email, step: 'verify', status: 'completed', failureReason: null, referralCode: 'FIRST-CODE',
-        ipAddress: '203.0.113.9', userAgent: 'Mozilla/5.0 (Vitest)', inputAltered: false,
+        ipAddress: '203.0.113.9', userAgent: 'Mozilla/5.0 (Vitest)', inputAltered: false, userId: user.id,
       }],
     ]);
     expect(user).toMatchObject({ emailVerified: true, referredById: admin.id, role: 'user' });

@@ -5,7 +5,8 @@
  * exchange to its parties, ratings, failed premium payments; each is announced (notificationCreated, and
  * matchAnnounced on a confirmed match) for the gateway's live channel. The routes read them (list, unread count:
  * polled, so answered 304 from the caller's version), mark them read, and keep the email digest preference; jobs
- * email digests of notifications unread for NOTIFY_EMAIL_AFTER_MINUTES and purge read ones after 90 days.
+ * email digests of notifications unread for NOTIFY_EMAIL_AFTER_MINUTES and purge read ones after 90 days. A user who
+ * deletes their account loses all of it, and is notified of nothing more.
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -22,6 +23,8 @@ import { PURGE_EVERY_MS, PURGE_READ_NOTIFICATIONS, purgeReadNotificationsJob } f
 import { consumers } from './events/consumers.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { preferenceRoutes } from './routes/preferences.ts';
+import { personalDataRoutes } from './routes/personal-data.ts';
+import { DeletedAccountSchema } from './domain/deleted-accounts.ts';
 
 const minutes = (name: string) => {
   const message = `${name} must be a whole number of minutes from 1 to 10080`;
@@ -66,7 +69,7 @@ export function notificationService(
   const mailer = serviceMailer(mailConfig(settings));
   return defineService({
     name: 'notification',
-    entities: [NotificationSchema, AccountHolderSchema, ProjectionBackfillSchema, NotificationPreferenceSchema],
+    entities: [NotificationSchema, AccountHolderSchema, ProjectionBackfillSchema, NotificationPreferenceSchema, DeletedAccountSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
     jobs: [
@@ -85,6 +88,7 @@ export function notificationService(
       app.addHook('onClose', async () => { mailer.close(); });
       await app.register(notificationRoutes(ctx));
       await app.register(preferenceRoutes);
+      await app.register(personalDataRoutes);
     },
   });
 }

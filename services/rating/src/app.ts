@@ -10,6 +10,7 @@ import { RatingSchema } from './domain/rating.ts';
 import { RaterSchema } from './domain/rater.ts';
 import { TradeSchema } from './domain/trade.ts';
 import { ratingRoutes } from './routes/ratings.ts';
+import { personalDataRoutes } from './routes/personal-data.ts';
 import { backfill } from './jobs/backfill-projections.ts';
 import { consumers } from './events/consumers.ts';
 
@@ -35,6 +36,7 @@ export function ratingService(settings: RatingSettings = RatingSettings.parse({}
     },
     async routes(app, ctx) {
       await app.register(ratingRoutes(ctx));
+      await app.register(personalDataRoutes);
     },
   });
 }

@@ -20,9 +20,9 @@ describeWithInfra(['postgres'], 'rating service', () => {
     expect(tables).toEqual(expect.arrayContaining([...PLATFORM_TABLES, 'rating', 'trade', 'rater', 'projection_backfill']));
   });
 
-  it('serves its three routes', () => {
+  it('serves its three routes, and identity\'s for a user\'s data', () => {
     const served = svc.app.servedRoutes.map((r) => `${r.method} ${r.url}`).filter((r) => !['GET /health', 'GET /ready'].includes(r)).sort();
-    expect(served).toEqual(['GET /ratings/exchange/:exchangeMatchId', 'GET /ratings/user/:userId', 'POST /ratings']);
+    expect(served).toEqual(['GET /internal/personal-data/ratings', 'GET /ratings/exchange/:exchangeMatchId', 'GET /ratings/user/:userId', 'POST /ratings']);
   });
 
   it('settings: PROJECTION_BACKFILL defaults to on, and refuses anything but on or off', () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { ErrorBody, Rating, RatingList, type EventEnvelope, type EventPayload } from '@puente/contracts';
-import { makeEvent, readEvent } from '@puente/platform';
+import { createHttpApp, createLogger, internalAuth, makeEvent, notFound, readEvent, serve } from '@puente/platform';
+import { Routes } from '@puente/contracts';
 import { startTestService, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { RatingSettings, ratingService } from './app.ts';
@@ -13,6 +14,7 @@ const NOT_OTHER_PARTY = { message: 'You can only rate the other party of this ex
 const NOT_COMPLETED = { message: 'You can rate the other party once the exchange is completed', code: 'conflict' };
 const ALREADY_RATED = { message: 'Already Rated', code: 'conflict' };
 const RATING_RANGE = 'Rating must be a whole number from 1 to 5';
+const SECRET = 'internal-token-secret-for-rating-tests-0123';
 
 /** The envelope as its producer would have stamped it at `ms` (the name projection orders by it). */
 const occurred = (event: EventEnvelope, ms: number): EventEnvelope => ({ ...event, occurredAt: new Date(ms).toISOString() });
@@ -20,8 +22,23 @@ const occurred = (event: EventEnvelope, ms: number): EventEnvelope => ({ ...even
 describeWithInfra(['postgres'], 'ratings', () => {
   const db = useFreshDatabase('rating');
   let svc: TestService;
-  beforeAll(async () => { svc = await startTestService(ratingService(RatingSettings.parse({ PROJECTION_BACKFILL: 'off' })), db.url); });
-  afterAll(async () => { await svc?.stop(); });
+  /** What the exchange service knows of each match now (its events may not have arrived here yet). */
+  const atExchange = new Map<number, { requesterId: number; matcherId: number; status: Status }>();
+  const exchange = createHttpApp({ logger: createLogger({ name: 'fake-exchange', level: 'silent' }), auth: internalAuth(SECRET) });
+  serve(exchange, Routes.exchange.internalMatch, async (request) => {
+    const match = atExchange.get(request.params.id);
+    if (!match) throw notFound('Exchange match not found');
+    return { id: request.params.id, exchangeRequestId: request.params.id + 10_000, ...match };
+  });
+  beforeAll(async () => {
+    await exchange.listen({ host: '127.0.0.1', port: 0 });
+    const serviceUrls = { exchange: `http://127.0.0.1:${(exchange.server.address() as { port: number }).port}` };
+    svc = await startTestService(ratingService(RatingSettings.parse({ PROJECTION_BACKFILL: 'off' })), db.url, { secret: SECRET, serviceUrls });
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    await exchange.close();
+  });
 
   let nextUser = 1;
   /** A user identity has registered (the rater projection learns the first name). */
@@ -54,6 +71,7 @@ describeWithInfra(['postgres'], 'ratings', () => {
     const path: Status[] = status === 'cancelled' || status === 'expired' ? ['pending', status]
       : (['pending', 'confirmed', 'completed'] as const).slice(0, ['pending', 'confirmed', 'completed'].indexOf(status) + 1);
     for (const s of path) await svc.deliver(matchEvent(s, matchId, requester.userId, matcher.userId));
+    atExchange.set(matchId, { requesterId: requester.userId, matcherId: matcher.userId, status });
     return { requester, matcher, matchId };
   }
 
@@ -139,7 +157,20 @@ describeWithInfra(['postgres'], 'ratings', () => {
       const { requester, matcher, matchId } = await trade('confirmed');
       expect(refusal(await rateAs(matcher.headers, { exchangeMatchId: matchId, toUserId: requester.userId, rating: 3 }), 409)).toEqual(NOT_COMPLETED);
       await svc.deliver(matchEvent('completed', matchId, requester.userId, matcher.userId));
+      atExchange.set(matchId, { requesterId: requester.userId, matcherId: matcher.userId, status: 'completed' });
       await rated(matcher.headers, { exchangeMatchId: matchId, toUserId: requester.userId, rating: 3 });
+    });
+
+    it('rates a match completed at the exchange service before its event arrived here (asked of the exchange service)', async () => {
+      const { requester, matcher, matchId } = await trade('confirmed');
+      atExchange.set(matchId, { requesterId: requester.userId, matcherId: matcher.userId, status: 'completed' }); // its event is on the way
+      const rating = await rated(requester.headers, { exchangeMatchId: matchId, toUserId: matcher.userId, rating: 5 });
+      expect(rating).toMatchObject({ exchangeMatchId: matchId, fromUserId: requester.userId, toUserId: matcher.userId, rating: 5 });
+      await svc.deliver(matchEvent('completed', matchId, requester.userId, matcher.userId)); // arriving late changes nothing
+      expect(refusal(await rateAs(requester.headers, { exchangeMatchId: matchId, toUserId: matcher.userId, rating: 1 }), 409)).toEqual(ALREADY_RATED);
+      // Nor does the exchange service open a match to rating before it is completed there.
+      const pending = await trade('confirmed');
+      expect(refusal(await rateAs(pending.matcher.headers, { exchangeMatchId: pending.matchId, toUserId: pending.requester.userId, rating: 3 }), 409)).toEqual(NOT_COMPLETED);
     });
 
     it('refuses a second rating by the same rater in the same match (409 Already Rated)', async () => {

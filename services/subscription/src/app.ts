@@ -15,10 +15,12 @@ import type { PaymentProvider } from './domain/payments.ts';
 import { StripePayments, type StripeSettings } from './domain/stripe-payments.ts';
 import { TestPayments, TestSubscriptionSchema } from './domain/test-payments.ts';
 import { RECONCILE_EVERY_MS, RECONCILE_SUBSCRIPTIONS, reconcileSubscriptionsJob } from './jobs/reconcile-subscriptions.ts';
+import { erasePaymentCustomerJob } from './jobs/erase-payment-customer.ts';
 import { consumers } from './events/consumers.ts';
 import { subscriptionRoutes } from './routes/subscription.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { testCheckoutRoutes } from './routes/test-checkout.ts';
+import { personalDataRoutes } from './routes/personal-data.ts';
 
 export { RECONCILE_SUBSCRIPTIONS };
 
@@ -77,7 +79,7 @@ export function subscriptionService(settings: SubscriptionSettings = Subscriptio
     entities: [SubscriptionSchema, ProviderEventSchema, TestSubscriptionSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
-    jobs: [reconcileSubscriptionsJob(() => payments, now)],
+    jobs: [reconcileSubscriptionsJob(() => payments, now), erasePaymentCustomerJob(() => payments)],
     schedules: [{ job: RECONCILE_SUBSCRIPTIONS, everyMs: RECONCILE_EVERY_MS, schedulerId: RECONCILE_SUBSCRIPTIONS }],
     async onStart(ctx) {
       // The premium price is found (or made) at start; if Stripe cannot be reached now, the first checkout retries.
@@ -91,6 +93,7 @@ export function subscriptionService(settings: SubscriptionSettings = Subscriptio
       if (mode === 'test') ctx.logger.info('test payment mode: no real payment (test cards 4242 4242 4242 4242, 4000 0000 0000 0002)');
       await app.register(subscriptionRoutes(deps));
       await app.register(webhookRoutes(deps));
+      await app.register(personalDataRoutes);
       if (deps.payments instanceof TestPayments) await app.register(testCheckoutRoutes({ ...deps, payments: deps.payments }));
     },
   });

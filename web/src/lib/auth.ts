@@ -3,7 +3,7 @@
  * current user is fresh for 30 s, never retried, not refetched on window focus, and invalidated after changes.
  * Logging out is shared by the header's button and the /logout page.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Routes, type CurrentUser } from '@puente/contracts';
 import { call, read } from './api-client.ts';
 import { queryKeys } from './query-keys.ts';
@@ -43,14 +43,19 @@ export function logout() {
   return call(Routes.gateway.logout);
 }
 
-/** POST /api/auth/logout, then every cached reading is dropped and the user reads as a visitor. */
+/** The session has ended (a logout, the account's deletion): every cached reading is dropped and the user reads as a visitor. */
+export function forgetSession(queryClient: QueryClient): void {
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== queryKeys.currentUser[0] });
+  queryClient.setQueryData(queryKeys.currentUser, null);
+}
+
+/** POST /api/auth/logout, then the session is forgotten. */
 export function useLogout(options: { onSuccess?: () => void; onError?: (error: unknown) => void } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: logout,
     onSuccess: () => {
-      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== queryKeys.currentUser[0] });
-      queryClient.setQueryData(queryKeys.currentUser, null);
+      forgetSession(queryClient);
       options.onSuccess?.();
     },
     onError: options.onError,

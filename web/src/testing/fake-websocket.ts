@@ -14,8 +14,8 @@ export class FakeWebSocket extends EventTarget {
   open() { this.dispatchEvent(new Event('open')); }
   /** The server sent a message (an object is sent as JSON). */
   receive(data: unknown) { this.dispatchEvent(new MessageEvent('message', { data: typeof data === 'string' ? data : JSON.stringify(data) })); }
-  /** The connection dropped (from the server's side). */
-  drop() { this.dispatchEvent(new Event('close')); }
+  /** The connection dropped (from the server's side), with a close code. */
+  drop(code = 1006) { this.dispatchEvent(new CloseEvent('close', { code })); }
   close() {
     this.closed = true;
     this.dispatchEvent(new Event('close'));

@@ -1,7 +1,7 @@
 /** The accounts service's routes: the owner's bank accounts, and the parties' accounts for the exchange service. */
-import { IdParams, SnapshotQuery } from './common.ts';
+import { IdParams, PersonalDataQuery, SnapshotQuery } from './common.ts';
 import { routeGroup } from './route.ts';
-import { AccountCurrencyList, BankAccount, BankAccountCreate, BankAccountList, BankAccountUpdate, MatchAccountsList, MatchAccountsQuery } from './accounts.ts';
+import { AccountCurrencyList, AccountsPersonalData, BankAccount, BankAccountCreate, BankAccountList, BankAccountUpdate, MatchAccountsList, MatchAccountsQuery } from './accounts.ts';
 
 export const AccountsRoutes = routeGroup('accounts', {
   list: {
@@ -33,5 +33,10 @@ export const AccountsRoutes = routeGroup('accounts', {
     method: 'GET', path: '/internal/account-currencies', access: 'internal', callers: ['exchange', 'notification'], query: SnapshotQuery,
     summary: 'Which user has an account in which currency, by account id: a page of the snapshot that fills a projection.',
     responses: { 200: AccountCurrencyList },
+  },
+  personalData: {
+    method: 'GET', path: '/internal/personal-data/bank-accounts', access: 'internal', callers: ['identity'], query: PersonalDataQuery,
+    summary: 'A user\'s bank accounts, full values, for their data download.',
+    responses: { 200: AccountsPersonalData },
   },
 });

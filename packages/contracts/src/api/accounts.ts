@@ -300,3 +300,7 @@ export type AccountCurrency = z.infer<typeof AccountCurrency>;
 
 export const AccountCurrencyList = z.array(AccountCurrency);
 export type AccountCurrencyList = z.infer<typeof AccountCurrencyList>;
+
+/** The accounts service's section of a user's data download (GET /internal/personal-data/bank-accounts): their accounts, full values. */
+export const AccountsPersonalData = z.object({ bankAccounts: BankAccountList });
+export type AccountsPersonalData = z.infer<typeof AccountsPersonalData>;

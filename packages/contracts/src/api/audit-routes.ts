@@ -1,6 +1,7 @@
 /** The audit service's routes: the admin monitoring view's data (spec section 3). */
+import { PersonalDataQuery } from './common.ts';
 import { routeGroup } from './route.ts';
-import { AttemptsQuery, FailureStatsQuery, LoginAttemptList, LoginFailureStats, SignupAttemptList, SignupFailureStats } from './audit.ts';
+import { AttemptsQuery, AuditPersonalData, FailureStatsQuery, LoginAttemptList, LoginFailureStats, SignupAttemptList, SignupFailureStats } from './audit.ts';
 
 export const AuditRoutes = routeGroup('audit', {
   signupAttempts: {
@@ -22,5 +23,10 @@ export const AuditRoutes = routeGroup('audit', {
     method: 'GET', path: '/api/admin/login-failures', access: 'admin', query: FailureStatsQuery,
     summary: 'Failed logins counted by method and reason, most frequent first.',
     responses: { 200: LoginFailureStats },
+  },
+  personalData: {
+    method: 'GET', path: '/internal/personal-data/attempts', access: 'internal', callers: ['identity'], query: PersonalDataQuery,
+    summary: 'The sign-up and login attempts made with a user\'s emails, for their data download.',
+    responses: { 200: AuditPersonalData },
   },
 });

@@ -108,3 +108,10 @@ export type AttemptsQuery = z.infer<typeof AttemptsQuery>;
  */
 export const FailureStatsQuery = AttemptsQuery.pick({ email: true, from: true, to: true });
 export type FailureStatsQuery = z.infer<typeof FailureStatsQuery>;
+
+/**
+ * The audit service's section of a user's data download (GET /internal/personal-data/attempts): the sign-up and
+ * login attempts made with the emails their account signed in or signed up with, newest first.
+ */
+export const AuditPersonalData = z.object({ signupAttempts: SignupAttemptList, loginAttempts: LoginAttemptList });
+export type AuditPersonalData = z.infer<typeof AuditPersonalData>;

@@ -261,6 +261,13 @@ export const SnapshotQuery = z.object({
 });
 export type SnapshotQuery = z.infer<typeof SnapshotQuery>;
 
+/**
+ * Internal routes answering one service's section of a user's data download (`?userId=7`): the owner calls them for
+ * the signed-in user only, so the user id is all they take.
+ */
+export const PersonalDataQuery = z.object({ userId: idParam(M.userIdInvalid) });
+export type PersonalDataQuery = z.infer<typeof PersonalDataQuery>;
+
 // ---------------------------------------------------------------------------------------------------------------
 // Bodies every service shares
 

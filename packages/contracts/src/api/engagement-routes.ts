@@ -1,10 +1,10 @@
 /** The rating, notification and subscription services' routes (spec section 7): declared now, served once built. */
 import { z } from 'zod';
-import { IdParams, Message, PaginationQuery } from './common.ts';
+import { IdParams, Message, PaginationQuery, PersonalDataQuery } from './common.ts';
 import { routeGroup } from './route.ts';
-import { Rating, RatingCreate, RatingList, RatingsByMatchParams, RatingsByUserParams } from './rating.ts';
-import { MarkAllReadResponse, Notification, NotificationCount, NotificationList, NotificationPreferences } from './notification.ts';
-import { CancelSubscriptionResponse, CreateSubscriptionResponse, SubscriptionInfo, TestCheckoutConfirm } from './subscription.ts';
+import { Rating, RatingCreate, RatingList, RatingPersonalData, RatingsByMatchParams, RatingsByUserParams } from './rating.ts';
+import { MarkAllReadResponse, Notification, NotificationCount, NotificationList, NotificationPersonalData, NotificationPreferences } from './notification.ts';
+import { CancelSubscriptionResponse, CreateSubscriptionResponse, SubscriptionInfo, SubscriptionPersonalData, TestCheckoutConfirm } from './subscription.ts';
 
 export const RatingRoutes = routeGroup('rating', {
   forMatch: {
@@ -22,18 +22,30 @@ export const RatingRoutes = routeGroup('rating', {
     summary: 'Rate the other party of a completed match, once.',
     responses: { 201: Rating },
   },
+  personalData: {
+    method: 'GET', path: '/internal/personal-data/ratings', access: 'internal', callers: ['identity'], query: PersonalDataQuery,
+    summary: 'The ratings a user gave and received, for their data download.',
+    responses: { 200: RatingPersonalData },
+  },
 });
+
+/** The versions behind the polled notification routes: each user's notifications. */
+export const NotificationVersions = {
+  user: (userId: number) => `user:${userId}`,
+} as const;
 
 export const NotificationRoutes = routeGroup('notification', {
   list: {
     method: 'GET', path: '/api/notifications', access: 'user', query: PaginationQuery, paginated: true,
     summary: 'The signed-in user\'s notifications, newest first; polled every 3 s.',
     responses: { 200: NotificationList },
+    polled: { keys: ({ userId }) => [NotificationVersions.user(userId)] },
   },
   count: {
     method: 'GET', path: '/api/notifications/count', access: 'user',
     summary: 'How many notifications are unread; polled every 3 s and every 30 s.',
     responses: { 200: NotificationCount },
+    polled: { keys: ({ userId }) => [NotificationVersions.user(userId)] },
   },
   readAll: {
     method: 'PUT', path: '/api/notifications/read-all', access: 'user',
@@ -54,6 +66,11 @@ export const NotificationRoutes = routeGroup('notification', {
     method: 'PUT', path: '/api/notifications/preferences', access: 'user', body: NotificationPreferences,
     summary: 'Turn the email digest of unread notifications on or off.',
     responses: { 200: NotificationPreferences },
+  },
+  personalData: {
+    method: 'GET', path: '/internal/personal-data/notifications', access: 'internal', callers: ['identity'], query: PersonalDataQuery,
+    summary: 'A user\'s notifications and preferences, for their data download.',
+    responses: { 200: NotificationPersonalData },
   },
 });
 
@@ -83,5 +100,10 @@ export const SubscriptionRoutes = routeGroup('subscription', {
     summary: 'Stripe\'s signed events about subscriptions and payments (no Origin; the signature is checked).',
     body: z.unknown(),
     responses: { 200: Message },
+  },
+  personalData: {
+    method: 'GET', path: '/internal/personal-data/subscription', access: 'internal', callers: ['identity'], query: PersonalDataQuery,
+    summary: 'A user\'s plan, payment state and payment provider references, for their data download.',
+    responses: { 200: SubscriptionPersonalData },
   },
 });

@@ -1,11 +1,21 @@
 /** The exchange service's routes (spec section 7, and the limits and match cancel beyond it). */
-import { PaginationQuery } from './common.ts';
+import { PaginationQuery, PersonalDataQuery } from './common.ts';
 import { routeGroup } from './route.ts';
 import {
   ExchangeMatch, ExchangeMatchCreate, ExchangeMatchForRequest, ExchangeMatchIdParams, ExchangeMatchList, ExchangeRate,
   ExchangeLimits, ExchangeRequest, ExchangeRequestCreate, ExchangeRequestIdParams, ExchangeRequestList,
-  ExchangeRequestNotifyResponse, ExchangeRequestsQuery, MatchAccountsResponse, MatchesByRequestParams, TransactionHistory,
+  ExchangePersonalData, ExchangeRequestNotifyResponse, ExchangeRequestsQuery, InternalMatch, MatchAccountsResponse, MatchesByRequestParams, TradesInProgress,
+  TransactionHistory,
 } from './exchange.ts';
+
+/**
+ * The versions behind the exchange service's polled lists: the market (every open request and its poster's card)
+ * and each trader's own requests and matches (with the cards shown in them).
+ */
+export const ExchangeVersions = {
+  market: 'market',
+  trader: (userId: number) => `trader:${userId}`,
+} as const;
 
 export const ExchangeRoutes = routeGroup('exchange', {
   rate: {
@@ -15,8 +25,9 @@ export const ExchangeRoutes = routeGroup('exchange', {
   },
   requests: {
     method: 'GET', path: '/api/exchange-requests', access: 'user', query: ExchangeRequestsQuery, paginated: true,
-    summary: 'Everyone\'s open requests, the user\'s own and those they accepted while active; polled every 3 s.',
+    summary: 'The market: everyone\'s open requests (the same list for every user); polled every 3 s.',
     responses: { 200: ExchangeRequestList },
+    polled: { keys: () => [ExchangeVersions.market], shared: true },
   },
   request: {
     method: 'GET', path: '/api/exchange-requests/{id}', access: 'user', params: ExchangeRequestIdParams,
@@ -32,6 +43,7 @@ export const ExchangeRoutes = routeGroup('exchange', {
     method: 'GET', path: '/api/exchange-requests/user', access: 'user', query: PaginationQuery, paginated: true,
     summary: 'The signed-in user\'s exchange requests.',
     responses: { 200: ExchangeRequestList },
+    polled: { keys: ({ userId }) => [ExchangeVersions.trader(userId)] },
   },
   createRequest: {
     method: 'POST', path: '/api/exchange-requests', access: 'user', body: ExchangeRequestCreate,
@@ -87,10 +99,26 @@ export const ExchangeRoutes = routeGroup('exchange', {
     method: 'GET', path: '/api/exchange-matches', access: 'user', query: PaginationQuery, paginated: true,
     summary: 'The signed-in user\'s matches.',
     responses: { 200: ExchangeMatchList },
+    polled: { keys: ({ userId }) => [ExchangeVersions.trader(userId)] },
   },
   history: {
     method: 'GET', path: '/api/transaction-history', access: 'user', query: PaginationQuery, paginated: true,
     summary: 'The signed-in user\'s completed exchanges, newest first, from their own side.',
     responses: { 200: TransactionHistory },
+  },
+  personalData: {
+    method: 'GET', path: '/internal/personal-data/trades', access: 'internal', callers: ['identity'], query: PersonalDataQuery,
+    summary: 'A user\'s requests, matches and completed exchanges, for their data download.',
+    responses: { 200: ExchangePersonalData },
+  },
+  internalMatch: {
+    method: 'GET', path: '/internal/matches/{id}', access: 'internal', callers: ['rating'], params: ExchangeMatchIdParams,
+    summary: 'One match\'s parties and status now, for a service whose projection of it may lag the events.',
+    responses: { 200: InternalMatch },
+  },
+  tradesInProgress: {
+    method: 'GET', path: '/internal/trades-in-progress', access: 'internal', callers: ['identity'], query: PersonalDataQuery,
+    summary: 'How many of a user\'s matches are pending or confirmed: their account is not deleted while any is.',
+    responses: { 200: TradesInProgress },
   },
 });

@@ -356,3 +356,32 @@ export type TransactionHistoryItem = z.infer<typeof TransactionHistoryItem>;
 
 export const TransactionHistory = z.array(TransactionHistoryItem);
 export type TransactionHistory = z.infer<typeof TransactionHistory>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// A user's data (internal: identity composes the download and checks before a deletion)
+
+/**
+ * The exchange service's section of a user's data download (GET /internal/personal-data/trades): every request they
+ * posted, every match they were a party of, and their completed exchanges from their side (without the other party's
+ * name and email, which are that person's data).
+ */
+export const ExchangePersonalData = z.object({
+  requests: z.array(ExchangeRequestSummary),
+  matches: ExchangeMatchList,
+  history: TransactionHistory,
+});
+export type ExchangePersonalData = z.infer<typeof ExchangePersonalData>;
+
+/**
+ * GET /internal/matches/{id}: one match's parties and status as the exchange service has them now — for a service
+ * whose projection of matches may lag the events (the rating service, asked to rate a match it has not yet heard
+ * was completed).
+ */
+export const InternalMatch = z.object({
+  id: Id, exchangeRequestId: Id, requesterId: Id, matcherId: Id, status: ExchangeMatchStatus,
+});
+export type InternalMatch = z.infer<typeof InternalMatch>;
+
+/** GET /internal/trades-in-progress: the user's matches still pending or confirmed (an account is not deleted mid-trade). */
+export const TradesInProgress = z.object({ matchesInProgress: Count });
+export type TradesInProgress = z.infer<typeof TradesInProgress>;

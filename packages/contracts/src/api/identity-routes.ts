@@ -1,9 +1,10 @@
 /** Identity's routes: the spec's auth, sign-up, user, referral and directory calls, and the ones every user expects. */
 import { z } from 'zod';
 import { Message, PaginationQuery } from './common.ts';
+import { PersonalDataExport } from './personal-data.ts';
 import { routeGroup } from './route.ts';
 import {
-  AdminVerificationRequest, AdminVerificationRequestList, ChangePasswordRequest, CurrentUser, ForgotPasswordRequest,
+  AccountDeletionRequest, AdminVerificationRequest, AdminVerificationRequestList, ChangePasswordRequest, CurrentUser, ForgotPasswordRequest,
   ForgotPasswordResponse, GoogleLoginQuery, InternalUserList, InternalUsersQuery, LoginRequest, LoginResponse, PublicUser, AdminUserView, ReferralCodeParams,
   ReferralCodeResponse, ReferralList, ResetPasswordRequest, SignupRequest, SignupRequestResponse, SignupVerifyRequest,
   SignupVerifyResponse, UserDirectory, UserIdParams, UserProfileUpdate, VerificationRequestIdParams,
@@ -80,6 +81,16 @@ export const IdentityRoutes = routeGroup('identity', {
     method: 'POST', path: '/api/users/verification/{type}', access: 'user', params: VerificationTypeParams,
     summary: 'Ask to be verified (email, phone, id or bank): 201 a new request, 200 one already pending or done.',
     responses: { 200: VerificationRequestResponse, 201: VerificationRequestResponse },
+  },
+  downloadData: {
+    method: 'GET', path: '/api/users/me/data', access: 'user',
+    summary: 'Everything Puente holds about the signed-in user, one section per service, as a JSON file to save.',
+    responses: { 200: PersonalDataExport },
+  },
+  deleteAccount: {
+    method: 'POST', path: '/api/users/me/delete', access: 'user', body: AccountDeletionRequest,
+    summary: 'Delete one\'s account (password re-entered): personal data erased in every service, every session ended; 409 while an exchange is in progress.',
+    responses: { 200: Message },
   },
   referralCode: {
     method: 'GET', path: '/api/referral/code', access: 'user',

@@ -362,3 +362,55 @@ export const GoogleLoginFailures = {
   invalid_referral_code: 'Invalid referral code. Please ask a friend for a valid code.',
 } as const;
 export type GoogleLoginFailure = keyof typeof GoogleLoginFailures;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Your data (UK GDPR): the download of everything held about a user, and the deletion of their account
+
+/**
+ * What a deleted user's personal fields become wherever a service keeps them. The id stays, so completed exchanges,
+ * ratings and referrals still add up; nothing says who the person was. The email stays unique per user and can never
+ * be delivered (`.invalid` is reserved for that, RFC 2606).
+ */
+export const DeletedUser = {
+  firstName: 'Deleted user',
+  lastName: '',
+  email: (userId: number): string => `deleted-${userId}@deleted.invalid`,
+} as const;
+
+/**
+ * POST /api/users/me/delete: the password re-entered, for an account that has one. An account that only signs in
+ * with Google has none to give: its session and the confirmation are the proof.
+ */
+export const AccountDeletionRequest = z.object({
+  password: passwordText(M.passwordRequired).optional(),
+});
+export type AccountDeletionRequest = z.infer<typeof AccountDeletionRequest>;
+
+/** What the deletion answers (the web app shows `message` as it is). */
+export const AccountDeletionMessages = {
+  deleted: 'Your account has been deleted.',
+  passwordWrong: 'Password is incorrect',
+  tradeInProgress: 'You have an exchange in progress. Complete it, or call off its pending match, before deleting your account.',
+  adminAccount: 'Admin accounts cannot be deleted.',
+  unavailable: 'Your account cannot be deleted right now. Please try again later.',
+  downloadUnavailable: 'Your data cannot be downloaded right now. Please try again later.',
+} as const;
+
+/** One of the user's verification requests, as their data download lists it. */
+export const VerificationRequestRecord = AdminVerificationRequest.pick({ id: true, type: true, status: true, createdAt: true, decidedAt: true });
+export type VerificationRequestRecord = z.infer<typeof VerificationRequestRecord>;
+
+/**
+ * Identity's section of the data download: the profile as the user reads it, their referral code and who referred
+ * them, whether a Google account is linked, their verification requests and the people they referred. No password
+ * hash, no token: those are not data about the person, and handing them out would weaken the account.
+ */
+export const IdentityPersonalData = z.object({
+  profile: CurrentUser,
+  referralCode: z.string(),
+  referredById: Id.nullable(),
+  googleAccountLinked: z.boolean(),
+  verificationRequests: z.array(VerificationRequestRecord),
+  referrals: ReferralList,
+});
+export type IdentityPersonalData = z.infer<typeof IdentityPersonalData>;

@@ -8,6 +8,7 @@ export * from './notification.ts';
 export * from './subscription.ts';
 export * from './audit.ts';
 export * from './health.ts';
+export * from './personal-data.ts';
 export * from './routes.ts';
 export * from './route.ts';
 export * from './identity-routes.ts';

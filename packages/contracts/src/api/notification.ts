@@ -78,3 +78,10 @@ export type NewNotificationMessage = z.infer<typeof NewNotificationMessage>;
 /** Every JSON message the server sends on /ws. */
 export const LiveMessage = z.discriminatedUnion('type', [MatchSuccessMessage, NewNotificationMessage]);
 export type LiveMessage = z.infer<typeof LiveMessage>;
+
+/** The close code of a /ws socket whose session ended (logout, revocation): the app does not reconnect it. */
+export const LIVE_SESSION_ENDED_CLOSE_CODE = 4401;
+
+/** The notification service's section of a user's data download (GET /internal/personal-data/notifications). */
+export const NotificationPersonalData = z.object({ notifications: NotificationList, preferences: NotificationPreferences });
+export type NotificationPersonalData = z.infer<typeof NotificationPersonalData>;

@@ -48,3 +48,7 @@ export type RatingsByMatchParams = z.infer<typeof RatingsByMatchParams>;
 /** Route params of GET /api/ratings/user/{userId} */
 export const RatingsByUserParams = z.object({ userId: idParam(M.userIdInvalid) });
 export type RatingsByUserParams = z.infer<typeof RatingsByUserParams>;
+
+/** The rating service's section of a user's data download (GET /internal/personal-data/ratings): ratings given and received. */
+export const RatingPersonalData = z.object({ given: RatingList, received: RatingList });
+export type RatingPersonalData = z.infer<typeof RatingPersonalData>;

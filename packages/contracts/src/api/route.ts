@@ -40,6 +40,20 @@ export interface RouteSpec {
   callers?: readonly RouteOwner[];
   /** Declared, not served yet (its service is not built): the OpenAPI document marks it `x-status: planned`. */
   planned?: true;
+  /** A GET browsers poll every few seconds, answered conditionally (see Polled). */
+  polled?: Polled;
+}
+
+/**
+ * How a polled GET stays cheap: its answer depends on versions kept outside the database, which the owning service
+ * bumps after every change to the data behind them; the ETag is made of those versions and the URL, and a poll whose
+ * If-None-Match still matches is answered 304 — by the gateway itself, without a hop to the service.
+ */
+export interface Polled {
+  /** The version keys the caller's answer depends on (in the owning service's namespace). */
+  keys: (caller: { userId: number }) => readonly string[];
+  /** The answer is the same for every caller (it depends on no key of theirs): the gateway may keep one copy. */
+  shared?: true;
 }
 
 export type ApiRoute<S extends RouteOwner = RouteOwner, N extends string = string> = RouteSpec & { service: S; name: N };

@@ -53,7 +53,7 @@ describe('ApiRoutes', () => {
   ];
   // Beyond the spec: identity's passwords, name edits, Google's callback and the admins' verification review, Stripe's
   // webhook and the test payment mode's checkout, the plan limits and calling off a match, the email digest
-  // preference, and the services' internal routes.
+  // preference, a user's data download and account deletion, and the services' internal routes.
   const beyondSpec = [
     'POST /api/subscription/test-checkout/confirm',
     'GET /api/notifications/preferences',
@@ -62,6 +62,15 @@ describe('ApiRoutes', () => {
     'GET /api/exchange-requests/limits',
     'PUT /api/exchange-matches/{id}/cancel',
     'GET /internal/match-accounts',
+    'GET /internal/personal-data/bank-accounts',
+    'GET /internal/personal-data/trades',
+    'GET /internal/personal-data/ratings',
+    'GET /internal/personal-data/notifications',
+    'GET /internal/personal-data/subscription',
+    'GET /internal/personal-data/attempts',
+    'GET /internal/trades-in-progress',
+    'GET /api/users/me/data',
+    'POST /api/users/me/delete',
     'GET /internal/account-currencies',
     'GET /internal/users',
     'POST /internal/login-refused',
@@ -87,6 +96,11 @@ describe('ApiRoutes', () => {
       if (path === '/internal/match-accounts') return 'accounts';
       if (path === '/internal/login-refused' || path === '/internal/users') return 'identity';
       if (path === '/internal/account-currencies') return 'accounts';
+      const personalData = /^\/internal\/personal-data\/(\S+)$/.exec(path)?.[1];
+      if (personalData) {
+        return { 'bank-accounts': 'accounts', trades: 'exchange', ratings: 'rating', notifications: 'notification', subscription: 'subscription', attempts: 'audit' }[personalData] ?? 'unknown';
+      }
+      if (path === '/internal/trades-in-progress') return 'exchange';
       if (path === '/api/webhooks/stripe') return 'subscription';
       if (/^\/api\/admin\/(signup|login)-/.test(path)) return 'audit';
       if (/^\/api\/(auth|login|signup|users|referral|admin\/users|admin\/verification-requests)\b/.test(path)) return 'identity';

@@ -88,3 +88,13 @@ export type TestCheckoutConfirm = z.infer<typeof TestCheckoutConfirm>;
 /** POST /api/cancel-subscription, 200 */
 export const CancelSubscriptionResponse = Message;
 export type CancelSubscriptionResponse = z.infer<typeof CancelSubscriptionResponse>;
+
+/**
+ * The subscription service's section of a user's data download (GET /internal/personal-data/subscription): the plan,
+ * the payment state and the payment provider's references to the user. No card data: the provider holds it.
+ */
+export const SubscriptionPersonalData = SubscriptionInfo.pick({ tier: true, status: true, currentPeriodEnd: true, cancelAtPeriodEnd: true }).extend({
+  paymentCustomerId: z.string().nullable(),
+  paymentSubscriptionId: z.string().nullable(),
+});
+export type SubscriptionPersonalData = z.infer<typeof SubscriptionPersonalData>;

@@ -5,6 +5,7 @@
  */
 import { MikroORM, type EntityManager, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
+import pg from 'pg';
 import type { Logger } from 'pino';
 import { ServiceNames } from '@puente/contracts';
 import { platformEntities } from './platform-entities.ts';
@@ -55,14 +56,51 @@ export function ormOptions(opts: DatabaseOptions): Options {
   } as Options;
 }
 
-/** Connects, makes sure the schema exists and applies pending migrations. */
+/**
+ * Connects, makes sure the schema exists and applies pending migrations. Instances of a service starting together
+ * take turns: each holds the schema's advisory lock while it migrates, so the others find nothing left to apply.
+ */
 export async function openDatabase(opts: DatabaseOptions): Promise<Orm> {
   const orm = await MikroORM.init(ormOptions(opts));
-  const em = orm.em.fork();
-  await em.execute(`create schema if not exists "${opts.schema.replace(/"/g, '')}"`);
-  if (opts.migrationsPath) await orm.migrator.up();
-  else await orm.schema.update();
+  try {
+    await whileHoldingMigrationLock(opts, async (lockConnection) => {
+      await lockConnection.query(`create schema if not exists "${opts.schema.replace(/"/g, '')}"`);
+      if (opts.migrationsPath) await orm.migrator.up();
+      else await orm.schema.update();
+    });
+  } catch (err) {
+    await orm.close();
+    throw err;
+  }
   return orm;
+}
+
+/**
+ * Runs `fn` holding a session-level advisory lock named after the schema, on a connection of its own outside the
+ * ORM's pool (the migrator uses the pool's). That connection never opens a transaction: on the embedded database
+ * (PGlite, one session behind every connection, serving only the connection in a transaction until it ends) the
+ * migrator's queries on other connections go on. There the lock belongs to the one session, so it is re-entrant and
+ * excludes nothing, which is fine: the embedded runner starts the services one after another.
+ */
+async function whileHoldingMigrationLock(opts: DatabaseOptions, fn: (lockConnection: pg.Client) => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString: opts.url });
+  await client.connect();
+  try {
+    const key = ['puente-migrate:' + opts.schema];
+    const { rows } = await client.query<{ locked: boolean }>(`select pg_try_advisory_lock(hashtext($1)) as locked`, key);
+    if (!rows[0]?.locked) {
+      opts.logger?.info({ schema: opts.schema }, 'another instance is migrating this schema: waiting for it to finish');
+      await client.query(`select pg_advisory_lock(hashtext($1))`, key);
+    }
+    try {
+      await fn(client);
+    } finally {
+      // PostgreSQL releases the lock with the connection, but PGlite's one session outlives it.
+      await client.query(`select pg_advisory_unlock(hashtext($1))`, key);
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 /** Cheap liveness query for readiness checks. */

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.ts';
 import { INTERNAL_TOKEN_HEADER, type InternalAuth } from '../auth.ts';
+import { RequestLogger } from '../logger.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 export const GENERIC_5XX_MESSAGE = 'Something went wrong. Please try again.';
@@ -39,6 +40,7 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
     trustProxy: opts.trustProxy ?? false,
     requestIdHeader: REQUEST_ID_HEADER,
     genReqId: () => randomUUID(),
+    childLoggerFactory: (logger, bindings, options) => new RequestLogger(logger as never, bindings, options) as never,
     routerOptions: { ignoreTrailingSlash: true },
     // What the router refuses before any hook runs (a malformed percent-encoding such as a lone surrogate's bytes,
     // a path parameter over 100 characters) gets the api-conventions body too, without echoing the path.

@@ -3,12 +3,22 @@
  * method and path, who may call (checked before anything else: 401, 403), the schemas of the path parameters,
  * query and body (validated by fastify-type-provider-zod before the handler runs: 400 with the contract's
  * messages), and the schema of each success answer (the handler's answer is serialised through it, so nothing
- * the contract does not name leaves the service). The handler receives typed, validated input.
+ * the contract does not name leaves the service). A polled route is answered 304 from its declared versions while
+ * they match the caller's If-None-Match (the app's `versions`), before its handler runs. The handler receives
+ * typed, validated input.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { servicePath, successStatuses, type ApiRoute, type Input, type SuccessBody } from '@puente/contracts';
 import { requireAdmin, requireService, requireUser } from '../auth.ts';
+import { answeredNotModified, type VersionStore } from './versions.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The service's versions of polled data (its own namespace), for the polled routes it serves. */
+    versions: VersionStore;
+  }
+}
 
 export type RouteRequest<R extends ApiRoute> = FastifyRequest<{
   Params: Input<R['params']>;
@@ -40,6 +50,8 @@ export function serve<R extends ApiRoute>(app: FastifyInstance, route: R, handle
   const response = Object.fromEntries(Object.entries(route.responses).filter(([, schema]) => schema !== null));
   const [status] = successStatuses(route);
   const preValidation = guard(route);
+  const { polled } = route;
+  if (polled && !app.hasDecorator('versions')) throw new Error(`${route.method} ${route.path} is polled: its app must be decorated with versions`);
   const routeOptions: RouteOptions = {
     ...options,
     method: route.method,
@@ -54,6 +66,7 @@ export function serve<R extends ApiRoute>(app: FastifyInstance, route: R, handle
     serializerCompiler: serializerCompiler as RouteOptions['serializerCompiler'],
     ...(preValidation ? { preValidation } : {}),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      if (polled && await answeredNotModified(request, reply, app.versions, polled.keys(requireUser(request)))) return reply;
       if (status !== undefined && status !== 200) reply.code(status);
       const answer = await handler(request as RouteRequest<R>, reply);
       // A route that answers no body (204, a redirect) returns nothing: send the empty answer.

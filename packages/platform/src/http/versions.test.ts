@@ -8,7 +8,9 @@ import type { FastifyInstance } from 'fastify';
 import { describeWithInfra, startRedis, type RedisServer } from '@puente/testkit';
 import { createLogger } from '../logger.ts';
 import { createHttpApp } from './app.ts';
-import { MemoryVersionStore, RedisVersionStore, VERSION_TTL_SECONDS, answeredNotModified, serviceVersions, type VersionStore } from './versions.ts';
+import {
+  MemoryVersionStore, RedisVersionStore, TrackedRedisVersionStore, VERSION_TTL_SECONDS, answeredNotModified, serviceVersions, type VersionStore,
+} from './versions.ts';
 
 function storeSuite(make: () => VersionStore, other: () => VersionStore) {
   it('keeps a version until it is bumped, then gives a new one; keys are independent', async () => {
@@ -63,6 +65,51 @@ describeWithInfra(['redis'], 'RedisVersionStore', () => {
   const prefix = `test:${Date.now()}:`;
   // Two clients: two instances of one service.
   storeSuite(() => new RedisVersionStore(client(), prefix), () => new RedisVersionStore(client(), prefix));
+
+  describe('remembered in the process (client-side caching)', () => {
+    const tracked: TrackedRedisVersionStore[] = [];
+    const make = () => {
+      const store = new TrackedRedisVersionStore(client(), prefix);
+      tracked.push(store);
+      return store;
+    };
+    afterAll(async () => { await Promise.all(tracked.map((s) => s.close())); });
+    const getsSoFar = async () => Number(/cmdstat_get:calls=(\d+)/.exec(await client().info('commandstats'))?.[1] ?? 0);
+    /** Until a read of `key` reaches Redis no more: tracking is on and the version is remembered. */
+    const remembered = (store: VersionStore, key: string) => expect.poll(async () => {
+      const before = await getsSoFar();
+      await store.read([key]);
+      return (await getsSoFar()) - before;
+    }, { timeout: 5_000, interval: 20 }).toBe(0);
+
+    it('reads an unchanged version without a round trip, and sees another instance\'s bump as soon as Redis tells', async () => {
+      const one = make();
+      const two = make();
+      await remembered(one, 'tracked');
+      const [first] = await one.read(['tracked']);
+      const before = await getsSoFar();
+      for (let i = 0; i < 20; i++) expect(await one.read(['tracked'])).toEqual([first]);
+      expect(await getsSoFar()).toBe(before);
+      expect(await two.read(['tracked'])).toEqual([first]);
+      await two.bump(['tracked']);
+      await expect.poll(async () => (await one.read(['tracked']))[0], { timeout: 2_000, interval: 10 }).not.toBe(first);
+      expect(await one.read(['tracked'])).toEqual(await two.read(['tracked']));
+    }, 15_000);
+
+    it('forgets what it remembered when its listening connection drops, and remembers again once it is back', async () => {
+      const one = make();
+      const other = make();
+      await remembered(one, 'dropped');
+      const [first] = await one.read(['dropped']);
+      await client().client('KILL', 'TYPE', 'pubsub'); // every listener: invalidations are lost until they reconnect
+      await other.bump(['dropped']);
+      await expect.poll(async () => (await one.read(['dropped']))[0], { timeout: 5_000, interval: 20 }).not.toBe(first);
+      const [now] = await one.read(['dropped']);
+      await remembered(one, 'dropped');
+      await other.bump(['dropped']);
+      await expect.poll(async () => (await one.read(['dropped']))[0], { timeout: 2_000, interval: 10 }).not.toBe(now);
+    }, 20_000);
+  });
 
   it('expires versions after the TTL (a version a crashed process failed to bump is not stale forever)', async () => {
     const redis = client();

@@ -53,12 +53,14 @@ export class MemoryVersionStore implements VersionStore {
 /** How long a version lives in Redis after its last change. */
 export const VERSION_TTL_SECONDS = 15 * 60;
 
+const VERSION_PREFIX = 'puente:version:';
+
 /** Versions in Redis, shared by every instance of a service (distributed mode). */
 export class RedisVersionStore implements VersionStore {
   private readonly redis: Redis;
   private readonly prefix: string;
 
-  constructor(redis: Redis, prefix = 'puente:version:') {
+  constructor(redis: Redis, prefix = VERSION_PREFIX) {
     this.redis = redis;
     this.prefix = prefix;
   }
@@ -83,6 +85,125 @@ export class RedisVersionStore implements VersionStore {
   }
 }
 
+const INVALIDATIONS = '__redis__:invalidate';
+/** How long a remembered version is trusted at most, however quiet Redis is; and how many are remembered. */
+const REMEMBER_MS = 60_000;
+const MAX_REMEMBERED = 500_000;
+
+/**
+ * Versions in Redis remembered in this process until Redis says they changed — Redis's server-assisted
+ * client-side caching: CLIENT TRACKING in broadcast mode on the versions' prefix, the invalidations sent to a
+ * connection of their own. The gateway reads a version on every poll; an unchanged one then costs no round trip.
+ * Nothing is remembered until tracking is on, nor after either connection dropped (invalidations may have been
+ * missed meanwhile); a read that an invalidation overtook is not remembered; a minute bounds any staleness.
+ */
+export class TrackedRedisVersionStore implements VersionStore {
+  private readonly reader: Redis;
+  private readonly listener: Redis;
+  private readonly store: RedisVersionStore;
+  private readonly prefix: string;
+  /** Versions read while tracking, and when (a plain map emptied when full: a miss costs one Redis read). */
+  private readonly known = new Map<string, { version: string; at: number }>();
+  /** Keys being read, by the read's token: an invalidation meanwhile removes them, and the answer is not kept. */
+  private readonly reading = new Map<string, number>();
+  private tracking = false;
+  private token = 0;
+  /** The listener's client id once it listens (a fresh connection: CLIENT ID is refused once subscribed). */
+  private listenerId: number | undefined;
+
+  /** Opens two connections of its own, like `redis`; close() closes them. */
+  constructor(redis: Redis, prefix = VERSION_PREFIX) {
+    this.prefix = prefix;
+    this.reader = redis.duplicate();
+    this.listener = redis.duplicate({ autoResubscribe: false });
+    this.store = new RedisVersionStore(this.reader, prefix);
+    this.listener.on('messageBuffer', (_channel: Buffer, keys: Buffer[] | Buffer | null) => this.invalidate(keys));
+    for (const connection of [this.reader, this.listener]) {
+      connection.on('error', () => { /* reads go straight to Redis meanwhile; the owner's connection reports outages */ });
+      connection.on('close', () => this.forget());
+    }
+    this.listener.on('close', () => { this.listenerId = undefined; });
+    this.listener.on('ready', () => void this.listen());
+    this.reader.on('ready', () => void this.track());
+  }
+
+  async read(keys: readonly string[]): Promise<string[]> {
+    if (!this.tracking) return this.store.read(keys);
+    const now = Date.now();
+    const found = keys.map((key) => {
+      const known = this.known.get(key);
+      return known && now - known.at < REMEMBER_MS ? known.version : undefined;
+    });
+    const missing = keys.filter((_, i) => found[i] === undefined);
+    if (missing.length === 0) return found as string[];
+    const token = ++this.token;
+    for (const key of missing) this.reading.set(key, token);
+    const fetched = await this.store.read(missing);
+    missing.forEach((key, i) => {
+      if (this.reading.get(key) !== token) return;
+      this.reading.delete(key);
+      if (!this.tracking) return;
+      if (this.known.size >= MAX_REMEMBERED) this.known.clear();
+      this.known.set(key, { version: fetched[i]!, at: now });
+    });
+    return keys.map((key, i) => found[i] ?? fetched[missing.indexOf(key)]!);
+  }
+
+  async bump(keys: readonly string[]): Promise<void> {
+    for (const key of keys) this.known.delete(key);
+    await this.store.bump(keys);
+  }
+
+  async close(): Promise<void> {
+    this.forget();
+    await Promise.all([this.reader, this.listener].map((c) => c.quit().catch(() => c.disconnect())));
+  }
+
+  private invalidate(keys: Buffer[] | Buffer | null): void {
+    if (keys === null) {
+      this.known.clear(); // the whole database was flushed
+      this.reading.clear();
+      return;
+    }
+    for (const raw of Array.isArray(keys) ? keys : [keys]) {
+      const key = raw.toString().slice(this.prefix.length);
+      this.known.delete(key);
+      this.reading.delete(key);
+    }
+  }
+
+  private forget(): void {
+    this.tracking = false;
+    this.known.clear();
+    this.reading.clear();
+  }
+
+  private async listen(): Promise<void> {
+    try {
+      const id = await this.listener.client('ID');
+      await this.listener.subscribe(INVALIDATIONS);
+      this.listenerId = id;
+      await this.track();
+    } catch {
+      this.forget();
+    }
+  }
+
+  /** Turns tracking on for the reader, redirected to the listener (again after either reconnected). */
+  private async track(): Promise<void> {
+    const id = this.listenerId;
+    if (id === undefined || this.reader.status !== 'ready') return;
+    try {
+      // Off first: Redis refuses to change a tracking connection's mode in place (a new listener, a new redirect).
+      await this.reader.call('CLIENT', 'TRACKING', 'off');
+      await this.reader.call('CLIENT', 'TRACKING', 'on', 'REDIRECT', String(id), 'BCAST', 'PREFIX', this.prefix);
+      if (this.listenerId === id) this.tracking = true;
+    } catch {
+      this.forget();
+    }
+  }
+}
+
 /** A service's own view of the store: its keys live under its name. */
 export function serviceVersions(store: VersionStore, service: string, logger: Pick<Logger, 'warn'>): VersionStore {
   const scoped = (keys: readonly string[]) => keys.map((key) => `${service}:${key}`);
@@ -95,7 +216,13 @@ export function serviceVersions(store: VersionStore, service: string, logger: Pi
 
 const POLLED_CACHE_CONTROL = 'private, no-cache';
 
-function etagMatches(header: string | undefined, etag: string): boolean {
+/** The ETag of a polled answer: its versions and its URL (the service's, without the gateway's /api prefix). */
+export function pollEtag(versions: readonly string[], url: string): string {
+  return `"${createHash('sha1').update(versions.join('|')).update('\n').update(url).digest('base64url').slice(0, 27)}"`;
+}
+
+/** Whether an If-None-Match header names this ETag (or `*`). */
+export function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   return header.split(',').some((tag) => {
     const t = tag.trim();
@@ -103,11 +230,15 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   });
 }
 
+/** The headers of every polled answer: the browser keeps it and revalidates it by itself. */
+export function pollHeaders(etag: string): Record<string, string> {
+  return { etag, 'cache-control': POLLED_CACHE_CONTROL };
+}
+
 /**
- * Makes a polled GET conditional on the versions of `keys`: sets ETag and `Cache-Control: private, no-cache` (the
- * browser keeps the answer and revalidates it by itself), and answers 304 when If-None-Match already names this
- * ETag. Returns true when it answered; the handler then returns the reply. When the store cannot be read the poll
- * is answered in full, without an ETag.
+ * Makes a polled GET conditional on the versions of `keys`: sets ETag and `Cache-Control: private, no-cache`, and
+ * answers 304 when If-None-Match already names this ETag. Returns true when it answered; the handler then returns
+ * the reply. When the store cannot be read the poll is answered in full, without an ETag.
  */
 export async function answeredNotModified(
   request: FastifyRequest, reply: FastifyReply, versions: VersionStore, keys: readonly string[],
@@ -119,9 +250,8 @@ export async function answeredNotModified(
     request.log.warn({ err }, 'versions unavailable: answering in full');
     return false;
   }
-  const hash = createHash('sha1').update(current.join('|')).update('\n').update(request.url).digest('base64url').slice(0, 27);
-  const etag = `"${hash}"`;
-  reply.header('etag', etag).header('cache-control', POLLED_CACHE_CONTROL);
+  const etag = pollEtag(current, request.url);
+  reply.headers(pollHeaders(etag));
   if (!etagMatches(request.headers['if-none-match'], etag)) return false;
   await reply.code(304).send();
   return true;

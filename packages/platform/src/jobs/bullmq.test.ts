@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { describeWithInfra, startRedis, type RedisServer } from '@puente/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { BullMqJobQueue } from './bullmq.ts';
-import { defineJob } from './port.ts';
+import { defineJob, type JobRun } from './port.ts';
+import { startInstance } from '../messaging/instance.fixture.ts';
 import { runJobQueueSuite } from './suite.ts';
 
 describeWithInfra(['redis'], 'BullMqJobQueue', () => {
@@ -27,8 +30,7 @@ describeWithInfra(['redis'], 'BullMqJobQueue', () => {
     });
 
     /** Two adapters on the same queue name, as two processes of one service would be. */
-    async function twoProcesses(handle: (data: { n: number }, process: string) => void) {
-      const queueName = `test-${randomUUID()}`;
+    async function twoProcesses(handle: (data: { n: number }, process: string) => void, queueName = `test-${randomUUID()}`) {
       for (const process of ['a', 'b']) {
         const queue = new BullMqJobQueue<ProcessContext>({ redisUrl: redis.url, queueName });
         queues.push(queue);
@@ -80,6 +82,59 @@ describeWithInfra(['redis'], 'BullMqJobQueue', () => {
       const count = runs.length;
       await new Promise((resolve) => setTimeout(resolve, 3 * everyMs));
       expect(runs).toHaveLength(count);
+    });
+
+    it('keeps a schedule\'s next run where it was when another process upserts it later, as a restarted one does', async () => {
+      const queueName = `test-${randomUUID()}`;
+      const runs: string[] = [];
+      const [a, b] = await twoProcesses((_data, process) => runs.push(process), queueName);
+      const connection = new Redis(redis.url);
+      const inspect = new Queue(queueName, { connection });
+      try {
+        const hourly = { everyMs: 3_600_000, schedulerId: 'hourly' };
+        await a.schedule('tick', { n: 1 }, hourly);
+        await expect.poll(() => runs.length, { timeout: 5_000, interval: 10 }).toBe(1); // at once, then hourly
+        await expect.poll(async () => (await inspect.getJobCounts('delayed')).delayed, { timeout: 5_000, interval: 10 }).toBe(1);
+        const next = (await inspect.getJobScheduler('hourly'))?.next;
+
+        await b.schedule('tick', { n: 1 }, hourly);
+
+        expect((await inspect.getJobScheduler('hourly'))?.next).toBe(next);
+        expect(await inspect.getJobCounts('wait', 'active', 'delayed')).toEqual({ wait: 0, active: 0, delayed: 1 });
+        expect(runs).toHaveLength(1);
+      } finally {
+        await inspect.close();
+        connection.disconnect();
+      }
+    });
+
+    it('runs a job again in another process once the lock of the process that died running it has lapsed', async () => {
+      const lockMs = 1_000;
+      const queueName = `test-${randomUUID()}`;
+      const other = await startInstance('worker', { REDIS_URL: redis.url, QUEUE: queueName, JOB_LOCK_MS: String(lockMs) });
+      const survivor = new BullMqJobQueue<ProcessContext>({ redisUrl: redis.url, queueName, lockMs });
+      queues.push(survivor);
+      const runs: JobRun[] = [];
+      survivor.register(defineJob<z.ZodObject, ProcessContext>({
+        name: 'hang', schema: z.object({}), attempts: 1,
+        async handle(_data, ctx) { runs.push(ctx.job); },
+      }));
+      try {
+        const id = await survivor.enqueue('hang', {}); // this process does not work yet: the other takes it
+        await other.heard((s) => s.said === 'running' && s.jobId === id);
+        await other.kill();
+        const killedAt = performance.now();
+        await survivor.start({ process: 'survivor' });
+
+        await expect.poll(() => runs.length, { timeout: 10_000, interval: 20 }).toBe(1);
+        const tookMs = Math.round(performance.now() - killedAt);
+        console.log(`jobs: the process left ran the job ${tookMs} ms after the one running it was SIGKILLed (lock ${lockMs} ms)`);
+        expect(runs[0]?.id).toBe(id);
+        expect(tookMs).toBeLessThan(2 * lockMs + 2_000); // the lock lapses, the next stalled-job check finds it, a worker takes it
+        expect(await survivor.listFailed()).toEqual([]);
+      } finally {
+        await other.kill();
+      }
     });
   });
 });

@@ -9,7 +9,10 @@
  * - BullMQ has no per-job timeout: the processor races the handler against a timer.
  * - The context given to start() stays in this process: only the job's data is stored in Redis.
  * - schedule() is a BullMQ job scheduler (`upsertJobScheduler` with `every`): it runs at once, then every everyMs,
- *   and any number of processes upserting the same schedulerId keep one schedule.
+ *   and any number of processes upserting the same schedulerId keep one schedule (a process starting later keeps
+ *   the next run where it was).
+ * - Several processes on one queue: each job runs in one of them (BullMQ's lock). A job whose process died is run
+ *   again by another once its lock lapses (lockMs): handlers must tolerate a second run of a half-done job.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue, UnrecoverableError, Worker, type Job, type JobsOptions } from 'bullmq';
@@ -34,11 +37,18 @@ export interface BullMqJobQueueOptions {
   logger?: Logger;
   /** Attempts this process runs at the same time (default 4). */
   concurrency?: number;
+  /**
+   * How long a running job's lock lasts unless renewed (renewed every half of it; default 30 s). A job whose process
+   * died is found stalled, as often, and run again by another process: within twice this.
+   */
+  lockMs?: number;
 }
 
 /** Completed jobs are kept a while for inspection, then trimmed; failed jobs are kept until someone acts on them. */
 const KEEP_COMPLETED = { age: 24 * 3600, count: 1000 };
 const HEALTH_TIMEOUT_MS = 2000;
+/** BullMQ's own default lock. */
+const DEFAULT_LOCK_MS = 30_000;
 
 export class BullMqJobQueue<C = ServiceContext> implements JobQueue<C> {
   readonly kind = 'bullmq' as const;
@@ -98,6 +108,8 @@ export class BullMqJobQueue<C = ServiceContext> implements JobQueue<C> {
     this.#worker = new Worker(this.#options.queueName, (job) => this.#process(job, context), {
       connection: this.#workerConnection,
       concurrency: this.#options.concurrency ?? 4,
+      lockDuration: this.#options.lockMs ?? DEFAULT_LOCK_MS,
+      stalledInterval: this.#options.lockMs ?? DEFAULT_LOCK_MS,
     });
     this.#worker.on('error', (err) => this.#logger?.error({ err, queue: this.#options.queueName }, 'job worker error'));
     this.#worker.on('failed', (job, err) => {

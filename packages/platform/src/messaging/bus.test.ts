@@ -8,6 +8,7 @@ import { DEAD_LETTER_TYPE, deadLetterTopic, type DeadLetterPayload } from './bus
 import { runBusContractSuite } from './bus-suite.ts';
 import { InProcessBus } from './in-process.ts';
 import { KafkaBus, ensureTopics, replayDeadLetters } from './kafka.ts';
+import { startInstance } from './instance.fixture.ts';
 
 const { Kafka, logLevel, Partitioners } = kafkajs;
 
@@ -66,6 +67,44 @@ describeWithInfra(['kafka'], 'KafkaBus', () => {
         await new Promise((r) => setTimeout(r, 1_000));
         expect(applied).toEqual([event.id]);
       } finally {
+        await bus.close();
+      }
+    }, 90_000);
+
+    it('gives the partitions of a member SIGKILLed to the member left, once the session timeout has passed', async () => {
+      const sessionTimeoutMs = 3_000;
+      const topic = `test.instances.${randomUUID().slice(0, 8)}`;
+      const group = `test.instances-group.${randomUUID().slice(0, 8)}`;
+      const bus = kafkaBus();
+      const other = await startInstance('member', { KAFKA_BROKERS: cluster.brokers.join(','), GROUP: group, TOPIC: topic, KAFKA_SESSION_TIMEOUT_MS: String(sessionTimeoutMs) });
+      const byOther = () => other.said.flatMap((s) => (s.said === 'handled' ? [s.id] : []));
+      const bySurvivor: string[] = [];
+      const handled = () => new Set([...byOther(), ...bySurvivor]);
+      /** One event for each of 16 aggregates: every partition gets some. */
+      const spread = (round: number) => Array.from({ length: 16 }, (_, i): EventEnvelope => ({
+        id: uuidv7(), type: 'exchange.request.completed', version: 1, occurredAt: new Date().toISOString(),
+        producer: 'exchange', aggregateId: `instances-agg-${i}`, payload: { round },
+      }));
+      try {
+        await bus.subscribe({ group, topics: [topic], handle: async (e) => { bySurvivor.push(e.id); } });
+        const before = spread(1);
+        await bus.publish(topic, before);
+        await vi.waitFor(() => expect(before.filter((e) => !handled().has(e.id))).toEqual([]), { timeout: 30_000, interval: 50 });
+        expect(byOther().length, 'the other member had partitions').toBeGreaterThan(0);
+        expect(bySurvivor.length, 'this member had partitions').toBeGreaterThan(0);
+
+        await other.kill(); // no LeaveGroup: the coordinator notices only when its session times out
+        const killedAt = performance.now();
+        const after = spread(2);
+        await bus.publish(topic, after);
+        await vi.waitFor(() => expect(after.filter((e) => !bySurvivor.includes(e.id))).toEqual([]), { timeout: 30_000, interval: 50 });
+        const tookMs = Math.round(performance.now() - killedAt);
+        console.log(`kafka: the member left had every partition ${tookMs} ms after the other was SIGKILLed (session timeout ${sessionTimeoutMs} ms)`);
+        // The session timeout (checked each second), then the rebalance: the mock coordinator waits sessionTimeout - 1 s
+        // for members to rejoin (a real one as soon as they have), and the member left hears of it at its next heartbeat.
+        expect(tookMs).toBeLessThan(2 * sessionTimeoutMs + 3_000);
+      } finally {
+        await other.kill();
         await bus.close();
       }
     }, 90_000);

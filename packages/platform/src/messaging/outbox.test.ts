@@ -1,7 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { defineEntity, p } from '@mikro-orm/postgresql';
 import type { EventEnvelope } from '@puente/contracts';
-import { describeWithInfra, startKafkaBehindProxy, useFreshDatabase, type KafkaCluster } from '@puente/testkit';
+import { describeWithInfra, startKafka, startKafkaBehindProxy, useFreshDatabase, type KafkaCluster } from '@puente/testkit';
 import { openDatabase, type Orm } from '../db/database.ts';
 import { InProcessBus } from './in-process.ts';
 import { KafkaBus } from './kafka.ts';
@@ -9,6 +10,7 @@ import { OutboxRelay, addToOutbox } from './outbox.ts';
 import { applyOnce } from './inbox.ts';
 import { makeEvent } from './envelope.ts';
 import type { EventBus } from './bus.ts';
+import { startInstance, type Instance } from './instance.fixture.ts';
 
 const NoteSchema = defineEntity({
   name: 'Note',
@@ -121,6 +123,28 @@ describeWithInfra(['postgres'], 'outbox and inbox on PostgreSQL', () => {
     expect(received.map((e) => e.id)).toEqual(events.map((e) => e.id));
   });
 
+  it('publishes each event once when a publish outlasts the lease: the relay publishing keeps it meanwhile', async () => {
+    await relay.stop(); // two relays of their own here, with a short lease
+    const leaseMs = 300;
+    const received: EventEnvelope[] = [];
+    await collect(bus, 'g-slow-publish', received);
+    // A broker taking twice the lease to accept each batch (a new topic's leader being elected, a failover).
+    const slow: EventBus = Object.assign(Object.create(bus) as EventBus, {
+      publish: async (topic: string, events: EventEnvelope[]) => { await sleep(2 * leaseMs); await bus.publish(topic, events); },
+    });
+    const relays = [1, 2].map(() => new OutboxRelay({ orm, schema: SCHEMA, bus: slow, pollMs: 20, leaseMs }));
+    relays.forEach((r) => r.start());
+    try {
+      const events = Array.from({ length: 5 }, () => registered(12));
+      for (const [i, e] of events.entries()) await commitNoteWithEvent(orm, `slow ${i}`, e);
+      await expect.poll(() => received.length, within(10_000, '5 events')).toBeGreaterThanOrEqual(5);
+      await sleep(4 * leaseMs); // time for the other relay to publish them again, if it could
+      expect(received.map((e) => e.id)).toEqual(events.map((e) => e.id));
+    } finally {
+      await Promise.all(relays.map((r) => r.stop()));
+    }
+  }, 20_000);
+
   it('publishes each event once and in commit order when two relays share a schema', async () => {
     const received: EventEnvelope[] = [];
     await collect(bus, 'g-two-relays', received);
@@ -191,4 +215,58 @@ describeWithInfra(['postgres', 'kafka'], 'outbox while the Kafka broker is down'
     expect(afterOutage.filter((e) => e.aggregateId === '21').map((e) => e.id)).toEqual([during[0]!.id, during[1]!.id]);
     expect(afterOutage.map((e) => e.id).sort()).toEqual(during.map((e) => e.id).sort());
   }, 120_000);
+});
+
+describeWithInfra(['postgres', 'kafka'], 'outbox relays of two instances of a service, one SIGKILLed', () => {
+  const db = useFreshDatabase('outbox_instances');
+  const leaseMs = 1_500;
+  let orm: Orm;
+  let cluster: KafkaCluster;
+  let bus: KafkaBus;
+  let other: Instance | undefined;
+  let survivor: OutboxRelay | undefined;
+
+  beforeAll(async () => {
+    [orm, cluster] = await Promise.all([openDatabase({ url: db.url, schema: SCHEMA, entities: [NoteSchema] }), startKafka()]);
+    bus = new KafkaBus({ brokers: cluster.brokers, clientId: 'outbox-instances-test', sessionTimeoutMs: 3_000, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 6_000 });
+  }, 60_000);
+  afterAll(async () => {
+    await survivor?.stop();
+    await other?.kill();
+    await bus?.close();
+    await cluster?.stop();
+    await orm?.close();
+  });
+
+  const leaseHolder = async () => (await orm.em.fork().execute<{ owner: string }[]>(`select owner from ${SCHEMA}.relay_lease`))[0]?.owner;
+
+  it('hands the outbox to the instance left within the lease when the one publishing is SIGKILLed, each event published once', async () => {
+    const received: EventEnvelope[] = [];
+    await collect(bus, 'g-instances', received);
+    other = await startInstance('relay', {
+      DATABASE_URL: db.url, SCHEMA, KAFKA_BROKERS: cluster.brokers.join(','), OUTBOX_LEASE_MS: String(leaseMs), OUTBOX_POLL_MS: '50',
+    });
+    await expect.poll(leaseHolder, within(10_000, 'the other instance to take the lease')).toContain(`:${other.pid}:`);
+    survivor = new OutboxRelay({ orm, schema: SCHEMA, bus, pollMs: 50, leaseMs });
+    survivor.start();
+
+    // Both instances commit and poll; the holder publishes (the first events also create the topic: up to 10 s).
+    const before = Array.from({ length: 10 }, (_, i) => registered(40 + i));
+    for (const [i, e] of before.entries()) await commitNoteWithEvent(orm, `before ${i}`, e);
+    await expect.poll(() => received.length, within(45_000, 'the events committed before the kill')).toBe(before.length);
+    expect(await leaseHolder()).toContain(`:${other.pid}:`);
+
+    await other.kill();
+    const killedAt = performance.now();
+    const after = Array.from({ length: 10 }, (_, i) => registered(50 + i));
+    for (const [i, e] of after.entries()) await commitNoteWithEvent(orm, `after ${i}`, e);
+    await expect.poll(() => received.length, within(20_000, 'the events committed after the kill')).toBe(before.length + after.length);
+    const tookMs = Math.round(performance.now() - killedAt);
+    console.log(`outbox: the instance left published ${tookMs} ms after the other was SIGKILLed (lease ${leaseMs} ms)`);
+
+    expect(await leaseHolder()).toBe(survivor.owner);
+    expect(tookMs).toBeLessThan(leaseMs + 1_500); // the lease, a poll, and the consumer's fetch
+    await sleep(500); // time for a second copy to arrive, if one was published
+    expect(received.map((e) => e.id).sort()).toEqual([...before, ...after].map((e) => e.id).sort());
+  }, 90_000);
 });

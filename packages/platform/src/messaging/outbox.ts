@@ -3,9 +3,12 @@
  * same flush/transaction as the state change they announce: a rollback writes neither. The relay publishes
  * unpublished rows in id order (per topic, keyed by aggregate id) and marks them published; while the broker
  * is down the rows wait and the relay retries with backoff. One relay per service holds a lease row, so
- * several replicas never publish out of order.
+ * several instances never publish a row twice nor out of order: the holder renews it while it works; a dead holder's
+ * lease lapses after leaseMs and another instance's relay takes over. A holder killed between publishing a batch and
+ * marking it leaves that batch to be published again (consumers' inbox applies each event once).
  */
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { topicOf, type EventEnvelope } from '@puente/contracts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
@@ -41,7 +44,10 @@ export interface RelayOptions {
 interface Row { id: string | number; topic: string; envelope: EventEnvelope | string }
 
 export class OutboxRelay {
-  private readonly owner = randomUUID();
+  /** The lease row names the holder's host and process, so an operator can tell which instance publishes. */
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID()}`;
+  /** Until when (performance.now()) the lease is surely ours: the lease's length from before the query renewed it. */
+  private heldUntil = 0;
   private readonly opts: Required<Omit<RelayOptions, 'logger'>> & { logger?: Logger };
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -129,7 +135,10 @@ export class OutboxRelay {
   }
 
   private async publishBatchNow(): Promise<number> {
-    if (!(await this.acquireLease())) return 0;
+    // A lease renewed within its first quarter needs no renewal yet: two queries saved on most events' way out,
+    // while three quarters of it stay as the margin a paused process has before another instance may take over.
+    const leaseFresh = performance.now() < this.heldUntil - (this.opts.leaseMs * 3) / 4;
+    if (!leaseFresh && !(await this.acquireLease())) return 0;
     const em = this.opts.orm.em.fork();
     const rows = await em.execute<Row[]>(
       `select id, topic, envelope from ${this.table} where published_at is null order by id limit ?`, [this.opts.batchSize]);
@@ -137,30 +146,42 @@ export class OutboxRelay {
     // Publish topic by topic, keeping id order within each topic (and so within each aggregate).
     const byTopic = new Map<string, Row[]>();
     for (const r of rows) byTopic.set(r.topic, [...(byTopic.get(r.topic) ?? []), r]);
-    for (const [topic, list] of byTopic) {
-      const events = list.map((r) => (typeof r.envelope === 'string' ? JSON.parse(r.envelope) : r.envelope) as EventEnvelope);
-      try {
-        await this.opts.bus.publish(topic, events);
-      } catch (err) {
-        await em.execute(`update ${this.table} set attempts = attempts + 1, last_error = ? where id in (${list.map(() => '?').join(',')})`,
-          [String((err as Error).message).slice(0, 500), ...list.map((r) => r.id)]);
-        throw err;
+    // A publish slower than the lease (a new topic, a broker failing over) must not let it lapse: another instance
+    // would take over and publish these rows too. Renew it meanwhile; never start a publish on a lease that may have.
+    const keepAlive = setInterval(() => { void this.acquireLease().catch(() => false); }, this.opts.leaseMs / 3);
+    try {
+      for (const [topic, list] of byTopic) {
+        if (performance.now() >= this.heldUntil) throw new Error('the outbox lease could not be renewed in time; another instance may publish');
+        const events = list.map((r) => (typeof r.envelope === 'string' ? JSON.parse(r.envelope) : r.envelope) as EventEnvelope);
+        try {
+          await this.opts.bus.publish(topic, events);
+        } catch (err) {
+          await em.execute(`update ${this.table} set attempts = attempts + 1, last_error = ? where id in (${list.map(() => '?').join(',')})`,
+            [String((err as Error).message).slice(0, 500), ...list.map((r) => r.id)]);
+          throw err;
+        }
+        await em.execute(`update ${this.table} set published_at = now() where id in (${list.map(() => '?').join(',')})`, list.map((r) => r.id));
       }
-      await em.execute(`update ${this.table} set published_at = now() where id in (${list.map(() => '?').join(',')})`, list.map((r) => r.id));
+    } finally {
+      clearInterval(keepAlive);
     }
     return rows.length;
   }
 
   private async acquireLease(): Promise<boolean> {
+    const asked = performance.now();
     const em = this.opts.orm.em.fork();
     await em.execute(`insert into ${this.leaseTable} (name, owner, expires_at) values ('outbox', ?, now()) on conflict (name) do nothing`, [this.owner]);
     const res = await em.execute<{ affectedRows?: number }>(
       `update ${this.leaseTable} set owner = ?, expires_at = now() + (? * interval '1 millisecond') where name = 'outbox' and (owner = ? or expires_at < now())`,
       [this.owner, this.opts.leaseMs, this.owner], 'run');
-    return (res.affectedRows ?? 0) > 0;
+    const held = (res.affectedRows ?? 0) > 0;
+    if (held) this.heldUntil = Math.max(this.heldUntil, asked + this.opts.leaseMs);
+    return held;
   }
 
   private async release(): Promise<void> {
+    this.heldUntil = 0;
     await this.opts.orm.em.fork().execute(`update ${this.leaseTable} set expires_at = now() where name = 'outbox' and owner = ?`, [this.owner]);
   }
 }

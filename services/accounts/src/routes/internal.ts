@@ -4,6 +4,7 @@ import { Routes } from '@puente/contracts';
 import { serve } from '@puente/platform';
 import { BankAccount, toBankAccountView } from '../domain/bank-account.ts';
 import { lockForMatch } from '../domain/trade-lock.ts';
+import { personalDataOf } from '../domain/personal-data.ts';
 import type { BankCipher } from '../domain/encryption.ts';
 
 /**
@@ -17,6 +18,9 @@ import type { BankCipher } from '../domain/encryption.ts';
  * GET /internal/account-currencies?afterId=0&limit=500 — which user has an account in which currency (no details),
  * by account id: the exchange and notification services page through it to fill their projections, then follow
  * the bank-account events.
+ *
+ * GET /internal/personal-data/bank-accounts?userId=7 — the user's accounts, full values, for their data download
+ * (identity composes it for the signed-in user only).
  */
 export function internalRoutes(cipher: BankCipher) {
   return async (app: FastifyInstance): Promise<void> => {
@@ -41,5 +45,7 @@ export function internalRoutes(cipher: BankCipher) {
       });
       return accounts.map((a) => ({ accountId: a.id, userId: a.userId, currency: a.currency }));
     });
+
+    serve(app, Routes.accounts.personalData, async (request) => personalDataOf(request.em, cipher, request.query.userId));
   };
 }

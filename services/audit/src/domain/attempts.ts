@@ -1,10 +1,11 @@
 /**
  * Sign-up and login attempts as identity reported them (identity.signup.attempted, identity.login.attempted), one
- * row per event: the event id is unique, so a redelivered event can never make a second row. Rows are never changed,
- * so they extend the platform's RecordEntitySchema (id, createdAt; no updatedAt); createdAt is the event's
- * occurredAt, when the attempt happened.
+ * row per event: the event id is unique, so a redelivered event can never make a second row. Rows extend the
+ * platform's RecordEntitySchema (id, createdAt; no updatedAt): they change only to be anonymised when their user
+ * deletes their account (domain/personal-data.ts); createdAt is the event's occurredAt, when the attempt happened.
  */
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import type { LoginAttempt as LoginAttemptView, SignupAttempt as SignupAttemptView } from '@puente/contracts';
 import { RecordEntitySchema } from '@puente/platform';
 
 /** The key the email filter compares: trimmed and lower-cased (emails compare case-insensitively). */
@@ -28,8 +29,10 @@ export const SignupAttemptSchema = defineEntity({
     userAgent: p.text().nullable(),
     /** A field had to be escaped or clipped to be stored (by identity or here). */
     inputAltered: p.boolean().default(false),
+    /** The account the attempt created (a completed sign-up), when the event said. */
+    userId: p.integer().nullable(),
   },
-  indexes: [{ properties: ['createdAt'] }, { properties: ['emailKey', 'createdAt'] }],
+  indexes: [{ properties: ['createdAt'] }, { properties: ['emailKey', 'createdAt'] }, { properties: ['userId'] }],
 });
 export class SignupAttempt extends SignupAttemptSchema.class {}
 SignupAttemptSchema.setClass(SignupAttempt);
@@ -50,8 +53,10 @@ export const LoginAttemptSchema = defineEntity({
     userAgent: p.text().nullable(),
     /** A field had to be escaped or clipped to be stored (by identity or here). */
     inputAltered: p.boolean().default(false),
+    /** The account the attempt signed in to (a successful login), when the event said. */
+    userId: p.integer().nullable(),
   },
-  indexes: [{ properties: ['createdAt'] }, { properties: ['emailKey', 'createdAt'] }],
+  indexes: [{ properties: ['createdAt'] }, { properties: ['emailKey', 'createdAt'] }, { properties: ['userId'] }],
 });
 export class LoginAttempt extends LoginAttemptSchema.class {}
 LoginAttemptSchema.setClass(LoginAttempt);
@@ -77,4 +82,22 @@ export function attemptWhere(filters: AttemptFilters): { emailKey?: string; crea
   }
   if (Object.keys(createdAt).length > 0) where.createdAt = createdAt;
   return where;
+}
+
+/** A sign-up attempt as the admin view and the user's data download show it. */
+export function signupAttemptView(a: SignupAttempt): SignupAttemptView {
+  return {
+    id: a.id, email: a.email, step: a.step, status: a.status, failureReason: a.failureReason ?? null,
+    referralCode: a.referralCode ?? null, ipAddress: a.ipAddress ?? null, userAgent: a.userAgent ?? null,
+    inputAltered: a.inputAltered, createdAt: a.createdAt.toISOString(),
+  };
+}
+
+/** A login attempt as the admin view and the user's data download show it. */
+export function loginAttemptView(a: LoginAttempt): LoginAttemptView {
+  return {
+    id: a.id, email: a.email, method: a.method, status: a.status, failureReason: a.failureReason ?? null,
+    ipAddress: a.ipAddress ?? null, userAgent: a.userAgent ?? null, inputAltered: a.inputAltered,
+    createdAt: a.createdAt.toISOString(),
+  };
 }

@@ -2,6 +2,7 @@
 import { consume } from '@puente/platform';
 import { AttemptFieldLimits as L, storableFields } from '@puente/contracts';
 import { LoginAttempt, SignupAttempt, emailKey } from '../domain/attempts.ts';
+import { eraseUser } from '../domain/personal-data.ts';
 
 export const consumers = [
   /** Every sign-up attempt (request or verify step), success or failure: one row per event. */
@@ -19,6 +20,7 @@ export const consumers = [
       ipAddress: s.nullable(attempt.ipAddress, L.ipAddress),
       userAgent: s.nullable(attempt.userAgent, L.userAgent),
       inputAltered: s.altered,
+      userId: attempt.userId ?? null,
       createdAt: new Date(event.occurredAt),
     }).onConflict('eventId').ignore().execute();
   }),
@@ -37,7 +39,11 @@ export const consumers = [
       ipAddress: s.nullable(attempt.ipAddress, L.ipAddress),
       userAgent: s.nullable(attempt.userAgent, L.userAgent),
       inputAltered: s.altered,
+      userId: attempt.userId ?? null,
       createdAt: new Date(event.occurredAt),
     }).onConflict('eventId').ignore().execute();
   }),
+
+  /** A user deleted their account: their attempts stay counted, with nothing left that says whose they were. */
+  consume('userDeleted', async ({ userId }, { em }) => { await eraseUser(em, userId); }),
 ];

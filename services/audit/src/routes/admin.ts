@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { raw } from '@mikro-orm/postgresql';
 import { serve } from '@puente/platform';
 import { Routes, type LoginFailureStat, type SignupFailureStat } from '@puente/contracts';
-import { LoginAttempt, SignupAttempt, attemptWhere } from '../domain/attempts.ts';
+import { LoginAttempt, SignupAttempt, attemptWhere, loginAttemptView, signupAttemptView } from '../domain/attempts.ts';
 
 const NEWEST_FIRST = { createdAt: 'desc', id: 'desc' } as const;
 const routes = Routes.audit;
@@ -20,11 +20,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       orderBy: NEWEST_FIRST, limit: query.limit, offset: query.offset,
     });
     reply.header('x-total-count', String(total));
-    return rows.map((a) => ({
-      id: a.id, email: a.email, step: a.step, status: a.status, failureReason: a.failureReason ?? null,
-      referralCode: a.referralCode ?? null, ipAddress: a.ipAddress ?? null, userAgent: a.userAgent ?? null,
-      inputAltered: a.inputAltered, createdAt: a.createdAt.toISOString(),
-    }));
+    return rows.map(signupAttemptView);
   });
 
   serve(app, routes.loginAttempts, async (request, reply) => {
@@ -33,11 +29,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       orderBy: NEWEST_FIRST, limit: query.limit, offset: query.offset,
     });
     reply.header('x-total-count', String(total));
-    return rows.map((a) => ({
-      id: a.id, email: a.email, method: a.method, status: a.status, failureReason: a.failureReason ?? null,
-      ipAddress: a.ipAddress ?? null, userAgent: a.userAgent ?? null, inputAltered: a.inputAltered,
-      createdAt: a.createdAt.toISOString(),
-    }));
+    return rows.map(loginAttemptView);
   });
 
   serve(app, routes.signupFailures, async (request) => {

@@ -1,12 +1,11 @@
 /**
- * The list the web app polls every 3 s: everyone's open requests, plus the caller's own active requests and those
- * the caller accepted while the match is pending or confirmed, so one poll refreshes the market and the caller's
- * trades. One query: filters, order and page in SQL, the poster joined from the projection.
+ * The market every signed-in tab polls every 3 s: everyone's open requests, the same list for every user (so the
+ * gateway can keep one copy per version; a user's own trades are their own lists: /user and the matches). One
+ * query: filters, order and page in SQL, the poster joined from the projection.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { qualifiedTable } from '@puente/platform';
 import type { ExchangeRequest as RequestView, ExchangeRequestsQuery } from '@puente/contracts';
-import { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
 import { Trader } from './traders.ts';
 import { posterView, requestSummary } from './views.ts';
@@ -26,9 +25,9 @@ interface Row {
   completion_seconds_total: string | null; member_since: Date | string | null; total: string;
 }
 
-export async function marketList(em: EntityManager, callerId: number, query: ExchangeRequestsQuery): Promise<{ items: RequestView[]; total: number }> {
+export async function marketList(em: EntityManager, query: ExchangeRequestsQuery): Promise<{ items: RequestView[]; total: number }> {
   const where: string[] = [];
-  const params: unknown[] = [callerId, callerId];
+  const params: unknown[] = [];
   if (query.fromCurrency) { where.push('r.from_currency = ?'); params.push(query.fromCurrency); }
   if (query.minAmount !== undefined) { where.push('r.amount >= ?'); params.push(query.minAmount); }
   if (query.maxAmount !== undefined) { where.push('r.amount <= ?'); params.push(query.maxAmount); }
@@ -40,9 +39,7 @@ export async function marketList(em: EntityManager, callerId: number, query: Exc
             t.timed_completion_count, t.completion_seconds_total, t.member_since, count(*) over () as total
        from ${qualifiedTable(em, ExchangeRequest)} r
        left join ${qualifiedTable(em, Trader)} t on t.user_id = r.user_id
-      where (r.status = 'open'
-             or (r.user_id = ? and r.status in ('matched', 'confirmed'))
-             or r.id in (select m.request_id from ${qualifiedTable(em, ExchangeMatch)} m where m.matcher_id = ? and m.status in ('pending', 'confirmed')))
+      where r.status = 'open'
         ${where.map((w) => `and ${w}`).join(' ')}
       order by ${ORDER[query.sort]}
       limit ? offset ?`,
@@ -60,6 +57,6 @@ export async function marketList(em: EntityManager, callerId: number, query: Exc
     }),
   }));
   // A page past the end has no row to carry the total: count once more only then.
-  const total = rows[0] ? Number(rows[0].total) : query.offset > 0 ? (await marketList(em, callerId, { ...query, offset: 0, limit: 1 })).total : 0;
+  const total = rows[0] ? Number(rows[0].total) : query.offset > 0 ? (await marketList(em, { ...query, offset: 0, limit: 1 })).total : 0;
   return { items, total };
 }

@@ -6,7 +6,7 @@
  */
 import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
 import { Currency, SubscriptionTier } from '@puente/contracts';
-import { qualifiedTable } from '@puente/platform';
+import { forbidden, qualifiedTable } from '@puente/platform';
 
 export const TraderSchema = defineEntity({
   name: 'Trader',
@@ -34,6 +34,8 @@ export const TraderSchema = defineEntity({
     /** When the names and picture were last set (an older event never overwrites a newer value). */
     profileAsOf: p.datetime().nullable(),
     tierAsOf: p.datetime().nullable(),
+    /** When the user deleted their account (their card shows a deleted user; they may no longer post or accept). */
+    deletedAt: p.datetime().nullable(),
   },
 });
 export class Trader extends TraderSchema.class {}
@@ -50,6 +52,17 @@ export const TraderAccountSchema = defineEntity({
 });
 export class TraderAccount extends TraderAccountSchema.class {}
 TraderAccountSchema.setClass(TraderAccount);
+
+export const ACCOUNT_DELETED = 'This account has been deleted.';
+
+/**
+ * 403 for a user who deleted their account: their session has ended, but a request already on its way may arrive
+ * after the deletion reached this service.
+ */
+export async function assertNotDeleted(em: EntityManager, userId: number): Promise<void> {
+  const trader = await em.findOne(Trader, { userId }, { fields: ['deletedAt'] });
+  if (trader?.deletedAt) throw forbidden(ACCOUNT_DELETED);
+}
 
 /** True when the user has an account in both currencies (needed to post or accept a request). */
 export async function hasBothAccounts(em: EntityManager, userId: number): Promise<boolean> {

@@ -1,6 +1,6 @@
 /**
  * Every event the exchange service consumes, in one list: the projections of users (names, picture, trust, account
- * age, plan tier) and of who has an account in which currency. Each handler is idempotent on its own terms too:
+ * age, plan tier) and of who has an account in which currency, and a user's deletion of their account. Each handler is idempotent on its own terms too:
  * events may be redelivered, arrive in any order across topics, or be older than the snapshot the projection started
  * from.
  */
@@ -8,7 +8,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { roundDecimal } from '@puente/contracts';
 import { consume } from '@puente/platform';
 import { TraderAccount, traderRow } from '../domain/traders.ts';
-import { MARKET_VERSION } from '../domain/market-version.ts';
+import { cardChangedKeys } from '../domain/market-version.ts';
+import { eraseUser } from '../domain/personal-data.ts';
 
 /** Applies a change of the user's names and picture unless a newer one is already in. */
 async function setProfile(em: EntityManager, userId: number, asOf: Date, profile: { firstName: string; lastName: string; profileImageUrl?: string | null }) {
@@ -41,16 +42,16 @@ async function setTier(em: EntityManager, userId: number, asOf: Date, tier: 'fre
 }
 
 export const consumers = [
-  // A poster's card changes (names, picture, trust): the market's lists answer anew once it is committed.
+  // A trader's card changes (names, picture, trust): the lists showing it answer anew once it is committed.
   consume('userRegistered', async ({ userId, firstName, lastName }, { em, event, bumpAfterCommit }) => {
     const registeredAt = new Date(event.occurredAt);
     await setProfile(em, userId, registeredAt, { firstName, lastName });
     await setMemberSince(em, userId, registeredAt);
-    bumpAfterCommit([MARKET_VERSION]);
+    bumpAfterCommit(await cardChangedKeys(em, userId));
   }),
   consume('userProfileUpdated', async ({ userId, firstName, lastName, profileImageUrl }, { em, event, bumpAfterCommit }) => {
     await setProfile(em, userId, new Date(event.occurredAt), { firstName, lastName, profileImageUrl });
-    bumpAfterCommit([MARKET_VERSION]);
+    bumpAfterCommit(await cardChangedKeys(em, userId));
   }),
   consume('ratingSubmitted', async ({ toUserId, toUserAverage, toUserCount }, { em, bumpAfterCommit }) => {
     const trader = await traderRow(em, toUserId);
@@ -59,7 +60,7 @@ export const consumers = [
     trader.trustRating = roundDecimal(toUserAverage, 1);
     trader.ratingCount = toUserCount;
     await em.flush();
-    bumpAfterCommit([MARKET_VERSION]);
+    bumpAfterCommit(await cardChangedKeys(em, toUserId));
   }),
   consume('subscriptionActivated', async ({ userId }, { em, event }) => {
     await setTier(em, userId, new Date(event.occurredAt), 'premium');
@@ -72,5 +73,9 @@ export const consumers = [
   }),
   consume('bankAccountRemoved', async ({ accountId }, { em }) => {
     await em.nativeDelete(TraderAccount, { accountId });
+  }),
+  // Their card shows a deleted user from now on; what they had open to trade ends (domain/personal-data.ts).
+  consume('userDeleted', async ({ userId }, { em, event, bumpAfterCommit }) => {
+    bumpAfterCommit(await eraseUser(em, userId, new Date(event.occurredAt)));
   }),
 ];

@@ -10,7 +10,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Routes, type User } from '@puente/contracts';
 import { projectionBackfill, readSnapshot } from '@puente/platform';
 import { Trader, TraderAccount } from '../domain/traders.ts';
-import { MARKET_VERSION } from '../domain/market-version.ts';
+import { ExchangeVersions } from '@puente/contracts';
 
 function applyUser(em: EntityManager, existing: Trader | undefined, u: User, asOf: Date): void {
   const trader = existing ?? em.create(Trader, { userId: u.id });
@@ -33,7 +33,7 @@ export const backfill = projectionBackfill('backfill-projections', {
       const existing = new Map((await tx.find(Trader, { userId: { $in: users.map((u) => u.id) } })).map((t) => [t.userId, t]));
       for (const u of users) applyUser(tx, existing.get(u.id), u, asOf);
     });
-    await ctx.versions.bump([MARKET_VERSION]); // posters' cards changed
+    await ctx.versions.bump([ExchangeVersions.market, ...users.map((u) => ExchangeVersions.trader(u.id))]); // their cards changed
   }),
   'account-currencies': (ctx) => readSnapshot(ctx, 'accounts', Routes.accounts.accountCurrencies, (a) => a.accountId, async (accounts) => {
     await ctx.orm.em.fork().upsertMany(TraderAccount, accounts, { onConflictAction: 'ignore' });

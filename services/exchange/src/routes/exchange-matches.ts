@@ -2,14 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { Routes } from '@puente/contracts';
-import { addToOutbox, answeredNotModified, conflict, forbidden, makeEvent, notFound, requireUser, serve } from '@puente/platform';
+import { addToOutbox, conflict, forbidden, makeEvent, notFound, requireUser, serve } from '@puente/platform';
 import { ExchangeMatch, LIVE_MATCH_STATUSES } from '../domain/exchange-match.ts';
 import { ExchangeRequest } from '../domain/exchange-request.ts';
-import { MARKET_VERSION, callerVersion } from '../domain/market-version.ts';
 import { matchAccounts } from '../domain/match-accounts.ts';
 import { checkPlanLimits } from '../domain/plan-limits.ts';
 import { cancelMatch, lockTrade, matchParties, matchTerms } from '../domain/trade.ts';
-import { addToTradeRecord, hasBothAccounts, secondsBetween } from '../domain/traders.ts';
+import { addToTradeRecord, assertNotDeleted, hasBothAccounts, secondsBetween } from '../domain/traders.ts';
 import { matchView, matchViews } from '../domain/views.ts';
 import { MATCH_NOT_FOUND, NEEDS_BOTH_ACCOUNTS, REQUEST_NOT_FOUND, type RouteDeps } from './deps.ts';
 
@@ -17,6 +16,13 @@ const routes = Routes.exchange;
 const NOT_OPEN = 'This exchange request is no longer open';
 
 const isParty = (m: ExchangeMatch, userId: number) => m.requesterId === userId || m.matcherId === userId;
+
+/** Whether the caller may accept this request as it stands; throws the refusal. */
+function mayAccept(found: Pick<ExchangeRequest, 'userId' | 'status'> | null, userId: number): asserts found {
+  if (!found) throw notFound(REQUEST_NOT_FOUND);
+  if (found.userId === userId) throw forbidden('You cannot accept your own exchange request');
+  if (found.status !== 'open') throw conflict(NOT_OPEN);
+}
 
 /** A match the caller is a party of; anyone else gets 404 (a match is private to its two parties). */
 async function partyMatch(em: EntityManager, id: number, userId: number): Promise<ExchangeMatch> {
@@ -28,18 +34,20 @@ async function partyMatch(em: EntityManager, id: number, userId: number): Promis
 export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
   return async (app: FastifyInstance): Promise<void> => {
     /**
-     * Accept an open request. The request's row lock makes concurrent accepts queue, and each one after the first
-     * finds it matched (409); the unique index on a request's live match is the last word should anything slip by.
+     * Accept an open request. Most accepts of a sought-after request come once it is taken: one read, without a
+     * transaction or a lock, refuses them (409). The others queue on the request's row lock, and each one after the
+     * first finds it matched; the unique index on a request's live match is the last word should anything slip by.
      */
     serve(app, routes.createMatch, async (request) => {
       const { userId } = requireUser(request);
+      const id = request.body.exchangeRequestId;
+      mayAccept(await request.em.findOne(ExchangeRequest, { id }, { fields: ['userId', 'status'] }), userId);
       const at = now();
       try {
         const created = await ctx.transaction(async (tx) => {
-          const found = await tx.findOne(ExchangeRequest, { id: request.body.exchangeRequestId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-          if (!found) throw notFound(REQUEST_NOT_FOUND);
-          if (found.userId === userId) throw forbidden('You cannot accept your own exchange request');
-          if (found.status !== 'open') throw conflict(NOT_OPEN);
+          const found = await tx.findOne(ExchangeRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+          mayAccept(found, userId);
+          await assertNotDeleted(tx, userId);
           if (!await hasBothAccounts(tx, userId)) throw forbidden(NEEDS_BOTH_ACCOUNTS);
           await checkPlanLimits(tx, userId, { currency: found.fromCurrency, amount: found.amount }, at);
           const match = tx.create(ExchangeMatch, {
@@ -57,10 +65,15 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
       }
     });
 
+    /** For a service whose projection of matches lags the events (rating, asked to rate a match just completed). */
+    serve(app, routes.internalMatch, async (request) => {
+      const match = await request.em.findOne(ExchangeMatch, { id: request.params.id });
+      if (!match) throw notFound(MATCH_NOT_FOUND);
+      return { id: match.id, exchangeRequestId: match.requestId, requesterId: match.requesterId, matcherId: match.matcherId, status: match.status };
+    });
+
     serve(app, routes.matches, async (request, reply) => {
       const { userId } = requireUser(request);
-      // Polled with the market by the dashboard: any change to a match gives the market a new version.
-      if (await answeredNotModified(request, reply, ctx.versions, [MARKET_VERSION, callerVersion(userId)])) return reply;
       const { limit, offset } = request.query;
       const [matches, total] = await request.em.findAndCount(ExchangeMatch,
         { $or: [{ requesterId: userId }, { matcherId: userId }] }, { orderBy: { id: 'desc' }, limit, offset });

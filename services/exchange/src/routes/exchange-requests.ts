@@ -2,15 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { decimal, moneyString, RATE_BAND_PERCENT, rateBand, Routes, within } from '@puente/contracts';
-import { addToOutbox, answeredNotModified, AppError, conflict, fieldInvalid, forbidden, makeEvent, notFound, qualifiedTable, requireUser, serve, tooManyRequests } from '@puente/platform';
+import { addToOutbox, AppError, conflict, fieldInvalid, forbidden, makeEvent, notFound, qualifiedTable, requireUser, serve, tooManyRequests } from '@puente/platform';
 import { ExchangeMatch } from '../domain/exchange-match.ts';
 import { ExchangeRequest } from '../domain/exchange-request.ts';
 import { newestRate } from '../domain/exchange-rate.ts';
 import { marketList } from '../domain/market.ts';
-import { MARKET_VERSION, callerVersion } from '../domain/market-version.ts';
 import { checkPlanLimits, limitsOf } from '../domain/plan-limits.ts';
 import { cancelMatch, matchTerms } from '../domain/trade.ts';
-import { TraderAccount, hasBothAccounts } from '../domain/traders.ts';
+import { TraderAccount, assertNotDeleted, hasBothAccounts } from '../domain/traders.ts';
 import { requestView, requestViews } from '../domain/views.ts';
 import { NEEDS_BOTH_ACCOUNTS, REQUEST_NOT_FOUND, type RouteDeps } from './deps.ts';
 
@@ -36,18 +35,15 @@ async function potentialTakers(em: EntityManager, ownerId: number): Promise<numb
 
 export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
   return async (app: FastifyInstance): Promise<void> => {
+    // Polled (declared so: an unchanged poll is a 304 before this runs), and the same list for everyone.
     serve(app, routes.requests, async (request, reply) => {
-      const { userId } = requireUser(request);
-      if (await answeredNotModified(request, reply, ctx.versions, [MARKET_VERSION, callerVersion(userId)])) return reply;
-      const { items, total } = await marketList(request.em, userId, request.query);
+      const { items, total } = await marketList(request.em, request.query);
       reply.header('x-total-count', String(total));
       return items;
     });
 
     serve(app, routes.myRequests, async (request, reply) => {
       const { userId } = requireUser(request);
-      // Polled with the market by the dashboard: any change to a request or match gives the market a new version.
-      if (await answeredNotModified(request, reply, ctx.versions, [MARKET_VERSION, callerVersion(userId)])) return reply;
       const { limit, offset } = request.query;
       const [requests, total] = await request.em.findAndCount(ExchangeRequest, { userId }, { orderBy: { id: 'desc' }, limit, offset });
       reply.header('x-total-count', String(total));
@@ -64,12 +60,13 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
     });
 
     /**
-     * Both accounts first (the spec's message), then the rate band around the newest market rate, then the plan's
+     * Not a deleted account, both accounts (the spec's message), then the rate band around the newest market rate, then the plan's
      * limits, checked and recorded in one transaction under the poster's lock.
      */
     serve(app, routes.createRequest, async (request) => {
       const { userId } = requireUser(request);
       const { fromCurrency, toCurrency, amount, exchangeRate } = request.body;
+      await assertNotDeleted(request.em, userId);
       if (!await hasBothAccounts(request.em, userId)) throw forbidden(NEEDS_BOTH_ACCOUNTS);
       const market = await newestRate(request.em);
       if (!market) throw new AppError(503, 'rate_unavailable', 'The exchange rate is not available right now.');

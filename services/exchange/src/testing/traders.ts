@@ -36,6 +36,11 @@ export async function rated(svc: TestService, userId: number, toUserAverage: str
   }));
 }
 
+/** Delivers the user's new first name (identity's profile update; the last name stays 'Trader'). */
+export async function renamed(svc: TestService, userId: number, firstName: string) {
+  await svc.deliver(makeEvent('userProfileUpdated', userId, { userId, firstName, lastName: 'Trader', profileImageUrl: null }));
+}
+
 let lastTierChange = 0;
 /**
  * Delivers a subscription event turning the user premium or back to free. Each one occurs strictly after the

@@ -1,4 +1,6 @@
-import { defineEntity, p } from '@mikro-orm/postgresql';
+import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
+import type { Referral as ReferralBody } from '@puente/contracts';
+import { User } from './user.ts';
 
 /** Who brought whom: written when a referred sign-up becomes a user (email verification or Google). */
 export const ReferralSchema = defineEntity({
@@ -14,3 +16,17 @@ export const ReferralSchema = defineEntity({
 });
 export class Referral extends ReferralSchema.class {}
 ReferralSchema.setClass(Referral);
+
+/** The people a user brought in, newest first, with their names (the profile's Referrals tab, the data download). */
+export async function referralsMadeBy(em: EntityManager, referrerId: number): Promise<ReferralBody[]> {
+  const referrals = await em.find(Referral, { referrerId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  const users = await em.find(User, { id: { $in: referrals.map((r) => r.referredId) } }, { fields: ['firstName', 'lastName'] });
+  const byId = new Map(users.map((u) => [u.id, u]));
+  return referrals.map((r) => ({
+    id: r.id,
+    referredId: r.referredId,
+    createdAt: r.createdAt.toISOString(),
+    firstName: byId.get(r.referredId)?.firstName ?? '',
+    lastName: byId.get(r.referredId)?.lastName ?? '',
+  }));
+}

@@ -1,15 +1,15 @@
 /** Turning a verified sign-up (email token or Google) into a user, and the referral codes that let people in. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { addToOutbox, makeEvent } from '@puente/platform';
-import { User } from './user.ts';
+import { NOT_DELETED, User } from './user.ts';
 import { Referral } from './referral.ts';
 import { newReferralCode, normaliseReferralCode } from './referral-codes.ts';
 
-/** The user owning a referral code (case and surrounding spaces ignored), or null. */
+/** The user owning a referral code (case and surrounding spaces ignored), or null; a deleted account refers nobody. */
 export async function findReferrer(em: EntityManager, code: string): Promise<{ id: number } | null> {
   const normalised = normaliseReferralCode(code);
   if (normalised === '' || normalised.length > 64) return null;
-  return em.findOne(User, { referralCode: normalised }, { fields: ['id'] });
+  return em.findOne(User, { referralCode: normalised, ...NOT_DELETED }, { fields: ['id'] });
 }
 
 async function unusedReferralCode(em: EntityManager): Promise<string> {

@@ -38,9 +38,14 @@ export const UserSchema = defineEntity({
     subscriptionTier: p.enum(['free', 'premium']).default('free'),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    /** When the user deleted their account (domain/erasure.ts): the row stays, anonymised, so ids still resolve. */
+    deletedAt: p.datetime().nullable(),
   },
 });
 export class User extends UserSchema.class {}
 UserSchema.setClass(User);
+
+/** The filter for users who have not deleted their account: who may sign in, refer, be listed or be edited. */
+export const NOT_DELETED = { deletedAt: null } as const;
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Routes } from '@puente/contracts';
 import { AppError, SESSION_ACTION_HEADER, addToOutbox, makeEvent, requireUser, serve, unauthorized } from '@puente/platform';
-import { User, normaliseEmail } from '../domain/user.ts';
+import { NOT_DELETED, User, normaliseEmail } from '../domain/user.ts';
 import { PendingSignup } from '../domain/pending-signup.ts';
 import { verifyPassword } from '../domain/passwords.ts';
 import { currentUserView } from '../domain/views.ts';
@@ -38,7 +38,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: RouteDeps): Prom
     if (!(await verifyPassword(password, user.passwordHash))) throw invalidCredentials();
     if (!user.emailVerified) throw unverified();
     await ctx.transaction(async (tx) => {
-      addToOutbox(tx, loginAttempt({ email, method: 'password', status: 'success', failureReason: null, ...clientMeta(request) }));
+      addToOutbox(tx, loginAttempt({ email, method: 'password', status: 'success', failureReason: null, userId: user.id, ...clientMeta(request) }));
     });
     reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction({ action: 'grant', userId: user.id, role: user.role }));
     return { message: 'Login successful' };
@@ -51,7 +51,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: RouteDeps): Prom
   /** The signed-in user (spec section 3 + role, trustScore, trustLevel); 401 when none. */
   serve(app, routes.currentUser, async (request) => {
     const { userId } = requireUser(request);
-    const user = await request.em.findOne(User, { id: userId });
+    const user = await request.em.findOne(User, { id: userId, ...NOT_DELETED });
     if (!user) throw unauthorized();
     return currentUserView(user);
   });
@@ -61,7 +61,8 @@ export async function authRoutes(app: FastifyInstance, { ctx }: RouteDeps): Prom
     const { userId } = requireUser(request);
     const input = request.body;
     return ctx.transaction(async (tx) => {
-      const user = await tx.findOne(User, { id: userId });
+      // A deleted account is not renamed by a request already on its way: its names would come back everywhere.
+      const user = await tx.findOne(User, { id: userId, ...NOT_DELETED });
       if (!user) throw unauthorized();
       if (input.firstName !== undefined) user.firstName = input.firstName;
       if (input.lastName !== undefined) user.lastName = input.lastName;

@@ -93,7 +93,7 @@ export async function googleRoutes(app: FastifyInstance, { ctx, config, google }
           u.googleSubject ??= identity.subject;
           u.emailVerified = true; // Google vouches for this address
           await tx.flush();
-          addToOutbox(tx, loginAttempt({ email, method: 'google', status: 'success', failureReason: null, ...meta }));
+          addToOutbox(tx, loginAttempt({ email, method: 'google', status: 'success', failureReason: null, userId: u.id, ...meta }));
           return u;
         });
       } else {
@@ -113,8 +113,8 @@ export async function googleRoutes(app: FastifyInstance, { ctx, config, google }
             referrerId: referrer.id, googleSubject: identity.subject,
           });
           addToOutbox(tx,
-            signupAttempt({ email, step: 'verify', status: 'completed', failureReason: null, referralCode, ...meta }),
-            loginAttempt({ email, method: 'google', status: 'success', failureReason: null, ...meta }));
+            signupAttempt({ email, step: 'verify', status: 'completed', failureReason: null, referralCode, userId: u.id, ...meta }),
+            loginAttempt({ email, method: 'google', status: 'success', failureReason: null, userId: u.id, ...meta }));
           return u;
         });
       }

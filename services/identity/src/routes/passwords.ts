@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Routes } from '@puente/contracts';
 import { AppError, SESSION_ACTION_HEADER, requireUser, serve, unauthorized } from '@puente/platform';
-import { User, normaliseEmail } from '../domain/user.ts';
+import { NOT_DELETED, User, normaliseEmail } from '../domain/user.ts';
 import { PasswordReset } from '../domain/password-reset.ts';
 import { hashPassword, verifyPassword } from '../domain/passwords.ts';
 import { tokenHash } from '../domain/tokens.ts';
@@ -59,7 +59,7 @@ export async function passwordRoutes(app: FastifyInstance, { ctx }: RouteDeps): 
   serve(app, routes.changePassword, async (request, reply) => {
     const caller = requireUser(request);
     const input = request.body;
-    const user = await request.em.findOne(User, { id: caller.userId }, { populate: ['passwordHash'] });
+    const user = await request.em.findOne(User, { id: caller.userId, ...NOT_DELETED }, { populate: ['passwordHash'] });
     if (!user) throw unauthorized();
     if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
       throw new AppError(400, 'wrong_password', CURRENT_PASSWORD_WRONG, { errors: [{ field: 'currentPassword', message: CURRENT_PASSWORD_WRONG }] });

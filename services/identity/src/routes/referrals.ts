@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Routes } from '@puente/contracts';
 import { notFound, requireUser, serve, unauthorized } from '@puente/platform';
-import { User } from '../domain/user.ts';
-import { Referral } from '../domain/referral.ts';
+import { NOT_DELETED, User } from '../domain/user.ts';
+import { referralsMadeBy } from '../domain/referral.ts';
 import { findReferrer } from '../domain/registration.ts';
 
 export const INVALID_REFERRAL_CODE = 'Invalid referral code. Please ask a friend for a valid code.';
@@ -19,7 +19,7 @@ export async function referralRoutes(app: FastifyInstance): Promise<void> {
   /** The signed-in user's own referral code. */
   serve(app, routes.referralCode, async (request) => {
     const { userId } = requireUser(request);
-    const user = await request.em.findOne(User, { id: userId }, { fields: ['referralCode'] });
+    const user = await request.em.findOne(User, { id: userId, ...NOT_DELETED }, { fields: ['referralCode'] });
     if (!user) throw unauthorized();
     return { referralCode: user.referralCode };
   });
@@ -27,15 +27,6 @@ export async function referralRoutes(app: FastifyInstance): Promise<void> {
   /** The people the signed-in user brought in, newest first, with their names. */
   serve(app, routes.referralList, async (request) => {
     const { userId } = requireUser(request);
-    const referrals = await request.em.find(Referral, { referrerId: userId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
-    const users = await request.em.find(User, { id: { $in: referrals.map((r) => r.referredId) } }, { fields: ['firstName', 'lastName'] });
-    const byId = new Map(users.map((u) => [u.id, u]));
-    return referrals.map((r) => ({
-      id: r.id,
-      referredId: r.referredId,
-      createdAt: r.createdAt.toISOString(),
-      firstName: byId.get(r.referredId)?.firstName ?? '',
-      lastName: byId.get(r.referredId)?.lastName ?? '',
-    }));
+    return referralsMadeBy(request.em, userId);
   });
 }

@@ -83,11 +83,11 @@ export async function signupRoutes(app: FastifyInstance, { ctx, config, deliverT
       // Claiming the row makes the token single-use even when two verifications race.
       if (await tx.nativeDelete(PendingSignup, { id: pending.id }) === 0) throw new AppError(400, 'invalid_token', SIGNUP_TOKEN_INVALID);
       if (await tx.count(User, { email }) > 0) throw emailTaken();
-      await registerUser(tx, {
+      const user = await registerUser(tx, {
         email, passwordHash: pending.passwordHash, firstName: pending.firstName, lastName: pending.lastName,
         profileImageUrl: null, referrerId: pending.referrerId,
       });
-      addToOutbox(tx, signupAttempt({ email, step: 'verify', status: 'completed', failureReason: null, referralCode, ...clientMeta(request) }));
+      addToOutbox(tx, signupAttempt({ email, step: 'verify', status: 'completed', failureReason: null, referralCode, userId: user.id, ...clientMeta(request) }));
     });
     return { message: 'Your account is verified. You can now log in.' };
   }, {

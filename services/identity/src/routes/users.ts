@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Routes, type VerificationRequestResponse } from '@puente/contracts';
 import { notFound, requireUser, serve, unauthorized, type Caller } from '@puente/platform';
-import { User } from '../domain/user.ts';
+import { NOT_DELETED, User } from '../domain/user.ts';
 import { VerificationFlag, VerificationRequest } from '../domain/verification-request.ts';
 import { adminUserView, publicUserView } from '../domain/views.ts';
 import type { RouteDeps } from './deps.ts';
@@ -11,20 +11,21 @@ const isAdmin = (caller: Caller | null): boolean => caller?.kind === 'user' && c
 const routes = Routes.identity;
 
 export async function userRoutes(app: FastifyInstance, _deps: RouteDeps): Promise<void> {
-  /** A user's profile (anyone): the public profile, or the admin view for an admin; 404 unknown; 400 bad id. */
+  /** A user's profile (anyone): the public profile, or the admin view for an admin; 404 unknown or deleted; 400 bad id. */
   serve(app, routes.user, async (request) => {
-    const user = await request.em.findOne(User, { id: request.params.id });
+    const user = await request.em.findOne(User, { id: request.params.id, ...NOT_DELETED });
     if (!user) throw notFound('User not found');
     return isAdmin(request.caller) ? adminUserView(user) : publicUserView(user);
   });
 
   /**
    * The directory (open to visitors too): public views for everyone but admins, who also see
-   * email, role and subscriptionTier. Paginated (limit ≤ 500, default 50; offset), total in X-Total-Count.
+   * email, role and subscriptionTier. Paginated (limit ≤ 500, default 50; offset), total in X-Total-Count. Deleted
+   * accounts are not listed.
    */
   serve(app, routes.directory, async (request, reply) => {
     const { limit, offset } = request.query;
-    const [users, total] = await request.em.findAndCount(User, {}, { orderBy: { id: 'asc' }, limit, offset });
+    const [users, total] = await request.em.findAndCount(User, NOT_DELETED, { orderBy: { id: 'asc' }, limit, offset });
     reply.header('x-total-count', String(total));
     const view = isAdmin(request.caller) ? adminUserView : publicUserView;
     return users.map(view);
@@ -37,7 +38,7 @@ export async function userRoutes(app: FastifyInstance, _deps: RouteDeps): Promis
   serve(app, routes.requestVerification, async (request, reply): Promise<VerificationRequestResponse> => {
     const { userId } = requireUser(request);
     const { type } = request.params;
-    const user = await request.em.findOne(User, { id: userId });
+    const user = await request.em.findOne(User, { id: userId, ...NOT_DELETED });
     if (!user) throw unauthorized();
     if (user[VerificationFlag[type]]) return { message: 'You are already verified for this.', id: null, type, status: 'approved' };
     const pending = await request.em.findOne(VerificationRequest, { userId, type, status: 'pending' });

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
-import { NotificationType } from '@puente/contracts';
+import { NotificationType, type Notification as NotificationView } from '@puente/contracts';
 
 /**
  * A user's in-app notification (spec section 3). `referenceId` is what it is about (a request, a match, a rating).
@@ -30,3 +30,8 @@ export const NotificationSchema = defineEntity({
 });
 export class Notification extends NotificationSchema.class {}
 NotificationSchema.setClass(Notification);
+
+/** A notification as the contract shows it (without the user and the source event). */
+export function notificationView(n: Notification): NotificationView {
+  return { id: n.id, type: n.type, content: n.content, read: n.read, referenceId: n.referenceId ?? null, createdAt: n.createdAt.toISOString() };
+}

@@ -5,12 +5,11 @@
  * version key is returned, to bump once committed (the polled list and count then answer anew).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotificationVersions } from '@puente/contracts';
 import { addToOutbox, makeEvent, qualifiedTable } from '@puente/platform';
 import { Notification } from './notification.ts';
+import { withoutDeletedAccounts } from './deleted-accounts.ts';
 import type { NewNotification } from './trade-notifications.ts';
-
-/** The version key of one user's notifications (list and count). */
-export const userVersionKey = (userId: number) => `user:${userId}`;
 
 export interface StoredNotification extends NewNotification { id: number }
 
@@ -19,11 +18,12 @@ export function announce(em: EntityManager, stored: readonly StoredNotification[
   addToOutbox(em, ...stored.map((n) => makeEvent('notificationCreated', n.id, {
     notificationId: n.id, userId: n.userId, type: n.type, content: n.content, referenceId: n.referenceId,
   })));
-  return [...new Set(stored.map((n) => userVersionKey(n.userId)))];
+  return [...new Set(stored.map((n) => NotificationVersions.user(n.userId)))];
 }
 
-/** Stores what an event tells its users, skipping users it already told; announces what it stored. */
-export async function notify(em: EntityManager, sourceEventId: string, items: readonly NewNotification[]): Promise<string[]> {
+/** Stores what an event tells its users, skipping users it already told and deleted accounts; announces what it stored. */
+export async function notify(em: EntityManager, sourceEventId: string, told: readonly NewNotification[]): Promise<string[]> {
+  const items = await withoutDeletedAccounts(em, told);
   if (items.length === 0) return [];
   const rows = await em.execute<{ id: number; user_id: number; type: NewNotification['type']; content: string; reference_id: number | null }[]>(
     `insert into ${qualifiedTable(em, Notification)} (user_id, type, content, read, reference_id, created_at, source_event_id)

@@ -1,7 +1,7 @@
 /**
  * Every event the notification service consumes, in one list: the projection of who holds an account in which
- * currency, the owner's request to tell the users who could take an exchange request, and the steps of an exchange
- * and its ratings that its parties are told of. Each handler is idempotent on its own terms too (the platform's
+ * currency, the owner's request to tell the users who could take an exchange request, the steps of an exchange
+ * and its ratings that its parties are told of, and a user's deletion of their account. Each handler is idempotent on its own terms too (the platform's
  * inbox already skips a redelivered event; a notification is unique per user and source event).
  */
 import { addToOutbox, consume, makeEvent, type ConsumerContext } from '@puente/platform';
@@ -10,6 +10,7 @@ import { addHolders, removeHolder } from '../domain/account-holders.ts';
 import { notify } from '../domain/notify.ts';
 import * as told from '../domain/trade-notifications.ts';
 import { enqueueFanOutPage } from '../jobs/fan-out-request-notification.ts';
+import { eraseUser } from '../domain/personal-data.ts';
 
 /** A consumer that stores what `tell` says of the event, and bumps the told users' versions once committed. */
 function telling<N extends EventName>(event: N, tell: (payload: EventPayload<N>) => told.NewNotification[], also?: (payload: EventPayload<N>, ctx: ConsumerContext) => void) {
@@ -46,4 +47,7 @@ export const consumers = [
   telling('requestExpired', told.requestExpired),
   telling('ratingSubmitted', told.ratingSubmitted),
   telling('subscriptionPaymentFailed', told.paymentFailed),
+  consume('userDeleted', async ({ userId }, { em, event, bumpAfterCommit }) => {
+    bumpAfterCommit(await eraseUser(em, userId, new Date(event.occurredAt)));
+  }),
 ];

@@ -3,9 +3,9 @@
  * Unread ones stay whatever their age. Each user who lost some gets a new version, so their polled list answers anew.
  */
 import { z } from 'zod';
+import { NotificationVersions } from '@puente/contracts';
 import { defineJob, qualifiedTable, type ServiceContext } from '@puente/platform';
 import { Notification } from '../domain/notification.ts';
-import { userVersionKey } from '../domain/notify.ts';
 
 export const PURGE_READ_NOTIFICATIONS = 'purge-read-notifications';
 export const PURGE_EVERY_MS = 24 * 3600 * 1000;
@@ -23,7 +23,7 @@ export async function purgeReadNotifications(ctx: Pick<ServiceContext, 'orm' | '
       `delete from ${table} where id in (select id from ${table} where read and created_at < ? order by id limit ?) returning user_id`,
       [before, BATCH]);
     purged += rows.length;
-    if (rows.length > 0) await ctx.versions.bump([...new Set(rows.map((r) => userVersionKey(r.user_id)))]);
+    if (rows.length > 0) await ctx.versions.bump([...new Set(rows.map((r) => NotificationVersions.user(r.user_id)))]);
     if (rows.length < BATCH) return purged;
   }
 }

@@ -1,12 +1,13 @@
 /**
  * Every event the rating service consumes, in one list: the exchange service's match events (who may rate whom, and
- * when) and identity's names (the rater's first name beside each rating). Each handler is idempotent on its own
+ * when), identity's names (the rater's first name beside each rating) and a user's deletion of their account. Each handler is idempotent on its own
  * terms too: events may be redelivered, arrive in any order across topics, or be older than the snapshot the
  * projection started from.
  */
 import { consume } from '@puente/platform';
 import { setRaterNames } from '../domain/rater.ts';
 import { advanceTrade } from '../domain/trade.ts';
+import { eraseUser } from '../domain/personal-data.ts';
 
 export const consumers = [
   consume('matchCreated', async (m, { em }) => { await advanceTrade(em, m, 'pending'); }),
@@ -19,5 +20,8 @@ export const consumers = [
   }),
   consume('userProfileUpdated', async ({ userId, firstName }, { em, event }) => {
     await setRaterNames(em, [{ userId, firstName }], new Date(event.occurredAt));
+  }),
+  consume('userDeleted', async ({ userId }, { em, event }) => {
+    await eraseUser(em, userId, new Date(event.occurredAt));
   }),
 ];

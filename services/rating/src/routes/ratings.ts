@@ -1,10 +1,10 @@
 /** /api/ratings: rate the other party of a completed match once; a match's ratings; the ratings a user received. */
 import type { FastifyInstance } from 'fastify';
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
-import { Routes } from '@puente/contracts';
+import { fillPath, InternalMatch, Routes } from '@puente/contracts';
 import { addToOutbox, conflict, forbidden, makeEvent, notFound, qualifiedTable, requireUser, serve, type ServiceContext } from '@puente/platform';
 import { Rating } from '../domain/rating.ts';
-import { Trade, isParty, otherParty } from '../domain/trade.ts';
+import { Trade, advanceTrade, isParty, otherParty } from '../domain/trade.ts';
 import { ratingView, ratingViews } from '../domain/views.ts';
 
 const routes = Routes.rating;
@@ -33,6 +33,22 @@ async function standing(tx: EntityManager, toUserId: number): Promise<{ count: n
   return { count: row!.count, average: row!.average };
 }
 
+/**
+ * The rating service learns that a match was completed from the exchange service's event, and a party may rate
+ * before it arrives (an API client rating at once; the broker slow). A match not known here as completed is
+ * asked of the exchange service, and recorded as it answers (outside any transaction: one database session in the
+ * embedded mode).
+ */
+async function catchUp(ctx: ServiceContext, em: EntityManager, matchId: number): Promise<void> {
+  const known = await em.findOne(Trade, { matchId });
+  if (known?.status === 'completed') return;
+  const res = await ctx.callService('exchange', fillPath(Routes.exchange.internalMatch.path, { id: matchId }));
+  if (res.status === 404) return;
+  if (!res.ok) throw new Error(`the exchange service answered ${res.status} for match ${matchId}`);
+  const match = InternalMatch.parse(await res.json());
+  await advanceTrade(em, { matchId: match.id, requestId: match.exchangeRequestId, requesterId: match.requesterId, matcherId: match.matcherId }, match.status);
+}
+
 export function ratingRoutes(ctx: ServiceContext) {
   return async (app: FastifyInstance): Promise<void> => {
     /**
@@ -43,6 +59,7 @@ export function ratingRoutes(ctx: ServiceContext) {
     serve(app, routes.create, async (request) => {
       const { userId } = requireUser(request);
       const { exchangeMatchId, toUserId, rating, comment } = request.body;
+      await catchUp(ctx, request.em, exchangeMatchId);
       try {
         const created = await ctx.transaction(async (tx) => {
           const trade = await partyTrade(tx, exchangeMatchId, userId);

@@ -24,7 +24,7 @@ function paid(tx: EntityManager, row: Subscription, periodEnd: Date | null): voi
 }
 
 /** Back to the free plan (announced when the user was premium). */
-function ended(tx: EntityManager, row: Subscription): void {
+export function ended(tx: EntityManager, row: Subscription): void {
   const wasPremium = row.tier === 'premium';
   Object.assign(row, { tier: 'free', status: 'cancelled', cancelAtPeriodEnd: false });
   if (wasPremium) addToOutbox(tx, makeEvent('subscriptionCancelled', row.userId, { userId: row.userId, tier: 'free' }));

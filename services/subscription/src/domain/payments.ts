@@ -26,6 +26,11 @@ export interface PaymentProvider {
   /** null when the provider does not know it. */
   getSubscription(id: string, now: Date): Promise<ProviderSubscription | null>;
   setCancelAtPeriodEnd(id: string, cancel: boolean): Promise<ProviderSubscription>;
+  /**
+   * Forgets the customer, for a user who deleted their account: their subscriptions end at once and the payment
+   * methods kept for them go. A customer the provider does not know (any more) is no error.
+   */
+  eraseCustomer(customerId: string): Promise<void>;
   /** The event a webhook body carries, once its signature checks out; throws otherwise. */
   verifyEvent(rawBody: Buffer, signature: string, now: Date): Stripe.Event;
 }

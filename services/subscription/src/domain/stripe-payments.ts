@@ -83,6 +83,16 @@ export class StripePayments implements PaymentProvider {
     return providerSubscription(await this.stripe.subscriptions.update(id, { cancel_at_period_end: cancel }));
   }
 
+  /** Deleting a Stripe customer cancels its subscriptions at once and removes its saved payment methods. */
+  async eraseCustomer(customerId: string) {
+    try {
+      await this.stripe.customers.del(customerId);
+    } catch (err) {
+      if (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'resource_missing') return;
+      throw err;
+    }
+  }
+
   verifyEvent(rawBody: Buffer, signature: string): Stripe.Event {
     return Stripe.webhooks.constructEvent(rawBody, signature, this.settings.webhookSecret);
   }

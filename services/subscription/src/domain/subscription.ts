@@ -29,6 +29,9 @@ export const SubscriptionSchema = defineEntity({
 export class Subscription extends SubscriptionSchema.class {}
 SubscriptionSchema.setClass(Subscription);
 
+/** pg_advisory_xact_lock(class, user): one plan change at a time per user ('SUBS'). */
+export const PLAN_LOCK = 0x53554253;
+
 /** Provider events already applied (Stripe may deliver one several times). */
 export const ProviderEventSchema = defineEntity({
   name: 'ProviderEvent',

@@ -98,6 +98,10 @@ export class TestPayments implements PaymentProvider {
     return view(s);
   }
 
+  async eraseCustomer(customerId: string) {
+    await this.em().nativeDelete(TestSubscription, { customerId });
+  }
+
   verifyEvent(rawBody: Buffer, signature: string, now: Date): Stripe.Event {
     return Stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret, undefined, undefined, now.getTime());
   }

@@ -1,6 +1,7 @@
 /** Every event the subscription service consumes, in one list. */
 import { consume } from '@puente/platform';
 import { Subscription } from '../domain/subscription.ts';
+import { eraseUser } from '../domain/personal-data.ts';
 
 export const consumers = [
   /** A new user starts on the free plan. */
@@ -9,4 +10,6 @@ export const consumers = [
     em.create(Subscription, { userId, tier: 'free', status: 'none', currentPeriodEnd: null });
     await em.flush();
   }),
+  /** A deleted account: premium ends now, and the payment provider forgets the customer. */
+  consume('userDeleted', async ({ userId }, { em, jobs }) => { await eraseUser(em, jobs, userId); }),
 ];

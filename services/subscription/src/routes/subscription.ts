@@ -6,12 +6,10 @@ import type { FastifyInstance } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Routes, SubscriptionPlans, TEST_MODE_NOTICE, type SubscriptionInfo, type SubscriptionTier } from '@puente/contracts';
 import { conflict, requireUser, serve } from '@puente/platform';
-import { Subscription } from '../domain/subscription.ts';
+import { PLAN_LOCK, Subscription } from '../domain/subscription.ts';
 import { paymentsOf, type RouteDeps } from './deps.ts';
 
 const routes = Routes.subscription;
-/** pg_advisory_xact_lock(class, user): one plan change at a time per user ('SUBS'). */
-const PLAN_LOCK = 0x53554253;
 export const ALREADY_PREMIUM = 'You already have a premium subscription';
 export const NOTHING_TO_CANCEL = 'You have no premium subscription to cancel';
 

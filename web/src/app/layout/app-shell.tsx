@@ -1,5 +1,6 @@
-import { Outlet, ScrollRestoration } from 'react-router';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import Box from '@mui/material/Box';
+import { paths } from '../../config/paths.ts';
 import { useCurrentUser } from '../../lib/auth.ts';
 import { useLiveChannel } from '../../features/notifications/live-channel.ts';
 import { Footer } from './footer.tsx';
@@ -7,7 +8,9 @@ import { Header } from './header.tsx';
 
 /** Header, the page, footer; a skip link for keyboard users; the live channel while signed in. */
 export function AppShell() {
-  useLiveChannel(Boolean(useCurrentUser().user));
+  // Not on /logout: the session is about to end, and a socket opening meanwhile would be refused.
+  const onLogoutPage = useLocation().pathname === paths.logout;
+  useLiveChannel(Boolean(useCurrentUser().user) && !onLogoutPage);
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
       <Box

@@ -2,8 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Notification } from '@puente/contracts';
-import { RECONNECT_MIN_MS, liveUrl, useLiveChannel } from './live-channel.ts';
+import { LIVE_SESSION_ENDED_CLOSE_CODE, Notification } from '@puente/contracts';
+import { RECONNECT_MAX_MS, RECONNECT_MIN_MS, liveUrl, useLiveChannel } from './live-channel.ts';
 import { createQueryClient } from '../../lib/query-client.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { Toaster } from '../../components/ui/toast.tsx';
@@ -84,5 +84,15 @@ describe('the live channel', () => {
     act(() => { socket().open(); socket().drop(); });
     act(() => { vi.advanceTimersByTime(RECONNECT_MIN_MS); });
     expect(FakeWebSocket.sockets).toHaveLength(4);
+  });
+
+  it('does not reconnect a socket closed because the session ended, and reads the user again', () => {
+    vi.useFakeTimers();
+    const { queryClient, socket } = live();
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    act(() => socket().drop(LIVE_SESSION_ENDED_CLOSE_CODE));
+    act(() => { vi.advanceTimersByTime(RECONNECT_MAX_MS); });
+    expect(FakeWebSocket.sockets).toHaveLength(1);
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.currentUser });
   });
 });

@@ -8,7 +8,9 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { MatchSuccessMessage, NewNotificationMessage, Notification, type Notification as NotificationData } from '@puente/contracts';
+import {
+  LIVE_SESSION_ENDED_CLOSE_CODE, MatchSuccessMessage, NewNotificationMessage, Notification, type Notification as NotificationData,
+} from '@puente/contracts';
 import { toast } from '../../components/ui/toast.tsx';
 import { i18n } from '../../lib/i18n.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
@@ -73,8 +75,13 @@ export function useLiveChannel(signedIn: boolean) {
       socket.addEventListener('open', () => { attempt = 0; });
       socket.addEventListener('message', onMessage);
       socket.addEventListener('error', () => console.warn('live channel: connection error'));
-      socket.addEventListener('close', () => {
+      socket.addEventListener('close', (event) => {
         if (closed) return;
+        if (event.code === LIVE_SESSION_ENDED_CLOSE_CODE) {
+          // Signed out (here or elsewhere): no reconnecting; the app reads who is signed in again.
+          void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
+          return;
+        }
         const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** attempt);
         attempt += 1;
         retry = setTimeout(connect, delay);

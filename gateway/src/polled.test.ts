@@ -1,0 +1,166 @@
+/**
+ * Polled reads at the gateway, against services that serve the real route declarations (the platform's serve():
+ * their conditional answers come from the same versions the gateway reads).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import {
+  ExchangeRequestList, ExchangeVersions, NotificationCount, NotificationVersions, Routes, type ExchangeRequest, type ServiceName,
+} from '@puente/contracts';
+import { createHttpApp, MemoryVersionStore, requireUser, serve, serviceVersions } from '@puente/platform';
+import { auth, buildTestGateway, login, logger, sessionCookieOf, startFakeService, type FakeUpstream } from './test-helpers.ts';
+
+const versions = new MemoryVersionStore();
+
+/** A service answering one polled route; `asked` counts the requests that reached it. */
+async function pollingService(name: ServiceName, register: (app: FastifyInstance) => void) {
+  const app = createHttpApp({ logger, auth });
+  app.decorate('versions', serviceVersions(versions, name, logger));
+  let asked = 0;
+  app.addHook('onRequest', async () => { asked++; });
+  register(app);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return { app, url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`, asked: () => asked };
+}
+
+const request = (id: number): ExchangeRequest => ({
+  id, userId: 9, fromCurrency: 'GBP', toCurrency: 'CLP', amount: 100, exchangeRate: 1275, status: 'open', createdAt: '2026-11-25T10:00:00.000Z',
+  user: { firstName: 'Ana', lastName: 'Rojas', profileImageUrl: null, trustRating: null, transactionCount: 0, completionRate: null, averageCompletionMinutes: null, memberSince: null },
+});
+
+describe('polled reads answered at the gateway', () => {
+  let identity: FakeUpstream;
+  let exchange: Awaited<ReturnType<typeof pollingService>>;
+  let notification: Awaited<ReturnType<typeof pollingService>>;
+  let gateway: FastifyInstance;
+  let market = [request(1)];
+  const unread: Record<number, number> = { 1: 3, 2: 0 };
+  let ana: string;
+  let ben: string;
+
+  beforeAll(async () => {
+    identity = await startFakeService('identity');
+    exchange = await pollingService('exchange', (app) => serve(app, Routes.exchange.requests, async () => market));
+    notification = await pollingService('notification', (app) => serve(app, Routes.notification.count, async (req) => ({ count: unread[requireUser(req).userId] ?? 0 })));
+    gateway = await buildTestGateway({ serviceUrls: { identity: identity.url, exchange: exchange.url, notification: notification.url }, versions });
+    ana = sessionCookieOf(await login(gateway, 'ana@example.com'))!;
+    ben = sessionCookieOf(await login(gateway, 'ben@example.com'))!;
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await Promise.all([identity?.close(), exchange?.app.close(), notification?.app.close()]);
+  });
+
+  const poll = (url: string, cookie: string, etag?: string) =>
+    gateway.inject({ method: 'GET', url, headers: { cookie, ...(etag ? { 'if-none-match': etag } : {}) } });
+  const bumpMarket = () => serviceVersions(versions, 'exchange', logger).bump([ExchangeVersions.market]);
+
+  it('answers an unchanged poll 304 itself, without asking the service', async () => {
+    const first = await poll('/api/exchange-requests', ana);
+    expect(first.statusCode).toBe(200);
+    expect(ExchangeRequestList.parse(first.json())).toEqual(market);
+    const etag = String(first.headers.etag);
+    const asked = exchange.asked();
+    for (let i = 0; i < 5; i++) {
+      const again = await poll('/api/exchange-requests', ana, etag);
+      expect(again.statusCode).toBe(304);
+      expect(again.headers.etag).toBe(etag);
+      expect(again.headers['cache-control']).toBe('private, no-cache');
+    }
+    expect(exchange.asked()).toBe(asked);
+  });
+
+  it('keeps the market\'s answer and serves it to every user while it is unchanged', async () => {
+    const first = await poll('/api/exchange-requests', ana);
+    const asked = exchange.asked();
+    const forBen = await poll('/api/exchange-requests', ben);
+    expect(forBen.statusCode).toBe(200);
+    expect(forBen.body).toBe(first.body);
+    expect(forBen.headers.etag).toBe(first.headers.etag);
+    expect(forBen.headers['x-total-count']).toBe(first.headers['x-total-count']);
+    expect(exchange.asked()).toBe(asked);
+    // Another query is another answer.
+    expect((await poll('/api/exchange-requests?sort=amount', ben)).statusCode).toBe(200);
+    expect(exchange.asked()).toBe(asked + 1);
+  });
+
+  it('after a change, asks the service once: the polls meanwhile are answered as of just before, the next ones see it', async () => {
+    const before = await poll('/api/exchange-requests', ana);
+    const beforeTag = String(before.headers.etag);
+    market = [request(2), request(1)];
+    await bumpMarket();
+    const asked = exchange.asked();
+    const polls = await Promise.all(Array.from({ length: 20 }, (_, i) => poll('/api/exchange-requests', i % 2 ? ana : ben, beforeTag)));
+    expect(exchange.asked()).toBe(asked + 1);
+    const fresh = polls.filter((res) => res.statusCode === 200);
+    expect(fresh.length).toBeGreaterThanOrEqual(1); // the one that fetched
+    for (const res of fresh) expect(ExchangeRequestList.parse(res.json()).map((r) => r.id)).toEqual([2, 1]);
+    const standIns = polls.filter((r) => r.statusCode !== 200);
+    expect(standIns.length).toBeGreaterThan(0); // they came while it was fetched
+    for (const res of standIns) {
+      expect(res.statusCode).toBe(304); // as of before the change
+      expect(res.headers.etag).toBe(beforeTag);
+    }
+    // Everyone's next poll sees the change, without asking the service again.
+    for (const cookie of [ana, ben]) {
+      const next = await poll('/api/exchange-requests', cookie, beforeTag);
+      expect(ExchangeRequestList.parse(next.json()).map((r) => r.id)).toEqual([2, 1]);
+    }
+    expect(exchange.asked()).toBe(asked + 1);
+  });
+
+  it('asks the service once for a list first polled by many at the same moment (all wait for that answer)', async () => {
+    const asked = exchange.asked();
+    const polls = await Promise.all(Array.from({ length: 10 }, (_, i) => poll('/api/exchange-requests?sort=rate', i % 2 ? ana : ben)));
+    expect(exchange.asked()).toBe(asked + 1);
+    for (const res of polls) {
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(polls[0]!.body);
+    }
+  });
+
+  it('sends the market compressed as the browser accepts it, with a weak ETag that revalidates to 304', async () => {
+    const plain = await poll('/api/exchange-requests', ana);
+    const asked = exchange.asked();
+    const inEncoding = async (encoding: string) => gateway.inject({ method: 'GET', url: '/api/exchange-requests', headers: { cookie: ben, 'accept-encoding': encoding } });
+    const br = await inEncoding('gzip, deflate, br, zstd');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+    expect(br.headers.etag).toBe(`W/${String(plain.headers.etag)}`);
+    expect(br.headers.vary).toBe('accept-encoding');
+    const gzip = await inEncoding('gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const revalidated = await gateway.inject({ method: 'GET', url: '/api/exchange-requests', headers: { cookie: ben, 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) } });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.headers.etag).toBe(br.headers.etag);
+    expect(exchange.asked()).toBe(asked);
+  });
+
+  it('answers a user\'s own poll 304 itself too, but never gives one user\'s answer to another', async () => {
+    const forAna = await poll('/api/notifications/count', ana);
+    expect(NotificationCount.parse(forAna.json())).toEqual({ count: 3 });
+    const asked = notification.asked();
+    expect((await poll('/api/notifications/count', ana, String(forAna.headers.etag))).statusCode).toBe(304);
+    expect(notification.asked()).toBe(asked);
+    // Ben's count is his own: it comes from the service, with an ETag of its own, even sent Ana's.
+    const forBen = await poll('/api/notifications/count', ben, String(forAna.headers.etag));
+    expect(forBen.statusCode).toBe(200);
+    expect(NotificationCount.parse(forBen.json())).toEqual({ count: 0 });
+    expect(forBen.headers.etag).not.toBe(forAna.headers.etag);
+    expect(notification.asked()).toBe(asked + 1);
+    // A new notification for Ana: her next poll is a full answer.
+    unread[1] = 4;
+    await serviceVersions(versions, 'notification', logger).bump([NotificationVersions.user(1)]);
+    const after = await poll('/api/notifications/count', ana, String(forAna.headers.etag));
+    expect(NotificationCount.parse(after.json())).toEqual({ count: 4 });
+  });
+
+  it('asks the service of a visitor\'s poll (no session, no versions): 401 as before', async () => {
+    const res = await gateway.inject({ method: 'GET', url: '/api/exchange-requests' });
+    expect(res.statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * Polled reads answered at the gateway. Every signed-in tab polls the market, its notifications and their count
+ * every 3 s, and almost every poll finds nothing changed. A route declared `polled` names the versions its answer
+ * depends on (kept outside the database: this process's memory embedded, Redis distributed, the same store the
+ * owning service bumps after every change), so the gateway computes the very ETag the service would and:
+ * - answers 304 itself when the browser's If-None-Match still names it — no hop to the service;
+ * - for a route whose answer is the same for everyone (`shared`, the market), keeps the last answers by ETag and
+ *   serves them to every caller whose versions still match — one hop per change instead of one per user. After a
+ *   change, every caller's next poll misses at once: one of them fetches, and meanwhile the others are answered as
+ *   of the answer kept just before (as if they had polled a moment earlier; their next poll sees the change) —
+ *   or, when there is none recent, wait for the fetch (at most WAIT_FOR_FETCH_MS). A kept answer is compressed once (Brotli, gzip)
+ *   and sent as the browser accepts it: a sixth of the bytes for every caller, at the cost of one compression per
+ *   change (its ETag is then weak, as a compressed representation's must be).
+ * When the versions cannot be read, the request is simply proxied (the service decides).
+ */
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import type { ApiRoute, ServiceName } from '@puente/contracts';
+import { etagMatches, pollEtag, pollHeaders, serviceVersions, type Logger, type VersionStore } from '@puente/platform';
+
+/** The headers of an answer kept for other callers (the rest are per request or per connection). */
+const KEPT_HEADERS = ['content-type', 'x-total-count', 'etag', 'cache-control'] as const;
+
+interface KeptAnswer { headers: Record<string, string>; body: Buffer; br: Buffer; gzip: Buffer; keptAt: number }
+
+/** How recent the answer kept before a change must be to stand in for the new one while it is fetched. */
+const STAND_IN_MS = 60_000;
+
+/** How long a poll waits for another caller's fetch of the same shared answer before asking the service itself. */
+const WAIT_FOR_FETCH_MS = 2_000;
+
+export interface PolledReadsOptions {
+  versions: VersionStore;
+  logger: Logger;
+  /** Memory for shared answers (default 32 MiB; 0 keeps none). */
+  sharedAnswerBytes?: number;
+}
+
+export interface PolledReads {
+  /**
+   * Answers the poll here (304, or a kept shared answer): answered. Otherwise the caller proxies it; for a shared
+   * route it is then the one fetching `etag` for everyone, and must call `fetched` once the service answered.
+   */
+  answer(route: ApiRoute, request: FastifyRequest, reply: FastifyReply, userId: number): Promise<Poll>;
+  /**
+   * Keeps a shared route's 200 answer (whose ETag is the one the gateway computed) for the next callers, and sends
+   * it to this one as they accept it.
+   */
+  send(request: FastifyRequest, reply: FastifyReply, etag: string, headers: Record<string, unknown>, body: Buffer): Promise<void>;
+}
+
+export type Poll = { answered: true } | { answered: false; etag?: string; fetched?: () => void };
+
+/** The URL the service sees (the gateway strips /api): the ETag is made of it, on both sides. */
+export const serviceUrlOf = (url: string) => url.replace(/^\/api(?=\/)/, '');
+
+export function createPolledReads(opts: PolledReadsOptions): PolledReads {
+  const byService = new Map<ServiceName, VersionStore>();
+  const versionsOf = (service: ServiceName) => {
+    let store = byService.get(service);
+    if (!store) byService.set(service, store = serviceVersions(opts.versions, service, opts.logger));
+    return store;
+  };
+  const maxSize = opts.sharedAnswerBytes ?? 32 * 1024 * 1024;
+  const kept = maxSize > 0
+    ? new LRUCache<string, KeptAnswer>({ maxSize, sizeCalculation: (a) => a.body.length + a.br.length + a.gzip.length + 200 })
+    : undefined;
+  /** Shared answers being fetched, by ETag: settles when the service answered (kept or not). */
+  const fetching = new Map<string, Promise<void>>();
+  /** The ETag of the last answer kept for each URL. */
+  const lastKept = new Map<string, string>();
+
+  async function sendKept(request: FastifyRequest, reply: FastifyReply, etag: string): Promise<boolean> {
+    const answer = kept?.get(etag);
+    if (!answer) return false;
+    await sendAnswer(request, reply, answer);
+    return true;
+  }
+
+  /** 304 with the headers the 200 would have had: a shared answer is compressed when accepted (a weak ETag). */
+  async function notModified(request: FastifyRequest, reply: FastifyReply, etag: string, shared: boolean): Promise<void> {
+    const compressed = shared && kept && encodingFor(request);
+    reply.code(304).headers(pollHeaders(compressed ? `W/${etag}` : etag));
+    if (shared && kept) reply.header('vary', 'accept-encoding');
+    await reply.send();
+  }
+
+  /** While `etag` is fetched, the poll as of the answer kept before it, when that one is recent; false if none. */
+  async function standIn(request: FastifyRequest, reply: FastifyReply, url: string): Promise<boolean> {
+    const previous = lastKept.get(url);
+    const answer = previous === undefined ? undefined : kept?.get(previous);
+    if (!previous || !answer || Date.now() - answer.keptAt > STAND_IN_MS) return false;
+    if (etagMatches(request.headers['if-none-match'], previous)) await notModified(request, reply, previous, true);
+    else await sendAnswer(request, reply, answer);
+    return true;
+  }
+
+  return {
+    async answer(route, request, reply, userId) {
+      const polled = route.polled!;
+      let current: string[];
+      try {
+        current = await versionsOf(route.service as ServiceName).read(polled.keys({ userId }));
+      } catch (err) {
+        request.log.warn({ err }, 'versions unavailable: the poll goes to the service');
+        return { answered: false };
+      }
+      const url = serviceUrlOf(request.url);
+      const etag = pollEtag(current, url);
+      if (etagMatches(request.headers['if-none-match'], etag)) {
+        await notModified(request, reply, etag, Boolean(polled.shared));
+        return { answered: true };
+      }
+      if (!polled.shared || !kept) return { answered: false };
+      if (await sendKept(request, reply, etag)) return { answered: true };
+      const pending = fetching.get(etag);
+      if (pending) {
+        if (await standIn(request, reply, url)) return { answered: true };
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([pending, new Promise((resolve) => { timer = setTimeout(resolve, WAIT_FOR_FETCH_MS); })]);
+        clearTimeout(timer);
+        return (await sendKept(request, reply, etag)) ? { answered: true } : { answered: false };
+      }
+      let settle!: () => void;
+      const mine = new Promise<void>((resolve) => { settle = resolve; });
+      fetching.set(etag, mine);
+      const fetched = () => {
+        if (fetching.get(etag) === mine) fetching.delete(etag);
+        settle();
+      };
+      setTimeout(fetched, 2 * WAIT_FOR_FETCH_MS).unref(); // whatever becomes of this request
+      return { answered: false, etag, fetched };
+    },
+
+    async send(request, reply, etag, headers, body) {
+      // Changed meanwhile (the service answered newer data than `etag`): sent as it came, not kept.
+      if (!kept || headers.etag !== etag) return void await reply.send(body);
+      const picked: Record<string, string> = {};
+      for (const name of KEPT_HEADERS) if (typeof headers[name] === 'string') picked[name] = headers[name];
+      const answer: KeptAnswer = {
+        headers: picked, body, keptAt: Date.now(),
+        br: brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+        gzip: gzipSync(body),
+      };
+      kept.set(etag, answer);
+      const url = serviceUrlOf(request.url);
+      if (lastKept.size >= 10_000) lastKept.clear();
+      lastKept.set(url, etag);
+      await sendAnswer(request, reply, answer);
+    },
+  };
+}
+
+/** The best encoding the caller accepts of those kept (Brotli, gzip), or none. */
+function encodingFor(request: FastifyRequest): 'br' | 'gzip' | undefined {
+  const accepted = request.headers['accept-encoding'] ?? '';
+  return /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
+}
+
+/** A kept answer in the best encoding the caller accepts. */
+async function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: KeptAnswer): Promise<void> {
+  const encoding = encodingFor(request);
+  reply.code(200).headers(answer.headers).header('vary', 'accept-encoding');
+  if (!encoding) return void await reply.send(answer.body);
+  await reply.header('content-encoding', encoding).header('etag', `W/${answer.headers.etag}`).send(answer[encoding]);
+}

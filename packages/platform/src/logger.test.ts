@@ -1,0 +1,27 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { createHttpApp } from './http/app.ts';
+import { redactPaths } from './logger.ts';
+
+/** A logger at `level` whose lines land in `lines`, redacting as createLogger's do. */
+function capturing(level: string) {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({ write(chunk, _encoding, done) { lines.push(JSON.parse(String(chunk))); done(); } });
+  return { lines, logger: pino({ level, redact: { paths: redactPaths, censor: '[redacted]' } }, stream) };
+}
+
+describe('request loggers', () => {
+  it('write nothing below the level, and at it a line with the request id, secrets redacted', async () => {
+    const { lines, logger } = capturing('warn');
+    const app = createHttpApp({ logger });
+    app.get('/quiet', async (request) => { request.log.info('not written'); return {}; });
+    app.get('/loud', async (request) => { request.log.warn({ password: 'hunter2', ok: true }, 'written'); return {}; });
+    await app.inject({ method: 'GET', url: '/quiet' });
+    expect(lines).toEqual([]);
+    await app.inject({ method: 'GET', url: '/loud', headers: { 'x-request-id': 'req-7' } });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ msg: 'written', reqId: 'req-7', password: '[redacted]', ok: true });
+    await app.close();
+  });
+});

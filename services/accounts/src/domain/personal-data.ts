@@ -1,0 +1,28 @@
+/**
+ * What the accounts service holds of a user, for their data download (their bank accounts, full values: they are the
+ * owner), and their deletion: every bank account is deleted, each removal announced as any other is (identity's
+ * hasBothAccounts and the exchange and notification projections follow).
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AccountsPersonalData } from '@puente/contracts';
+import { addToOutbox, makeEvent } from '@puente/platform';
+import { BankAccount, toBankAccountView } from './bank-account.ts';
+import type { BankCipher } from './encryption.ts';
+
+export async function personalDataOf(em: EntityManager, cipher: BankCipher, userId: number): Promise<AccountsPersonalData> {
+  const accounts = await em.find(BankAccount, { userId }, { orderBy: { id: 'asc' } });
+  return { bankAccounts: accounts.map((a) => toBankAccountView(cipher, a)) };
+}
+
+/**
+ * Deletes the user's bank accounts in the caller's transaction, trade locks or not: identity refuses a deletion while
+ * a match is in progress, and what slipped past it in the moment between is no reason to keep a deleted user's details.
+ */
+export async function eraseUser(em: EntityManager, userId: number): Promise<void> {
+  const accounts = await em.find(BankAccount, { userId });
+  for (const a of accounts) {
+    addToOutbox(em, makeEvent('bankAccountRemoved', a.id, { accountId: a.id, userId, currency: a.currency }));
+    em.remove(a);
+  }
+  await em.flush();
+}

@@ -1,0 +1,40 @@
+/**
+ * A user's attempts, for their data download and their account's deletion. The audit trail knows attempts by the
+ * email typed; identity names the account on the attempts that signed in to it or created it. A user's attempts are
+ * those made with any email their account signed in or signed up with: what they typed, and what others typed trying
+ * their account. On deletion they stay (the admin's counts and failure stats must still add up), with the email
+ * replaced by the deleted user's placeholder and the IP address, user agent and referral code gone.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DeletedUser, type AuditPersonalData } from '@puente/contracts';
+import { qualifiedTable } from '@puente/platform';
+import { LoginAttempt, SignupAttempt, emailKey, loginAttemptView, signupAttemptView } from './attempts.ts';
+
+const NEWEST_FIRST = { createdAt: 'desc', id: 'desc' } as const;
+
+/** The (compared) emails the user's account signed in or signed up with. */
+async function emailKeysOf(em: EntityManager, userId: number): Promise<string[]> {
+  const rows = await em.execute<{ email_key: string }[]>(
+    `select email_key from ${qualifiedTable(em, SignupAttempt)} where user_id = ?
+     union select email_key from ${qualifiedTable(em, LoginAttempt)} where user_id = ?`, [userId, userId]);
+  return rows.map((r) => r.email_key);
+}
+
+const theirs = (userId: number, keys: string[]) => ({ $or: [{ userId }, { emailKey: { $in: keys } }] });
+
+export async function personalDataOf(em: EntityManager, userId: number): Promise<AuditPersonalData> {
+  const where = theirs(userId, await emailKeysOf(em, userId));
+  const [signups, logins] = await Promise.all([
+    em.find(SignupAttempt, where, { orderBy: NEWEST_FIRST }),
+    em.find(LoginAttempt, where, { orderBy: NEWEST_FIRST }),
+  ]);
+  return { signupAttempts: signups.map(signupAttemptView), loginAttempts: logins.map(loginAttemptView) };
+}
+
+export async function eraseUser(em: EntityManager, userId: number): Promise<void> {
+  const where = theirs(userId, await emailKeysOf(em, userId));
+  const email = DeletedUser.email(userId);
+  const anonymous = { userId, email, emailKey: emailKey(email), ipAddress: null, userAgent: null };
+  await em.nativeUpdate(SignupAttempt, where, { ...anonymous, referralCode: null });
+  await em.nativeUpdate(LoginAttempt, where, anonymous);
+}

@@ -1,0 +1,60 @@
+/**
+ * What the exchange service holds of a user, for their data download and their account's deletion. Completed
+ * exchanges stay (their partner's history and trade record are made of them), showing the person as a deleted user;
+ * what was still open to trade ends: their open and matched requests are cancelled (a pending match on one with it),
+ * and their pending acceptances of others' requests withdrawn, each announced as a cancel by them would be.
+ */
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import { DeletedUser, type ExchangePersonalData } from '@puente/contracts';
+import { addToOutbox, makeEvent } from '@puente/platform';
+import { ExchangeMatch } from './exchange-match.ts';
+import { ExchangeRequest } from './exchange-request.ts';
+import { historyOf } from './history.ts';
+import { cardChangedKeys, changedKeys } from './market-version.ts';
+import { cancelMatch, lockTrade } from './trade.ts';
+import { traderRow } from './traders.ts';
+import { matchViews, requestSummary } from './views.ts';
+
+const partyOf = (userId: number) => ({ $or: [{ requesterId: userId }, { matcherId: userId }] });
+
+export async function personalDataOf(em: EntityManager, userId: number): Promise<ExchangePersonalData> {
+  const requests = await em.find(ExchangeRequest, { userId }, { orderBy: { id: 'asc' } });
+  const matches = await em.find(ExchangeMatch, partyOf(userId), { orderBy: { id: 'asc' } });
+  const completed = matches.filter((m) => m.status === 'completed');
+  return { requests: requests.map(requestSummary), matches: await matchViews(em, matches), history: await historyOf(em, userId, completed) };
+}
+
+/** The user's matches still pending or confirmed. */
+export async function matchesInProgress(em: EntityManager, userId: number): Promise<number> {
+  return em.count(ExchangeMatch, { status: { $in: ['pending', 'confirmed'] }, ...partyOf(userId) });
+}
+
+/**
+ * Anonymises the user's card and ends what they had open, in the caller's transaction, as of `at` (the deletion).
+ * Returns the version keys to bump: the market and every party whose trades changed. A confirmed match is left as it
+ * is: identity refuses a deletion while one exists, so only one confirmed in the moment between could be found here,
+ * and its partner may still complete it.
+ */
+export async function eraseUser(tx: EntityManager, userId: number, at: Date): Promise<string[]> {
+  const trader = await traderRow(tx, userId);
+  Object.assign(trader, { firstName: DeletedUser.firstName, lastName: DeletedUser.lastName, profileImageUrl: null, profileAsOf: at, deletedAt: at });
+  const parties = new Set([userId]);
+  const requests = await tx.find(ExchangeRequest, { userId, status: { $in: ['open', 'matched'] } }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  for (const request of requests) {
+    const pending = await tx.findOne(ExchangeMatch, { requestId: request.id, status: 'pending' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (pending) {
+      cancelMatch(tx, pending, request, userId, 'request-cancelled', at);
+      parties.add(pending.matcherId);
+    }
+    request.status = 'cancelled';
+    addToOutbox(tx, makeEvent('requestCancelled', request.id, { requestId: request.id, userId }));
+  }
+  for (const match of await tx.find(ExchangeMatch, { matcherId: userId, status: 'pending' })) {
+    const trade = await lockTrade(tx, match);
+    if (trade.match.status !== 'pending') continue;
+    cancelMatch(tx, trade.match, trade.request, userId, 'withdrawn', at);
+    parties.add(match.requesterId);
+  }
+  await tx.flush();
+  return [...new Set([...await cardChangedKeys(tx, userId), ...changedKeys(parties)])];
+}

@@ -1,0 +1,31 @@
+/**
+ * What the subscription service holds of a user, for their data download (their plan, payment state and the payment
+ * provider's references to them; never card data, which only the provider holds), and their account's deletion: a
+ * premium plan ends at once (announced, as any end is), the references go, and the provider is told to forget the
+ * customer by a job (jobs/erase-payment-customer.ts) that retries while it cannot be reached.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SubscriptionPersonalData } from '@puente/contracts';
+import type { JobQueue } from '@puente/platform';
+import { ended } from './billing.ts';
+import { PLAN_LOCK, Subscription } from './subscription.ts';
+import { ERASE_PAYMENT_CUSTOMER } from '../jobs/erase-payment-customer.ts';
+
+export async function personalDataOf(em: EntityManager, userId: number): Promise<SubscriptionPersonalData> {
+  const row = await em.findOne(Subscription, { userId });
+  return {
+    tier: row?.tier ?? 'free', status: row?.status ?? 'none', currentPeriodEnd: row?.currentPeriodEnd?.toISOString() ?? null,
+    cancelAtPeriodEnd: row?.cancelAtPeriodEnd ?? false, paymentCustomerId: row?.customerId ?? null, paymentSubscriptionId: row?.providerSubscriptionId ?? null,
+  };
+}
+
+/** In the caller's transaction, under the user's plan lock (no checkout starts meanwhile). */
+export async function eraseUser(tx: EntityManager, jobs: JobQueue, userId: number): Promise<void> {
+  await tx.execute('select pg_advisory_xact_lock(?, ?)', [PLAN_LOCK, userId]);
+  const row = await tx.findOne(Subscription, { userId });
+  if (!row) return;
+  if (row.customerId) await jobs.enqueue(ERASE_PAYMENT_CUSTOMER, { customerId: row.customerId }, { jobId: `${ERASE_PAYMENT_CUSTOMER}-${row.customerId}` });
+  if (row.status !== 'none') ended(tx, row);
+  Object.assign(row, { customerId: null, providerSubscriptionId: null, currentPeriodEnd: null });
+  await tx.flush();
+}

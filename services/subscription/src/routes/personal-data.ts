@@ -1,0 +1,13 @@
+/**
+ * GET /internal/personal-data/subscription?userId=7 (identity only; never proxied by the gateway): the user's plan,
+ * payment state and payment provider references, for their data download (identity composes it for the signed-in
+ * user only).
+ */
+import type { FastifyInstance } from 'fastify';
+import { Routes } from '@puente/contracts';
+import { serve } from '@puente/platform';
+import { personalDataOf } from '../domain/personal-data.ts';
+
+export async function personalDataRoutes(app: FastifyInstance): Promise<void> {
+  serve(app, Routes.subscription.personalData, async (request) => personalDataOf(request.em, request.query.userId));
+}

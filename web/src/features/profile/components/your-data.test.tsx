@@ -1,0 +1,121 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { AccountDeletionMessages as Says } from '@puente/contracts';
+import { YourData } from './your-data.tsx';
+import { fakeApi, makeUser, signedIn, type Handler } from '../../../testing/fake-api.ts';
+import { findToast, renderApp, renderWithRoutes } from '../../../testing/render.tsx';
+
+const HERO = 'Swap British pounds and Chilean pesos with people, not banks';
+const user = makeUser();
+
+/** The profile page's own readings, so the whole app can show it. */
+function profileApi(more: Record<string, Handler> = {}) {
+  return fakeApi({
+    ...signedIn(user),
+    'GET /api/referral/list': { body: [] },
+    [`GET /api/ratings/user/${user.id}`]: { body: [] },
+    'GET /api/notifications/preferences': { body: { emailDigest: true } },
+    ...more,
+  });
+}
+
+const dialog = () => screen.findByRole('dialog', { name: 'Delete your account?' });
+async function openDeletion() {
+  fireEvent.click(await screen.findByRole('button', { name: 'Delete my account' }));
+  return dialog();
+}
+async function confirmWith(password: string) {
+  const open = await dialog();
+  fireEvent.change(within(open).getByLabelText('Your password'), { target: { value: password } });
+  fireEvent.click(within(open).getByRole('button', { name: 'Delete my account' }));
+  return open;
+}
+
+describe('your data: the download', () => {
+  let saved: { blob: Blob; fileName: string }[];
+  beforeEach(() => {
+    saved = [];
+    let lastBlob: Blob | undefined;
+    // jsdom has no object URLs: the page's URL, with them.
+    vi.stubGlobal('URL', class extends URL {
+      static override createObjectURL(blob: Blob) { lastBlob = blob; return 'blob:puente-data'; }
+      static override revokeObjectURL() {}
+    });
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push({ blob: lastBlob!, fileName: this.download });
+    });
+  });
+  afterEach(() => { vi.restoreAllMocks(); });
+
+  it('saves the JSON document under the name the server gives', async () => {
+    const document = { userId: 7, exportedAt: '2026-03-01T10:00:00.000Z', identity: { referralCode: 'ANA-2026' } };
+    const server = fakeApi({
+      ...signedIn(user),
+      'GET /api/users/me/data': { body: document, headers: { 'content-disposition': 'attachment; filename="puente-data-2026-03-01.json"' } },
+    });
+    renderWithRoutes(<YourData />);
+    fireEvent.click(screen.getByRole('button', { name: 'Download my data' }));
+    expect((await findToast()).textContent).toContain('Saved as puente-data-2026-03-01.json.');
+    expect(saved.map((s) => s.fileName)).toEqual(['puente-data-2026-03-01.json']);
+    expect(JSON.parse(await saved[0]!.blob.text())).toEqual(document);
+    expect(server.callsTo('GET /api/users/me/data')).toHaveLength(1);
+  });
+
+  it('says why when the server cannot put it together, and saves nothing', async () => {
+    fakeApi({ ...signedIn(user), 'GET /api/users/me/data': { status: 503, body: { message: Says.downloadUnavailable, code: 'service_unavailable' } } });
+    renderWithRoutes(<YourData />);
+    fireEvent.click(screen.getByRole('button', { name: 'Download my data' }));
+    expect((await findToast()).textContent).toContain(`Failed to download your data: ${Says.downloadUnavailable}`);
+    expect(saved).toEqual([]);
+  });
+});
+
+describe('your data: deleting the account', () => {
+  it('explains what is erased and what stays, and asks for the password', async () => {
+    profileApi();
+    renderWithRoutes(<YourData />);
+    const open = await openDeletion();
+    expect(within(open).getByText('This cannot be undone.')).toBeTruthy();
+    const erased = within(open).getByRole('list', { name: 'What is erased' });
+    expect(within(erased).getAllByRole('listitem').map((li) => li.textContent)).toEqual(expect.arrayContaining(['Your bank accounts', 'The comments you wrote in ratings']));
+    expect(within(open).getByText(/Your completed exchanges and the stars given in them/)).toBeTruthy();
+    expect(within(open).getByText('If you sign in only with Google, leave this empty.')).toBeTruthy();
+    fireEvent.click(within(open).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('shows the server\'s refusal as it sends it, and keeps the user signed in', async () => {
+    const server = profileApi({ 'POST /api/users/me/delete': { status: 409, body: { message: Says.tradeInProgress, code: 'trade_in_progress' } } });
+    const { router } = renderApp('/profile');
+    await openDeletion();
+    const open = await confirmWith('correct horse battery');
+    expect((await within(open).findByRole('alert')).textContent).toBe(Says.tradeInProgress);
+    expect(server.callsTo('POST /api/users/me/delete').map((c) => c.body)).toEqual([{ password: 'correct horse battery' }]);
+    expect(router.state.location.pathname).toBe('/profile');
+    expect(screen.getByRole('heading', { name: 'Ana Rojas', hidden: true })).toBeTruthy();
+  });
+
+  it('marks a wrong password on its field', async () => {
+    profileApi({
+      'POST /api/users/me/delete': { status: 400, body: { message: Says.passwordWrong, code: 'wrong_password', errors: [{ field: 'password', message: Says.passwordWrong }] } },
+    });
+    renderWithRoutes(<YourData />);
+    await openDeletion();
+    const open = await confirmWith('not my password');
+    await waitFor(() => expect(within(open).getAllByText(Says.passwordWrong).length).toBeGreaterThan(0));
+    expect(within(open).getByLabelText('Your password').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('once deleted, goes to the landing page signed out', async () => {
+    const server = profileApi({ 'POST /api/users/me/delete': { body: { message: Says.deleted } } });
+    const { router } = renderApp('/profile');
+    await openDeletion();
+    await confirmWith('correct horse battery');
+    await screen.findByRole('heading', { name: HERO });
+    expect(router.state.location.pathname).toBe('/');
+    expect(screen.queryByRole('button', { name: 'Logout' })).toBeNull();
+    expect((await findToast()).textContent).toContain(Says.deleted);
+    // The session is gone: the app does not ask who is signed in again.
+    expect(server.callsTo('GET /api/auth/user')).toHaveLength(1);
+  });
+});
