@@ -1,6 +1,6 @@
 /**
- * The benchmarks' tools: a load generator with a fixed concurrency (a pool of workers pulling from a counter, each
- * latency by performance.now()), nearest-rank percentiles, progress lines, and failures that say what to do next.
+ * The benchmarks' tools: a pool of workers pulling from a counter, nearest-rank percentiles, progress lines,
+ * browser-like calls, and failures that say what to do next.
  */
 import { performance } from 'node:perf_hooks';
 
@@ -66,27 +66,6 @@ export function percentile(sorted: ArrayLike<number>, q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
-export interface Figures {
-  label: string;
-  n: number;
-  concurrency: number;
-  /** Requests per second over the run; undefined for bursts (all at once), where it means little. */
-  rps: number | undefined;
-  p50: number;
-  p99: number;
-}
-
-export function figures(label: string, latencies: number[], concurrency: number, elapsedMs?: number): Figures {
-  const sorted = Float64Array.from(latencies).sort();
-  return {
-    label, n: sorted.length, concurrency,
-    rps: elapsedMs === undefined ? undefined : sorted.length / (elapsedMs / 1000),
-    p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99),
-  };
-}
-
-export const ms = (v: number) => v.toFixed(1);
-
 // ---------------------------------------------------------------------------------------------------------------
 // HTTP
 
@@ -111,33 +90,3 @@ export async function unexpected(what: string, res: Response, hint: string): Pro
 }
 
 export const PRODUCT_HINT = 'This looks like a product bug, not a bench problem: rerun with LOG_LEVEL=info to see the services\' logs, and check the route named above.';
-
-/**
- * Fires `n` requests at `url` with `concurrency` workers, each waiting for the whole body; every answer must be
- * `expectStatus`. Latency is from the call to the last byte, by performance.now().
- */
-export async function load(label: string, url: string, opts: { n: number; concurrency: number; headers?: Record<string, string> }): Promise<Figures> {
-  const latencies = new Array<number>(opts.n);
-  const shown = progress(label, opts.n, Math.ceil(opts.n / 4));
-  let next = 0;
-  let failure: { status: number; body: string } | undefined;
-  const worker = async () => {
-    for (let i = next++; i < opts.n && !failure; i = next++) {
-      const t0 = performance.now();
-      const res = await fetch(url, opts.headers ? { headers: opts.headers } : {});
-      const body = await res.arrayBuffer();
-      latencies[i] = performance.now() - t0;
-      if (res.status !== 200) failure ??= { status: res.status, body: Buffer.from(body).toString('utf8').slice(0, 500) };
-      shown.tick();
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: opts.concurrency }, worker));
-  const elapsed = performance.now() - started;
-  shown.end();
-  if (failure) {
-    throw new BenchFailure(`${label}: GET ${url} answered ${failure.status}: ${failure.body}`,
-      failure.status === 429 ? 'A rate limit refused the load: raise the matching RATE_LIMIT_* setting in infra/bench/exchange.ts.' : PRODUCT_HINT);
-  }
-  return figures(label, latencies, opts.concurrency, elapsed);
-}

@@ -1,0 +1,61 @@
+/**
+ * Target 4: `crowd` users accept one open request at the same moment, several rounds. Each round must give exactly
+ * one match (one 201, the rest 409) and the requester must see that one match; otherwise the bench fails loudly.
+ * Every contender first reads the request (opening its connection, as a browser showing the card has), then all
+ * accept at once. A round's winner has used a day's exchange and leaves the crowd; a spare takes its place.
+ */
+import { performance } from 'node:perf_hooks';
+import { ExchangeMatchList, type ExchangeRate } from '@puente/contracts';
+import { BenchFailure, percentile, PRODUCT_HINT, step } from './load.ts';
+import type { SeededUser } from './seed.ts';
+import { smallRequest, type Traders } from './traders.ts';
+
+export interface AcceptFigures {
+  rounds: number;
+  crowd: number;
+  p50: number;
+  p99: number;
+  max: number;
+  /** The winning accept's time in each round. */
+  winners: number[];
+}
+
+export async function concurrentAccepts(opts: {
+  t: Traders; rate: ExchangeRate; posters: readonly SeededUser[]; contenders: readonly SeededUser[]; crowd: number; rounds: number;
+}): Promise<AcceptFigures> {
+  const spares = [...opts.contenders.slice(opts.crowd)];
+  let crowd = opts.contenders.slice(0, opts.crowd);
+  if (crowd.length < opts.crowd || spares.length < opts.rounds - 1 || opts.posters.length < opts.rounds) {
+    throw new BenchFailure('not enough seeded contenders or posters for the accept rounds', 'Seed more users (run.ts).');
+  }
+  const latencies: number[] = [];
+  const winners: number[] = [];
+  for (let round = 0; round < opts.rounds; round++) {
+    const poster = opts.posters[round]!;
+    const request = await opts.t.post(poster, smallRequest(opts.rate.gbpToClp, round));
+    await Promise.all(crowd.map(async (u) => (await opts.t.call(`/api/exchange-requests/${request.id}`, { cookie: u.cookie })).arrayBuffer()));
+    const outcomes = await Promise.all(crowd.map(async (u) => {
+      const started = performance.now();
+      const res = await opts.t.accept(u, request.id);
+      await res.arrayBuffer();
+      return { user: u, status: res.status, ms: performance.now() - started };
+    }));
+    const won = outcomes.filter((o) => o.status === 201);
+    const refused = outcomes.filter((o) => o.status === 409);
+    if (won.length !== 1 || refused.length !== crowd.length - 1) {
+      const statuses = outcomes.reduce<Record<number, number>>((s, o) => ({ ...s, [o.status]: (s[o.status] ?? 0) + 1 }), {});
+      throw new BenchFailure(`round ${round + 1}: ${crowd.length} accepts of request ${request.id} answered ${JSON.stringify(statuses)}, not one 201 and the rest 409`, PRODUCT_HINT);
+    }
+    const seen = ExchangeMatchList.parse(await (await opts.t.call(`/api/exchange-matches`, { cookie: poster.cookie })).json());
+    if (seen.filter((m) => m.exchangeRequestId === request.id).length !== 1) {
+      throw new BenchFailure(`round ${round + 1}: the requester sees ${seen.length} matches of request ${request.id}`, PRODUCT_HINT);
+    }
+    latencies.push(...outcomes.map((o) => o.ms));
+    winners.push(won[0]!.ms);
+    crowd = [...crowd.filter((u) => u !== won[0]!.user), ...spares.splice(0, 1)];
+    const sorted = outcomes.map((o) => o.ms).sort((a, b) => a - b);
+    step(`round ${round + 1}/${opts.rounds}: 1 × 201, ${refused.length} × 409; p50 ${percentile(sorted, 0.5).toFixed(1)} ms, p99 ${percentile(sorted, 0.99).toFixed(1)} ms, the 201 ${won[0]!.ms.toFixed(1)} ms`);
+  }
+  const sorted = Float64Array.from(latencies).sort();
+  return { rounds: opts.rounds, crowd: opts.crowd, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1)!, winners };
+}

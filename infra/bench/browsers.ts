@@ -1,0 +1,133 @@
+/**
+ * Simulated browsers of signed-in users polling as the spec's web app does — GET /api/exchange-requests,
+ * /api/notifications and /api/notifications/count every 3 s, the count again every 30 s — each with its own
+ * keep-alive connection, revalidating with its ETags (kept by URL, as a browser's cache does), skipping a poll while
+ * the previous one of the same reading is still in flight, its first poll at a random moment of the first 3 s.
+ * Runs in a worker thread of the load generator (browsers-worker.ts), so that the load generator's own work does not
+ * queue behind one event loop and count as the product's latency.
+ */
+import { performance } from 'node:perf_hooks';
+import { Client } from 'undici';
+
+/** What Chromium accepts. */
+const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
+
+/** The spec's polls (section 7 and 9), as the web app sends them. */
+const POLLS = [
+  { path: '/api/exchange-requests?sort=newest&limit=50', everyMs: 3_000 },
+  { path: '/api/notifications?limit=20', everyMs: 3_000 },
+  { path: '/api/notifications/count', everyMs: 3_000 },
+  { path: '/api/notifications/count', everyMs: 30_000 },
+] as const;
+
+export interface BrowserUser { cookie: string }
+
+/** What the browsers saw since the tally was last reset. */
+export interface Tally {
+  latencies: Float64Array;
+  statuses: Record<number, number>;
+  errors: number;
+  skipped: number;
+  firstError?: string;
+}
+
+interface Browser {
+  client: Client;
+  timers: NodeJS.Timeout[];
+  etags: Map<string, string>;
+  inFlight: Set<number>;
+}
+
+export class Browsers {
+  private readonly browsers: Browser[] = [];
+  private latencies: number[] = [];
+  private statuses = new Map<number, number>();
+  private errors = 0;
+  private skipped = 0;
+  private firstError: string | undefined;
+  private stopping = false;
+
+  /** Opens a browser for each user, `perSecond` of them a second, spread over `urls` as a load balancer would. */
+  async add(users: readonly BrowserUser[], urls: readonly string[], perSecond: number): Promise<void> {
+    const started = performance.now();
+    for (const [n, user] of users.entries()) {
+      this.browsers.push(this.open(user, urls[this.browsers.length % urls.length]!));
+      const due = started + ((n + 1) * 1000) / perSecond;
+      const wait = due - performance.now();
+      if (wait > 5) await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+
+  /** The tally since the last reset, and a fresh one from now. */
+  take(): Tally {
+    const tally: Tally = {
+      latencies: Float64Array.from(this.latencies), statuses: Object.fromEntries(this.statuses), errors: this.errors, skipped: this.skipped,
+      ...(this.firstError ? { firstError: this.firstError } : {}),
+    };
+    this.latencies = [];
+    this.statuses = new Map();
+    this.errors = 0;
+    this.skipped = 0;
+    this.firstError = undefined;
+    return tally;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const b of this.browsers) b.timers.forEach(clearTimeout);
+    await Promise.all(this.browsers.map((b) => b.client.close().catch(() => undefined)));
+  }
+
+  private failed(path: string, message: string): void {
+    this.errors++;
+    this.firstError ??= `${path}: ${message}`;
+  }
+
+  /**
+   * One poll, through undici's low-level dispatch (no promise, no body stream): the load generator shares the
+   * machine with what it measures, so it spends as little as it can. The body is read and dropped, as a browser
+   * that already holds the data would.
+   */
+  private poll(b: Browser, user: BrowserUser, i: number): void {
+    if (this.stopping) return;
+    if (b.inFlight.has(i)) { this.skipped++; return; }
+    b.inFlight.add(i);
+    const { path } = POLLS[i]!;
+    const etag = b.etags.get(path);
+    const started = performance.now();
+    let status = 0;
+    b.client.dispatch({
+      method: 'GET', path,
+      headers: { cookie: user.cookie, 'accept-encoding': BROWSER_ENCODINGS, ...(etag ? { 'if-none-match': etag } : {}) },
+    }, {
+      onRequestStart: () => {},
+      onResponseStart: (_controller, statusCode, headers) => {
+        status = statusCode;
+        if (statusCode === 200 && typeof headers.etag === 'string') b.etags.set(path, headers.etag);
+      },
+      onResponseData: () => {},
+      onResponseEnd: () => {
+        b.inFlight.delete(i);
+        this.latencies.push(performance.now() - started);
+        this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
+        if (status !== 200 && status !== 304) this.failed(path, `answered ${status}`);
+      },
+      onResponseError: (_controller, err) => {
+        b.inFlight.delete(i);
+        this.failed(path, err.message);
+      },
+    });
+  }
+
+  private open(user: BrowserUser, url: string): Browser {
+    const b: Browser = { client: new Client(url, { pipelining: 1, keepAliveTimeout: 60_000 }), timers: [], etags: new Map(), inFlight: new Set() };
+    const phase = Math.random() * 3_000;
+    POLLS.forEach((p, i) => {
+      b.timers.push(setTimeout(() => {
+        this.poll(b, user, i);
+        b.timers.push(setInterval(() => this.poll(b, user, i), p.everyMs));
+      }, phase + (i === 3 ? 30_000 : 0)));
+    });
+    return b;
+  }
+}

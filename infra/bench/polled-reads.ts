@@ -1,0 +1,99 @@
+/**
+ * Target 1: the polled market list through the gateway against a bare Fastify server answering the same JSON, side
+ * by side: alternating rounds of the same length and connection count (autocannon), each signed-in connection a
+ * different user. Three rounds each of: the product's 200s, the baseline's 200s, the product's 304s (the browser's
+ * revalidation with If-None-Match).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { ExchangeRequestList } from '@puente/contracts';
+import { BenchFailure, PRODUCT_HINT, step } from './load.ts';
+import type { SeededUser } from './seed.ts';
+
+export interface RoundFigures { rps: number; p50: number; p99: number; requests: number; statuses: Record<string, number>; errors: number }
+
+export interface PolledReadFigures {
+  path: string;
+  items: number;
+  bytes: number;
+  connections: number;
+  roundSeconds: number;
+  product200: RoundFigures[];
+  baseline: RoundFigures[];
+  product304: RoundFigures[];
+}
+
+/** One autocannon round: `users[i]` on connection i, with its ETag when given. */
+async function round(url: string, connections: number, seconds: number, headersOf: (i: number) => Record<string, string>): Promise<RoundFigures> {
+  let next = 0;
+  const result = await autocannon({
+    url, connections, duration: seconds,
+    setupClient: (client) => { client.setHeaders(headersOf(next++ % connections)); },
+  });
+  return {
+    rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total,
+    statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count])),
+    errors: result.errors + result.timeouts,
+  };
+}
+
+/** The bare server, in its own process, answering `body`. */
+async function startBaseline(body: unknown): Promise<{ url: string; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'puente-baseline-'));
+  const file = join(dir, 'body.json');
+  writeFileSync(file, JSON.stringify(body));
+  const script = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
+  const child = spawn(process.execPath, [script], { env: { ...process.env, BODY_FILE: file }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.once('data', (c: Buffer) => resolve(Number(c.toString().trim())));
+    child.once('exit', (code) => reject(new BenchFailure(`the baseline server exited (${code})`, 'Check that fastify is installed (npm ci).')));
+  });
+  return {
+    url: `http://127.0.0.1:${port}/list`,
+    stop: async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function polledReads(base: string, users: readonly SeededUser[], opts: { connections: number; roundSeconds: number; rounds: number }): Promise<PolledReadFigures> {
+  const path = '/api/exchange-requests';
+  const url = `${base}${path}`;
+  const conns = Math.min(opts.connections, users.length);
+  // What each user gets, and its ETag: the list must be the 50 open requests, as the contract says.
+  const first = await Promise.all(users.slice(0, conns).map(async (u) => {
+    const res = await fetch(url, { headers: { cookie: u.cookie } });
+    if (res.status !== 200) throw new BenchFailure(`GET ${path} answered ${res.status}: ${(await res.text()).slice(0, 300)}`, PRODUCT_HINT);
+    const text = await res.text();
+    return { etag: res.headers.get('etag'), text, list: ExchangeRequestList.parse(JSON.parse(text)) };
+  }));
+  const sample = first[0]!;
+  if (sample.list.length !== 50) throw new BenchFailure(`GET ${path} listed ${sample.list.length} requests, not 50`, 'The market must hold 50 open requests: check the posting step above.');
+  if (first.some((f) => !f.etag)) throw new BenchFailure(`GET ${path} answered without an ETag`, PRODUCT_HINT);
+
+  const baseline = await startBaseline(sample.list);
+  const figures: PolledReadFigures = {
+    path, items: sample.list.length, bytes: Buffer.byteLength(sample.text), connections: conns, roundSeconds: opts.roundSeconds,
+    product200: [], baseline: [], product304: [],
+  };
+  try {
+    for (let r = 1; r <= opts.rounds; r++) {
+      step(`round ${r}/${opts.rounds}: product 200s, bare Fastify, product 304s (${opts.roundSeconds} s each, ${conns} connections)`);
+      figures.product200.push(await round(url, conns, opts.roundSeconds, (i) => ({ cookie: users[i]!.cookie })));
+      figures.baseline.push(await round(baseline.url, conns, opts.roundSeconds, () => ({})));
+      figures.product304.push(await round(url, conns, opts.roundSeconds, (i) => ({ cookie: users[i]!.cookie, 'if-none-match': first[i]!.etag! })));
+    }
+  } finally {
+    await baseline.stop();
+  }
+  const bad = [...figures.product200, ...figures.product304].find((f) => f.errors > 0 || Object.keys(f.statuses).some((s) => s !== '200' && s !== '304'));
+  if (bad) throw new BenchFailure(`the polled list answered ${JSON.stringify(bad.statuses)} with ${bad.errors} errors under load`, PRODUCT_HINT);
+  return figures;
+}

@@ -1,0 +1,214 @@
+/**
+ * `npm run bench`: the five performance targets of docs/performance.md, measured on this machine against a
+ * baseline measured in the same run. Not a test: nothing here fails on a slow machine; it fails only when the
+ * product answers wrongly, and then says what to do. infra/bench/README.md says how to read the figures.
+ *
+ *   npm run bench                         both modes, every target (about 25 minutes on 2 cores)
+ *   npm run bench -- --mode embedded      one mode
+ *   npm run bench -- --quick              a few users and short rounds: a smoke run of the bench itself
+ *   npm run bench -- --targets 2,3        only some targets
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import { ExchangeRate } from '@puente/contracts';
+import { BenchFailure, progress, seconds, step } from './load.ts';
+import { cpuByProcess, cpuShare, openSite, rssMiB, settled, type Mode, type Product, type Site } from './product.ts';
+import { seedUsers, type SeededUser } from './seed.ts';
+import { marketWriter, smallRequest, traders, type Traders } from './traders.ts';
+import { polledReads } from './polled-reads.ts';
+import { simulateUsers } from './simulated-users.ts';
+import { liveLatency } from './live.ts';
+import { concurrentAccepts } from './accepts.ts';
+import { report, type ModeFigures } from './report.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    mode: { type: 'string', default: 'both' },
+    quick: { type: 'boolean', default: false },
+    targets: { type: 'string', default: '1,2,3,4,5' },
+  },
+});
+if (!['embedded', 'distributed', 'both'].includes(args.mode!)) {
+  console.error('--mode must be embedded, distributed or both');
+  process.exit(2);
+}
+const modes: Mode[] = args.mode === 'both' ? ['embedded', 'distributed'] : [args.mode as Mode];
+const quick = args.quick!;
+/** Which targets to measure (the start-up, 5, is always measured). */
+const targets = new Set(args.targets!.split(',').map((t) => Number(t.trim())));
+
+function numbers(name: string, fallback: number[]): number[] {
+  const raw = process.env[name];
+  if (!raw?.trim()) return fallback;
+  const values = raw.split(',').map(Number);
+  if (values.some((v) => !Number.isFinite(v) || v < 0)) {
+    console.error(`${name} must be numbers separated by commas (got "${raw}"). Unset it to use ${fallback.join(',')}.`);
+    process.exit(2);
+  }
+  return values;
+}
+
+/** Every knob, with its default (quick: a smoke run). */
+const plan = {
+  steps: {
+    embedded: numbers('BENCH_STEPS_EMBEDDED', quick ? [100, 200] : [1_000, 2_000, 3_000, 4_000, 5_000, 6_000]),
+    distributed: numbers('BENCH_STEPS_DISTRIBUTED', quick ? [100, 200] : [2_000, 4_000, 6_000, 8_000, 10_000, 12_000]),
+  },
+  writesPerSecond: numbers('BENCH_WRITES_PER_SECOND', [1])[0]!,
+  arrivalsPerSecond: numbers('BENCH_ARRIVALS_PER_SECOND', [quick ? 50 : 200])[0]!,
+  settleSeconds: numbers('BENCH_SETTLE_SECONDS', [quick ? 5 : 15])[0]!,
+  measureSeconds: numbers('BENCH_MEASURE_SECONDS', [quick ? 5 : 30])[0]!,
+  roundSeconds: numbers('BENCH_ROUND_SECONDS', [quick ? 2 : 5])[0]!,
+  rounds: numbers('BENCH_ROUNDS', [quick ? 1 : 3])[0]!,
+  sockets: numbers('BENCH_SOCKETS', [quick ? 50 : 1_000])[0]!,
+  livePairs: numbers('BENCH_LIVE_PAIRS', [quick ? 3 : 50])[0]!,
+  /** Exchanges run at once during target 3 (one: it measures each message's way, not the trades' throughput). */
+  liveConcurrency: numbers('BENCH_LIVE_CONCURRENCY', [1])[0]!,
+  crowd: numbers('BENCH_CROWD', [quick ? 20 : 100])[0]!,
+  acceptRounds: numbers('BENCH_ACCEPT_ROUNDS', [quick ? 2 : 5])[0]!,
+  /** Distributed: Kafka's fetch wait for targets 1, 2 and 4 (quiet at rest), and for target 3 (events at once). */
+  kafkaWaitMs: numbers('BENCH_KAFKA_FETCH_MAX_WAIT_MS', [500, 10]) as [number, number],
+  /** Worker threads of the load generator running target 2's browsers. */
+  loadWorkers: numbers('BENCH_LOAD_WORKERS', [2])[0]!,
+  /** Distributed: gateway instances, the simulated users spread over them as a load balancer would. */
+  gateways: numbers('BENCH_GATEWAYS', [2])[0]!,
+};
+/** The market's size: 25 posters × the free plan's 2 exchanges a day. */
+const POSTERS = 25;
+/** Two writes (a post and its cancel) per post, two posts per writer, for the whole of target 2 with a margin. */
+const writersFor = (steps: number[]) => Math.ceil((plan.writesPerSecond
+  * (Math.max(...steps) / plan.arrivalsPerSecond + steps.length * (plan.settleSeconds + plan.measureSeconds))) / 4 * 1.5) + 2;
+
+/** The seeded users, by role. */
+function cast(users: SeededUser[], writers: number, maxUsers: number) {
+  let at = 0;
+  const take = (n: number) => users.slice(at, at += n);
+  const posters = take(POSTERS);
+  const writing = take(writers);
+  const live = take(plan.livePairs * 2);
+  const contenders = take(plan.crowd + plan.acceptRounds - 1);
+  const acceptPosters = take(plan.acceptRounds);
+  const pollers = take(maxUsers);
+  return {
+    posters, writing, contenders, acceptPosters, pollers,
+    pairs: Array.from({ length: plan.livePairs }, (_, i) => [live[2 * i]!, live[2 * i + 1]!] as [SeededUser, SeededUser]),
+    traders: [...posters, ...writing, ...live, ...contenders, ...acceptPosters],
+  };
+}
+
+async function benchMode(mode: Mode): Promise<ModeFigures> {
+  step(`${mode} mode`);
+  const steps = plan.steps[mode];
+  const maxUsers = Math.max(...steps, plan.sockets);
+  const writers = writersFor(steps);
+  const site: Site = await openSite(mode);
+  let product: Product | undefined;
+  try {
+    step('target 5: the first start on fresh data (npm start, or every process of the distributed mode)');
+    product = await site.start({ kafkaFetchMaxWaitMs: plan.kafkaWaitMs[0] });
+    const firstStartMs = product.startedInMs;
+    step(`healthy in ${seconds(firstStartMs)}`);
+    await settled(product, { busy: 1, quietSeconds: 3 }); // past start-up's own work
+    const idleCpu = await cpuShare(product);
+    step(`at rest the product uses ${(idleCpu * 100).toFixed(0)} % of a CPU`);
+    await product.stop();
+
+    const count = POSTERS + writers + plan.livePairs * 2 + plan.crowd + plan.acceptRounds * 2 - 1 + maxUsers;
+    step(`seeding ${count} signed-in users while the product is stopped`);
+    const users = cast(await seedUsers(site, product.secrets, 1, count), writers, maxUsers);
+
+    step('starting again on the seeded data');
+    product = await site.start({ kafkaFetchMaxWaitMs: plan.kafkaWaitMs[0], gateways: plan.gateways });
+    step(`healthy in ${seconds(product.startedInMs)}`);
+    const running = product;
+    const t = traders(product.url);
+    const rate = ExchangeRate.parse(await (await t.call('/api/exchange-rate', { cookie: users.posters[0]!.cookie })).json());
+    const accounts = progress('traders with both bank accounts', users.traders.length, 50);
+    await t.withAccounts(users.traders, 8, () => accounts.tick());
+    accounts.end();
+    await fillMarket(t, users.posters, rate.gbpToClp);
+    step(`the services took in the seeded users' events; settled ${seconds(await settled(product, { busy: idleCpu + 0.15 }) * 1000)} later`);
+
+    const figures: ModeFigures = { mode, firstStartMs, restartMs: product.startedInMs, idleCpu, writesPerSecond: plan.writesPerSecond };
+    if (targets.has(1)) {
+      step('target 1: the polled market list against bare Fastify');
+      figures.polled = await polledReads(product.url, users.pollers, { connections: 50, roundSeconds: plan.roundSeconds, rounds: plan.rounds });
+    }
+    if (targets.has(2)) {
+      step(`target 2: signed-in users polling at the spec's cadence, ${plan.writesPerSecond} write(s) a second`);
+      const memory = () => Object.fromEntries([...running.pids()].map(([name, pid]) => [name, rssMiB(pid)]));
+      figures.users = await simulateUsers({
+        urls: product.gatewayUrls, users: users.pollers, steps, workers: plan.loadWorkers, arrivalsPerSecond: plan.arrivalsPerSecond,
+        settleSeconds: plan.settleSeconds, measureSeconds: plan.measureSeconds, p99TargetMs: 100, write: marketWriter(t, users.writing, rate.gbpToClp), writesPerSecond: plan.writesPerSecond, memory,
+        cpu: () => cpuByProcess(running),
+      });
+    }
+    if (targets.has(4)) {
+      step(`target 4: ${plan.crowd} accepts of one request at once, ${plan.acceptRounds} rounds`);
+      figures.accepts = await concurrentAccepts({ t, rate, posters: users.acceptPosters, contenders: users.contenders, crowd: plan.crowd, rounds: plan.acceptRounds });
+    }
+    if (targets.has(3)) {
+      if (mode === 'distributed') {
+        step(`restarting with Kafka fetches waiting ${plan.kafkaWaitMs[1]} ms, so that events go through as a real broker lets them`);
+        await product.stop();
+        product = await site.start({ kafkaFetchMaxWaitMs: plan.kafkaWaitMs[1], gateways: plan.gateways });
+        await settled(product, { busy: 1, quietSeconds: 3 });
+      }
+      step(`target 3: live messages with ${plan.sockets} sockets open`);
+      figures.live = await liveLatency({
+        urls: product.gatewayUrls, idle: users.pollers.slice(0, Math.max(0, plan.sockets - plan.livePairs * 2)), pairs: users.pairs,
+        t: traders(product.url), rate, concurrency: plan.liveConcurrency,
+      });
+    }
+    return figures;
+  } finally {
+    await product?.stop().catch(() => undefined);
+    await site.dispose();
+  }
+}
+
+/** The 25 posters post two requests each: 50 open requests. */
+async function fillMarket(t: Traders, posters: readonly SeededUser[], rate: number): Promise<void> {
+  const posted = progress('open requests posted', posters.length * 2, 10);
+  await Promise.all(posters.map(async (u, i) => {
+    for (const k of [0, 1]) { await t.post(u, smallRequest(rate, 2 * i + k)); posted.tick(); }
+  }));
+  posted.end();
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const machine = {
+    cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version,
+    platform: `${process.platform}/${process.arch}`, loadAverage: loadavg()[0]!, date: new Date().toISOString(),
+  };
+  step(`machine: ${machine.cpus} CPUs (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}, load average ${machine.loadAverage.toFixed(2)}`);
+  if (machine.loadAverage > machine.cpus) step('the load average is above the CPU count: other work competes, and every figure will be noisy');
+  const results: ModeFigures[] = [];
+  for (const mode of modes) results.push(await benchMode(mode));
+  const { json, markdown } = report(machine, plan, results);
+  const dir = fileURLToPath(new URL('./results', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'latest.json'), JSON.stringify(json, null, 2));
+  writeFileSync(join(dir, 'latest.md'), markdown);
+  console.log(`\n${markdown}`);
+  step(`written to ${join(dir, 'latest.json')} and latest.md (${seconds(performance.now() - started)} in all)`);
+}
+
+// Stopped from outside: exit through process.exit, so the product's processes are killed too (product.ts).
+process.once('SIGTERM', () => process.exit(143));
+try {
+  await main();
+  process.exit(0);
+} catch (err) {
+  if (err instanceof BenchFailure) {
+    console.error(`\nbench failed: ${err.message}\nwhat to do: ${err.hint}`);
+  } else {
+    console.error('\nbench failed:', err);
+  }
+  process.exit(1);
+}
