@@ -69,6 +69,7 @@ describe('ApiRoutes', () => {
     'GET /internal/personal-data/subscription',
     'GET /internal/personal-data/attempts',
     'GET /internal/trades-in-progress',
+    'GET /internal/matches/{id}',
     'GET /api/users/me/data',
     'POST /api/users/me/delete',
     'GET /internal/account-currencies',
@@ -100,7 +101,7 @@ describe('ApiRoutes', () => {
       if (personalData) {
         return { 'bank-accounts': 'accounts', trades: 'exchange', ratings: 'rating', notifications: 'notification', subscription: 'subscription', attempts: 'audit' }[personalData] ?? 'unknown';
       }
-      if (path === '/internal/trades-in-progress') return 'exchange';
+      if (path === '/internal/trades-in-progress' || path === '/internal/matches/{id}') return 'exchange';
       if (path === '/api/webhooks/stripe') return 'subscription';
       if (/^\/api\/admin\/(signup|login)-/.test(path)) return 'audit';
       if (/^\/api\/(auth|login|signup|users|referral|admin\/users|admin\/verification-requests)\b/.test(path)) return 'identity';
