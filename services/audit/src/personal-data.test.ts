@@ -15,6 +15,8 @@ const signup = (email: string, more: Partial<EventPayload<'signupAttempted'>>) =
   makeEvent('signupAttempted', email, { email, step: 'request', status: 'pending', referralCode: 'ANA12345', ...browser, ...more });
 const login = (email: string, more: Partial<EventPayload<'loginAttempted'>>) =>
   makeEvent('loginAttempted', email, { email, method: 'password', status: 'success', ...browser, ...more });
+/** Events of different emails are applied side by side: their times, not their order of delivery, say which is newer. */
+const minutesAgo = (minutes: number, event: ReturnType<typeof makeEvent>) => ({ ...event, occurredAt: new Date(Date.now() - minutes * 60_000).toISOString() });
 
 describeWithInfra(['postgres'], 'a user\'s attempts: downloaded, and anonymised with their account', () => {
   const db = useFreshDatabase('audit_personal_data');
@@ -22,12 +24,12 @@ describeWithInfra(['postgres'], 'a user\'s attempts: downloaded, and anonymised 
   beforeAll(async () => {
     svc = await startTestService(auditService(AuditSettings.parse({})), db.url);
     await svc.deliver(
-      signup('ana@puente.test', {}),
-      signup('ana@puente.test', { step: 'verify', status: 'completed', userId: ANA }),
-      login('ana@puente.test', { userId: ANA }),
+      minutesAgo(5, signup('ana@puente.test', {})),
+      minutesAgo(4, signup('ana@puente.test', { step: 'verify', status: 'completed', userId: ANA })),
+      minutesAgo(3, login('ana@puente.test', { userId: ANA })),
       // Someone typing her email, in another case, with the wrong password: an attempt on her account.
-      login('Ana@Puente.test', { status: 'failed', failureReason: 'invalid_credentials', ipAddress: '198.51.100.66' }),
-      login('bob@puente.test', { status: 'failed', failureReason: 'invalid_credentials' }),
+      minutesAgo(2, login('Ana@Puente.test', { status: 'failed', failureReason: 'invalid_credentials', ipAddress: '198.51.100.66' })),
+      minutesAgo(1, login('bob@puente.test', { status: 'failed', failureReason: 'invalid_credentials' })),
     );
   });
   afterAll(async () => { await svc?.stop(); });
