@@ -55,7 +55,7 @@ function numbers(name: string, fallback: number[]): number[] {
 /** Every knob, with its default (quick: a smoke run). */
 const plan = {
   steps: {
-    embedded: numbers('BENCH_STEPS_EMBEDDED', quick ? [100, 200] : [1_000, 2_000, 3_000, 4_000, 5_000, 6_000]),
+    embedded: numbers('BENCH_STEPS_EMBEDDED', quick ? [100, 200] : [2_000, 4_000, 6_000, 8_000, 10_000]),
     distributed: numbers('BENCH_STEPS_DISTRIBUTED', quick ? [100, 200] : [2_000, 4_000, 6_000, 8_000, 10_000, 12_000]),
   },
   writesPerSecond: numbers('BENCH_WRITES_PER_SECOND', [1])[0]!,
@@ -189,12 +189,20 @@ async function main(): Promise<void> {
   step(`machine: ${machine.cpus} CPUs (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}, load average ${machine.loadAverage.toFixed(2)}`);
   if (machine.loadAverage > machine.cpus) step('the load average is above the CPU count: other work competes, and every figure will be noisy');
   const results: ModeFigures[] = [];
-  for (const mode of modes) results.push(await benchMode(mode));
-  const { json, markdown } = report(machine, plan, results);
   const dir = fileURLToPath(new URL('./results', import.meta.url));
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'latest.json'), JSON.stringify(json, null, 2));
-  writeFileSync(join(dir, 'latest.md'), markdown);
+  // Written after each mode, so that a failure in the next keeps what was measured.
+  const write = () => {
+    const { json, markdown } = report(machine, plan, results);
+    writeFileSync(join(dir, 'latest.json'), JSON.stringify(json, null, 2));
+    writeFileSync(join(dir, 'latest.md'), markdown);
+    return markdown;
+  };
+  let markdown = '';
+  for (const mode of modes) {
+    results.push(await benchMode(mode));
+    markdown = write();
+  }
   console.log(`\n${markdown}`);
   step(`written to ${join(dir, 'latest.json')} and latest.md (${seconds(performance.now() - started)} in all)`);
 }
