@@ -89,6 +89,9 @@ export async function polledReads(base: string, users: readonly SeededUser[], op
       figures.product200.push(await round(url, conns, opts.roundSeconds, (i) => ({ cookie: users[i]!.cookie })));
       figures.baseline.push(await round(baseline.url, conns, opts.roundSeconds, () => ({})));
       figures.product304.push(await round(url, conns, opts.roundSeconds, (i) => ({ cookie: users[i]!.cookie, 'if-none-match': first[i]!.etag! })));
+      const [ok, bare, not] = [figures.product200, figures.baseline, figures.product304].map((f) => f.at(-1)!) as [RoundFigures, RoundFigures, RoundFigures];
+      const said = (f: RoundFigures) => `${f.rps.toFixed(0)} req/s (p99 ${f.p99.toFixed(1)} ms)`;
+      step(`  200s ${said(ok)}, ${(ok.rps / bare.rps).toFixed(2)}× bare; bare ${said(bare)}; 304s ${said(not)}, ${(not.rps / bare.rps).toFixed(2)}× bare`);
     }
   } finally {
     await baseline.stop();
