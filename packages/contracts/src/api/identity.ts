@@ -18,6 +18,7 @@ import {
   requiredText,
   safeText,
 } from './common.ts';
+import { KnownDevice } from './devices.ts';
 
 /**
  * Identity's own messages, for what spec section 5 does not word (ValidationMessages holds the spec's). The web app
@@ -402,7 +403,8 @@ export type VerificationRequestRecord = z.infer<typeof VerificationRequestRecord
 
 /**
  * Identity's section of the data download: the profile as the user reads it, their referral code and who referred
- * them, whether a Google account is linked, their verification requests and the people they referred. No password
+ * them, whether a Google account is linked, their verification requests, the people they referred and the devices
+ * they signed in from. No password
  * hash, no token: those are not data about the person, and handing them out would weaken the account.
  */
 export const IdentityPersonalData = z.object({
@@ -412,5 +414,6 @@ export const IdentityPersonalData = z.object({
   googleAccountLinked: z.boolean(),
   verificationRequests: z.array(VerificationRequestRecord),
   referrals: ReferralList,
+  knownDevices: z.array(KnownDevice),
 });
 export type IdentityPersonalData = z.infer<typeof IdentityPersonalData>;

@@ -53,8 +53,11 @@ describe('ApiRoutes', () => {
   ];
   // Beyond the spec: identity's passwords, name edits, Google's callback and the admins' verification review, Stripe's
   // webhook and the test payment mode's checkout, the plan limits and calling off a match, the email digest
-  // preference, a user's data download and account deletion, and the services' internal routes.
+  // preference, a user's data download and account deletion, the signed-in devices (sessions), and the services'
+  // internal routes.
   const beyondSpec = [
+    'GET /api/auth/sessions',
+    'DELETE /api/auth/sessions/{id}',
     'POST /api/subscription/test-checkout/confirm',
     'GET /api/notifications/preferences',
     'PUT /api/notifications/preferences',
@@ -93,7 +96,7 @@ describe('ApiRoutes', () => {
 
   it('assigns each call to its owning service', () => {
     const owner = (path: string): string => {
-      if (path === '/api/health' || path === '/api/auth/logout') return 'gateway';
+      if (path === '/api/health' || path === '/api/auth/logout' || path.startsWith('/api/auth/sessions')) return 'gateway';
       if (path === '/internal/match-accounts') return 'accounts';
       if (path === '/internal/login-refused' || path === '/internal/users') return 'identity';
       if (path === '/internal/account-currencies') return 'accounts';
