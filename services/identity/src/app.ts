@@ -1,6 +1,6 @@
 /**
- * Identity: users, credentials, referral codes, sign-up, login (password and Google), verification requests and the
- * user directory. Owns schema `identity`. Sessions live in the gateway: identity tells it to start or end them with a
+ * Identity: users, credentials, referral codes, sign-up, login (password and Google) and the devices signed in from,
+ * verification requests and the user directory. Owns schema `identity`. Sessions live in the gateway: identity tells it to start or end them with a
  * signed response header (SESSION_ACTION_HEADER).
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -13,10 +13,11 @@ import { PendingSignupSchema } from './domain/pending-signup.ts';
 import { PasswordResetSchema } from './domain/password-reset.ts';
 import { ReferralSchema } from './domain/referral.ts';
 import { VerificationRequestSchema } from './domain/verification-request.ts';
+import { KnownDeviceSchema } from './domain/known-device.ts';
 import { printAdminBanner, seedAdmin } from './domain/admin-seed.ts';
 import type { IdentityConfig } from './domain/config.ts';
 import { googleClient } from './domain/google.ts';
-import { tokenDelivery } from './domain/mailer.ts';
+import { newDeviceDelivery, tokenDelivery } from './domain/mailer.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { referralRoutes } from './routes/referrals.ts';
 import { signupRoutes } from './routes/signup.ts';
@@ -30,6 +31,8 @@ import { personalDataRoutes } from './routes/personal-data.ts';
 import { consumers } from './events/consumers.ts';
 import { PURGE_EXPIRED_TOKENS, purgeExpiredTokens } from './jobs/purge-expired-tokens.ts';
 import { sendPasswordReset } from './jobs/send-password-reset.ts';
+import { sendNewDeviceAlert } from './jobs/send-new-device-alert.ts';
+import { FORGET_OLD_DEVICES, forgetOldDevicesJob } from './jobs/forget-old-devices.ts';
 
 const optional = <S extends z.ZodType>(schema: S) => blankAsUnset(schema.optional());
 
@@ -86,6 +89,7 @@ export function resolveConfig(s: IdentitySettings): IdentityConfig {
 }
 
 const HOURLY_MS = 3600 * 1000;
+const DAILY_MS = 24 * HOURLY_MS;
 
 export interface IdentityOptions {
   printAdmin?: (line: string) => void;
@@ -96,15 +100,24 @@ export interface IdentityOptions {
 export function identityService(settings: IdentitySettings, opts: IdentityOptions = {}) {
   const config = resolveConfig(settings);
   const ownMailer = opts.mailer ? null : serviceMailer(config.mail);
-  const deliverToken = tokenDelivery(opts.mailer ?? ownMailer!);
+  const mailer = opts.mailer ?? ownMailer!;
+  const deliverToken = tokenDelivery(mailer);
   const google = config.google ? googleClient(config.google) : null;
   return defineService({
     name: 'identity',
-    entities: [UserSchema, AccountCurrencySchema, PendingSignupSchema, PasswordResetSchema, ReferralSchema, VerificationRequestSchema],
+    entities: [
+      UserSchema, AccountCurrencySchema, PendingSignupSchema, PasswordResetSchema, ReferralSchema, VerificationRequestSchema, KnownDeviceSchema,
+    ],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
-    jobs: [purgeExpiredTokens, sendPasswordReset({ deliverToken, publicUrl: config.publicUrl })],
-    schedules: [{ job: PURGE_EXPIRED_TOKENS, everyMs: HOURLY_MS, schedulerId: PURGE_EXPIRED_TOKENS }],
+    jobs: [
+      purgeExpiredTokens, sendPasswordReset({ deliverToken, publicUrl: config.publicUrl }),
+      sendNewDeviceAlert({ deliver: newDeviceDelivery(mailer, config.publicUrl) }), forgetOldDevicesJob,
+    ],
+    schedules: [
+      { job: PURGE_EXPIRED_TOKENS, everyMs: HOURLY_MS, schedulerId: PURGE_EXPIRED_TOKENS },
+      { job: FORGET_OLD_DEVICES, everyMs: DAILY_MS, schedulerId: FORGET_OLD_DEVICES },
+    ],
     async routes(app, ctx) {
       const deps: RouteDeps = { ctx, config, google, deliverToken };
       app.addHook('onClose', async () => { ownMailer?.close(); });

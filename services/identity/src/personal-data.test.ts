@@ -13,6 +13,7 @@ import {
 import { OutboxEvent, internalAuth, type Caller } from '@puente/platform';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { User } from './domain/user.ts';
+import { KnownDevice } from './domain/known-device.ts';
 import { ADMIN, BROWSER, as, eventsDuring, login, person, registered, requestSignup, startIdentity, type IdentityTestService, type Person } from './testing/helpers.ts';
 import { startOtherServices, type OtherServices } from './testing/other-services.ts';
 
@@ -97,6 +98,8 @@ describeWithInfra(['postgres'], 'your data: the download and the deletion of one
         googleAccountLinked: false,
         verificationRequests: [{ id: expect.any(Number), type: 'phone', status: 'pending', createdAt: expect.any(String), decidedAt: null }],
         referrals: [{ id: expect.any(Number), referredId: friend, createdAt: expect.any(String), firstName: 'Yan', lastName: 'Rojas' }],
+        // Where she signed in from: the tests' browser (a user agent naming no OS) on its network.
+        knownDevices: [{ browser: 'Mozilla', os: null, network: '203.0.113.0/24', firstSeenAt: expect.any(String), lastSeenAt: expect.any(String) }],
       },
       ...PersonalDataExport.pick({ accounts: true, exchange: true, rating: true, notification: true, subscription: true, audit: true }).parse(sections),
     });
@@ -156,6 +159,8 @@ describeWithInfra(['postgres'], 'your data: the download and the deletion of one
     // Identity's outbox no longer holds her name or email (her registration, her sign-up and login attempts).
     const outbox = JSON.stringify(await svc.ctx.orm.em.fork().find(OutboxEvent, {}));
     expect([outbox.includes(cleo.email), outbox.includes('Cleopatra')]).toEqual([false, false]);
+    // Nor are the devices she signed in from kept.
+    expect(await svc.ctx.orm.em.fork().count(KnownDevice, { userId: id })).toBe(0);
 
     // She cannot sign in, her session's token finds no one, and nobody sees her profile, listing or referral code.
     expect((await svc.app.inject({ method: 'POST', url: '/auth/login', headers: BROWSER, payload: { email: cleo.email, password: cleo.password } })).statusCode).toBe(401);

@@ -1,8 +1,8 @@
 /**
  * What identity holds of a user, for their data download, and their account's deletion: the user row is kept (other
- * services' trades, ratings and referrals name its id) with every personal field erased, the tokens and verification
- * requests are deleted, and identity's own published events that carried their names or email are dropped from its
- * outbox. The deletion is announced (identity.user.deleted) for every other service to erase what it holds.
+ * services' trades, ratings and referrals name its id) with every personal field erased, the tokens, verification
+ * requests and devices signed in from are deleted, and identity's own published events that carried their names or
+ * email are dropped from its outbox. The deletion is announced (identity.user.deleted) for every other service to erase what it holds.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DeletedUser, type IdentityPersonalData } from '@puente/contracts';
@@ -12,6 +12,7 @@ import { PasswordReset } from './password-reset.ts';
 import { VerificationRequest } from './verification-request.ts';
 import { referralsMadeBy } from './referral.ts';
 import { currentUserView } from './views.ts';
+import { KnownDevice, knownDevicesOf } from './known-device.ts';
 
 export async function personalDataOf(em: EntityManager, user: User): Promise<IdentityPersonalData> {
   const requests = await em.find(VerificationRequest, { userId: user.id }, { orderBy: { id: 'asc' } });
@@ -24,6 +25,7 @@ export async function personalDataOf(em: EntityManager, user: User): Promise<Ide
       id: r.id, type: r.type, status: r.status, createdAt: r.createdAt.toISOString(), decidedAt: r.decidedAt?.toISOString() ?? null,
     })),
     referrals: await referralsMadeBy(em, user.id),
+    knownDevices: await knownDevicesOf(em, user.id),
   };
 }
 
@@ -35,6 +37,7 @@ export async function eraseUser(tx: EntityManager, user: User): Promise<void> {
   const { id, email } = user;
   await tx.nativeDelete(PasswordReset, { userId: id });
   await tx.nativeDelete(VerificationRequest, { userId: id });
+  await tx.nativeDelete(KnownDevice, { userId: id });
   await tx.nativeUpdate(User, { id }, {
     email: DeletedUser.email(id), passwordHash: null, firstName: DeletedUser.firstName, lastName: DeletedUser.lastName,
     profileImageUrl: null, googleSubject: null,

@@ -10,6 +10,7 @@ import { PendingSignup } from '../domain/pending-signup.ts';
 import { verifyPassword } from '../domain/passwords.ts';
 import { currentUserView } from '../domain/views.ts';
 import { clientMeta, failureReason, loginAttempt, rawEmail, recordFailure } from '../domain/attempts.ts';
+import { noteLoginDevice } from '../jobs/send-new-device-alert.ts';
 import type { RouteDeps } from './deps.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -23,7 +24,8 @@ export async function authRoutes(app: FastifyInstance, { ctx }: RouteDeps): Prom
   /**
    * 200 { message } and a session grant for the gateway; 400 validation; 401 wrong email or password (which one is
    * never said); 403 a sign-up not verified yet (said only to someone who knows its password). A failure, whatever
-   * it is, is recorded by the onError hook (validation runs before the handler), the success in its transaction.
+   * it is, is recorded by the onError hook (validation runs before the handler), the success in its transaction,
+   * with the device it came from (a new one is emailed to the user).
    */
   serve(app, routes.login, async (request, reply) => {
     const { password } = request.body;
@@ -39,6 +41,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: RouteDeps): Prom
     if (!user.emailVerified) throw unverified();
     await ctx.transaction(async (tx) => {
       addToOutbox(tx, loginAttempt({ email, method: 'password', status: 'success', failureReason: null, userId: user.id, ...clientMeta(request) }));
+      await noteLoginDevice(tx, ctx.jobs, user.id, clientMeta(request));
     });
     reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction({ action: 'grant', userId: user.id, role: user.role }));
     return { message: 'Login successful' };

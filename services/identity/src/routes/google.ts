@@ -17,6 +17,7 @@ import {
   GoogleFlowError, OAUTH_COOKIE, OAUTH_COOKIE_PATH, OAUTH_COOKIE_TTL_SECONDS, newFlow, openFlow, sealFlow, type GoogleIdentity,
 } from '../domain/google.ts';
 import { clientMeta, failureReason, loginAttempt, recordFailedAttempt, recordFailure, signupAttempt } from '../domain/attempts.ts';
+import { noteLoginDevice } from '../jobs/send-new-device-alert.ts';
 import type { RouteDeps } from './deps.ts';
 
 const loginFailed = (reply: FastifyReply, reason: GoogleLoginFailure) => reply.redirect(`/login-failed?reason=${reason}`, 302);
@@ -94,6 +95,7 @@ export async function googleRoutes(app: FastifyInstance, { ctx, config, google }
           u.emailVerified = true; // Google vouches for this address
           await tx.flush();
           addToOutbox(tx, loginAttempt({ email, method: 'google', status: 'success', failureReason: null, userId: u.id, ...meta }));
+          await noteLoginDevice(tx, ctx.jobs, u.id, meta);
           return u;
         });
       } else {
@@ -115,6 +117,7 @@ export async function googleRoutes(app: FastifyInstance, { ctx, config, google }
           addToOutbox(tx,
             signupAttempt({ email, step: 'verify', status: 'completed', failureReason: null, referralCode, userId: u.id, ...meta }),
             loginAttempt({ email, method: 'google', status: 'success', failureReason: null, userId: u.id, ...meta }));
+          await noteLoginDevice(tx, ctx.jobs, u.id, meta); // the first device of a new user: recorded, not alerted
           return u;
         });
       }
