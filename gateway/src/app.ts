@@ -1,9 +1,9 @@
 /**
  * The gateway: the only public entry. Serves the web app, proxies /api/* to the owning service (proxy.ts),
- * terminates sessions (sessions/), refuses cross-site state changes (csrf.ts), rate-limits logins, sign-ups and
- * referral checks (rate-limits.ts), runs the live channel /ws (live.ts) and reports the health of all seven
- * services at /api/health. Headers only the gateway may set are stripped from every incoming request; the request
- * id travels on to the services' logs. gateway/README.md describes the design and the settings.
+ * terminates sessions and lists them to their users (sessions/), refuses cross-site state changes (csrf.ts),
+ * rate-limits logins, sign-ups and referral checks (rate-limits.ts), runs the live channel /ws (live.ts) and reports
+ * the health of all seven services at /api/health. Headers only the gateway may set are stripped from every incoming
+ * request; the request id travels on to the services' logs. gateway/README.md describes the design and the settings.
  */
 import { existsSync } from 'node:fs';
 import gatewayPackage from '../package.json' with { type: 'json' };
@@ -31,11 +31,12 @@ import { PostgresSessionStore } from './sessions/postgres-store.ts';
 import { RedisSessionStore } from './sessions/redis-store.ts';
 import { CachedSessionStore } from './sessions/cached-store.ts';
 import { createSessions, type Session } from './sessions/sessions.ts';
-import { MemorySessionStore, type SessionStore } from './sessions/store.ts';
+import { registerSessionRoutes } from './sessions/routes.ts';
+import { MemorySessionStore, type ListableSessionStore } from './sessions/store.ts';
 
 export { gatewaySettings, gatewayOptionsFrom, type GatewaySettings } from './settings.ts';
 export { defaultRateLimits, parseLimit, type RateLimits } from './rate-limits.ts';
-export { MemorySessionStore, type SessionStore } from './sessions/store.ts';
+export { MemorySessionStore, type ListableSessionStore, type SessionStore } from './sessions/store.ts';
 export { RedisSessionStore } from './sessions/redis-store.ts';
 export { SESSION_COOKIE, sessionCookieHeader } from './sessions/sessions.ts';
 export { CLIENT_IP_HEADER } from './proxy.ts';
@@ -72,7 +73,7 @@ export interface GatewayOptions {
    */
   versions?: VersionStore;
   /** A session store given by the caller (tests sharing one store between instances); the caller closes it. */
-  sessionStore?: SessionStore;
+  sessionStore?: ListableSessionStore;
   /** Session lifetime (default 168 hours, SESSION_TTL_HOURS). */
   sessionTtlHours?: number;
   /** Limits replacing the production defaults (defaultRateLimits), one by one. */
@@ -108,10 +109,12 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   if (pool) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${GATEWAY_SCHEMA}`);
   const owned: { close(): Promise<void> }[] = [];
   const own = <T extends { close(): Promise<void> }>(store: T): T => (owned.push(store), store);
-  const sessionStore = new CachedSessionStore(opts.sessionStore ?? own(
-    redis ? new RedisSessionStore(redis) : pool ? await PostgresSessionStore.open(pool, GATEWAY_SCHEMA) : new MemorySessionStore()));
+  const storedSessions: ListableSessionStore = opts.sessionStore ?? own(
+    redis ? new RedisSessionStore(redis) : pool ? await PostgresSessionStore.open(pool, GATEWAY_SCHEMA) : new MemorySessionStore());
+  const sessionStore = new CachedSessionStore(storedSessions);
   app.decorateRequest('sessionLookup', null);
-  const sessions = createSessions({ store: sessionStore, ttlMs: (opts.sessionTtlHours ?? 168) * 3_600_000 });
+  const sessionTtlMs = (opts.sessionTtlHours ?? 168) * 3_600_000;
+  const sessions = createSessions({ store: sessionStore, ttlMs: sessionTtlMs });
   const limitStore: LimitStore = redis ? { kind: 'redis', redis } : pool ? { kind: 'postgres', pool, schema: GATEWAY_SCHEMA } : { kind: 'memory' };
   const limiter = await createRateLimiter({
     store: limitStore, limits: { ...defaultRateLimits, ...opts.rateLimits },
@@ -149,6 +152,11 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     const ended = await sessions.end(request, reply);
     if (ended) hub.closeSessions([ended.id]);
     return { message: 'Logged out' };
+  });
+
+  // The caller's signed-in devices; before the proxies, whose answers its hook records the sessions' use from.
+  registerSessionRoutes(app, {
+    sessions, listing: storedSessions, ttlMs: sessionTtlMs, onSessionsEnded: (ids) => hub.closeSessions(ids),
   });
 
   await registerApiDocs(app);

@@ -5,9 +5,9 @@
  * before answering. Do not share its table between gateway instances; distributed mode uses Redis.
  */
 import type { Pool } from 'pg';
-import { MemorySessionStore, type SessionRecord, type SessionStore } from './store.ts';
+import { MemorySessionStore, type ListableSessionStore, type SessionRecord, type UserSession } from './store.ts';
 
-export class PostgresSessionStore implements SessionStore {
+export class PostgresSessionStore implements ListableSessionStore {
   private readonly memory = new MemorySessionStore();
   private readonly pool: Pool;
   private readonly table: string;
@@ -22,10 +22,20 @@ export class PostgresSessionStore implements SessionStore {
     const store = new PostgresSessionStore(pool, schema);
     await pool.query(`CREATE TABLE IF NOT EXISTS ${store.table} (
       id text PRIMARY KEY, user_id integer NOT NULL, role text NOT NULL, expires_at bigint NOT NULL)`);
+    // The session's use (signed-in devices) came later: added to a table an earlier version made.
+    await pool.query(`ALTER TABLE ${store.table} ADD COLUMN IF NOT EXISTS created_at bigint,
+      ADD COLUMN IF NOT EXISTS last_seen_at bigint, ADD COLUMN IF NOT EXISTS user_agent text, ADD COLUMN IF NOT EXISTS ip text`);
     await pool.query(`DELETE FROM ${store.table} WHERE expires_at <= $1`, [Date.now()]);
-    const { rows } = await pool.query<{ id: string; user_id: number; role: SessionRecord['role']; expires_at: string }>(
-      `SELECT id, user_id, role, expires_at FROM ${store.table}`);
-    for (const row of rows) await store.memory.save(row.id, { userId: row.user_id, role: row.role, expiresAt: Number(row.expires_at) });
+    const { rows } = await pool.query<{
+      id: string; user_id: number; role: SessionRecord['role']; expires_at: string;
+      created_at: string | null; last_seen_at: string | null; user_agent: string | null; ip: string | null;
+    }>(`SELECT id, user_id, role, expires_at, created_at, last_seen_at, user_agent, ip FROM ${store.table}`);
+    for (const row of rows) {
+      const record = { userId: row.user_id, role: row.role, expiresAt: Number(row.expires_at) };
+      await store.memory.save(row.id, record);
+      if (row.created_at !== null) await store.memory.recordUse(row.id, record, { at: Number(row.created_at), userAgent: null, ip: null });
+      if (row.last_seen_at !== null) await store.memory.recordUse(row.id, record, { at: Number(row.last_seen_at), userAgent: row.user_agent, ip: row.ip });
+    }
     return store;
   }
 
@@ -47,6 +57,18 @@ export class PostgresSessionStore implements SessionStore {
   async deleteUserSessions(userId: number, keep?: string): Promise<string[]> {
     await this.pool.query(`DELETE FROM ${this.table} WHERE user_id = $1 AND id IS DISTINCT FROM $2`, [userId, keep ?? null]);
     return this.memory.deleteUserSessions(userId, keep);
+  }
+
+  async recordUse(sessionId: string, record: SessionRecord, use: { at: number; userAgent: string | null; ip: string | null }): Promise<void> {
+    // Memory first: the list reads it, and must show a login's session as soon as its answer is out. Then an UPDATE:
+    // a session deleted meanwhile has no row to write to, so it stays ended.
+    await this.memory.recordUse(sessionId, record, use);
+    await this.pool.query(`UPDATE ${this.table} SET created_at = COALESCE(created_at, $2), last_seen_at = $2, user_agent = $3, ip = $4 WHERE id = $1`,
+      [sessionId, use.at, use.userAgent, use.ip]);
+  }
+
+  userSessions(userId: number): Promise<UserSession[]> {
+    return this.memory.userSessions(userId);
   }
 
   async close(): Promise<void> {

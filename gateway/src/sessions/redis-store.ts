@@ -4,16 +4,19 @@
  * `puente:gateway:user-sessions:<userId>` → set of the user's session ids, expiring with their newest session.
  * Ids of sessions that expired on their own linger in the set until the next revocation deletes them (harmless).
  * Every ending is published on `puente:gateway:sessions-ended`, so each gateway forgets the sessions it remembers.
+ * `puente:gateway:session-use:<id>` → hash of the session's use (signed-in devices), expiring with the session; it is
+ * only ever listed beside a live session, so one left behind by a revocation is harmless until it expires.
  */
 import type { Redis } from 'ioredis';
-import type { SessionRecord, SessionStore } from './store.ts';
+import type { ListableSessionStore, SessionRecord, SessionUse, UserSession } from './store.ts';
 
 const PREFIX = 'puente:gateway:';
 const ENDED_CHANNEL = `${PREFIX}sessions-ended`;
 const sessionKey = (id: string) => `${PREFIX}session:${id}`;
 const userKey = (userId: number) => `${PREFIX}user-sessions:${userId}`;
+const useKey = (id: string) => `${PREFIX}session-use:${id}`;
 
-export class RedisSessionStore implements SessionStore {
+export class RedisSessionStore implements ListableSessionStore {
   private readonly redis: Redis;
   private subscriber: Redis | undefined;
 
@@ -53,6 +56,34 @@ export class RedisSessionStore implements SessionStore {
     return ids;
   }
 
+  async recordUse(sessionId: string, record: SessionRecord, use: { at: number; userAgent: string | null; ip: string | null }): Promise<void> {
+    const ttl = Math.max(1, record.expiresAt - Date.now());
+    // A key of its own: writing it never recreates the session's key, so a session ended meanwhile stays ended.
+    await this.redis.multi()
+      .hsetnx(useKey(sessionId), 'createdAt', String(use.at))
+      .hset(useKey(sessionId), { lastSeenAt: String(use.at), userAgent: use.userAgent ?? '', ip: use.ip ?? '' })
+      .pexpire(useKey(sessionId), ttl)
+      .exec();
+  }
+
+  async userSessions(userId: number): Promise<UserSession[]> {
+    const ids = await this.redis.smembers(userKey(userId));
+    if (ids.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.get(sessionKey(id)).hgetall(useKey(id));
+    const results = (await pipeline.exec()) ?? [];
+    const now = Date.now();
+    return ids.flatMap((id, i) => {
+      const [recordError, raw] = results[2 * i] ?? [];
+      const [useError, hash] = results[2 * i + 1] ?? [];
+      if (recordError) throw recordError;
+      if (useError) throw useError;
+      if (typeof raw !== 'string') return [];
+      const record = JSON.parse(raw) as SessionRecord;
+      return record.expiresAt > now ? [{ id, record, use: useOf(hash as Record<string, string>) }] : [];
+    });
+  }
+
   onEnded(listener: (ended: string[] | 'unknown') => void): void {
     const subscriber = this.subscriber = this.redis.duplicate();
     let connections = 0;
@@ -72,4 +103,9 @@ export class RedisSessionStore implements SessionStore {
   async close(): Promise<void> {
     await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
   }
+}
+
+function useOf(hash: Record<string, string>): SessionUse | undefined {
+  if (!hash.createdAt || !hash.lastSeenAt) return undefined;
+  return { createdAt: Number(hash.createdAt), lastSeenAt: Number(hash.lastSeenAt), userAgent: hash.userAgent || null, ip: hash.ip || null };
 }

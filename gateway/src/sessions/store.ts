@@ -2,7 +2,9 @@
  * Where the gateway keeps sessions: session id → { userId, role, expiresAt }, and each user's set of session ids
  * (so "end every session of this user" is one call). The cookie only names a session; a session missing here is
  * no session, so deleting it here revokes the cookie at once on every gateway instance sharing the store.
- * Two adapters: memory (embedded, one process) and Redis (distributed, redis-store.ts).
+ * Adapters: memory (tests), PostgreSQL (embedded, postgres-store.ts) and Redis (distributed, redis-store.ts).
+ * Beside each session, its use (when it started and was last used, from which browser and address) for the user's
+ * list of signed-in devices (SessionListing).
  */
 import type { Role } from '@puente/platform';
 
@@ -28,10 +30,45 @@ export interface SessionStore {
   close(): Promise<void>;
 }
 
+/** Where and when a session was used (GET /api/auth/sessions). */
+export interface SessionUse {
+  /** Epoch milliseconds of its first recorded use: the login's answer. */
+  createdAt: number;
+  /** Epoch milliseconds of its latest recorded use (recorded at most once a minute: sessions/devices.ts). */
+  lastSeenAt: number;
+  /** The browser's user agent and address at that latest use. */
+  userAgent: string | null;
+  ip: string | null;
+}
+
+/** One live session of a user, with its use when one was recorded. */
+export interface UserSession {
+  id: string;
+  record: SessionRecord;
+  use: SessionUse | undefined;
+}
+
+/**
+ * The signed-in devices of a user: what the list and its revoke need beyond SessionStore. Every adapter has it; the
+ * cached store in front of them only speeds up lookups, so listing reads the adapter itself.
+ */
+export interface SessionListing {
+  /**
+   * Records a use of a live session (createdAt kept from the first). A session that has ended stays ended: a use
+   * recorded after its deletion is not listed and expires with it.
+   */
+  recordUse(sessionId: string, record: SessionRecord, use: { at: number; userAgent: string | null; ip: string | null }): Promise<void>;
+  /** The user's live sessions, in no particular order. */
+  userSessions(userId: number): Promise<UserSession[]>;
+}
+
+export type ListableSessionStore = SessionStore & SessionListing;
+
 const SWEEP_INTERVAL_MS = 10 * 60_000;
 
-export class MemorySessionStore implements SessionStore {
+export class MemorySessionStore implements ListableSessionStore {
   private readonly sessions = new Map<string, SessionRecord>();
+  private readonly uses = new Map<string, SessionUse>();
   private readonly byUser = new Map<number, Set<string>>();
   private readonly sweeper: NodeJS.Timeout;
   /** Gateways sharing this store in one process (tests) hear of every ending, as they would through Redis. */
@@ -71,6 +108,22 @@ export class MemorySessionStore implements SessionStore {
     return ids;
   }
 
+  async recordUse(sessionId: string, _record: SessionRecord, use: { at: number; userAgent: string | null; ip: string | null }): Promise<void> {
+    if (!this.sessions.has(sessionId)) return;
+    const createdAt = this.uses.get(sessionId)?.createdAt ?? use.at;
+    this.uses.set(sessionId, { createdAt, lastSeenAt: use.at, userAgent: use.userAgent, ip: use.ip });
+  }
+
+  async userSessions(userId: number): Promise<UserSession[]> {
+    const now = Date.now();
+    return [...(this.byUser.get(userId) ?? [])].flatMap((id) => {
+      const record = this.sessions.get(id);
+      if (!record || record.expiresAt <= now) return [];
+      const use = this.uses.get(id);
+      return [{ id, record: { ...record }, use: use && { ...use } }];
+    });
+  }
+
   onEnded(listener: (ended: string[]) => void): void {
     this.endedListeners.push(listener);
   }
@@ -87,6 +140,7 @@ export class MemorySessionStore implements SessionStore {
     const record = this.sessions.get(sessionId);
     if (!record) return;
     this.sessions.delete(sessionId);
+    this.uses.delete(sessionId);
     const ids = this.byUser.get(record.userId);
     ids?.delete(sessionId);
     if (ids?.size === 0) this.byUser.delete(record.userId);
