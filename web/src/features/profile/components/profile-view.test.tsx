@@ -14,6 +14,7 @@ function profileApi() {
     'GET /api/ratings/user/7': { body: RatingList.parse([{ id: 3, exchangeMatchId: 4, fromUserId: 9, toUserId: 7, rating: 5, comment: 'Fast and friendly', createdAt: '2026-02-02T00:00:00.000Z', fromUser: { firstName: 'Luis' } }]) },
     'GET /api/referral/code': { body: { referralCode: 'ANA-2026' } },
     'GET /api/notifications/preferences': { body: { emailDigest: true } },
+    'GET /api/auth/sessions': { body: [] },
     'POST /api/users/verification/phone': { status: 201, body: { message: 'Verification request submitted', id: 1, type: 'phone', status: 'pending' } },
   });
 }

@@ -1,8 +1,8 @@
 /**
  * The profile (spec section 2): avatar, name, trust badge, member since; Invite Friends and Manage Accounts; the
  * stats (trust rating, total ratings, completed transactions, referrals made); tabs Ratings and Referrals; the
- * verification dialog; the email digest switch and 'Your data' (beyond the spec). `actions` takes what other features
- * add (the route passes 'Change Password').
+ * verification dialog; the email digest switch, the signed-in devices and 'Your data' (beyond the spec). `actions`
+ * takes what other features add (the route passes 'Change Password').
  */
 import { useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
@@ -31,6 +31,7 @@ import { EditNameDialog } from './edit-name-dialog.tsx';
 import { EmailDigestSwitch } from './email-digest-switch.tsx';
 import { InviteDialog } from './invite-dialog.tsx';
 import { VerificationDialog } from './verification-dialog.tsx';
+import { SignedInDevices } from './signed-in-devices.tsx';
 import { YourData } from './your-data.tsx';
 
 type Open = 'invite' | 'verify' | 'name' | null;
@@ -93,6 +94,7 @@ export function ProfileView({ user, actions }: { user: CurrentUser; actions?: Re
         </Box>
       </Card>
 
+      <SignedInDevices />
       <YourData />
 
       <InviteDialog open={open === 'invite'} onClose={() => setOpen(null)} />

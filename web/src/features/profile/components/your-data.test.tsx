@@ -15,6 +15,7 @@ function profileApi(more: Record<string, Handler> = {}) {
     'GET /api/referral/list': { body: [] },
     [`GET /api/ratings/user/${user.id}`]: { body: [] },
     'GET /api/notifications/preferences': { body: { emailDigest: true } },
+    'GET /api/auth/sessions': { body: [] },
     ...more,
   });
 }
