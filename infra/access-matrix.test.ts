@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { ApiRoutes, ExchangeMatch, ExchangeRequest, NotificationList, fillPath, type ApiRoute } from '@puente/contracts';
+import { ApiRoutes, ExchangeMatch, ExchangeRequest, NotificationList, SignedInSessionList, fillPath, type ApiRoute } from '@puente/contracts';
 import { startEmbeddedApp, type RunningTestApp } from './testing/running-app.ts';
 import { appClient, type AppClient, type SignedIn } from './testing/app-client.ts';
 
@@ -30,6 +30,8 @@ const CALLERS: Caller[] = ['visitor', 'other', 'admin', 'party']; // the party l
 interface Resources {
   request: number; match: number; notification: number; account: number;
   user: number; partner: number;
+  /** The list's id of one of Ana's sessions. */
+  session: string;
 }
 
 interface Row {
@@ -56,7 +58,7 @@ let client: AppClient;
 let dataDir: string;
 const people: Record<'ana' | 'bruno' | 'carla' | 'dan' | 'eve', SignedIn> = {} as never;
 let adminCookie: string;
-const base: Resources = { request: 0, match: 0, notification: 0, account: 0, user: 0, partner: 0 };
+const base: Resources = { request: 0, match: 0, notification: 0, account: 0, user: 0, partner: 0, session: '' };
 /** Bank details and emails of the parties, which no one else may be answered. */
 const bankMarkers: string[] = [];
 const emailMarkers: string[] = [];
@@ -80,6 +82,12 @@ async function confirmedMatch() {
   await client.json(`/api/exchange-matches/${m.match}/confirm`, 200, { method: 'PUT', cookie: people.ana.cookie });
   return m;
 }
+/** A second session of Ana's (a login of its own), as her list names it: the one she may revoke. */
+async function anotherSessionOfAna(): Promise<Partial<Resources>> {
+  const { cookie } = await client.login(people.ana.email, people.ana.password);
+  const listed = SignedInSessionList.parse(await client.json('/api/auth/sessions', 200, { cookie: cookie! }));
+  return { session: listed.find((s) => s.current)!.id };
+}
 async function completedMatch() {
   const m = await confirmedMatch();
   await client.json(`/api/exchange-matches/${m.match}/complete`, 200, { method: 'PUT', cookie: people.bruno.cookie });
@@ -90,6 +98,11 @@ const rows: Record<string, Row> = {
   // gateway
   'GET /api/health': { call: () => ({}), expect: anyone(OK) },
   'POST /api/auth/logout': { call: () => ({}), expect: anyone([200, 204]), freshSessions: true },
+  // The caller's own sessions: another user's (or an admin's) revoke of Ana's session is as unknown as any id.
+  'GET /api/auth/sessions': { call: () => ({}), expect: signedIn(OK) },
+  'DELETE /api/auth/sessions/{id}': {
+    setup: anotherSessionOfAna, call: (r) => ({ params: { id: r.session } }), expect: { visitor: [401], other: [404], admin: [404], party: [204] },
+  },
   // identity, visitor routes: reachable by anyone, whatever their input's fate
   'GET /api/auth/verify-referral/{code}': { call: () => ({ params: { code: ADMIN.code } }), expect: anyone(OK) },
   'POST /api/auth/login': { call: () => ({ body: {} }), expect: anyone([400]) },
