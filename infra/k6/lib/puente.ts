@@ -108,14 +108,17 @@ export function newUser(kind: string, index: number): User {
   return userFromEnv(index) ?? signUp(kind);
 }
 
-/** Adds a GBP and a CLP account (a trader needs both to post or accept a request). */
+/** Adds a GBP and a CLP account (a trader needs both to post or accept a request), those the user lacks. */
 export function addBankAccounts(user: User): void {
   const holder = 'Load Tester';
   const accounts = [
     { currency: 'GBP', bankName: 'Monzo', accountNumber: '31926819', accountHolder: holder, sortCode: '04-00-04' },
     { currency: 'CLP', bankName: 'BancoEstado', accountNumber: '987654321', accountHolder: holder, rut: '12.345.678-5', accountType: 'vista', email: 'load@example.cl' },
   ];
-  for (const body of accounts) expectStatus(call(user, 'accounts.create', { body }), 'accounts.create', 201);
+  const listed = call(user, 'accounts.list');
+  expectStatus(listed, 'accounts.list', 200);
+  const has = new Set((bodyOf<{ currency: string }[]>(listed) ?? []).map((a) => a.currency));
+  for (const body of accounts.filter((a) => !has.has(a.currency))) expectStatus(call(user, 'accounts.create', { body }), 'accounts.create', 201);
 }
 
 /**
