@@ -28,10 +28,11 @@ export interface CallOptions {
   expect?: number[];
 }
 
-/** Calls a route of the contract as a browser would: JSON body, Origin, the user's cookies, tagged `route`. */
+/** Calls a route of the contract as a browser would: JSON body, Origin on writes, the user's cookies, tagged `route`. */
 export function call(user: User | null, route: RouteName, opts: CallOptions = {}): Response {
   const [method, template] = ROUTES[route];
-  const headers: Record<string, string> = { Origin: ORIGIN, Accept: 'application/json', ...opts.headers };
+  // A browser sends Origin with every state-changing request (the gateway refuses one from elsewhere).
+  const headers: Record<string, string> = { Accept: 'application/json', ...(method === 'GET' ? {} : { Origin: ORIGIN }), ...opts.headers };
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
   return http.request(method, `${BASE_URL}${pathOf(route, opts.params)}`, opts.body === undefined ? null : JSON.stringify(opts.body), {
     headers,
