@@ -4,7 +4,7 @@
  * acceptance may win (201); every other one must be refused as already taken (409) — never a second match, never
  * a 5xx. Proves the accept is serialized correctly under a burst and how long the losers wait for their answer.
  */
-import { fail, sleep } from 'k6';
+import { check, fail, sleep } from 'k6';
 import type { Options } from 'k6/options';
 import { Counter } from 'k6/metrics';
 import {
@@ -59,4 +59,5 @@ export function teardown(burst: Burst): void {
   const reader = newUser('contention-check', TRADERS + 1);
   const res = call(reader, 'exchange.request', { params: { id: burst.requestId } });
   expectStatus(res, 'exchange.request', 200);
+  check(res, { 'the contended request is matched': (r) => bodyOf<{ status: string }>(r)?.status === 'matched' });
 }

@@ -69,6 +69,15 @@ describe('the smoke harness', () => {
     expect(run.checks).toEqual([{ name: 'gateway.health 200', passes: 1, fails: 0 }]);
     expect(failuresOf(run)).toEqual([expect.stringMatching(/^threshold crossed: http_req_duration\{route:gateway.health\}: max<0/)]);
   }, 30_000);
+
+  it('fails a run whose check fails, and reports the exception that ended its iteration', async () => {
+    const run = await runK6Smoke(fileURLToPath(new URL('./fixtures/failing-check.ts', import.meta.url)), { env });
+    expect(run.thresholds.every((t) => t.ok)).toBe(true);
+    expect(failuresOf(run)).toEqual([
+      expect.stringMatching(/^error: scenario once: Error: not a teapot/),
+      'check failed: health is a teapot (1 of 1)',
+    ]);
+  }, 30_000);
 });
 
 const hasDockerCompose = (() => {
