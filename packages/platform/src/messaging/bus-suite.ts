@@ -228,5 +228,32 @@ export function runBusContractSuite(name: string, factory: () => Promise<EventBu
       expect(payload.error).toContain('cannot apply: rate table missing');
       expect(payload).toMatchObject({ group, topic, attempts: maxAttempts });
     }, testTimeout);
+
+    it('waits out an outage (the database unreachable) past maxAttempts, without dead-lettering the event', async () => {
+      const bus = await open();
+      const topic = unique('outage');
+      const group = unique('outage-group');
+      const [first, second] = [0, 1].map((seq) => sequenced('outage-agg', seq)) as [EventEnvelope, EventEnvelope];
+      let tries = 0;
+      const handled: string[] = [];
+      const parked: EventEnvelope[] = [];
+      await Promise.all([
+        bus.subscribe({ group: `${group}.observer`, topics: [deadLetterTopic(group)], handle: async (e) => { parked.push(e); } }),
+        bus.subscribe({
+          group, topics: [topic], maxAttempts: 2, retryDelayMs: 20,
+          handle: async (e) => {
+            // What node-postgres throws while its server restarts; the fifth try finds it back.
+            if (e.id === first.id && ++tries < 5) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+            handled.push(e.id);
+          },
+        }),
+      ]);
+      await bus.publish(topic, [first, second]);
+
+      await expect.poll(() => handled, delivery('both events, once the outage is over')).toEqual([first.id, second.id]);
+      await sleep(settle);
+      expect(tries).toBe(5);
+      expect(parked).toEqual([]);
+    }, testTimeout);
   });
 }

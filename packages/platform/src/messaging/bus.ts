@@ -11,7 +11,8 @@
  *   leaves the event to be redelivered to the group.
  * - A handler that throws is retried (maxAttempts, exponential backoff from retryDelayMs). After the last
  *   attempt the event is parked on the group's dead-letter topic as a `platform.event.dead-lettered` event
- *   and the partition moves on — never blocked forever, never dropped silently.
+ *   and the partition moves on — never blocked forever, never dropped silently. A failure that says something the
+ *   handler needs cannot be reached (its database, Redis: outages.ts) is no attempt: it is retried until it passes.
  * Idempotency (applying a redelivered event once) is the inbox's job (inbox.ts), not the bus's.
  */
 import type { EventEnvelope } from '@puente/contracts';

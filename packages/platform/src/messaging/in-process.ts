@@ -13,6 +13,7 @@ import {
   type EventBus, type Subscription, type SubscriptionHandle,
 } from './bus.ts';
 import { deadLetterEvent } from './envelope.ts';
+import { isOutage, OUTAGE_RETRY_MAX_MS } from './outages.ts';
 
 interface Member {
   sub: Subscription;
@@ -233,13 +234,19 @@ export class InProcessBus implements EventBus {
   private async deliver(member: Member, topic: string, event: EventEnvelope): Promise<boolean> {
     const { sub } = member;
     const maxAttempts = sub.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-    for (let attempt = 1; ; attempt++) {
+    const baseDelayMs = sub.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+    for (let attempt = 1, tries = 1; ; tries++) {
       if (member.stopped || this.closed) return false;
       try {
         await sub.handle(structuredClone(event));
         return true;
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
+        if (isOutage(err)) { // not the event's fault: waited out, not counted (outages.ts)
+          this.log?.warn({ group: sub.group, eventId: event.id, type: event.type, tries, err: message }, 'event handler cannot reach what it needs; retrying until it can');
+          await sleep(Math.min(retryDelay(baseDelayMs, tries), OUTAGE_RETRY_MAX_MS));
+          continue;
+        }
         if (attempt >= maxAttempts) {
           this.log?.error({ group: sub.group, topic, eventId: event.id, type: event.type, attempts: attempt, err: message }, 'event dead-lettered');
           // Appended even if the bus closed meanwhile (a rejected publish here would be an unhandled rejection).
@@ -247,7 +254,8 @@ export class InProcessBus implements EventBus {
           return true;
         }
         this.log?.warn({ group: sub.group, eventId: event.id, type: event.type, attempt, err: message }, 'event handler failed; retrying');
-        await sleep(retryDelay(sub.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS, attempt));
+        await sleep(retryDelay(baseDelayMs, attempt));
+        attempt++;
       }
     }
   }

@@ -10,6 +10,7 @@ import { DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_DELAY_MS, PARTITIONS, deadLetterTop
 import { deadLetterEvent } from './envelope.ts';
 import { errorMessage, unlessAborted, withDeadline } from './kafka-client.ts';
 import { parseRecord } from './kafka-records.ts';
+import { isOutage, OUTAGE_RETRY_MAX_MS } from './outages.ts';
 
 /**
  * One subscription = one kafkajs consumer in the subscription's group. kafkajs restarts a consumer after a
@@ -153,19 +154,26 @@ export class KafkaSubscription {
       return this.deadLetter(topic, parsed.standIn, 1, parsed.error, heartbeat, still);
     }
     const event = parsed.event;
-    for (let attempt = 1; ; attempt++) {
+    // Attempts count the failures of the event itself; an outage (isOutage) is waited out, however long it lasts.
+    for (let attempt = 1, tries = 1; ; tries++) {
       if (!still()) return false;
       try {
         const outcome = await unlessAborted((async () => this.sub.handle(structuredClone(event)))(), this.stopping.signal);
         return outcome === 'done';
       } catch (err) {
         const message = errorMessage(err);
+        if (isOutage(err)) {
+          this.log?.warn({ topic, eventId: event.id, type: event.type, tries, err: message }, 'event handler cannot reach what it needs; retrying until it can');
+          if (!(await this.pause(Math.min(retryDelay(this.retryDelayMs, tries), OUTAGE_RETRY_MAX_MS), heartbeat, still))) return false;
+          continue;
+        }
         if (attempt >= this.maxAttempts) {
           this.log?.error({ topic, eventId: event.id, type: event.type, attempts: attempt, err: message }, 'event dead-lettered');
           return this.deadLetter(topic, event, attempt, message, heartbeat, still);
         }
         this.log?.warn({ topic, eventId: event.id, type: event.type, attempt, err: message }, 'event handler failed; retrying');
         if (!(await this.pause(retryDelay(this.retryDelayMs, attempt), heartbeat, still))) return false;
+        attempt++;
       }
     }
   }
