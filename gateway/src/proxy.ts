@@ -14,12 +14,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import replyFrom from '@fastify/reply-from';
 import { ApiRoutes, routerPath, type ApiRoute, type ServiceName } from '@puente/contracts';
 import {
-  AppError, forbidden, INTERNAL_TOKEN_HEADER, INTERNAL_TOKEN_TTL_SECONDS, REQUEST_ID_HEADER, SESSION_ACTION_HEADER, unauthorized,
+  forbidden, INTERNAL_TOKEN_HEADER, INTERNAL_TOKEN_TTL_SECONDS, REQUEST_ID_HEADER, SESSION_ACTION_HEADER, unauthorized,
   type InternalAuth,
 } from '@puente/platform';
 import { serviceUrlOf, type PolledReads } from './polled.ts';
 import type { RateLimiter } from './rate-limits.ts';
-import { SESSION_COOKIE, type Session, type Sessions } from './sessions/sessions.ts';
+import { SESSION_COOKIE, sessionsUnavailable, type Session, type Sessions } from './sessions/sessions.ts';
 
 /** The browser's address as the gateway saw it (request.ip; X-Forwarded-For only behind a trusted proxy). */
 export const CLIENT_IP_HEADER = 'x-client-ip';
@@ -189,7 +189,8 @@ async function afterResponse(deps: ProxyDeps, request: FastifyRequest, reply: Fa
     }
   } catch (err) {
     request.log.error({ err, action: action.action }, 'the session store failed');
-    throw new AppError(503, 'session_store_unavailable', 'Sessions are not available right now. Please try again later.');
+    // The service did its part (a login was checked): the session could not be kept, so the browser is told to retry.
+    throw sessionsUnavailable();
   }
 }
 

@@ -9,7 +9,9 @@
  *   elsewhere cannot lock the owner out; the looser account-wide limit stops spraying from many IPs;
  * - sign-ups, referral checks and password-reset requests: every call counts (per IP; resets also per email).
  * A refusal is 429 with Retry-After and a message saying how long to wait; a refused login is handed to identity
- * for the audit log (onLoginRefused).
+ * for the audit log (onLoginRefused). While the counters cannot be reached (Redis down) a limited call is refused
+ * with 503 `service_unavailable`: counting in one instance's memory instead would let a guesser multiply the limit by
+ * the number of instances (and by their restarts), and these calls can wait a minute.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
@@ -71,8 +73,7 @@ function limiterFor(store: LimitStore, name: keyof RateLimits, limit: Limit): Pr
     case 'memory':
       return Promise.resolve(new RateLimiterMemory(opts));
     case 'redis':
-      // A Redis outage must not turn every login into a 500: counting falls back to this process's memory.
-      return Promise.resolve(new RateLimiterRedis({ ...opts, storeClient: store.redis, insuranceLimiter: new RateLimiterMemory(opts) }));
+      return Promise.resolve(new RateLimiterRedis({ ...opts, storeClient: store.redis }));
     case 'postgres':
       return new Promise((resolve, reject) => {
         // Unnamed statements only: PGlite serves every connection from one backend session, where the library's
@@ -85,6 +86,37 @@ function limiterFor(store: LimitStore, name: keyof RateLimits, limit: Limit): Pr
       });
   }
 }
+
+/**
+ * How long the counters may take to answer before the call is refused as unavailable (the Redis client queues
+ * commands while it reconnects and fails them only after a few attempts, seconds apart), and how long counters
+ * that failed are not asked again: the calls meanwhile are refused at once.
+ */
+const STORE_TIMEOUT_MS = 2_000;
+const STORE_RETRY_MS = 1_000;
+
+/** Asks the counters through a deadline, and not at all for a moment after they failed. */
+function counterStore() {
+  let failedUntil = 0;
+  return async <T>(call: () => Promise<T>): Promise<T> => {
+    if (Date.now() < failedUntil) throw new Error('the rate-limit counters failed a moment ago: not asked again yet');
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the rate-limit counters did not answer within ${STORE_TIMEOUT_MS} ms`)), STORE_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([call(), deadline]);
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) failedUntil = Date.now() + STORE_RETRY_MS; // a refusal is an answer
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+const unavailable = (what: string) =>
+  new AppError(503, 'service_unavailable', `${what} is not available right now. Please try again in a minute.`);
 
 const waitFor = (ms: number) => {
   const minutes = Math.max(1, Math.ceil(ms / MINUTE));
@@ -124,7 +156,8 @@ export interface RateLimiterOptions {
   onLoginRefused?: (request: FastifyRequest, email: unknown) => void;
 }
 
-interface Step { limiter: RateLimiterAbstract; key: string; message: string }
+/** `what` names the call in the 503 answered while the counters cannot be reached. */
+interface Step { limiter: RateLimiterAbstract; key: string; message: string; what: string }
 
 const LOGIN = 'POST /api/auth/login';
 const SIGNUP = 'POST /api/signup/request';
@@ -132,6 +165,7 @@ const FORGOT_PASSWORD = 'POST /api/auth/forgot-password';
 const REFERRAL_PREFIX = '/api/auth/verify-referral/';
 const LOGIN_MESSAGE = 'Too many failed login attempts.';
 const ACCOUNT_MESSAGE = 'Too many failed login attempts for this account.';
+const SIGNING_IN = 'Signing in';
 
 export async function createRateLimiter({ store, limits, onLoginRefused }: RateLimiterOptions): Promise<RateLimiter> {
   const names = Object.keys(limits) as (keyof RateLimits)[];
@@ -139,6 +173,7 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
   const limiter = Object.fromEntries(names.map((name, i) => [name, built[i]!])) as Record<keyof RateLimits, RateLimiterAbstract>;
   // The login steps whose points this request holds until identity answers.
   const held = new WeakMap<FastifyRequest, Step[]>();
+  const counters = counterStore();
 
   /**
    * Consumes a point at each step in turn; at the first refusal, gives back what earlier steps took (a refused
@@ -147,15 +182,18 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
   async function consume(steps: Step[]): Promise<void> {
     for (const [i, step] of steps.entries()) {
       try {
-        await step.limiter.consume(step.key);
+        await counters(() => step.limiter.consume(step.key));
       } catch (refusal) {
-        if (!(refusal instanceof RateLimiterRes)) throw refusal;
+        if (!(refusal instanceof RateLimiterRes)) {
+          await giveBack(steps.slice(0, i)).catch(() => {});
+          throw unavailable(step.what);
+        }
         await giveBack(steps.slice(0, i));
         throw tooManyRequests(`${step.message} Please try again in ${waitFor(refusal.msBeforeNext)}.`, refusal.msBeforeNext / 1000);
       }
     }
   }
-  const giveBack = (steps: Step[]) => Promise.all(steps.map((s) => s.limiter.reward(s.key)));
+  const giveBack = (steps: Step[]) => counters(() => Promise.all(steps.map((s) => s.limiter.reward(s.key))));
 
   return {
     appliesTo(route) {
@@ -171,9 +209,9 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
         const email = bodyField(request.body, 'email');
         const account = emailKey(email);
         const steps: Step[] = [
-          ...(account ? [{ limiter: limiter.loginFailuresPerAccountAndIp, key: `${account}:${ip}`, message: ACCOUNT_MESSAGE }] : []),
-          { limiter: limiter.loginFailuresPerIp, key: ip, message: LOGIN_MESSAGE },
-          ...(account ? [{ limiter: limiter.loginFailuresPerAccount, key: account, message: ACCOUNT_MESSAGE }] : []),
+          ...(account ? [{ limiter: limiter.loginFailuresPerAccountAndIp, key: `${account}:${ip}`, message: ACCOUNT_MESSAGE, what: SIGNING_IN }] : []),
+          { limiter: limiter.loginFailuresPerIp, key: ip, message: LOGIN_MESSAGE, what: SIGNING_IN },
+          ...(account ? [{ limiter: limiter.loginFailuresPerAccount, key: account, message: ACCOUNT_MESSAGE, what: SIGNING_IN }] : []),
         ];
         try {
           await consume(steps);
@@ -183,16 +221,17 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
         }
         held.set(request, steps);
       } else if (call === SIGNUP) {
-        await consume([{ limiter: limiter.signupsPerIp, key: ip, message: 'Too many sign-up attempts.' }]);
+        await consume([{ limiter: limiter.signupsPerIp, key: ip, message: 'Too many sign-up attempts.', what: 'Signing up' }]);
       } else if (call === FORGOT_PASSWORD) {
         const email = emailKey(bodyField(request.body, 'email'));
         const message = 'Too many password reset requests.';
+        const what = 'Resetting a password';
         await consume([
-          { limiter: limiter.passwordResetsPerIp, key: ip, message },
-          ...(email ? [{ limiter: limiter.passwordResetsPerEmail, key: email, message }] : []),
+          { limiter: limiter.passwordResetsPerIp, key: ip, message, what },
+          ...(email ? [{ limiter: limiter.passwordResetsPerEmail, key: email, message, what }] : []),
         ]);
       } else if (request.method === 'GET' && path.startsWith(REFERRAL_PREFIX)) {
-        await consume([{ limiter: limiter.referralChecksPerIp, key: ip, message: 'Too many referral code checks.' }]);
+        await consume([{ limiter: limiter.referralChecksPerIp, key: ip, message: 'Too many referral code checks.', what: 'Checking referral codes' }]);
       }
     },
 
@@ -201,9 +240,10 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
       if (!steps) return;
       held.delete(request);
       if (status === 401 || status === 403) return; // a failed login: its points stay
-      if (status < 400 && steps[0]?.limiter === limiter.loginFailuresPerAccountAndIp) {
+      const [first] = steps;
+      if (status < 400 && first?.limiter === limiter.loginFailuresPerAccountAndIp) {
         // The owner got in from here: their earlier failures from this IP are forgiven.
-        await Promise.all([steps[0].limiter.delete(steps[0].key), giveBack(steps.slice(1))]);
+        await Promise.all([counters(() => first.limiter.delete(first.key)), giveBack(steps.slice(1))]);
         return;
       }
       await giveBack(steps);

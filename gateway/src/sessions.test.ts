@@ -1,8 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { describeWithInfra, startRedis, type RedisServer } from '@puente/testkit';
-import { MemorySessionStore } from './sessions/store.ts';
+import { ErrorBody } from '@puente/contracts';
+import { describeWithInfra, startRedis, startTcpProxy, type RedisServer, type TcpProxy } from '@puente/testkit';
+import { CachedSessionStore } from './sessions/cached-store.ts';
+import { MemorySessionStore, type SessionRecord, type SessionStore } from './sessions/store.ts';
 import {
   auth, buildTestGateway, login, OWN_ORIGIN, sessionCookieOf, startFakeService, type FakeUpstream,
 } from './test-helpers.ts';
@@ -197,6 +199,117 @@ describe('session store (memory)', () => {
       await store.close();
     }
   });
+});
+
+describe('session store with a short memory (cached)', () => {
+  const ana = { userId: 1, role: 'user' as const, expiresAt: Date.now() + 3_600_000 };
+  /** A store that answers, fails or never answers, as told. */
+  function flakyStore(): SessionStore & { mode: 'up' | 'down' | 'hanging'; asked: number } {
+    const memory = new MemorySessionStore();
+    const store = {
+      mode: 'up' as 'up' | 'down' | 'hanging',
+      asked: 0,
+      async get(id: string) {
+        store.asked++;
+        if (store.mode === 'down') throw new Error('connect ECONNREFUSED');
+        if (store.mode === 'hanging') return new Promise<never>(() => {});
+        return memory.get(id);
+      },
+      save: (id: string, record: SessionRecord) => memory.save(id, record),
+      delete: (id: string) => memory.delete(id),
+      deleteUserSessions: (userId: number, keep?: string) => memory.deleteUserSessions(userId, keep),
+      close: () => memory.close(),
+    };
+    return store;
+  }
+
+  it('while the store fails, serves a session read within staleMs, and fails for one it never read', async () => {
+    const store = flakyStore();
+    await store.save('seen', ana);
+    await store.save('unseen', ana);
+    const cached = new CachedSessionStore(store, { freshMs: 0, staleMs: 60_000, retryMs: 0 });
+    expect(await cached.get('seen')).toEqual(ana);
+    store.mode = 'down';
+    expect(await cached.get('seen')).toEqual(ana);
+    await expect(cached.get('unseen')).rejects.toThrow('ECONNREFUSED');
+  });
+
+  it('counts a store that does not answer within timeoutMs as unreachable', async () => {
+    const store = flakyStore();
+    await store.save('seen', ana);
+    await store.save('unseen', ana);
+    const cached = new CachedSessionStore(store, { freshMs: 0, timeoutMs: 50, retryMs: 0 });
+    expect(await cached.get('seen')).toEqual(ana);
+    store.mode = 'hanging';
+    expect(await cached.get('seen')).toEqual(ana);
+    await expect(cached.get('unseen')).rejects.toThrow('did not answer within 50 ms');
+  });
+
+  it('does not ask a store that just failed again for retryMs: the requests meanwhile are answered at once', async () => {
+    const store = flakyStore();
+    await store.save('seen', ana);
+    const cached = new CachedSessionStore(store, { freshMs: 0, timeoutMs: 1_000, retryMs: 60_000 });
+    expect(await cached.get('seen')).toEqual(ana);
+    store.mode = 'hanging';
+    const started = Date.now();
+    expect(await cached.get('seen')).toEqual(ana); // waited for the deadline once
+    const asked = store.asked;
+    for (let i = 0; i < 5; i++) expect(await cached.get('seen')).toEqual(ana);
+    await expect(cached.get('unseen')).rejects.toThrow('not asked again yet');
+    expect(store.asked).toBe(asked);
+    expect(Date.now() - started).toBeLessThan(1_900);
+  });
+});
+
+describeWithInfra(['redis'], 'a gateway whose Redis is unreachable', () => {
+  let redis: RedisServer;
+  let proxy: TcpProxy;
+  let identity: FakeUpstream;
+  let one: FastifyInstance;
+  let two: FastifyInstance;
+
+  beforeAll(async () => {
+    [redis, identity] = await Promise.all([startRedis(), startFakeService('identity')]);
+    const { hostname, port } = new URL(redis.url);
+    proxy = await startTcpProxy(hostname, Number(port));
+    const redisUrl = `redis://${proxy.host}:${proxy.port}`;
+    one = await buildTestGateway({ serviceUrls: { identity: identity.url }, redisUrl });
+    two = await buildTestGateway({ serviceUrls: { identity: identity.url }, redisUrl });
+  }, 60_000);
+  afterAll(async () => {
+    proxy?.resume();
+    await Promise.all([one?.close(), two?.close()]);
+    await identity?.close();
+    await proxy?.close();
+    await redis?.stop();
+  });
+
+  const unavailable = async (res: { statusCode: number; json(): unknown }, message: string) => {
+    expect(res.statusCode).toBe(503);
+    expect(ErrorBody.parse(res.json())).toEqual({ code: 'service_unavailable', message });
+  };
+
+  it('keeps a session it read lately; answers 503, never 500, where it needs Redis; all works again once it is back', async () => {
+    const seen = sessionCookieOf(await login(one, 'ana@example.com'))!;
+    const seenElsewhere = sessionCookieOf(await login(two, 'ben@example.com'))!;
+    proxy.pause();
+    try {
+      expect((await whoAmI(one, seen)).json()).toMatchObject({ userId: 1 });
+      const started = Date.now();
+      await unavailable(await whoAmI(one, seenElsewhere), 'Sessions are not available right now. Please try again in a minute.');
+      await unavailable(await login(one, 'ben@example.com'), 'Signing in is not available right now. Please try again in a minute.');
+      await unavailable(await one.inject({ method: 'POST', url: '/api/signup/request', headers: { origin: OWN_ORIGIN }, payload: {} }),
+        'Signing up is not available right now. Please try again in a minute.');
+      await unavailable(await one.inject({ method: 'GET', url: '/api/auth/verify-referral/SOME-CODE' }),
+        'Checking referral codes is not available right now. Please try again in a minute.');
+      // Each answered within the store's deadline (2 s), not after the Redis client's reconnection attempts.
+      expect(Date.now() - started).toBeLessThan(4 * 2_500);
+    } finally {
+      proxy.resume();
+    }
+    await expect.poll(async () => (await login(one, 'ben@example.com')).statusCode, { timeout: 10_000, interval: 100 }).toBe(200);
+    expect((await whoAmI(one, seenElsewhere)).json()).toMatchObject({ userId: 2 });
+  }, 30_000);
 });
 
 describeWithInfra(['redis'], 'sessions shared by two gateway instances (Redis store)', () => {

@@ -4,11 +4,13 @@
  * (user, role, expiry) lives in the store (store.ts), the one place a session is checked, so logout and revocation
  * take effect at once. A cookie whose signature fails, or whose id is not in the store, counts as no session and is
  * cleared. (A JWT would only repeat what the store holds, and cost a verification on every request.)
+ * A store that cannot be reached (Redis down) is neither "no session" nor a 500: the request is answered 503
+ * `service_unavailable`, saying to try again; sessions read lately keep working meanwhile (cached-store.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sign } from '@fastify/cookie';
-import type { Role } from '@puente/platform';
+import { AppError, type Role } from '@puente/platform';
 import type { SessionStore } from './store.ts';
 
 export const SESSION_COOKIE = 'puente_session';
@@ -25,6 +27,20 @@ export const sessionCookieHeader = (sessionId: string, secret: string): string =
   `${SESSION_COOKIE}=${encodeURIComponent(sign(sessionId, secret))}`;
 
 const MAX_COOKIES_KEPT = 200_000;
+
+/** What a request that needs the session store hears while the store cannot be reached. */
+export const sessionsUnavailable = () =>
+  new AppError(503, 'service_unavailable', 'Sessions are not available right now. Please try again in a minute.');
+
+/** The store's answer, or a 503 when it cannot give one (logged: the cause is an outage to look at). */
+async function fromStore<T>(request: FastifyRequest, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    request.log.warn({ err }, 'the session store is not reachable');
+    throw sessionsUnavailable();
+  }
+}
 
 export interface Session {
   id: string;
@@ -74,7 +90,7 @@ export function createSessions(opts: SessionsOptions): Sessions {
       if (unsigned.size >= MAX_COOKIES_KEPT) unsigned.clear();
       unsigned.set(cookie, id = result.valid && result.value ? result.value : '');
     }
-    const record = id ? await store.get(id) : undefined; // a store failure is a fault, not "no session"
+    const record = id ? await fromStore(request, () => store.get(id)) : undefined; // a failure is not "no session"
     if (record) return { id, ...record };
     clearCookie(request, reply);
     return null;
@@ -90,9 +106,9 @@ export function createSessions(opts: SessionsOptions): Sessions {
 
     async grant(request, reply, userId, role) {
       const previous = await this.current(request, reply);
-      if (previous) await store.delete(previous.id);
+      if (previous) await fromStore(request, () => store.delete(previous.id));
       const session: Session = { id: randomBytes(32).toString('base64url'), userId, role, expiresAt: Date.now() + opts.ttlMs };
-      await store.save(session.id, { userId, role, expiresAt: session.expiresAt });
+      await fromStore(request, () => store.save(session.id, { userId, role, expiresAt: session.expiresAt }));
       reply.setCookie(SESSION_COOKIE, session.id, { ...cookieOptions(request), signed: true, expires: new Date(session.expiresAt) });
       request.sessionLookup = Promise.resolve(session);
       return session;
@@ -100,14 +116,14 @@ export function createSessions(opts: SessionsOptions): Sessions {
 
     async end(request, reply) {
       const session = await this.current(request, reply);
-      if (session) await store.delete(session.id);
+      if (session) await fromStore(request, () => store.delete(session.id));
       if (request.cookies[SESSION_COOKIE]) clearCookie(request, reply);
       request.sessionLookup = Promise.resolve(null);
       return session;
     },
 
     async revokeUser(request, reply, userId, keep) {
-      const ended = await store.deleteUserSessions(userId, keep);
+      const ended = await fromStore(request, () => store.deleteUserSessions(userId, keep));
       const own = await this.current(request, reply);
       if (own && ended.includes(own.id)) {
         clearCookie(request, reply);
