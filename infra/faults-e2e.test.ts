@@ -1,0 +1,423 @@
+/**
+ * Faults end to end (distributed, issue 15): one app on PostgreSQL, Redis and the Kafka-protocol broker, every
+ * process reaching them through pausable proxies (infra/testing/running-app.ts), and one test per fault:
+ * - the broker unreachable in the middle of exchanges: every event committed meanwhile is published afterwards, and
+ *   every projection and notification converges, none twice;
+ * - a service SIGKILLed between its commit and its publish: the runner restarts it and its outbox delivers, once;
+ * - Redis down: sessions seen lately keep working from the gateway's memory; sign-in, sign-up, referral checks and an
+ *   unknown session answer a clear 503; the fan-out job of an exchange request waits, then runs once;
+ * - PostgreSQL cut off under load: every service's /ready says so and recovers by itself (no restart), and the
+ *   writes it answered are all delivered;
+ * - poison events (unreadable records, a payload its contract refuses, a handler that throws every time) are
+ *   parked on the dead-letter topics after their retries, the consumers move on, and `npm run dead-letters -- replay`
+ *   applies the fixable one once it is fixed.
+ * Each test prints what it lost and how long convergence took, counted where users and operators see it: the
+ * notifications users list, the projections on their profile, the outbox rows and the inbox tables of every consumer.
+ * Outages are settings (short by default, for CI); a soak run lengthens them, e.g.
+ *   FAULT_BROKER_OUTAGE_MS=60000 FAULT_REDIS_OUTAGE_MS=30000 FAULT_POSTGRES_OUTAGE_MS=30000 npx vitest run faults-e2e.test.ts
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import kafkajs from 'kafkajs';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import {
+  CurrentUser, ErrorBody, EventEnvelope, Events, ExchangeMatch, ExchangeRequest, NotificationList, Rating, ServiceNames, topicOf,
+  type ServiceName,
+} from '@puente/contracts';
+import { RedisSessionStore, sessionCookieHeader } from '@puente/gateway';
+import { describeWithInfra } from '@puente/testkit';
+import { serviceDefinitions } from './services.ts';
+import { startDistributedApp, type Faults, type RunningTestApp } from './testing/running-app.ts';
+import { appClient, type AppClient, type SignedIn } from './testing/app-client.ts';
+import { addBankAccounts, bankAccountsOf, onceAccountsKnown, traders, viaBus } from './testing/traders.ts';
+
+const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+/** How long each outage lasts: short for CI; a soak run sets 60000, 30000 and 30000. */
+const OUTAGE_MS = {
+  broker: setting('FAULT_BROKER_OUTAGE_MS', 5_000),
+  // Longer than the gateway's 10 s of trust in a session it read, so that its stale-if-error memory answers too.
+  redis: setting('FAULT_REDIS_OUTAGE_MS', 12_000),
+  postgres: setting('FAULT_POSTGRES_OUTAGE_MS', 5_000),
+};
+/** How long the app may take to converge once a fault is over. */
+const CONVERGE_MS = setting('FAULT_CONVERGE_MS', 60_000);
+const testTimeout = (outageMs: number) => outageMs + CONVERGE_MS + 60_000;
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const ADMIN = { email: 'admin@puente.test', password: 'admin password 1', code: 'FAULT-CODE' };
+const SESSION_SECRET = randomBytes(32).toString('base64url');
+const appEnv = {
+  ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_REFERRAL_CODE: ADMIN.code,
+  BANK_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`, SESSION_SECRET,
+  // A dead instance's outbox lease and group membership lapse within seconds (the defaults suit production).
+  OUTBOX_LEASE_MS: '2000', KAFKA_SESSION_TIMEOUT_MS: '3000',
+  // The mock broker does not answer a waiting fetch when records arrive (a real one does): short waits.
+  KAFKA_FETCH_MAX_WAIT_MS: '100', OUTBOX_POLL_MS: '100',
+};
+const carla = { email: 'carla@puente.test', password: 'password3', firstName: 'Carla', lastName: 'Rojas' };
+const dan = { email: 'dan@puente.test', password: 'password4', firstName: 'Dan', lastName: 'Ortiz' };
+const carlaAccounts = bankAccountsOf.bob.map((a) => ({ ...a, accountHolder: 'Carla Rojas', accountNumber: a.currency === 'GBP' ? '44556677' : '5566778899' }));
+const danAccounts = bankAccountsOf.ana.map((a) => ({ ...a, accountHolder: 'Dan Ortiz', accountNumber: a.currency === 'GBP' ? '11223344' : '1122334455' }));
+
+/** Which services consume each event type: their consumers as the services define them. */
+const consumersOf = new Map<string, ServiceName[]>();
+for (const def of Object.values(serviceDefinitions({ ...process.env, ...appEnv }))) {
+  for (const c of def.consumers ?? []) {
+    const type = Events[c.event].type;
+    consumersOf.set(type, [...new Set([...(consumersOf.get(type) ?? []), def.name])]);
+  }
+}
+
+/** A user and the notifications they should see, as `<type> <referenceId>`. */
+interface Expected { who: SignedIn; notifications: string[] }
+/** What a fault cost: the events committed since its mark, and what of them (or of the users' view) is missing. */
+interface Tally { published: number; lost: string[]; duplicates: string[] }
+type Mark = Record<ServiceName, number>;
+
+describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redis and PostgreSQL outages, poison events', () => {
+  let app: RunningTestApp;
+  let faults: Faults;
+  let db: pg.Client;
+  let client: AppClient;
+  let ana: SignedIn;
+  let bob: SignedIn;
+  let carlaIn: SignedIn;
+  let danIn: SignedIn;
+  let anaRequest: ExchangeRequest;
+  let bobRequest: ExchangeRequest;
+  let anaBobMatch: ExchangeMatch;
+  let bobAnaMatch: ExchangeMatch;
+
+  beforeAll(async () => {
+    app = await startDistributedApp('faults-e2e', appEnv, { faults: true });
+    faults = app.faults!;
+    client = appClient(app.url);
+    db = new pg.Client({ connectionString: app.databaseUrl });
+    await db.connect();
+    await setUp().catch((err: unknown) => {
+      console.warn(`the app's last output:\n${app.output().join('\n')}`);
+      throw err;
+    });
+  }, 180_000);
+  async function setUp() {
+    ana = await client.signUp(traders.ana, ADMIN.code);
+    bob = await client.signUp(traders.bob, ADMIN.code);
+    carlaIn = await client.signUp(carla, ADMIN.code);
+    danIn = await client.signUp(dan, ADMIN.code);
+    await addBankAccounts(client, ana, bankAccountsOf.ana);
+    await addBankAccounts(client, bob, bankAccountsOf.bob);
+    anaRequest = ExchangeRequest.parse(await onceAccountsKnown(client, '/api/exchange-requests', ana, { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 100, exchangeRate: 1275 }));
+    bobRequest = ExchangeRequest.parse(await onceAccountsKnown(client, '/api/exchange-requests', bob, { fromCurrency: 'CLP', toCurrency: 'GBP', amount: 120_000, exchangeRate: 1270 }));
+  }
+  afterAll(async () => {
+    faults?.broker.resume();
+    faults?.redis.resume();
+    faults?.postgres.resume();
+    await db?.end();
+    await app?.stop();
+  }, 60_000);
+  afterEach((ctx) => {
+    if (ctx.task.result?.state === 'fail' && app?.output().length) console.warn(`the app's last output:\n${app.output().join('\n')}`);
+  });
+
+  it('the broker unreachable mid-exchange: every event committed meanwhile is published and applied once', async () => {
+    const mark = await markOutboxes();
+    faults.broker.pause();
+    const cutAt = Date.now();
+    // Each step is the service's own: it commits (with its events in the outbox) and answers, broker or not.
+    anaBobMatch = ExchangeMatch.parse(await client.json('/api/exchange-matches', 201, { cookie: bob.cookie, body: { exchangeRequestId: anaRequest.id } }));
+    bobAnaMatch = ExchangeMatch.parse(await client.json('/api/exchange-matches', 201, { cookie: ana.cookie, body: { exchangeRequestId: bobRequest.id } }));
+    await client.json(`/api/exchange-matches/${anaBobMatch.id}/confirm`, 200, { method: 'PUT', cookie: ana.cookie });
+    await addBankAccounts(client, carlaIn, carlaAccounts);
+    await client.json('/api/auth/user', 200, { method: 'PATCH', cookie: danIn.cookie, body: { firstName: 'Daniel' } });
+    await sleep(Math.max(0, cutAt + OUTAGE_MS.broker - Date.now())); // the outage lasts its setting
+    faults.broker.resume();
+
+    const result = await converge(mark, [
+      { who: ana, notifications: [`exchange_match ${anaRequest.id}`] },
+      { who: bob, notifications: [`exchange_match ${bobRequest.id}`, `exchange_confirmed ${anaRequest.id}`] },
+    ], async () => {
+      // Carla's profile shows what identity learnt from the accounts service over the bus.
+      const me = CurrentUser.parse(await client.json('/api/auth/user', 200, { cookie: carlaIn.cookie }));
+      return me.hasBothAccounts ? [] : ['carla: hasBothAccounts still false'];
+    });
+    report(`broker outage ${s(OUTAGE_MS.broker)}`, result);
+  }, testTimeout(OUTAGE_MS.broker));
+
+  it('a service SIGKILLed between its commit and its publish: restarted, its outbox delivers the event once', async () => {
+    const mark = await markOutboxes();
+    faults.broker.pause();
+    await client.json(`/api/exchange-matches/${bobAnaMatch.id}/confirm`, 200, { method: 'PUT', cookie: bob.cookie });
+    // Committed, and its publish tried and failed: the moment between the commit and a publish that would succeed.
+    await expect.poll(async () => Number((await db.query<{ n: string }>(
+      'select count(*) as n from exchange.outbox_event where id > $1 and published_at is null and attempts > 0', [mark.exchange])).rows[0]?.n),
+    { timeout: 20_000, interval: 50 }).toBeGreaterThan(0);
+    const exchange = app.processes!.get('exchange')!;
+    exchange.kill('SIGKILL');
+    const killedAt = Date.now();
+    faults.broker.resume();
+
+    const result = await converge(mark, [{ who: ana, notifications: [`exchange_confirmed ${bobRequest.id}`] }], async () =>
+      (app.log().some((l) => l.includes('[runner] exchange stopped (SIGKILL); restarting it')) && app.processes!.get('exchange')!.pid !== exchange.pid
+        ? [] : ['exchange not restarted yet']), killedAt);
+    report('SIGKILL between commit and publish (exchange)', result, 'after the kill');
+  }, testTimeout(0));
+
+  it('Redis down: lately seen sessions keep working, what needs Redis answers 503, the fan-out job waits and runs once', async () => {
+    const carlaRequest = ExchangeRequest.parse(await onceAccountsKnown(client, '/api/exchange-requests', carlaIn, { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 90, exchangeRate: 1280 }));
+    // A session in Redis that this gateway never saw (as if granted by another instance).
+    const redis = new Redis(faults.redisUrl);
+    const unseenId = randomUUID();
+    await new RedisSessionStore(redis).save(unseenId, { userId: danIn.id, role: 'user', expiresAt: Date.now() + 3_600_000 });
+    await redis.quit();
+    const unseen = sessionCookieHeader(unseenId, SESSION_SECRET);
+    expect(CurrentUser.parse(await client.json('/api/auth/user', 200, { cookie: ana.cookie })).id).toBe(ana.id);
+    const mark = await markOutboxes();
+
+    faults.redis.pause();
+    const cutAt = Date.now();
+    const notify = client.json(`/api/exchange-requests/${carlaRequest.id}/notify`, 200, { method: 'POST', cookie: carlaIn.cookie });
+    const unavailable = async (what: Promise<Response>, message: string) => {
+      const asked = Date.now();
+      const res = await what;
+      expect([res.status, ErrorBody.parse(await res.json())]).toEqual([503, { code: 'service_unavailable', message }]);
+      expect(Date.now() - asked).toBeLessThan(5_000);
+    };
+    await unavailable(client.call('/api/auth/user', { cookie: unseen }), 'Sessions are not available right now. Please try again in a minute.');
+    await unavailable(client.login(dan.email, dan.password).then((r) => r.res), 'Signing in is not available right now. Please try again in a minute.');
+    await unavailable(client.call('/api/signup/request', { body: { ...dan, email: 'erin@puente.test', referralCode: ADMIN.code } }),
+      'Signing up is not available right now. Please try again in a minute.');
+    await unavailable(client.call(`/api/auth/verify-referral/${ADMIN.code}`), 'Checking referral codes is not available right now. Please try again in a minute.');
+    expect(await notify).toMatchObject({ message: '2 users will be notified about your exchange request.' });
+    // Ana keeps using the app throughout: her session is in the gateway's memory.
+    let servedFromMemory = 0;
+    while (Date.now() < cutAt + OUTAGE_MS.redis) {
+      expect(CurrentUser.parse(await client.json('/api/auth/user', 200, { cookie: ana.cookie })).id).toBe(ana.id);
+      servedFromMemory++;
+      await sleep(250);
+    }
+    // The fan-out waits for Redis (its job is queued there): nobody has been told yet.
+    const polledAt = Date.now();
+    expect(await listed(bob)).not.toContain(`exchange_request ${carlaRequest.id}`);
+    const polledMs = Date.now() - polledAt;
+    faults.redis.resume();
+
+    const request = `exchange_request ${carlaRequest.id}`;
+    const result = await converge(mark, [{ who: ana, notifications: [request] }, { who: bob, notifications: [request] }], async () => {
+      const [login, unseenNow] = [(await client.login(dan.email, dan.password)).res, await client.call('/api/auth/user', { cookie: unseen })];
+      return [...(login.status === 200 ? [] : [`sign-in answers ${login.status}`]), ...(unseenNow.status === 200 ? [] : [`the unseen session answers ${unseenNow.status}`])];
+    });
+    report(`redis outage ${s(OUTAGE_MS.redis)}: Ana's session served ${servedFromMemory} times from memory; sign-in, sign-up, a referral check and an unseen session answered 503; `
+      + `a polled list answered in ${s(polledMs)}; the fan-out job ran after`, result);
+  }, testTimeout(OUTAGE_MS.redis));
+
+  it('PostgreSQL cut off under load: /ready says so and recovers without a restart; every write answered is delivered', async () => {
+    const mark = await markOutboxes();
+    const restartsBefore = restarts();
+    const answered = { ok: 0, refused: 0, other: [] as string[] };
+    let loading = true;
+    const load = (async () => {
+      for (let i = 0; loading; i++) {
+        const write = await client.call('/api/auth/user', { method: 'PATCH', cookie: danIn.cookie, body: { firstName: `Dan${String.fromCharCode(97 + (i % 26))}` } });
+        const read = await client.call('/api/notifications', { cookie: ana.cookie });
+        for (const res of [write, read]) {
+          if (res.ok) answered.ok++;
+          else if (res.status >= 500) answered.refused++;
+          else answered.other.push(`${res.status} ${await res.text()}`);
+        }
+        await sleep(50);
+      }
+    })();
+    await sleep(500); // some load before the cut
+    faults.postgres.pause();
+    const cutAt = Date.now();
+    await vi.waitFor(async () => expect(await readiness()).toEqual({ ready: 0, database: 0, gateway: 503 }), { timeout: 20_000, interval: 100 });
+    const downIn = Date.now() - cutAt;
+    // An event that reaches its consumers while they cannot reach their database: a copy (new id) of Dan's last
+    // profile update. Their handlers fail for as long as the cut lasts; it must wait, not go to the dead letters.
+    const { rows: [last] } = await db.query<{ envelope: unknown }>(
+      'select envelope from identity.outbox_event where type = $1 order by id desc limit 1', [Events.userProfileUpdated.type]);
+    const arriving = { ...EventEnvelope.parse(last?.envelope), id: randomUUID() };
+    await withProducer((producer) => producer.send({ topic: topicOf('identity'), acks: -1, messages: [{ key: arriving.aggregateId, value: JSON.stringify(arriving) }] }));
+    await sleep(Math.max(0, cutAt + OUTAGE_MS.postgres - Date.now()));
+    faults.postgres.resume();
+    const resumedAt = Date.now();
+    await vi.waitFor(async () => expect(await readiness()).toEqual({ ready: ServiceNames.length, database: ServiceNames.length, gateway: 200 }), { timeout: CONVERGE_MS, interval: 100 });
+    const upIn = Date.now() - resumedAt;
+    loading = false;
+    await load;
+
+    const result = await converge(mark, [], async () => {
+      const missing: string[] = [];
+      for (const consumer of consumersOf.get(Events.userProfileUpdated.type) ?? []) {
+        const applied = Number((await db.query<{ n: string }>(`select count(*) as n from ${consumer}.inbox_entry where event_id = $1`, [arriving.id])).rows[0]?.n);
+        if (applied !== 1) missing.push(`the profile update that arrived during the cut: applied ${applied} times by ${consumer}`);
+      }
+      return missing;
+    }, resumedAt);
+    report(`postgres cut off ${s(OUTAGE_MS.postgres)} under load: ${answered.ok} calls answered, ${answered.refused} refused with 5xx meanwhile; `
+      + `/ready down in ${s(downIn)}, up ${s(upIn)} after; ${restarts() - restartsBefore} restarts; an event delivered during the cut applied after`, result, 'after');
+    expect(answered.other).toEqual([]);
+    expect(restarts()).toBe(restartsBefore);
+  }, testTimeout(OUTAGE_MS.postgres));
+
+  it('poison events are dead-lettered after their retries, the consumers move on, and the replay command applies the fixed one', async () => {
+    const topic = topicOf('accounts');
+    // Every group reading the topic parks what it cannot read; those applying bank-account.added also the invalid one.
+    const groups = [...new Set(Object.values(Events).filter((e) => e.producer === 'accounts').flatMap((e) => consumersOf.get(e.type) ?? []))].sort();
+    const applyingAdded = consumersOf.get(Events.bankAccountAdded.type) ?? [];
+    const partitions = [0, 1, 2, 3];
+    const poisonFor = (group: string) => partitions.length * (applyingAdded.includes(group as ServiceName) ? 2 : 1);
+    const admin = kafka().admin();
+    await admin.connect();
+    try {
+      const parked = async (group: string) => {
+        const offsets = await admin.fetchTopicOffsets(`puente.dead-letter.${group}`).catch(() => []);
+        return offsets.reduce((sum, p) => sum + Number(p.high), 0);
+      };
+      const parkedBefore = Object.fromEntries(await Promise.all([...groups, 'notification'].map(async (g) => [g, await parked(g)] as const)));
+      // The outages before parked nothing: an event whose handler could not reach its database waited instead.
+      expect(parkedBefore).toEqual(Object.fromEntries([...groups, 'notification'].map((g) => [g, 0])));
+      const mark = await markOutboxes();
+      const invalid = (partition: number) => ({
+        partition, key: 'poison', value: JSON.stringify({
+          id: randomUUID(), type: Events.bankAccountAdded.type, version: Events.bankAccountAdded.version, occurredAt: new Date().toISOString(),
+          producer: 'accounts', aggregateId: 'poison', payload: { accountId: 'not an id' },
+        }),
+      });
+      // On every partition: a record that is no event at all, then an event whose payload its contract refuses.
+      await withProducer((producer) => producer.send({ topic, acks: -1, messages: partitions.flatMap((p) => [{ partition: p, key: 'poison', value: 'this is not an event' }, invalid(p)]) }));
+      const sentAt = Date.now();
+      // Good events after them, on whichever partition they land: Dan's accounts, which identity, exchange and
+      // notification each apply.
+      await addBankAccounts(client, danIn, danAccounts);
+      await vi.waitFor(async () => {
+        for (const g of groups) expect([g, await parked(g) - parkedBefore[g]!]).toEqual([g, poisonFor(g)]);
+        expect(CurrentUser.parse(await client.json('/api/auth/user', 200, { cookie: danIn.cookie })).hasBothAccounts).toBe(true);
+      }, { timeout: CONVERGE_MS, interval: 200 });
+      const movedOnIn = Date.now() - sentAt;
+
+      // A handler that throws every time until someone fixes its cause: here the notifications table refusing a type.
+      await db.query(`alter table notification.notification add constraint faults_e2e_refuses check (type <> 'exchange_completed') not valid`);
+      const completed = ExchangeMatch.parse(await client.json(`/api/exchange-matches/${anaBobMatch.id}/complete`, 200, { method: 'PUT', cookie: bob.cookie }));
+      expect(completed.status).toBe('completed');
+      await vi.waitFor(async () => expect(await parked('notification') - parkedBefore.notification!).toBe(poisonFor('notification') + 1), { timeout: CONVERGE_MS, interval: 200 });
+      // The notification service moved on: Bob hears of Ana's rating of their exchange.
+      Rating.parse(await vi.waitFor(() => client.json('/api/ratings', 201, { cookie: ana.cookie, body: { exchangeMatchId: anaBobMatch.id, toUserId: bob.id, rating: 5 } }), viaBus));
+      await vi.waitFor(async () => expect(await listed(bob)).toContain(`rating ${anaRequest.id}`), viaBus);
+      expect(await listed(ana)).not.toContain(`exchange_completed ${anaRequest.id}`);
+
+      await db.query('alter table notification.notification drop constraint faults_e2e_refuses');
+      const replayedAt = Date.now();
+      const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'dead-letters', '--', 'replay', 'notification'], {
+        cwd: root, env: { ...process.env, KAFKA_BROKERS: faults.kafkaBrokers.join(',') }, timeout: 120_000,
+      });
+      expect(stdout).toContain(`replayed ${poisonFor('notification') + 1} dead letters of notification`);
+      expect(stdout).toMatch(/replayed exchange\.match\.completed \S+ to puente\.exchange \(gave up after 5 attempts: .*faults_e2e_refuses/);
+
+      const result = await converge(mark, [{ who: ana, notifications: [`exchange_completed ${anaRequest.id}`] }, { who: bob, notifications: [`rating ${anaRequest.id}`] }], async () => [], replayedAt);
+      report(`poison events: ${groups.map((g) => `${poisonFor(g)} unreadable or invalid records parked by ${g}`).join(', ')}, and an event whose handler threw by notification; `
+        + `consumers moved on in ${s(movedOnIn)}; replayed after the fix`, result);
+    } finally {
+      await admin.disconnect();
+    }
+  }, testTimeout(0) + 120_000);
+
+  /** A Kafka client of the test's own, reaching the brokers as the app does. */
+  function kafka() {
+    return new kafkajs.Kafka({ clientId: 'faults-e2e', brokers: faults.kafkaBrokers, logLevel: kafkajs.logLevel.NOTHING });
+  }
+
+  /** Records written straight to the broker, as a misbehaving producer (or a replay) would. */
+  async function withProducer(send: (producer: kafkajs.Producer) => Promise<unknown>): Promise<void> {
+    const producer = kafka().producer({ createPartitioner: kafkajs.Partitioners.DefaultPartitioner });
+    await producer.connect();
+    try {
+      await send(producer);
+    } finally {
+      await producer.disconnect();
+    }
+  }
+
+  /** The last outbox row of every service: what is committed after it is the fault's to deliver. */
+  async function markOutboxes(): Promise<Mark> {
+    const mark: Partial<Mark> = {};
+    for (const s of ServiceNames) mark[s] = Number((await db.query<{ id: string }>(`select coalesce(max(id), 0) as id from ${s}.outbox_event`)).rows[0]?.id);
+    return mark as Mark;
+  }
+
+  /** What a user lists in their notifications, as `<type> <referenceId>`. */
+  async function listed(who: SignedIn): Promise<string[]> {
+    return NotificationList.parse(await client.json('/api/notifications?limit=500', 200, { cookie: who.cookie })).map((n) => `${n.type} ${n.referenceId}`);
+  }
+
+  /** Every event committed since the mark: published? applied once by each of its consumers? And what users see. */
+  async function tally(mark: Mark, expected: Expected[], also: () => Promise<string[]>): Promise<Tally> {
+    const lost: string[] = [];
+    const duplicates: string[] = [];
+    let published = 0;
+    for (const service of ServiceNames) {
+      const { rows } = await db.query<{ event_id: string; type: string; published: boolean }>(
+        `select event_id, type, published_at is not null as published from ${service}.outbox_event where id > $1`, [mark[service]]);
+      published += rows.filter((r) => r.published).length;
+      for (const row of rows) {
+        if (!row.published) lost.push(`${row.type} ${row.event_id}: not published`);
+        for (const consumer of consumersOf.get(row.type) ?? []) {
+          const applied = Number((await db.query<{ n: string }>(`select count(*) as n from ${consumer}.inbox_entry where event_id = $1`, [row.event_id])).rows[0]?.n);
+          if (applied === 0) lost.push(`${row.type} ${row.event_id}: not applied by ${consumer}`);
+          if (applied > 1) duplicates.push(`${row.type} ${row.event_id}: applied ${applied} times by ${consumer}`);
+        }
+      }
+    }
+    for (const { who, notifications } of expected) {
+      const seen = await listed(who);
+      for (const n of notifications) if (!seen.includes(n)) lost.push(`${who.firstName}: no ${n}`);
+      for (const [i, n] of seen.entries()) if (seen.indexOf(n) !== i) duplicates.push(`${who.firstName}: ${n} twice`);
+    }
+    lost.push(...await also());
+    return { published, lost, duplicates };
+  }
+
+  /** Polls the tally until nothing is lost (or CONVERGE_MS passes); the figures and how long it took from `from`. */
+  async function converge(mark: Mark, expected: Expected[], also: () => Promise<string[]> = async () => [], from = Date.now()) {
+    let last: Tally = { published: 0, lost: ['not counted yet'], duplicates: [] };
+    await vi.waitFor(async () => {
+      last = await tally(mark, expected, also);
+      expect(last.lost).toEqual([]);
+    }, { timeout: CONVERGE_MS, interval: 250 }).catch(() => { /* reported with the figures below */ });
+    return { ...last, convergedMs: Date.now() - from };
+  }
+
+  /** Prints the fault's figures and requires nothing lost and nothing twice. */
+  function report(fault: string, result: Tally & { convergedMs: number }, since = 'after the fault') {
+    console.log(`${fault}: ${result.published} events published after, lost ${result.lost.length}, duplicates ${result.duplicates.length}, `
+      + `converged in ${s(result.convergedMs)} ${since}`);
+    expect({ lost: result.lost, duplicates: result.duplicates }).toEqual({ lost: [], duplicates: [] });
+  }
+
+  /** How many services answer /ready, how many of them see their database, and the gateway's /api/health status. */
+  async function readiness(): Promise<{ ready: number; database: number; gateway: number }> {
+    const answers = await Promise.all(ServiceNames.map(async (name) => {
+      const res = await fetch(`${app.serviceUrls![name]}/ready`, { signal: AbortSignal.timeout(5_000) });
+      const body = await res.json() as { checks?: { database?: boolean } };
+      return { ready: res.status === 200, database: body.checks?.database === true };
+    }));
+    const health = await fetch(`${app.url}/api/health`, { signal: AbortSignal.timeout(10_000) });
+    return { ready: answers.filter((a) => a.ready).length, database: answers.filter((a) => a.database).length, gateway: health.status };
+  }
+
+  /** How many times the runner restarted a crashed process. */
+  function restarts(): number {
+    return app.log().filter((l) => /^\[runner\] \S+ stopped \(/.test(l)).length;
+  }
+});
+
+/** Milliseconds as seconds, for the printed figures. */
+function s(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
