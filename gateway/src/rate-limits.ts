@@ -21,6 +21,7 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRe
 import type { ApiRoute } from '@puente/contracts';
 import { AppError, tooManyRequests } from '@puente/platform';
 import { normalizePath } from './routing.ts';
+import { storeGuard } from './store-guard.ts';
 
 export interface Limit {
   max: number;
@@ -87,34 +88,6 @@ function limiterFor(store: LimitStore, name: keyof RateLimits, limit: Limit): Pr
   }
 }
 
-/**
- * How long the counters may take to answer before the call is refused as unavailable (the Redis client queues
- * commands while it reconnects and fails them only after a few attempts, seconds apart), and how long counters
- * that failed are not asked again: the calls meanwhile are refused at once.
- */
-const STORE_TIMEOUT_MS = 2_000;
-const STORE_RETRY_MS = 1_000;
-
-/** Asks the counters through a deadline, and not at all for a moment after they failed. */
-function counterStore() {
-  let failedUntil = 0;
-  return async <T>(call: () => Promise<T>): Promise<T> => {
-    if (Date.now() < failedUntil) throw new Error('the rate-limit counters failed a moment ago: not asked again yet');
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the rate-limit counters did not answer within ${STORE_TIMEOUT_MS} ms`)), STORE_TIMEOUT_MS);
-    });
-    try {
-      return await Promise.race([call(), deadline]);
-    } catch (err) {
-      if (!(err instanceof RateLimiterRes)) failedUntil = Date.now() + STORE_RETRY_MS; // a refusal is an answer
-      throw err;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-}
-
 const unavailable = (what: string) =>
   new AppError(503, 'service_unavailable', `${what} is not available right now. Please try again in a minute.`);
 
@@ -173,7 +146,8 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
   const limiter = Object.fromEntries(names.map((name, i) => [name, built[i]!])) as Record<keyof RateLimits, RateLimiterAbstract>;
   // The login steps whose points this request holds until identity answers.
   const held = new WeakMap<FastifyRequest, Step[]>();
-  const counters = counterStore();
+  // A limiter's refusal (RateLimiterRes) is the counters' answer, not their failure.
+  const counters = storeGuard('the rate-limit counters', { isAnswer: (err) => err instanceof RateLimiterRes });
 
   /**
    * Consumes a point at each step in turn; at the first refusal, gives back what earlier steps took (a refused

@@ -4,12 +4,11 @@
  * `freshMs`; a session ended anywhere is forgotten at once: here when this gateway ends it, on every other instance
  * when the store announces it (Redis pub/sub), and the whole memory is dropped when those announcements may have
  * been missed (the subscription reconnected). While the store cannot be reached, a session read within `staleMs`
- * keeps working, so an outage of the store does not sign out everyone who is using the app. A store that has not
- * answered within `timeoutMs` counts as unreachable: the Redis client queues commands while it reconnects and fails
- * them only after a few attempts (seconds apart), and no request should wait that long to hear that. Once it failed,
- * it is not asked again for `retryMs`: meanwhile every request gets its answer (the remembered session, or the
- * failure) at once instead of waiting for the deadline again.
+ * keeps working, so an outage of the store does not sign out everyone who is using the app. The store is asked
+ * through a deadline and a breaker (store-guard.ts): while it is down every request gets its answer (the remembered
+ * session, or the failure) at once.
  */
+import { storeGuard, type StoreGuard } from '../store-guard.ts';
 import type { SessionRecord, SessionStore } from './store.ts';
 
 interface Known { record: SessionRecord; readAt: number }
@@ -34,18 +33,15 @@ export class CachedSessionStore implements SessionStore {
   private readonly freshMs: number;
   private readonly staleMs: number;
   private readonly max: number;
-  private readonly timeoutMs: number;
-  private readonly retryMs: number;
-  /** Until when (Date.now()) the store, which just failed, is not asked. */
-  private failedUntil = 0;
+  /** The store's answer; a rejection once timeoutMs has passed without one, or at once while it failed lately. */
+  private readonly ask: StoreGuard;
 
   constructor(store: SessionStore, opts: CachedSessionStoreOptions = {}) {
     this.store = store;
     this.freshMs = opts.freshMs ?? 10_000;
     this.staleMs = opts.staleMs ?? 60_000;
     this.max = opts.max ?? 200_000;
-    this.timeoutMs = opts.timeoutMs ?? 2_000;
-    this.retryMs = opts.retryMs ?? 1_000;
+    this.ask = storeGuard('the session store', opts);
     store.onEnded?.((ids) => {
       if (ids === 'unknown') this.known.clear();
       else for (const id of ids) this.known.delete(id);
@@ -87,23 +83,6 @@ export class CachedSessionStore implements SessionStore {
     const ended = await this.ask(() => this.store.deleteUserSessions(userId, keep));
     for (const id of ended) this.known.delete(id);
     return ended;
-  }
-
-  /** The store's answer; a rejection once timeoutMs has passed without one, or at once while it failed lately. */
-  private async ask<T>(call: () => Promise<T>): Promise<T> {
-    if (Date.now() < this.failedUntil) throw new Error('the session store failed a moment ago: not asked again yet');
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the session store did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
-    });
-    try {
-      return await Promise.race([call(), deadline]);
-    } catch (err) {
-      this.failedUntil = Date.now() + this.retryMs;
-      throw err;
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   /** The store underneath stays its owner's to close. */
