@@ -23,7 +23,9 @@ export async function runServiceProcess(def: ServiceDefinition, env: NodeJS.Proc
     heartbeatIntervalMs: Math.min(3_000, Math.floor(settings.KAFKA_SESSION_TIMEOUT_MS / 3)),
   });
   const queues: BullMqJobQueue[] = [];
-  const redis = new Redis(settings.REDIS_URL, { maxRetriesPerRequest: 2 });
+  // No queue while disconnected: a poll's version read fails at once (the poll is answered in full) instead of
+  // waiting for the reconnection attempts; a bump that fails is made once Redis is back (RedisVersionStore).
+  const redis = new Redis(settings.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: false });
   redis.on('error', (err) => logger.warn({ err }, 'redis (polled routes\' versions) is not reachable'));
   const running = await startService(def, {
     databaseUrl: settings.DATABASE_URL,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { ErrorBody } from '@puente/contracts';
 import { createLogger } from '../logger.ts';
-import { BODY_NOT_OBJECT_MESSAGE, createHttpApp } from './app.ts';
+import { BODY_NOT_OBJECT_MESSAGE, GENERIC_5XX_MESSAGE, OUTAGE_MESSAGE, createHttpApp } from './app.ts';
 
 describe('createHttpApp: JSON bodies', () => {
   let app: FastifyInstance;
@@ -92,5 +92,32 @@ describe('createHttpApp: what the router refuses', () => {
     const res = await app.inject({ method: 'GET', url: `/things/${'x'.repeat(101)}` });
     expect(res.statusCode).toBe(414);
     expect(ErrorBody.parse(res.json())).toEqual({ message: 'A part of the URL is too long', code: 'FST_ERR_MAX_PARAM_LENGTH' });
+  });
+});
+
+describe('createHttpApp: a failed request', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = createHttpApp({ logger: createLogger({ name: 'test', level: 'silent' }) });
+    // As node-postgres fails a query while the database restarts, and as a bug fails.
+    app.get('/database-down', async () => { throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }); });
+    app.get('/database-shutting-down', async () => { throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }); });
+    app.get('/bug', async () => { throw new TypeError("Cannot read properties of undefined (reading 'id')"); });
+    await app.ready();
+  });
+  afterAll(async () => { await app.close(); });
+
+  it('answers 503 service_unavailable, not 500, when the database cannot be reached: the caller may try again', async () => {
+    for (const url of ['/database-down', '/database-shutting-down']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(503);
+      expect(ErrorBody.parse(res.json())).toEqual({ message: OUTAGE_MESSAGE, code: 'service_unavailable' });
+    }
+  });
+
+  it('answers 500 internal to any other failure, without its details', async () => {
+    const res = await app.inject({ method: 'GET', url: '/bug' });
+    expect(res.statusCode).toBe(500);
+    expect(ErrorBody.parse(res.json())).toEqual({ message: GENERIC_5XX_MESSAGE, code: 'internal' });
   });
 });

@@ -11,9 +11,12 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.ts';
 import { INTERNAL_TOKEN_HEADER, type InternalAuth } from '../auth.ts';
 import { RequestLogger } from '../logger.ts';
+import { isOutage } from '../messaging/outages.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 export const GENERIC_5XX_MESSAGE = 'Something went wrong. Please try again.';
+/** A request that failed because the service's database (or Redis) cannot be reached: nothing wrong with it. */
+export const OUTAGE_MESSAGE = 'This part of Puente is not available right now. Please try again in a minute.';
 export const BODY_NOT_OBJECT_MESSAGE = 'Request body must be a JSON object';
 
 export interface ServedRoute { method: string; url: string }
@@ -108,6 +111,10 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
       // A declared schema refused the input (serve.ts): the contract's messages, first field's in `message`.
       const errors = error.validation.map((v) => ({ field: v.instancePath.replace(/^\//, '').replaceAll('/', '.'), message: v.message }));
       return reply.status(400).send({ message: errors[0]?.message ?? 'Invalid input', code: 'validation_failed', errors });
+    }
+    if (isOutage(error)) {
+      request.log.warn({ err: error }, 'request failed: a server the service needs cannot be reached');
+      return reply.status(503).send({ message: OUTAGE_MESSAGE, code: 'service_unavailable' });
     }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {

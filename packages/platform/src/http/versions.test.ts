@@ -2,6 +2,7 @@
  * Versions behind polled routes: a store in memory (one process) and in Redis (every instance of a service), and the
  * conditional answer a route gives from them.
  */
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
@@ -109,6 +110,30 @@ describeWithInfra(['redis'], 'RedisVersionStore', () => {
       await other.bump(['dropped']);
       await expect.poll(async () => (await one.read(['dropped']))[0], { timeout: 2_000, interval: 10 }).not.toBe(now);
     }, 20_000);
+
+    it('refuses a read at once while Redis cannot be reached, instead of queueing it through the reconnections', async () => {
+      const unreachable = new Redis({ host: '127.0.0.1', port: 1, lazyConnect: true, retryStrategy: () => 100 });
+      const store = new TrackedRedisVersionStore(unreachable, prefix);
+      try {
+        await expect(store.read(['down'])).rejects.toThrow('could not read the version of down');
+      } finally {
+        await store.close();
+        unreachable.disconnect();
+      }
+    });
+  });
+
+  it('bumps the versions it could not bump while Redis was unreachable as soon as it is back', async () => {
+    const redis = new Redis(server.url, { enableOfflineQueue: false });
+    clients.push(redis);
+    await once(redis, 'ready');
+    const store = new RedisVersionStore(redis, prefix);
+    const [before] = await store.read(['missed']);
+    redis.disconnect();
+    await expect(store.bump(['missed'])).rejects.toThrow(); // the change committed; its new version could not be set
+    expect(await new RedisVersionStore(client(), prefix).read(['missed'])).toEqual([before]);
+    await redis.connect();
+    await expect.poll(async () => (await store.read(['missed']))[0], { timeout: 5_000, interval: 20 }).not.toBe(before);
   });
 
   it('expires versions after the TTL (a version a crashed process failed to bump is not stale forever)', async () => {

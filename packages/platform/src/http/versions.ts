@@ -55,14 +55,23 @@ export const VERSION_TTL_SECONDS = 15 * 60;
 
 const VERSION_PREFIX = 'puente:version:';
 
-/** Versions in Redis, shared by every instance of a service (distributed mode). */
+/** How many keys whose bump failed are remembered, to be bumped once Redis is back (beyond it, the TTL bounds it). */
+const MAX_UNBUMPED = 100_000;
+
+/**
+ * Versions in Redis, shared by every instance of a service (distributed mode). A change committed while Redis could
+ * not be reached leaves its keys' old versions in Redis, and the polls revalidating them would be told "not modified"
+ * about data that changed: the keys are remembered and bumped as soon as the connection is ready again.
+ */
 export class RedisVersionStore implements VersionStore {
   private readonly redis: Redis;
   private readonly prefix: string;
+  private readonly unbumped = new Set<string>();
 
   constructor(redis: Redis, prefix = VERSION_PREFIX) {
     this.redis = redis;
     this.prefix = prefix;
+    redis.on('ready', () => void this.bumpMissed());
   }
 
   async read(keys: readonly string[]): Promise<string[]> {
@@ -81,7 +90,19 @@ export class RedisVersionStore implements VersionStore {
     if (keys.length === 0) return;
     const pipeline = this.redis.pipeline();
     for (const key of keys) pipeline.set(this.prefix + key, randomUUID(), 'EX', VERSION_TTL_SECONDS);
-    for (const [err] of (await pipeline.exec()) ?? []) if (err) throw err;
+    try {
+      for (const [err] of (await pipeline.exec()) ?? []) if (err) throw err;
+    } catch (err) {
+      for (const key of keys) if (this.unbumped.size < MAX_UNBUMPED) this.unbumped.add(key);
+      throw err;
+    }
+  }
+
+  private async bumpMissed(): Promise<void> {
+    if (this.unbumped.size === 0) return;
+    const keys = [...this.unbumped];
+    this.unbumped.clear();
+    await this.bump(keys).catch(() => undefined); // remembered again for the next reconnection
   }
 }
 
@@ -114,7 +135,9 @@ export class TrackedRedisVersionStore implements VersionStore {
   /** Opens two connections of its own, like `redis`; close() closes them. */
   constructor(redis: Redis, prefix = VERSION_PREFIX) {
     this.prefix = prefix;
-    this.reader = redis.duplicate();
+    // No queue while disconnected: a read fails at once (the poll then goes to the service) instead of waiting
+    // for the reconnection attempts, so a Redis outage does not hold polls back.
+    this.reader = redis.duplicate({ enableOfflineQueue: false });
     this.listener = redis.duplicate({ autoResubscribe: false });
     this.store = new RedisVersionStore(this.reader, prefix);
     this.listener.on('messageBuffer', (_channel: Buffer, keys: Buffer[] | Buffer | null) => this.invalidate(keys));
