@@ -253,7 +253,13 @@ function bodies(route: ApiRoute): fc.Arbitrary<string> {
 const urlValue = anyString.filter((s) => s !== '').map((s) => [...Buffer.from(s)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''));
 
 describe('fuzzing ApiRoutes through the gateway (fast-check): no input gives a 5xx', () => {
+  const tried = { routes: 0, cases: 0, serverErrors: 0 };
+  afterAll(() => {
+    console.log(`fuzz (seed ${SEED}, PUENTE_FUZZ_RUNS=${RUNS} a route): ${tried.routes} routes, ${tried.cases} cases tried, ${tried.serverErrors} answered 5xx`);
+  });
   const answered = (res: { status: number; body: unknown }) => {
+    tried.cases += 1;
+    if (res.status >= 500) tried.serverErrors += 1;
     expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
     if (res.status >= 400) expect(ErrorBody.safeParse(res.body).success, JSON.stringify(res.body)).toBe(true);
   };
@@ -261,6 +267,7 @@ describe('fuzzing ApiRoutes through the gateway (fast-check): no input gives a 5
   it.for(covered.map((route) => ({ name: label(route), route })))('$name', { timeout: 60_000 }, async ({ route }) => {
     const names = [...paramNames(route), ...(route.query ? requestFields(route.query) : [])];
     const parts = (route.body ? 1 : 0) + (names.length > 0 ? 1 : 0);
+    tried.routes += 1;
     if (route.body) {
       await fc.assert(fc.asyncProperty(bodies(route), async (raw) => {
         answered(await asUserOrAdmin({ method: route.method, path: pathOf(route), raw }));
