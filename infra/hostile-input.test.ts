@@ -4,7 +4,9 @@
  * lone surrogate, and every body route a JSON body that is not an object; each must be a 400 with the
  * api-conventions error body and the contract's message for that field (these were 500s: the database refuses NUL
  * in text and lone surrogates in JSON, and handlers read fields of a `null` body). Then a bounded fast-check fuzz
- * of the same routes asserts that no input gives a 5xx.
+ * of the same routes asserts that no input gives a 5xx: wrong types, missing and extra fields, odd keys
+ * (`__proto__`, `constructor`), numbers JSON cannot hold, deep nesting, huge strings, broken JSON, other content
+ * types, and any text in the path and query.
  *
  * Routes declared `planned` (their service is not built yet) are left out of the table, and a test checks that they
  * are indeed not served; once one is served (its declaration no longer planned), it joins the table and the fuzz.
@@ -37,13 +39,13 @@ const cookies: { user?: string; admin?: string } = {};
 /** Path parameters that must name something real for the route to reach its body validation. */
 const realParams: Record<string, Record<string, string>> = {};
 
-interface Call { method?: string; path: string; raw?: string; json?: unknown; cookie?: string | undefined }
+interface Call { method?: string; path: string; raw?: string; json?: unknown; cookie?: string | undefined; contentType?: string }
 
 /** A browser-like call: the app's own Origin (CSRF), the session cookie, a JSON body sent as given. */
-async function call({ method = 'GET', path, raw, json, cookie }: Call): Promise<{ status: number; body: unknown }> {
+async function call({ method = 'GET', path, raw, json, cookie, contentType }: Call): Promise<{ status: number; body: unknown }> {
   const payload = raw ?? (json === undefined ? undefined : JSON.stringify(json));
   const headers: Record<string, string> = { origin: base };
-  if (payload !== undefined) headers['content-type'] = 'application/json';
+  if (payload !== undefined) headers['content-type'] = contentType ?? 'application/json';
   if (cookie) headers.cookie = cookie;
   const res = await fetch(`${base}${path}`, { method, headers, redirect: 'manual', ...(payload === undefined ? {} : { body: payload }) });
   const text = await res.text();
@@ -239,15 +241,33 @@ const anyValue: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: fc.constantFrom(null, true, [], {}), weight: 1 },
 );
 
-/** Raw JSON bodies: anything at all, the route's own fields holding anything, and objects with odd keys. */
+/**
+ * Values written into a body as raw text: what JSON.stringify never makes (NaN, Infinity, numbers beyond a double or
+ * a safe integer, -0), a number as a string, deep nesting, a string near the body limit, and text that is not JSON.
+ */
+const rawValue = fc.constantFrom(
+  'NaN', 'Infinity', '-Infinity', '-0', '1e400', '-1e400', '123456789012345678901234567890', '9007199254740993', '"12.50"', '"1e3"',
+  `${'['.repeat(3000)}${']'.repeat(3000)}`, `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`, JSON.stringify('x'.repeat(200_000)),
+  '{"__proto__":{"role":"admin"}}', '{"constructor":{"prototype":{"role":"admin"}}}', 'undefined', "'single'", '"unterminated', '{', '',
+);
+
+/** Raw JSON bodies: anything at all, the route's own fields holding anything, objects with odd keys, and broken text. */
 function bodies(route: ApiRoute): fc.Arbitrary<string> {
   const fields = requestFields(route.body!);
   return fc.oneof(
     { arbitrary: fc.json({ maxDepth: 2 }), weight: 1 },
     { arbitrary: fc.record(Object.fromEntries(fields.map((f) => [f, anyValue])), { requiredKeys: [] }).map((o) => JSON.stringify(o)), weight: 4 },
     { arbitrary: fc.dictionary(anyString, anyValue, { maxKeys: 4 }).map((o) => JSON.stringify(o)), weight: 1 },
+    { arbitrary: fc.tuple(fc.constantFrom(...fields, '__proto__', 'constructor'), rawValue).map(([f, v]) => `{${JSON.stringify(f)}:${v}}`), weight: 2 },
+    { arbitrary: rawValue, weight: 1 },
   );
 }
+
+/** The content type sent with a body: JSON most of the time, else what a form, a script or a confused client sends. */
+const contentType = fc.oneof(
+  { arbitrary: fc.constant('application/json'), weight: 6 },
+  { arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/xml', 'application/jsonx'), weight: 1 },
+);
 
 /** Any string as one URL segment or query value, UTF-8 percent-encoded (a lone surrogate becomes U+FFFD). */
 const urlValue = anyString.filter((s) => s !== '').map((s) => [...Buffer.from(s)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''));
@@ -269,8 +289,8 @@ describe('fuzzing ApiRoutes through the gateway (fast-check): no input gives a 5
     const parts = (route.body ? 1 : 0) + (names.length > 0 ? 1 : 0);
     tried.routes += 1;
     if (route.body) {
-      await fc.assert(fc.asyncProperty(bodies(route), async (raw) => {
-        answered(await asUserOrAdmin({ method: route.method, path: pathOf(route), raw }));
+      await fc.assert(fc.asyncProperty(bodies(route), contentType, async (raw, type) => {
+        answered(await asUserOrAdmin({ method: route.method, path: pathOf(route), raw, contentType: type }));
       }), { numRuns: Math.ceil(RUNS / parts), seed: SEED });
     }
     if (names.length > 0) {
