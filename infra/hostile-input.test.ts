@@ -28,7 +28,7 @@ const PLENTY = '100000/1m';
 const appEnv = {
   ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_REFERRAL_CODE: ADMIN.code, EXPOSE_VERIFICATION_TOKEN: 'true',
   // This file sends thousands of requests from one IP: every rate limit out of the way.
-  ...Object.fromEntries(['LOGIN_ACCOUNT_IP', 'LOGIN_ACCOUNT', 'LOGIN_IP', 'SIGNUP_IP', 'REFERRAL_IP', 'RESET_IP', 'RESET_EMAIL']
+  ...Object.fromEntries(['LOGIN_ACCOUNT_IP', 'LOGIN_ACCOUNT', 'LOGIN_IP', 'SIGNUP_IP', 'REFERRAL_IP', 'RESET_IP', 'RESET_EMAIL', 'PASSWORD_CHECK_USER']
     .map((name) => [`RATE_LIMIT_${name}`, PLENTY])),
 };
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { ErrorBody } from '@puente/contracts';
 import { describeWithInfra, startRedis, type RedisServer } from '@puente/testkit';
-import { buildTestGateway, OWN_ORIGIN, PASSWORD, startFakeService, type FakeUpstream } from './test-helpers.ts';
+import { buildTestGateway, OWN_ORIGIN, PASSWORD, sessionCookieOf, startFakeService, type FakeUpstream } from './test-helpers.ts';
 
 const ATTACKER = '203.0.113.7';
 const OWNER = '198.51.100.20';
@@ -86,6 +86,28 @@ function suite(store: () => Promise<{ redisUrl?: string; stop(): Promise<void> }
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => forgot(`someone-${i}@example.com`, '198.18.1.1')));
     expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(10);
     expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(2);
+  });
+
+  const changePassword = (cookie: string, currentPassword: string) => gateway.inject({
+    method: 'POST', url: '/api/auth/change-password', remoteAddress: OWNER,
+    headers: { origin: OWN_ORIGIN, 'content-type': 'application/json', cookie }, payload: { currentPassword, newPassword: 'a new password 1' },
+  });
+
+  it('stops a signed-in session guessing its password: 10 wrong ones sent at once get 400, the rest 429, the right one too', async () => {
+    const cookie = sessionCookieOf(await login('ana@example.com', PASSWORD, OWNER))!;
+    const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => changePassword(cookie, `guess-${i}`)));
+    expect(answers.filter((a) => a.statusCode === 400)).toHaveLength(10);
+    expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(5);
+    const refused = await changePassword(cookie, PASSWORD);
+    expect(refused.statusCode).toBe(429);
+    expect(ErrorBody.parse(refused.json())).toEqual({ message: 'Too many wrong passwords. Please try again in 15 minutes.', code: 'rate_limited' });
+  });
+
+  it('forgives the wrong passwords of a user who then gives the right one', async () => {
+    const cookie = sessionCookieOf(await login('dora@example.com', PASSWORD, OWNER))!;
+    for (let i = 0; i < 9; i++) expect((await changePassword(cookie, `typo-${i}`)).statusCode).toBe(400);
+    expect((await changePassword(cookie, PASSWORD)).statusCode).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await changePassword(cookie, `typo-again-${i}`)).statusCode).toBe(400);
   });
 }
 

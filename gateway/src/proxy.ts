@@ -141,10 +141,10 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
           method: route.method,
           url: routerPath(route),
           preValidation: async (request, reply) => {
-            if (limited) await deps.limiter.check(request);
             const session = await deps.sessions.current(request, reply);
             if (route.access !== 'visitor' && !session) throw unauthorized();
             if (route.access === 'admin' && session?.role !== 'admin') throw forbidden('Admins only');
+            if (limited) await deps.limiter.check(request, session?.userId);
             const exchange: Exchange = {};
             if (route.polled && session) {
               const poll = await deps.polled.answer(route, request, reply, session.userId);

@@ -38,6 +38,11 @@ export interface RateLimits {
   referralChecksPerIp: Limit;
   passwordResetsPerIp: Limit;
   passwordResetsPerEmail: Limit;
+  /**
+   * Wrong current passwords given by one signed-in user (changing the password, deleting the account): a session
+   * left open must not become a way to guess the password behind it.
+   */
+  passwordChecksPerUser: Limit;
 }
 
 const MINUTE = 60_000;
@@ -50,6 +55,7 @@ export const defaultRateLimits: RateLimits = {
   referralChecksPerIp: { max: 30, windowMs: 15 * MINUTE },
   passwordResetsPerIp: { max: 10, windowMs: HOUR },
   passwordResetsPerEmail: { max: 3, windowMs: HOUR },
+  passwordChecksPerUser: { max: 10, windowMs: 15 * MINUTE },
 };
 
 /** A limit written as `<max>/<window>`, the window in s, m or h: `5/15m`, `10/1h`. */
@@ -116,9 +122,9 @@ function emailKey(email: unknown): string | undefined {
 export interface RateLimiter {
   /** Whether any limit applies to calls of this declared route (the others skip check() altogether). */
   appliesTo(route: Pick<ApiRoute, 'method' | 'path'>): boolean;
-  /** Before proxying: consumes the call's points and throws 429 when a limit is reached. */
-  check(request: FastifyRequest): Promise<void>;
-  /** After the upstream answered a login: keeps the points of a failure, gives back the others. */
+  /** Before proxying: consumes the call's points and throws 429 when a limit is reached (userId: the caller's). */
+  check(request: FastifyRequest, userId?: number): Promise<void>;
+  /** After the upstream answered a login or a password check: keeps the points of a failure, gives back the others. */
   settle(request: FastifyRequest, status: number): Promise<void>;
 }
 
@@ -136,6 +142,8 @@ const LOGIN = 'POST /api/auth/login';
 const SIGNUP = 'POST /api/signup/request';
 const FORGOT_PASSWORD = 'POST /api/auth/forgot-password';
 const REFERRAL_PREFIX = '/api/auth/verify-referral/';
+/** The calls where a signed-in user gives their current password (identity answers a wrong one with 400). */
+const PASSWORD_CHECKS = new Set(['POST /api/auth/change-password', 'POST /api/users/me/delete']);
 const LOGIN_MESSAGE = 'Too many failed login attempts.';
 const ACCOUNT_MESSAGE = 'Too many failed login attempts for this account.';
 const SIGNING_IN = 'Signing in';
@@ -172,10 +180,11 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
   return {
     appliesTo(route) {
       const call = `${route.method} ${route.path}`;
-      return call === LOGIN || call === SIGNUP || call === FORGOT_PASSWORD || (route.method === 'GET' && route.path.startsWith(REFERRAL_PREFIX));
+      return call === LOGIN || call === SIGNUP || call === FORGOT_PASSWORD || PASSWORD_CHECKS.has(call)
+        || (route.method === 'GET' && route.path.startsWith(REFERRAL_PREFIX));
     },
 
-    async check(request) {
+    async check(request, userId) {
       const path = normalizePath(request.url);
       const call = `${request.method} ${path}`;
       const ip = request.ip;
@@ -204,6 +213,10 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
           { limiter: limiter.passwordResetsPerIp, key: ip, message, what },
           ...(email ? [{ limiter: limiter.passwordResetsPerEmail, key: email, message, what }] : []),
         ]);
+      } else if (PASSWORD_CHECKS.has(call) && userId !== undefined) {
+        const steps = [{ limiter: limiter.passwordChecksPerUser, key: String(userId), message: 'Too many wrong passwords.', what: 'Checking your password' }];
+        await consume(steps);
+        held.set(request, steps);
       } else if (request.method === 'GET' && path.startsWith(REFERRAL_PREFIX)) {
         await consume([{ limiter: limiter.referralChecksPerIp, key: ip, message: 'Too many referral code checks.', what: 'Checking referral codes' }]);
       }
@@ -215,6 +228,12 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
       held.delete(request);
       if (status === 401 || status === 403) return; // a failed login: its points stay
       const [first] = steps;
+      if (first?.limiter === limiter.passwordChecksPerUser) {
+        if (status === 400) return; // a wrong password (or a refused new one): its point stays
+        if (status < 400) await counters(() => first.limiter.delete(first.key)); // the owner knew it
+        else await giveBack(steps);
+        return;
+      }
       if (status < 400 && first?.limiter === limiter.loginFailuresPerAccountAndIp) {
         // The owner got in from here: their earlier failures from this IP are forgiven.
         await Promise.all([counters(() => first.limiter.delete(first.key)), giveBack(steps.slice(1))]);

@@ -29,6 +29,7 @@ export const gatewaySettings = z.object({
   RATE_LIMIT_REFERRAL_IP: limit(),
   RATE_LIMIT_RESET_IP: limit(),
   RATE_LIMIT_RESET_EMAIL: limit(),
+  RATE_LIMIT_PASSWORD_CHECK_USER: limit(),
   WEB_ROOT: z.string().optional(),
 });
 export type GatewaySettings = z.infer<typeof gatewaySettings>;
@@ -43,6 +44,7 @@ export function gatewayOptionsFrom(s: GatewaySettings): Pick<GatewayOptions, 'al
     referralChecksPerIp: s.RATE_LIMIT_REFERRAL_IP,
     passwordResetsPerIp: s.RATE_LIMIT_RESET_IP,
     passwordResetsPerEmail: s.RATE_LIMIT_RESET_EMAIL,
+    passwordChecksPerUser: s.RATE_LIMIT_PASSWORD_CHECK_USER,
   };
   const rateLimits = Object.fromEntries(Object.entries(byLimit).filter(([, limit]) => limit)) as Partial<RateLimits>;
   return {

@@ -21,6 +21,7 @@ export const users: Record<string, { id: number; role: 'user' | 'admin' }> = {
   'ana@example.com': { id: 1, role: 'user' },
   'ben@example.com': { id: 2, role: 'admin' },
   'unverified@example.com': { id: 3, role: 'user' },
+  'dora@example.com': { id: 4, role: 'user' },
 };
 export const PASSWORD = 'correct horse';
 
@@ -34,7 +35,7 @@ export interface FakeUpstream {
 
 /**
  * identity: POST /auth/login grants a session (401 for a wrong password, 403 for the unverified account);
- * POST /auth/change-password ends the caller's other sessions; POST /auth/reset-password ends all of the caller's
+ * POST /auth/change-password ends the caller's other sessions (400 for a currentPassword other than PASSWORD); POST /auth/reset-password ends all of the caller's
  * sessions; POST /auth/forgot-password sends an action signed with another secret;
  * GET /auth/user answers the caller or 401; GET /login redirects to the app's /login.
  * Every other path echoes what it received (and, with an x-test-grant-me header, tries to grant a session).
@@ -58,6 +59,10 @@ export async function startFakeService(name: ServiceName = 'identity'): Promise<
   });
   app.post('/auth/change-password', async (request, reply) => {
     const caller = requireUser(request);
+    const { currentPassword } = JSON.parse(String(request.body || '{}')) as { currentPassword?: string };
+    if (currentPassword !== undefined && currentPassword !== PASSWORD) {
+      return reply.status(400).send({ message: 'Current password is incorrect', code: 'wrong_password' });
+    }
     return reply.headers(await act({ action: 'revoke-others', userId: caller.userId, keepSessionId: caller.sessionId! })).send({ message: 'Password changed' });
   });
   app.post('/auth/reset-password', async (request, reply) => {
