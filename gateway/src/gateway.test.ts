@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, createServer, type Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ApiRoutes, ErrorBody, HealthResponse, ServiceNames, fillPath, servicePath, type ApiRoute, type ServiceName } from '@puente/contracts';
 import { proxiedRoutes } from './proxy.ts';
@@ -221,4 +222,69 @@ describe('gateway in front of a service that is down', () => {
       await identity.close().catch(() => {});
     }
   });
+
+  /**
+   * An instance that dies with the request on its socket: the first connection through this front is reset as soon
+   * as bytes arrive (what the gateway sees when an instance behind a shared port is killed); later ones reach the
+   * service.
+   */
+  async function resettingFront(target: string): Promise<{ url: string; resets: number; close(): Promise<void> }> {
+    const sockets = new Set<Socket>();
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      if (front.resets === 0) {
+        socket.once('data', () => { front.resets += 1; socket.resetAndDestroy(); });
+        return;
+      }
+      const { hostname, port } = new URL(target);
+      const upstream = connect(Number(port), hostname);
+      socket.pipe(upstream).pipe(socket);
+      upstream.on('error', () => socket.destroy());
+      sockets.add(upstream);
+      socket.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const front = {
+      url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+      resets: 0,
+      close: () => new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+    };
+    return front;
+  }
+
+  it('tries a repeatable request once more on a new connection when the instance it reached died, and never a POST', async () => {
+    const identity = await startFakeService('identity');
+    const exchange = await startFakeService('exchange');
+    const front = await resettingFront(exchange.url);
+    const gateway = await buildTestGateway({ serviceUrls: { identity: identity.url, exchange: front.url } });
+    try {
+      const cookie = sessionCookieOf(await login(gateway, 'ana@example.com'))!;
+      const confirm = await gateway.inject({ method: 'PUT', url: '/api/exchange-matches/7/confirm', headers: { cookie, origin: OWN_ORIGIN, 'content-type': 'application/json' }, payload: '{"note":1}' });
+      expect(confirm.statusCode).toBe(200);
+      expect(front.resets).toBe(1);
+      expect(exchange.seen.map((s) => `${s.method} ${s.url} ${s.body}`)).toEqual(['PUT /exchange-matches/7/confirm {"note":1}']);
+
+      // A POST may have been acted on before the reset: the browser is told, and the service sees it at most once.
+      front.resets = 0;
+      await gateway.close();
+      const fresh = await buildTestGateway({ serviceUrls: { identity: identity.url, exchange: front.url } });
+      try {
+        const again = sessionCookieOf(await login(fresh, 'ana@example.com'))!;
+        const post = await fresh.inject({ method: 'POST', url: '/api/exchange-requests', headers: { cookie: again, origin: OWN_ORIGIN, 'content-type': 'application/json' }, payload: '{}' });
+        expect(post.statusCode).toBe(503);
+        expect(ErrorBody.parse(post.json()).code).toBe('service_unavailable');
+        expect(exchange.seen).toHaveLength(1);
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await gateway.close();
+      await front.close();
+      await Promise.all([identity.close(), exchange.close()]);
+    }
+  });
 });
+

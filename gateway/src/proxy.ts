@@ -7,7 +7,6 @@
  * and the session cookie is left out. On the way down: identity's session action (grant, revoke-all,
  * revoke-others) is verified, acted on and stripped, and a login's rate-limit points are settled (rate-limits.ts).
  */
-import { PassThrough } from 'node:stream';
 import type { IncomingHttpHeaders } from 'node:http';
 import { buffer } from 'node:stream/consumers';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -78,6 +77,7 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
   const callerToken = callerTokens(deps.auth);
 
   const proxyOptions = (service: ServiceName) => ({
+    retryDelay: retryOnceIfUnsent,
     rewriteRequestHeaders: (request: FastifyRequest, headers: IncomingHttpHeaders) =>
       upstreamHeaders(request, headers, exchanges.get(request)?.internalToken),
     rewriteHeaders: (headers: IncomingHttpHeaders, request: FastifyRequest | undefined) => {
@@ -153,17 +153,11 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
             }
             if (session) exchange.internalToken = await callerToken(session);
             exchanges.set(request, exchange);
-            // Forward the bytes as they came (a JSON body would otherwise be re-serialised, breaking Stripe's signature).
-            if (Buffer.isBuffer(request.body)) {
-              const body = new PassThrough();
-              body.end(request.body);
-              request.body = body;
-            }
           },
           // Whatever became of it (refused, failed, answered), a shared fetch is over once the reply is sent.
           onResponse: async (request) => { exchanges.get(request)?.shared?.fetched(); },
           // The service's path is the browser's without /api; the query goes as it came.
-          handler: (request, reply) => reply.from(serviceUrlOf(request.url), options as never),
+          handler: (request, reply) => reply.from(serviceUrlOf(request.url), withBody(request, options) as never),
         });
       }
     });
@@ -193,6 +187,30 @@ async function afterResponse(deps: ProxyDeps, request: FastifyRequest, reply: Fa
     throw sessionsUnavailable();
   }
 }
+
+/**
+ * The bytes as they came (a JSON body would otherwise be re-serialised, breaking Stripe's signature), as a buffer
+ * rather than a stream so that a retry can send them again.
+ */
+function withBody<T extends object>(request: FastifyRequest, options: T): T | (T & { body: Buffer; contentType: string }) {
+  if (!Buffer.isBuffer(request.body)) return options;
+  return { ...options, body: request.body, contentType: request.headers['content-type'] ?? 'application/octet-stream' };
+}
+
+/**
+ * One more try on a new connection when the first could not reach the service: an instance that just died (a
+ * deploy, a crash) behind a shared port leaves refused connects and kept-alive sockets that reset, and the instance
+ * beside it would have answered. A refused connect sent nothing, so any method may go again; a reset socket may
+ * have delivered the request, so only the methods that are safe to repeat (GET, HEAD, PUT, DELETE) do.
+ */
+function retryOnceIfUnsent({ err, req, attempt }: { err?: Error; req: { method: string }; attempt: number }): number | null {
+  if (attempt > 0 || !err) return null;
+  const code = (err as { code?: string }).code ?? (err.cause as { code?: string } | undefined)?.code;
+  if (code === 'ECONNREFUSED') return 1;
+  return REPEATABLE.has(req.method) && code !== undefined && RESET.has(code) ? 1 : null;
+}
+const REPEATABLE = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+const RESET = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 
 function upstreamHeaders(request: FastifyRequest, incoming: IncomingHttpHeaders, internalToken: string | undefined): IncomingHttpHeaders {
   const headers: IncomingHttpHeaders = { ...incoming };
