@@ -1,13 +1,15 @@
 /**
  * Audit: sign-up and login attempts for the admin monitoring view. Owns schema `audit`.
- * Consumes identity's attempt events, answers the four /admin routes (admins only), deletes attempts past retention;
- * answers identity with a user's attempts for their data download, and anonymises them when they delete their account.
+ * Consumes identity's attempt events, answers the /admin routes (admins only: the lists, their stats and CSV exports,
+ * the attempts per day), deletes attempts past retention; answers identity with a user's attempts for their data
+ * download, and anonymises them when they delete their account.
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { defineService } from '@puente/platform';
 import { LoginAttemptSchema, SignupAttemptSchema } from './domain/attempts.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { exportRoutes } from './routes/export.ts';
 import { personalDataRoutes } from './routes/personal-data.ts';
 import { consumers } from './events/consumers.ts';
 import { PURGE_OLD_ATTEMPTS, purgeOldAttempts } from './jobs/purge-old-attempts.ts';
@@ -32,6 +34,7 @@ export function auditService(settings: AuditSettings) {
     schedules: [{ job: PURGE_OLD_ATTEMPTS, everyMs: DAILY_MS, schedulerId: PURGE_OLD_ATTEMPTS }],
     async routes(app) {
       await app.register(adminRoutes);
+      await app.register(exportRoutes);
       await app.register(personalDataRoutes);
     },
   });

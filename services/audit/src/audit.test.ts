@@ -1,41 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, InboxEntry, loadConfig, makeEvent, type Caller } from '@puente/platform';
+import { ConfigError, InboxEntry, loadConfig, type Caller } from '@puente/platform';
 import { PLATFORM_TABLES, schemaReport, startTestService, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import {
   AttemptFieldLimits as L,
   ErrorBody, LoginAttemptList, LoginFailureStats, Routes, SignupAttemptList, SignupFailureStats, servicePath,
-  type ApiRoute, type EventEnvelope, type EventPayload, type LoginAttempt, type SignupAttempt,
+  type ApiRoute, type EventEnvelope, type LoginAttempt, type SignupAttempt,
 } from '@puente/contracts';
 import { AuditSettings, auditService } from './app.ts';
 import { PURGE_OLD_ATTEMPTS } from './jobs/purge-old-attempts.ts';
+import { DAY_MS, at, day, login, midnight, signup, type LoginPayload, type SignupPayload } from './testing/attempt-events.ts';
 
-const DAY_MS = 86_400_000;
-const today = new Date();
-const midnight = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
-/** The date `n` days after the first day of the test data (ten days ago), as YYYY-MM-DD. */
-const day = (n: number): string => new Date(midnight + (n - 10) * DAY_MS).toISOString().slice(0, 10);
-const at = (n: number, time: string): string => `${day(n)}T${time}Z`;
-
-type SignupPayload = EventPayload<'signupAttempted'>;
-type LoginPayload = EventPayload<'loginAttempted'>;
-
-function signup(email: string, occurredAt: string, more: Partial<SignupPayload> = {}): EventEnvelope {
-  const event = makeEvent('signupAttempted', email, {
-    email, step: 'request', status: 'pending', failureReason: null, referralCode: 'ANA12345',
-    ipAddress: '203.0.113.7', userAgent: 'Mozilla/5.0 (X11; Linux x86_64)', ...more,
-  });
-  return { ...event, occurredAt };
-}
-
-function login(email: string, occurredAt: string, more: Partial<LoginPayload> = {}): EventEnvelope {
-  const event = makeEvent('loginAttempted', email, {
-    email, method: 'password', status: 'success', failureReason: null,
-    ipAddress: '198.51.100.4', userAgent: 'Mozilla/5.0 (Macintosh)', ...more,
-  });
-  return { ...event, occurredAt };
-}
 
 /** The list item an attempt event becomes, as the contract describes it (the id is the database's). */
 function signupRow(e: EventEnvelope, more: Partial<SignupAttempt> = {}): SignupAttempt {
@@ -54,9 +30,10 @@ function loginRow(e: EventEnvelope, more: Partial<LoginAttempt> = {}): LoginAtte
 const ADMIN: Caller = { kind: 'user', userId: 1, role: 'admin' };
 const USER: Caller = { kind: 'user', userId: 2, role: 'user' };
 const R = Routes.audit;
-/** The admin view's routes (the internal one for identity is tested in personal-data.test.ts). */
-const ROUTES = Object.values(R).filter((route) => route.access === 'admin').map((route) => servicePath(route));
 const url = (route: ApiRoute, query = '') => (query ? `${servicePath(route)}?${query}` : servicePath(route));
+/** The admin view's routes, each with a query it takes (the internal one for identity is tested in personal-data.test.ts). */
+const ROUTES = Object.values(R).filter((route) => route.access === 'admin')
+  .map((route) => url(route, route === R.attemptsPerDay ? `from=${day(0)}&to=${day(2)}` : ''));
 
 describe('audit settings', () => {
   it('keeps attempts 365 days unless AUDIT_RETENTION_DAYS says otherwise', () => {
@@ -223,7 +200,7 @@ describeWithInfra(['postgres'], 'audit service', () => {
   });
 
   it('answers 401 to visitors and other services, 403 to signed-in non-admins, on every admin route', async () => {
-    expect(ROUTES).toHaveLength(4);
+    expect(ROUTES).toHaveLength(7);
     for (const path of ROUTES) {
       const visitor = await get(path, null);
       expect([path, visitor.statusCode, ErrorBody.parse(visitor.json())]).toEqual([path, 401, { message: 'Authentication required', code: 'unauthorized' }]);

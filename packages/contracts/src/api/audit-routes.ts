@@ -1,7 +1,10 @@
 /** The audit service's routes: the admin monitoring view's data (spec section 3). */
 import { PersonalDataQuery } from './common.ts';
 import { routeGroup } from './route.ts';
-import { AttemptsQuery, AuditPersonalData, FailureStatsQuery, LoginAttemptList, LoginFailureStats, SignupAttemptList, SignupFailureStats } from './audit.ts';
+import {
+  AdminPeriodQuery, AttemptsCsv, AttemptsPerDay, AttemptsQuery, AuditPersonalData, FailureStatsQuery, LoginAttemptList, LoginFailureStats,
+  SignupAttemptList, SignupFailureStats,
+} from './audit.ts';
 
 export const AuditRoutes = routeGroup('audit', {
   signupAttempts: {
@@ -23,6 +26,21 @@ export const AuditRoutes = routeGroup('audit', {
     method: 'GET', path: '/api/admin/login-failures', access: 'admin', query: FailureStatsQuery,
     summary: 'Failed logins counted by method and reason, most frequent first.',
     responses: { 200: LoginFailureStats },
+  },
+  signupAttemptsExport: {
+    method: 'GET', path: '/api/admin/signup-attempts/export', access: 'admin', query: FailureStatsQuery, produces: 'text/csv',
+    summary: 'The filtered sign-up attempts as a CSV file, newest first, streamed.',
+    responses: { 200: AttemptsCsv },
+  },
+  loginAttemptsExport: {
+    method: 'GET', path: '/api/admin/login-attempts/export', access: 'admin', query: FailureStatsQuery, produces: 'text/csv',
+    summary: 'The filtered login attempts as a CSV file, newest first, streamed.',
+    responses: { 200: AttemptsCsv },
+  },
+  attemptsPerDay: {
+    method: 'GET', path: '/api/admin/attempts-per-day', access: 'admin', query: AdminPeriodQuery,
+    summary: 'Sign-up and login attempts per UTC day of a period, by status, for the admin page\'s charts.',
+    responses: { 200: AttemptsPerDay },
   },
   personalData: {
     method: 'GET', path: '/internal/personal-data/attempts', access: 'internal', callers: ['identity'], query: PersonalDataQuery,

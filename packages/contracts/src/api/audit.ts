@@ -1,7 +1,7 @@
 /**
  * Audit: sign-up and login attempts for the admin monitoring page.
  * Calls: GET /api/admin/signup-attempts, /api/admin/login-attempts, /api/admin/signup-failures,
- * /api/admin/login-failures.
+ * /api/admin/login-failures, the lists' CSV exports and the sign-ups and logins per day of the charts.
  */
 import { z } from 'zod';
 import {
@@ -103,11 +103,55 @@ export const AttemptsQuery = PaginationQuery.extend({
 export type AttemptsQuery = z.infer<typeof AttemptsQuery>;
 
 /**
- * Query of GET /api/admin/signup-failures and /api/admin/login-failures: the same email, from and to filters as the
- * attempt lists (so the stat cards follow the admin page's filters); no pagination, the groups are few.
+ * Query of GET /api/admin/signup-failures and /api/admin/login-failures, and of the CSV exports of the attempt lists:
+ * the same email, from and to filters as the lists (so the stat cards and the files follow the admin page's
+ * filters); no pagination (the groups are few; a file holds every matching attempt).
  */
 export const FailureStatsQuery = AttemptsQuery.pick({ email: true, from: true, to: true });
 export type FailureStatsQuery = z.infer<typeof FailureStatsQuery>;
+
+/**
+ * GET /api/admin/signup-attempts/export and /api/admin/login-attempts/export: the filtered list as a CSV file
+ * (text/csv, a header row of the list's field names, then one row per attempt, newest first). A cell that would
+ * start with = + - @ (a formula to a spreadsheet) is prefixed with '.
+ */
+export const AttemptsCsv = z.string().meta({ description: 'CSV (RFC 4180), a header row then one row per attempt.' });
+export type AttemptsCsv = z.infer<typeof AttemptsCsv>;
+
+/** The columns of the CSV exports, in order: every field of a list item. */
+export const SignupAttemptCsvColumns = SignupAttempt.keyof().options;
+export const LoginAttemptCsvColumns = LoginAttempt.keyof().options;
+
+const PeriodMessages = {
+  day: 'from and to must be ISO dates (YYYY-MM-DD)',
+  order: 'from must not be after to',
+  length: 'The period can be at most 366 days',
+} as const;
+/** The longest period the charts take: a year, leap day included. */
+export const MAX_PERIOD_DAYS = 366;
+const PeriodDay = z.iso.date({ error: PeriodMessages.day });
+const daysBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 86_400_000;
+
+/**
+ * Query of the admin page's charts (GET /api/admin/attempts-per-day, /api/admin/exchange-funnel): a period of whole
+ * UTC days, from and to inclusive, at most 366 days.
+ */
+export const AdminPeriodQuery = z.object({ from: PeriodDay, to: PeriodDay })
+  .refine((q) => q.from <= q.to, { error: PeriodMessages.order, path: ['from'] })
+  .refine((q) => daysBetween(q.from, q.to) < MAX_PERIOD_DAYS, { error: PeriodMessages.length, path: ['to'] });
+export type AdminPeriodQuery = z.infer<typeof AdminPeriodQuery>;
+
+/** One UTC day of GET /api/admin/attempts-per-day: its sign-up attempts and login attempts by status. */
+export const AttemptsOnDay = z.object({
+  date: z.iso.date(),
+  signups: z.object({ completed: Count, pending: Count, failed: Count }),
+  logins: z.object({ success: Count, failed: Count }),
+});
+export type AttemptsOnDay = z.infer<typeof AttemptsOnDay>;
+
+/** GET /api/admin/attempts-per-day: every day of the period, oldest first (days without attempts count zeros). */
+export const AttemptsPerDay = z.array(AttemptsOnDay);
+export type AttemptsPerDay = z.infer<typeof AttemptsPerDay>;
 
 /**
  * The audit service's section of a user's data download (GET /internal/personal-data/attempts): the sign-up and

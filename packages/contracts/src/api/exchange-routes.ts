@@ -1,9 +1,10 @@
-/** The exchange service's routes (spec section 7, and the limits and match cancel beyond it). */
+/** The exchange service's routes (spec section 7, and the limits, match cancel and admins' funnel beyond it). */
 import { PaginationQuery, PersonalDataQuery } from './common.ts';
 import { routeGroup } from './route.ts';
+import { AdminPeriodQuery } from './audit.ts';
 import {
   ExchangeMatch, ExchangeMatchCreate, ExchangeMatchForRequest, ExchangeMatchIdParams, ExchangeMatchList, ExchangeRate,
-  ExchangeLimits, ExchangeRequest, ExchangeRequestCreate, ExchangeRequestIdParams, ExchangeRequestList,
+  ExchangeFunnel, ExchangeLimits, ExchangeRequest, ExchangeRequestCreate, ExchangeRequestIdParams, ExchangeRequestList,
   ExchangePersonalData, ExchangeRequestNotifyResponse, ExchangeRequestsQuery, InternalMatch, MatchAccountsResponse, MatchesByRequestParams, TradesInProgress,
   TransactionHistory,
 } from './exchange.ts';
@@ -105,6 +106,11 @@ export const ExchangeRoutes = routeGroup('exchange', {
     method: 'GET', path: '/api/transaction-history', access: 'user', query: PaginationQuery, paginated: true,
     summary: 'The signed-in user\'s completed exchanges, newest first, from their own side.',
     responses: { 200: TransactionHistory },
+  },
+  funnel: {
+    method: 'GET', path: '/api/admin/exchange-funnel', access: 'admin', query: AdminPeriodQuery,
+    summary: 'Of the requests posted in a period, how many were matched, confirmed and completed (the admin page\'s funnel).',
+    responses: { 200: ExchangeFunnel },
   },
   personalData: {
     method: 'GET', path: '/internal/personal-data/trades', access: 'internal', callers: ['identity'], query: PersonalDataQuery,

@@ -385,3 +385,11 @@ export type InternalMatch = z.infer<typeof InternalMatch>;
 /** GET /internal/trades-in-progress: the user's matches still pending or confirmed (an account is not deleted mid-trade). */
 export const TradesInProgress = z.object({ matchesInProgress: Count });
 export type TradesInProgress = z.infer<typeof TradesInProgress>;
+
+/**
+ * GET /api/admin/exchange-funnel (admins): of the requests posted in the period, how many were ever accepted
+ * (matched), approved by their poster (confirmed) and completed by the parties: each stage counts requests, so each
+ * is at most the one before. A request reopened and accepted again counts once.
+ */
+export const ExchangeFunnel = z.object({ posted: Count, matched: Count, confirmed: Count, completed: Count });
+export type ExchangeFunnel = z.infer<typeof ExchangeFunnel>;

@@ -56,7 +56,7 @@ function operation(route: ApiRoute): Record<string, unknown> {
     const schema = route.responses[status];
     responses[status] = {
       description: REASONS[status] ?? 'OK',
-      ...(schema ? { content: { 'application/json': { schema: schemaOf(schema, 'output') } } } : {}),
+      ...(schema ? { content: { [route.produces ?? 'application/json']: { schema: schemaOf(schema, 'output') } } } : {}),
       ...(route.paginated ? { headers: { 'X-Total-Count': { schema: { type: 'integer' }, description: 'How many items in all' } } } : {}),
     };
   }

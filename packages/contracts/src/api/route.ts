@@ -34,6 +34,8 @@ export interface RouteSpec {
   responses: { [status: number]: z.ZodType | null };
   /** A browser navigation answered with a redirect (Location), not JSON. */
   navigation?: true;
+  /** The success body's media type when it is not JSON: a file streamed to download (its schema is the text). */
+  produces?: 'text/csv';
   /** Lists paginated with limit and offset answer their total in an X-Total-Count header. */
   paginated?: true;
   /** For internal routes: who may call (a service, or the gateway). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Access, ApiRoutes, Routes, fillPath, routerPath, servicePath, successStatuses } from './index.ts';
+import { Access, ApiRoutes, Routes, fillPath, openApiDocument, routerPath, servicePath, successStatuses } from './index.ts';
 
 describe('ApiRoutes', () => {
   // Spec section 7, one line per call, as the spec lists them.
@@ -54,7 +54,7 @@ describe('ApiRoutes', () => {
   // Beyond the spec: identity's passwords, name edits, Google's callback and the admins' verification review, Stripe's
   // webhook and the test payment mode's checkout, the plan limits and calling off a match, the email digest
   // preference, a user's data download and account deletion, the signed-in devices (sessions), and the services'
-  // internal routes.
+  // internal routes; the admin page's CSV exports and charts (issue 16).
   const beyondSpec = [
     'GET /api/auth/sessions',
     'DELETE /api/auth/sessions/{id}',
@@ -86,6 +86,10 @@ describe('ApiRoutes', () => {
     'GET /api/admin/verification-requests',
     'POST /api/admin/verification-requests/{id}/approve',
     'POST /api/admin/verification-requests/{id}/reject',
+    'GET /api/admin/signup-attempts/export',
+    'GET /api/admin/login-attempts/export',
+    'GET /api/admin/attempts-per-day',
+    'GET /api/admin/exchange-funnel',
   ];
   const routeKeys = ApiRoutes.map((route) => `${route.method} ${route.path}`);
 
@@ -106,7 +110,8 @@ describe('ApiRoutes', () => {
       }
       if (path === '/internal/trades-in-progress' || path === '/internal/matches/{id}') return 'exchange';
       if (path === '/api/webhooks/stripe') return 'subscription';
-      if (/^\/api\/admin\/(signup|login)-/.test(path)) return 'audit';
+      if (/^\/api\/admin\/(signup|login|attempts)-/.test(path)) return 'audit';
+      if (path === '/api/admin/exchange-funnel') return 'exchange';
       if (/^\/api\/(auth|login|signup|users|referral|admin\/users|admin\/verification-requests)\b/.test(path)) return 'identity';
       if (path.startsWith('/api/bank-accounts')) return 'accounts';
       if (/^\/api\/(exchange-rate|exchange-requests|exchange-matches|transaction-history)\b/.test(path)) return 'exchange';
@@ -145,6 +150,14 @@ describe('route declarations', () => {
     for (const route of ApiRoutes) {
       expect(`${route.name} ${route.path}`).toMatch(route.access === 'internal' ? /^\S+ \/internal\// : /^\S+ \/api\//);
     }
+  });
+
+  it('name the media type of a file download, and the OpenAPI document shows it', () => {
+    const files = ApiRoutes.filter((route) => route.produces).map((route) => `${route.method} ${route.path} ${route.produces}`);
+    expect(files).toEqual(['GET /api/admin/signup-attempts/export text/csv', 'GET /api/admin/login-attempts/export text/csv']);
+    const paths = openApiDocument('test').paths as Record<string, { get: { responses: { 200: { content: object } } } }>;
+    expect(Object.keys(paths['/api/admin/login-attempts/export']!.get.responses[200].content)).toEqual(['text/csv']);
+    expect(Object.keys(paths['/api/admin/login-attempts']!.get.responses[200].content)).toEqual(['application/json']);
   });
 
   it('give the paths a service and the gateway register', () => {

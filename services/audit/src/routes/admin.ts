@@ -1,7 +1,7 @@
 /**
  * The admin monitoring view's data (spec section 3), served against Routes.audit: the attempt lists (filtered, newest
  * first, paginated with X-Total-Count) and the failure stats (failed attempts grouped by step or method and reason,
- * most frequent first). The declarations say admins only (401 for visitors, 403 for other users) and validate the
+ * most frequent first), and the attempts per day of the charts. The declarations say admins only (401 for visitors, 403 for other users) and validate the
  * queries; the answers go out through the contract's schemas.
  */
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +9,7 @@ import { raw } from '@mikro-orm/postgresql';
 import { serve } from '@puente/platform';
 import { Routes, type LoginFailureStat, type SignupFailureStat } from '@puente/contracts';
 import { LoginAttempt, SignupAttempt, attemptWhere, loginAttemptView, signupAttemptView } from '../domain/attempts.ts';
+import { attemptsPerDay } from '../domain/attempts-per-day.ts';
 
 const NEWEST_FIRST = { createdAt: 'desc', id: 'desc' } as const;
 const routes = Routes.audit;
@@ -51,4 +52,6 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       .execute<{ method: LoginFailureStat['method']; failureReason: string | null; count: string | number }[]>('all');
     return rows.map((r) => ({ method: r.method, failureReason: r.failureReason, count: Number(r.count) }));
   });
+
+  serve(app, routes.attemptsPerDay, async (request) => attemptsPerDay(request.em, request.query));
 }
