@@ -1,7 +1,7 @@
 /**
  * Exchange: the GBP→CLP rate, exchange requests, matches, plan limits, bank details of a confirmed match, the
- * transaction history and the trade timers. Owns schema `exchange`. Keeps projections of users, their plan tier
- * and their account currencies from identity, rating, subscription and accounts events.
+ * transaction history, the trade timers and the admins' exchange funnel. Owns schema `exchange`. Keeps projections
+ * of users, their plan tier and their account currencies from identity, rating, subscription and accounts events.
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -17,6 +17,7 @@ import { exchangeRequestRoutes } from './routes/exchange-requests.ts';
 import { exchangeMatchRoutes } from './routes/exchange-matches.ts';
 import { historyRoutes } from './routes/history.ts';
 import { personalDataRoutes } from './routes/personal-data.ts';
+import { adminRoutes } from './routes/admin.ts';
 import { changingMarket } from './domain/market-version.ts';
 import { REFRESH_EVERY_MS, REFRESH_EXCHANGE_RATE, refreshExchangeRateJob } from './jobs/refresh-exchange-rate.ts';
 import { SWEEP_EVERY_MS, SWEEP_TRADE_TIMERS, sweepTradeTimersJob } from './jobs/sweep-trade-timers.ts';
@@ -109,6 +110,7 @@ export function exchangeService(settings: ExchangeSettings, { now = () => new Da
       await app.register(exchangeMatchRoutes(deps));
       await app.register(historyRoutes(deps));
       await app.register(personalDataRoutes);
+      await app.register(adminRoutes);
     },
   });
 }

@@ -141,6 +141,11 @@ export const AdminPeriodQuery = z.object({ from: PeriodDay, to: PeriodDay })
   .refine((q) => daysBetween(q.from, q.to) < MAX_PERIOD_DAYS, { error: PeriodMessages.length, path: ['to'] });
 export type AdminPeriodQuery = z.infer<typeof AdminPeriodQuery>;
 
+/** The instants of a period: from the first day's midnight (UTC), up to (not including) the midnight after the last. */
+export function periodInstants(period: AdminPeriodQuery): { start: Date; end: Date } {
+  return { start: new Date(`${period.from}T00:00:00.000Z`), end: new Date(Date.parse(`${period.to}T00:00:00.000Z`) + 86_400_000) };
+}
+
 /** One UTC day of GET /api/admin/attempts-per-day: its sign-up attempts and login attempts by status. */
 export const AttemptsOnDay = z.object({
   date: z.iso.date(),

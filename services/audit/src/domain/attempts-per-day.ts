@@ -3,7 +3,7 @@
  * per table, then every day of the period filled in, zeros where nothing happened, so the chart's days line up.
  */
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
-import type { AdminPeriodQuery, AttemptsOnDay } from '@puente/contracts';
+import { periodInstants, type AdminPeriodQuery, type AttemptsOnDay } from '@puente/contracts';
 import { LoginAttempt, SignupAttempt } from './attempts.ts';
 
 const DAY_MS = 86_400_000;
@@ -11,10 +11,10 @@ const UTC_DAY = `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`;
 
 interface DayCount { day: string; status: string; count: string | number }
 
-/** The period's instants: from the first day's midnight (UTC) up to the midnight after the last day. */
-const within = (period: AdminPeriodQuery) => ({
-  createdAt: { $gte: new Date(`${period.from}T00:00:00.000Z`), $lt: new Date(Date.parse(`${period.to}T00:00:00.000Z`) + DAY_MS) },
-});
+const within = (period: AdminPeriodQuery) => {
+  const { start, end } = periodInstants(period);
+  return { createdAt: { $gte: start, $lt: end } };
+};
 const dayAndStatus = () => [raw(`${UTC_DAY} as day`), 'status', raw('count(*) as count')] as const;
 
 export async function attemptsPerDay(em: EntityManager, period: AdminPeriodQuery): Promise<AttemptsOnDay[]> {
