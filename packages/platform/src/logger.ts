@@ -1,5 +1,6 @@
 /** pino logging: one logger per process, children per service/request; secrets redacted at the source. */
 import { pino, type Logger } from 'pino';
+import { traceLogFields, tracingStarted } from './observability/spans.ts';
 
 export type { Logger };
 
@@ -18,6 +19,8 @@ export function createLogger(opts: { name: string; level?: string }): Logger {
     redact: { paths: redactPaths, censor: '[redacted]' },
     base: { svc: opts.name },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // When tracing, each line written inside a span names its trace (trace_id), to find a trace's lines and back.
+    ...(tracingStarted() ? { mixin: traceLogFields } : {}),
   });
 }
 

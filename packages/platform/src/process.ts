@@ -11,6 +11,7 @@ import { BullMqJobQueue } from './jobs/bullmq.ts';
 import { RedisVersionStore } from './http/versions.ts';
 import { Redis } from 'ioredis';
 import { startService, type RunningService, type ServiceDefinition } from './service.ts';
+import { flushTraces } from './observability/spans.ts';
 
 export async function runServiceProcess(def: ServiceDefinition, env: NodeJS.ProcessEnv = process.env): Promise<RunningService> {
   const settings = loadConfig(ServiceSettings, env);
@@ -76,5 +77,6 @@ export function stopGracefully(logger: Pick<Logger, 'info' | 'error'>, stop: () 
     if (err) logger.error({ err }, 'stopping after an uncaught error');
     else logger.info({ signal }, 'shutting down');
     await stop();
+    await flushTraces(); // the spans of the last requests, before the exit
   });
 }

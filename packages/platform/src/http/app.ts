@@ -12,6 +12,7 @@ import { AppError } from '../errors.ts';
 import { INTERNAL_TOKEN_HEADER, type InternalAuth } from '../auth.ts';
 import { RequestLogger } from '../logger.ts';
 import { isOutage } from '../messaging/outages.ts';
+import { nameRequestSpans } from '../observability/spans.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 export const GENERIC_5XX_MESSAGE = 'Something went wrong. Please try again.';
@@ -59,6 +60,7 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
+  nameRequestSpans(app); // only when tracing: each request's span named after its route
 
   // Every route this app serves, so a test can hold it against the declarations (HEAD routes Fastify adds itself).
   const served: ServedRoute[] = [];

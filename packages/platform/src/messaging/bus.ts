@@ -19,6 +19,12 @@ import type { EventEnvelope } from '@puente/contracts';
 
 export type EventHandler = (event: EventEnvelope) => Promise<void>;
 
+/**
+ * What travels beside an event rather than in it (Kafka record headers; the in-process log keeps them with it): the
+ * W3C trace context (`traceparent`, `tracestate`) of its publish span, so that each consumer continues that trace.
+ */
+export type EventHeaders = Readonly<Record<string, string>>;
+
 export interface Subscription {
   /** Consumer group id; by convention `<service>` or `<service>.<purpose>`. */
   group: string;
@@ -42,7 +48,8 @@ export interface SubscriptionHandle {
 
 export interface EventBus {
   readonly kind: 'kafka' | 'in-process';
-  publish(topic: string, events: EventEnvelope[]): Promise<void>;
+  /** headers[i], when given, travel with events[i]. */
+  publish(topic: string, events: EventEnvelope[], headers?: readonly (EventHeaders | undefined)[]): Promise<void>;
   subscribe(subscription: Subscription): Promise<SubscriptionHandle>;
   /** True while the bus can reach its broker (readiness). */
   healthy(): Promise<boolean>;

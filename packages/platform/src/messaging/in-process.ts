@@ -10,10 +10,11 @@ import type { EventEnvelope } from '@puente/contracts';
 import type { Logger } from 'pino';
 import {
   DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_DELAY_MS, PARTITIONS, deadLetterTopic, partitionFor, retryDelay,
-  type EventBus, type Subscription, type SubscriptionHandle,
+  type EventBus, type EventHeaders, type Subscription, type SubscriptionHandle,
 } from './bus.ts';
 import { deadLetterEvent } from './envelope.ts';
 import { isOutage, OUTAGE_RETRY_MAX_MS } from './outages.ts';
+import { inConsumeSpan } from '../observability/spans.ts';
 
 interface Member {
   sub: Subscription;
@@ -58,14 +59,16 @@ export class InProcessBus implements EventBus {
   private readonly waiters = new Set<() => void>();
   private closed = false;
   private readonly log: Logger | undefined;
+  /** The headers (trace context) an event in a partition was published with; gone with the event once trimmed. */
+  private readonly headers = new WeakMap<EventEnvelope, EventHeaders>();
 
   constructor(opts: { logger?: Logger } = {}) {
     this.log = opts.logger;
   }
 
-  async publish(topic: string, events: EventEnvelope[]): Promise<void> {
+  async publish(topic: string, events: EventEnvelope[], headers?: readonly (EventHeaders | undefined)[]): Promise<void> {
     if (this.closed) throw new Error('bus is closed');
-    this.append(topic, events);
+    this.append(topic, events, headers);
   }
 
   async subscribe(sub: Subscription): Promise<SubscriptionHandle> {
@@ -126,12 +129,14 @@ export class InProcessBus implements EventBus {
     return lag;
   }
 
-  private append(topic: string, events: EventEnvelope[]): void {
+  private append(topic: string, events: EventEnvelope[], headers?: readonly (EventHeaders | undefined)[]): void {
     const log = this.topicLog(topic);
     const read = [...this.groups.values()].some((g) => g.topics.has(topic));
-    for (const e of events) {
+    for (const [i, e] of events.entries()) {
       const partition = log[partitionFor(e.aggregateId)]!;
-      partition.events.push(structuredClone(e));
+      const kept = structuredClone(e);
+      if (headers?.[i]) this.headers.set(kept, headers[i]);
+      partition.events.push(kept);
       if (!read) partition.trimTo(partition.end - KEEP_UNREAD);
     }
     this.wake();
@@ -238,7 +243,7 @@ export class InProcessBus implements EventBus {
     for (let attempt = 1, tries = 1; ; tries++) {
       if (member.stopped || this.closed) return false;
       try {
-        await sub.handle(structuredClone(event));
+        await inConsumeSpan({ group: sub.group, topic, system: this.kind }, event, this.headers.get(event), () => sub.handle(structuredClone(event)));
         return true;
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);

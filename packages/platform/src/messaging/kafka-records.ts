@@ -8,13 +8,14 @@ import { v7 as uuidv7 } from 'uuid';
 import { EventEnvelope } from '@puente/contracts';
 import { errorMessage } from './kafka-client.ts';
 import { producerOfTopic } from './kafka-topics.ts';
+import type { EventHeaders } from './bus.ts';
 
 /** Longest raw value quoted in the error of a dead-lettered unreadable record. */
 const RAW_VALUE_QUOTE = 500;
 
-/** The records for some events, in order. */
-export function toRecords(events: EventEnvelope[]): Message[] {
-  return events.map((e) => ({ key: e.aggregateId, value: JSON.stringify(e), headers: { type: e.type } }));
+/** The records for some events, in order; headers[i] (an event's trace context) go as record headers of events[i]. */
+export function toRecords(events: EventEnvelope[], headers?: readonly (EventHeaders | undefined)[]): Message[] {
+  return events.map((e, i) => ({ key: e.aggregateId, value: JSON.stringify(e), headers: { ...headers?.[i], type: e.type } }));
 }
 
 export type ParsedRecord = { ok: true; event: EventEnvelope } | { ok: false; error: string; standIn: EventEnvelope };

@@ -11,6 +11,7 @@ import { deadLetterEvent } from './envelope.ts';
 import { errorMessage, unlessAborted, withDeadline } from './kafka-client.ts';
 import { parseRecord } from './kafka-records.ts';
 import { isOutage, OUTAGE_RETRY_MAX_MS } from './outages.ts';
+import { headersOfRecord, inConsumeSpan } from '../observability/spans.ts';
 
 /**
  * One subscription = one kafkajs consumer in the subscription's group. kafkajs restarts a consumer after a
@@ -154,11 +155,14 @@ export class KafkaSubscription {
       return this.deadLetter(topic, parsed.standIn, 1, parsed.error, heartbeat, still);
     }
     const event = parsed.event;
+    const where = { group: this.sub.group, topic, system: 'kafka' };
+    const headers = headersOfRecord(message.headers);
     // Attempts count the failures of the event itself; an outage (isOutage) is waited out, however long it lasts.
     for (let attempt = 1, tries = 1; ; tries++) {
       if (!still()) return false;
       try {
-        const outcome = await unlessAborted((async () => this.sub.handle(structuredClone(event)))(), this.stopping.signal);
+        const handled = inConsumeSpan(where, event, headers, async () => this.sub.handle(structuredClone(event)));
+        const outcome = await unlessAborted(handled, this.stopping.signal);
         return outcome === 'done';
       } catch (err) {
         const message = errorMessage(err);

@@ -1,7 +1,8 @@
 /**
  * Kafka EventBus (kafkajs), for the distributed mode. Same semantics as the port (bus.ts):
  * - publish: one shared producer, acks from all in-sync replicas, keyed by aggregateId (kafkajs's default
- *   murmur2 partitioner, as the Java client), value = the envelope as JSON, header `type`. Neither idempotent nor
+ *   murmur2 partitioner, as the Java client), value = the envelope as JSON, headers `type` and the event's trace
+ *   context (`traceparent`, given by the outbox relay). Neither idempotent nor
  *   transactional: the outbox and the consumers' inbox give effectively-once, and the librdkafka mock cluster used
  *   in tests supports neither. A broker that cannot be reached makes publish reject within seconds (short retries
  *   and a deadline), so the outbox relay can retry later.
@@ -24,7 +25,7 @@ import kafkajs from 'kafkajs';
 import type { Admin, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { EventEnvelope } from '@puente/contracts';
-import type { EventBus, Subscription, SubscriptionHandle } from './bus.ts';
+import type { EventBus, EventHeaders, Subscription, SubscriptionHandle } from './bus.ts';
 import { clientConfig, errorMessage, withDeadline } from './kafka-client.ts';
 import { toRecords } from './kafka-records.ts';
 import { KafkaSubscription } from './kafka-subscription.ts';
@@ -88,9 +89,9 @@ export class KafkaBus implements EventBus {
     this.publishTimeoutMs = opts.publishTimeoutMs ?? 10_000;
   }
 
-  async publish(topic: string, events: EventEnvelope[]): Promise<void> {
+  async publish(topic: string, events: EventEnvelope[], headers?: readonly (EventHeaders | undefined)[]): Promise<void> {
     if (this.closed) throw new Error('bus is closed');
-    await this.send(topic, events);
+    await this.send(topic, events, headers);
   }
 
   async subscribe(sub: Subscription): Promise<SubscriptionHandle> {
@@ -159,9 +160,9 @@ export class KafkaBus implements EventBus {
   }
 
   /** Sends through the shared producer; rejects within publishTimeoutMs when the cluster cannot take them. */
-  private async send(topic: string, events: EventEnvelope[]): Promise<void> {
+  private async send(topic: string, events: EventEnvelope[], headers?: readonly (EventHeaders | undefined)[]): Promise<void> {
     if (events.length === 0) return;
-    const messages = toRecords(events);
+    const messages = toRecords(events, headers);
     const producer = this.producer ??= this.connectProducer();
     try {
       await withDeadline(

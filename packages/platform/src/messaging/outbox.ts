@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import type { Orm } from '../db/database.ts';
 import { OutboxEvent } from '../db/platform-entities.ts';
 import type { EventBus } from './bus.ts';
+import { publishStored, withTraceContext, type StoredEvent } from '../observability/spans.ts';
 
 export function addToOutbox(em: EntityManager, ...events: EventEnvelope[]): void {
   for (const e of events) {
@@ -23,7 +24,8 @@ export function addToOutbox(em: EntityManager, ...events: EventEnvelope[]): void
       topic: topicOf(e.producer),
       type: e.type,
       aggregateId: e.aggregateId,
-      envelope: e as unknown as Record<string, unknown>,
+      // With the trace context of the request (or event) that staged it: the relay's publish span continues its trace.
+      envelope: withTraceContext(e) as unknown as Record<string, unknown>,
       publishedAt: null,
       attempts: 0,
       lastError: null,
@@ -152,9 +154,9 @@ export class OutboxRelay {
     try {
       for (const [topic, list] of byTopic) {
         if (performance.now() >= this.heldUntil) throw new Error('the outbox lease could not be renewed in time; another instance may publish');
-        const events = list.map((r) => (typeof r.envelope === 'string' ? JSON.parse(r.envelope) : r.envelope) as EventEnvelope);
+        const events = list.map((r) => (typeof r.envelope === 'string' ? JSON.parse(r.envelope) : r.envelope) as StoredEvent);
         try {
-          await this.opts.bus.publish(topic, events);
+          await publishStored(events, (envelopes, headers) => this.opts.bus.publish(topic, envelopes, headers), { topic, system: this.opts.bus.kind });
         } catch (err) {
           await em.execute(`update ${this.table} set attempts = attempts + 1, last_error = ? where id in (${list.map(() => '?').join(',')})`,
             [String((err as Error).message).slice(0, 500), ...list.map((r) => r.id)]);
