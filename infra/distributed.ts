@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ServiceNames, type ServiceName } from '@puente/contracts';
-import { createLogger, loadConfig } from '@puente/platform';
+import { blankAsUnset, createLogger, loadConfig, MetricsSettings } from '@puente/platform';
 import { stopGracefully } from '@puente/platform/process';
 import { secretsFile, withKeptSecrets } from './secrets.ts';
 
@@ -34,6 +34,9 @@ const Settings = z.object({
   DATA_DIR: z.string().default('.data'),
   SERVICES_BASE_PORT: z.coerce.number().int().min(1024).default(3001),
   LOG_LEVEL: z.string().default('info'),
+  /** When set, each process serves /metrics on a port of its own from here up (in launch order, said at start). */
+  METRICS_BASE_PORT: blankAsUnset(z.coerce.number().int().min(1024).max(65535).optional()),
+  METRICS_HOST: MetricsSettings.shape.METRICS_HOST,
 });
 
 export interface DistributedOptions {
@@ -55,6 +58,8 @@ export interface Distributed {
   /** Every gateway instance's URL, `url` first. */
   gatewayUrls: string[];
   serviceUrls: Partial<Record<ServiceName, string>>;
+  /** Each process's /metrics by name (`exchange`, `exchange-2`, `gateway`, ...), when METRICS_BASE_PORT is set. */
+  metricsUrls: Record<string, string>;
   children: Map<string, ChildProcess>;
   stop(): Promise<void>;
 }
@@ -75,6 +80,14 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
   const SERVICE_URLS = Object.entries(serviceUrls).map(([k, v]) => `${k}=${v}`).join(',');
   const children = new Map<string, ChildProcess>();
   const node = process.execPath;
+  const metricsUrls: Record<string, string> = {};
+  /** A process keeps its metrics port across restarts; without METRICS_BASE_PORT none serves metrics ('' is unset). */
+  const metricsEnv = (name: string): { METRICS_PORT: string; METRICS_HOST?: string } => {
+    if (settings.METRICS_BASE_PORT === undefined) return { METRICS_PORT: '' };
+    const port = metricsUrls[name] ? new URL(metricsUrls[name]).port : String(settings.METRICS_BASE_PORT + Object.keys(metricsUrls).length);
+    metricsUrls[name] = `http://127.0.0.1:${port}/metrics`;
+    return { METRICS_PORT: port, METRICS_HOST: settings.METRICS_HOST };
+  };
 
   let stopping = false;
   const restarts = new Map<string, { attempt: number; timer?: NodeJS.Timeout }>();
@@ -83,7 +96,7 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     const startedAt = Date.now();
     const child = spawn(node, [script], {
       cwd: root,
-      env: { ...env, SERVICE_URLS, LOG_LEVEL: settings.LOG_LEVEL, HOST: '127.0.0.1', ...extra },
+      env: { ...env, SERVICE_URLS, LOG_LEVEL: settings.LOG_LEVEL, HOST: '127.0.0.1', ...metricsEnv(name), ...extra },
       // A service says on this channel that it is ready (packages/platform/src/process.ts).
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
@@ -153,7 +166,8 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
         await waitReady(name, `${gatewayUrls[i]}/health`, children.get(name)!);
       }
     }
-    return { url: gatewayUrls[0] ?? '', gatewayUrls, serviceUrls, children, stop };
+    for (const [name, url] of Object.entries(metricsUrls)) say(`metrics of ${name} at ${url}`);
+    return { url: gatewayUrls[0] ?? '', gatewayUrls, serviceUrls, metricsUrls, children, stop };
   } catch (err) {
     await stop();
     throw err;

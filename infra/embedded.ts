@@ -13,7 +13,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { ServiceNames, type ServiceName } from '@puente/contracts';
 import {
-  createLogger, internalAuth, loadConfig, MemoryVersionStore, startService, InProcessBus, type RunningService, type Runtime,
+  createLogger, internalAuth, loadConfig, MemoryVersionStore, MetricsSettings, startMetrics, startService, InProcessBus,
+  type RunningService, type Runtime,
 } from '@puente/platform';
 import { InProcessJobQueue } from '@puente/platform/jobs';
 import { stopGracefully } from '@puente/platform/process';
@@ -28,11 +29,14 @@ const Settings = gatewaySettings.extend({
   DATA_DIR: z.string().default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
   INTERNAL_TOKEN_SECRET: z.string().min(32, 'INTERNAL_TOKEN_SECRET must be at least 32 characters').optional(),
+  ...MetricsSettings.shape,
 });
 
 export interface Embedded {
   url: string;
   services: RunningService[];
+  /** Where every service's and the gateway's metrics are served (one registry), when METRICS_PORT is set. */
+  metricsUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -68,6 +72,8 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
   await dbServer.start();
 
   const bus = new InProcessBus({ logger });
+  // One registry for the gateway and all seven services, each sample labelled with its service.
+  const metrics = await startMetrics(settings);
   // One store of polled data's versions: the services bump them, the gateway answers unchanged polls from them.
   const versions = new MemoryVersionStore();
   const runtime: Runtime = {
@@ -82,6 +88,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
     // and each costs a few queries of the one-threaded embedded database.
     outboxPollMs: 1_000,
     versions,
+    metrics: metrics?.metrics,
   };
 
   const definitions = serviceDefinitions(serviceEnv, opts.printAdmin ? { printAdmin: opts.printAdmin } : {});
@@ -89,6 +96,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
   const stopAll = async () => {
     for (const s of [...services].reverse()) await s.stop().catch((err) => logger.error({ err }, `stopping ${s.name} failed`));
     await bus.close();
+    await metrics?.server.close();
     await dbServer.stop();
     await db.close();
     rmSync(join(socketDir, SOCKET_FILE), { force: true });
@@ -102,7 +110,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
     // Sessions and rate-limit counters in the embedded database, so a restart keeps both; /ws on the in-process bus.
     const gateway = await buildGateway({
       logger, serviceUrls: runtime.serviceUrls, auth: runtime.auth, sessionSecret: serviceEnv.SESSION_SECRET!, bus,
-      databaseUrl: runtime.databaseUrl, versions,
+      databaseUrl: runtime.databaseUrl, versions, metrics: metrics?.metrics,
       ...gatewayOptionsFrom(settings),
     });
     try {
@@ -117,6 +125,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
     return {
       url,
       services,
+      ...(metrics ? { metricsUrl: metrics.server.url } : {}),
       async stop() {
         await gateway.close();
         await stopAll();

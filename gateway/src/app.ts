@@ -18,7 +18,7 @@ import { Redis } from 'ioredis';
 import { openApiDocument, Routes, ServiceNames, type ServiceName } from '@puente/contracts';
 import {
   createHttpApp, INTERNAL_TOKEN_HEADER, MemoryVersionStore, REQUEST_ID_HEADER, TrackedRedisVersionStore, unauthorized,
-  type EventBus, type InternalAuth, type Logger, type VersionStore,
+  type EventBus, type InternalAuth, type Logger, type Metrics, type VersionStore,
 } from '@puente/platform';
 import { createOriginCheck, crossSiteRefused } from './csrf.ts';
 import { LiveHub } from './live.ts';
@@ -86,12 +86,16 @@ export interface GatewayOptions {
   webRoot?: string;
   /** How often /ws sockets are pinged and their sessions re-checked (default 30 s). */
   livePingIntervalMs?: number;
+  /** The process's metrics (request durations, /ws sockets, the live channel's consumer), served apart (METRICS_PORT). */
+  metrics?: Metrics;
 }
 
 export const defaultWebRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstance> {
-  const app = createHttpApp({ logger: opts.logger, trustProxy: opts.trustProxy ?? false, bodyLimit: BODY_LIMIT });
+  const app = createHttpApp({
+    logger: opts.logger, trustProxy: opts.trustProxy ?? false, bodyLimit: BODY_LIMIT, requestMetrics: opts.metrics?.requestMetrics('gateway'),
+  });
 
   // Bodies are read whole (within the limit: 413 above it) and forwarded byte for byte; services parse them.
   app.removeAllContentTypeParsers();
@@ -125,6 +129,8 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     bus: opts.bus, logger: opts.logger, isSessionLive: (id) => sessions.isLive(id),
     ...(opts.livePingIntervalMs ? { pingIntervalMs: opts.livePingIntervalMs } : {}),
   });
+  opts.metrics?.observeLiveSockets(() => hub.openSockets());
+  opts.metrics?.observeBus(opts.bus);
   // Subscribed when the app is ready (listen or ready()), so a build that fails midway leaves no consumer behind.
   app.addHook('onReady', async () => hub.start());
   app.addHook('onClose', async () => {

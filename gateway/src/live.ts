@@ -77,6 +77,13 @@ export class LiveHub {
     socket.on('error', (err) => this.opts.logger.debug({ err, userId }, 'live socket error'));
   }
 
+  /** Open sockets on this instance, of every user (metrics). */
+  openSockets(): number {
+    let n = 0;
+    for (const set of this.clients.values()) n += set.size;
+    return n;
+  }
+
   /** Open sockets of a user on this instance. */
   socketsOf(userId: number): number {
     return this.clients.get(userId)?.size ?? 0;

@@ -1,6 +1,6 @@
 /** The gateway as its own process (distributed mode): sessions and rate limits in Redis, the live channel on Kafka. */
 import { z } from 'zod';
-import { createLogger, internalAuth, loadConfig, parseServiceUrls, ServiceSettings } from '@puente/platform';
+import { createLogger, internalAuth, loadConfig, MetricsSettings, parseServiceUrls, ServiceSettings, startMetrics } from '@puente/platform';
 import { stopGracefully } from '@puente/platform/process';
 import { KafkaBus } from '@puente/platform/kafka';
 import { buildGateway, gatewayOptionsFrom, gatewaySettings } from './app.ts';
@@ -17,6 +17,7 @@ const Settings = gatewaySettings.extend({
     .transform((s) => s.split(',').map((b) => b.trim()).filter(Boolean)),
   KAFKA_CLIENT_ID: z.string().default('puente-gateway'),
   KAFKA_FETCH_MAX_WAIT_MS: ServiceSettings.shape.KAFKA_FETCH_MAX_WAIT_MS,
+  ...MetricsSettings.shape,
 });
 const settings = loadConfig(Settings);
 const logger = createLogger({ name: 'gateway', level: settings.LOG_LEVEL });
@@ -24,7 +25,10 @@ const bus = new KafkaBus({
   brokers: settings.KAFKA_BROKERS, clientId: settings.KAFKA_CLIENT_ID, logger,
   ...(settings.KAFKA_FETCH_MAX_WAIT_MS ? { fetchMaxWaitMs: settings.KAFKA_FETCH_MAX_WAIT_MS } : {}),
 });
+// Metrics on a listener of their own: the public port never serves them.
+const metrics = await startMetrics(settings);
 const app = await buildGateway({
+  metrics: metrics?.metrics,
   logger,
   serviceUrls: parseServiceUrls(settings.SERVICE_URLS),
   auth: internalAuth(settings.INTERNAL_TOKEN_SECRET),
@@ -37,5 +41,6 @@ await app.listen({ host: settings.HOST, port: settings.PORT });
 
 stopGracefully(logger, async () => {
   await app.close();
+  await metrics?.server.close();
   await bus.close();
 });

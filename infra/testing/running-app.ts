@@ -27,6 +27,8 @@ export interface RunningTestApp extends RunningApp {
   serviceUrls?: Record<string, string>;
   /** The switches between the processes and their servers (distributed, started with `faults: true`). */
   faults?: Faults;
+  /** Each process's /metrics by name (distributed, started with `metrics: true`). */
+  metricsUrls?: Record<string, string>;
 }
 
 /**
@@ -56,9 +58,9 @@ export async function startEmbeddedApp(name: string, env: Record<string, string>
 
 export async function startDistributedApp(
   name: string, env: Record<string, string>,
-  opts: Pick<DistributedOptions, 'gateways' | 'instances'> & { faults?: boolean } = {},
+  opts: Pick<DistributedOptions, 'gateways' | 'instances'> & { faults?: boolean; metrics?: boolean } = {},
 ): Promise<RunningTestApp> {
-  const { faults: withFaults, ...distributedOptions } = opts;
+  const { faults: withFaults, metrics, ...distributedOptions } = opts;
   const [postgres, redis, kafka] = await Promise.all([
     startPostgres(), startRedis(), (withFaults ? startKafkaBehindProxy() : startKafka()) as Promise<KafkaCluster | ProxiedKafkaCluster>,
   ]);
@@ -87,7 +89,7 @@ export async function startDistributedApp(
       env: {
         ...process.env, DATABASE_URL: appDatabaseUrl, REDIS_URL: appRedisUrl,
         KAFKA_BROKERS: kafka.brokers.join(','), PORT: String(base + 100), SERVICES_BASE_PORT: String(base), LOG_LEVEL: 'warn',
-        DATA_DIR: dataDir, ...env,
+        DATA_DIR: dataDir, ...(metrics ? { METRICS_BASE_PORT: String(base + 150) } : {}), ...env,
       },
       ...distributedOptions,
       onOutput: (child, line) => { output.push(`[${child}] ${line}`); },
@@ -95,7 +97,7 @@ export async function startDistributedApp(
     });
     return {
       url: running.url, gatewayUrls: running.gatewayUrls, output: () => output.slice(-60), log: () => [...output], databaseUrl,
-      processes: running.children, serviceUrls: running.serviceUrls as Record<string, string>,
+      processes: running.children, serviceUrls: running.serviceUrls as Record<string, string>, metricsUrls: running.metricsUrls,
       ...(faults ? { faults } : {}),
       stop: async () => { await running.stop(); await stopInfra(); },
     };

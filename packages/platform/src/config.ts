@@ -23,6 +23,18 @@ function milliseconds(name: string, min: number, max: number) {
   return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
 }
 
+/**
+ * Where a process serves Prometheus metrics (GET /metrics, observability/metrics.ts): a listener of its own, off
+ * unless METRICS_PORT is set; 0 takes any free port. The host defaults to loopback: set 0.0.0.0 for a scraper
+ * in another container.
+ */
+const PORT_MESSAGE = 'METRICS_PORT must be a port number (0-65535)';
+export const MetricsSettings = z.object({
+  METRICS_PORT: blankAsUnset(z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE).max(65535, PORT_MESSAGE).optional()),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+});
+export type MetricsSettings = z.infer<typeof MetricsSettings>;
+
 /** Settings every service process reads (README "Settings" lists them all). */
 export const ServiceSettings = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -52,6 +64,7 @@ export const ServiceSettings = z.object({
   REUSE_PORT: bool.default(false),
   SERVICE_URLS: z.string().optional(),
   DB_DEBUG: bool.default(false),
+  ...MetricsSettings.shape,
 });
 export type ServiceSettings = z.infer<typeof ServiceSettings>;
 

@@ -16,3 +16,4 @@ export * from './messaging/inbox.ts';
 export * from './jobs/port.ts';
 export * from './mail.ts';
 export * from './service.ts';
+export * from './observability/metrics.ts';

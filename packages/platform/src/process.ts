@@ -11,6 +11,7 @@ import { BullMqJobQueue } from './jobs/bullmq.ts';
 import { RedisVersionStore } from './http/versions.ts';
 import { Redis } from 'ioredis';
 import { startService, type RunningService, type ServiceDefinition } from './service.ts';
+import { startMetrics } from './observability/metrics.ts';
 import { flushTraces } from './observability/spans.ts';
 
 export async function runServiceProcess(def: ServiceDefinition, env: NodeJS.ProcessEnv = process.env): Promise<RunningService> {
@@ -28,7 +29,9 @@ export async function runServiceProcess(def: ServiceDefinition, env: NodeJS.Proc
   // waiting for the reconnection attempts; a bump that fails is made once Redis is back (RedisVersionStore).
   const redis = new Redis(settings.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: false });
   redis.on('error', (err) => logger.warn({ err }, 'redis (polled routes\' versions) is not reachable'));
+  const metrics = await startMetrics(settings);
   const running = await startService(def, {
+    metrics: metrics?.metrics,
     databaseUrl: settings.DATABASE_URL,
     bus,
     jobs: (service) => {
@@ -50,6 +53,7 @@ export async function runServiceProcess(def: ServiceDefinition, env: NodeJS.Proc
 
   stopGracefully(logger, async () => {
     await running.stop();
+    await metrics?.server.close();
     await bus.close();
     await redis.quit().catch(() => redis.disconnect());
   });

@@ -21,6 +21,7 @@ import { readEvent } from './messaging/envelope.ts';
 import type { EventBus, SubscriptionHandle } from './messaging/bus.ts';
 import type { JobDefinition, JobQueue } from './jobs/port.ts';
 import { MemoryVersionStore, serviceVersions, type VersionStore } from './http/versions.ts';
+import type { Metrics } from './observability/metrics.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -117,6 +118,8 @@ export interface Runtime {
   dbDebug?: boolean;
   /** Where polled routes' versions live, shared by a service's instances (Redis); this process's memory if unset. */
   versions?: VersionStore;
+  /** The process's metrics (served on METRICS_PORT); none recorded without it. */
+  metrics?: Metrics;
 }
 
 export interface RunningService {
@@ -139,6 +142,7 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
   const relay = new OutboxRelay({
     orm, schema: def.name, bus: runtime.bus, logger, pollMs: runtime.outboxPollMs ?? 250,
     ...(runtime.outboxLeaseMs ? { leaseMs: runtime.outboxLeaseMs } : {}),
+    onPublished: runtime.metrics?.countPublished(def.name),
   });
   const jobs = runtime.jobs(def.name);
   const versions = serviceVersions(runtime.versions ?? new MemoryVersionStore(), def.name, logger);
@@ -158,7 +162,7 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
     },
   };
 
-  const app = createHttpApp({ logger, auth: runtime.auth });
+  const app = createHttpApp({ logger, auth: runtime.auth, requestMetrics: runtime.metrics?.requestMetrics(def.name) });
   app.decorate('versions', versions);
   app.decorateRequest('em', null as unknown as EntityManager);
   app.addHook('onRequest', async (request) => { request.em = orm.em.fork(); });
@@ -176,6 +180,7 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
 
   const subscription = await subscribeConsumers(def, ctx);
   relay.start();
+  const unobserve = runtime.metrics?.observeService({ name: def.name, orm, jobs, bus: runtime.bus });
   // Fastify hands its listen options to node's server.listen as they are, reusePort included (its types omit it).
   const listenOptions: FastifyListenOptions & Pick<ListenOptions, 'reusePort'> = { host: listen.host, port: listen.port, reusePort: listen.reusePort ?? false };
   await app.listen(listenOptions);
@@ -188,6 +193,7 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
   return {
     name: def.name, url, app, ctx,
     async stop() {
+      unobserve?.();
       await app.close();
       await subscription?.stop();
       await relay.stop();

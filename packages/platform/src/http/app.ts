@@ -12,6 +12,7 @@ import { AppError } from '../errors.ts';
 import { INTERNAL_TOKEN_HEADER, type InternalAuth } from '../auth.ts';
 import { RequestLogger } from '../logger.ts';
 import { isOutage } from '../messaging/outages.ts';
+import type { RequestMetrics } from '../observability/metrics.ts';
 import { nameRequestSpans } from '../observability/spans.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -35,6 +36,8 @@ export interface HttpAppOptions {
   auth?: InternalAuth;
   bodyLimit?: number;
   trustProxy?: boolean;
+  /** Records every answered request (Metrics.requestMetrics: one histogram observation). */
+  requestMetrics?: RequestMetrics;
 }
 
 export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
@@ -61,6 +64,13 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
   nameRequestSpans(app); // only when tracing: each request's span named after its route
+  const requestMetrics = opts.requestMetrics;
+  if (requestMetrics) {
+    app.addHook('onResponse', (request, reply, done) => {
+      requestMetrics(request, reply);
+      done();
+    });
+  }
 
   // Every route this app serves, so a test can hold it against the declarations (HEAD routes Fastify adds itself).
   const served: ServedRoute[] = [];

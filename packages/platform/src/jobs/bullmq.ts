@@ -24,6 +24,7 @@ import {
   DEFAULT_JOB_BACKOFF_MS,
   DEFAULT_JOB_TIMEOUT_MS,
   type FailedJob,
+  type JobCounts,
   type JobDefinition,
   type JobQueue,
   runContext,
@@ -138,6 +139,11 @@ export class BullMqJobQueue<C = ServiceContext> implements JobQueue<C> {
       attempts: job.attemptsMade,
       error: job.failedReason,
     }));
+  }
+
+  async counts(): Promise<JobCounts> {
+    const { waiting = 0, prioritized = 0, delayed = 0, active = 0, failed = 0 } = await this.#queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active', 'failed');
+    return { waiting: waiting + prioritized, delayed, active, failed };
   }
 
   async healthy(): Promise<boolean> {

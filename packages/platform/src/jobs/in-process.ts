@@ -12,6 +12,7 @@ import {
   DEFAULT_JOB_BACKOFF_MS,
   DEFAULT_JOB_TIMEOUT_MS,
   type FailedJob,
+  type JobCounts,
   type JobDefinition,
   type JobQueue,
   runContext,
@@ -139,6 +140,10 @@ export class InProcessJobQueue<C = ServiceContext> implements JobQueue<C> {
 
   async listFailed(): Promise<FailedJob[]> {
     return this.#failed.map((job) => ({ ...job }));
+  }
+
+  async counts(): Promise<JobCounts> {
+    return { waiting: this.#ready.length, delayed: this.#timers.size, active: this.#running.size, failed: this.#failed.length };
   }
 
   async healthy(): Promise<boolean> {

@@ -41,6 +41,9 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType, C = ServiceConte
   handle(data: z.infer<S>, ctx: JobContext<C>): Promise<void>;
 }
 
+/** waiting: due, not started; delayed: due later (a delay or a retry's backoff); failed: kept after the last attempt. */
+export interface JobCounts { waiting: number; delayed: number; active: number; failed: number }
+
 export interface FailedJob {
   id: string;
   name: string;
@@ -60,6 +63,8 @@ export interface JobQueue<C = ServiceContext> {
   /** Stops taking new jobs and waits for running ones (up to the timeout). */
   stop(): Promise<void>;
   listFailed(): Promise<FailedJob[]>;
+  /** How many jobs are in each state now (metrics). */
+  counts(): Promise<JobCounts>;
   healthy(): Promise<boolean>;
 }
 

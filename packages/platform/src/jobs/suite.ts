@@ -122,6 +122,7 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue<SuiteCo
       await queue.enqueue('greet', { to: 'Ana', n: 1 }, { delayMs });
       await sleep(delayMs / 2);
       expect(runs).toHaveLength(0);
+      expect(await queue.counts()).toEqual({ waiting: 0, delayed: 1, active: 0, failed: 0 });
 
       await expect.poll(() => runs.length, poll('the delayed run')).toBe(1);
       expect(runs[0]!.at - enqueuedAt).toBeGreaterThanOrEqual(delayMs);
@@ -169,6 +170,7 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue<SuiteCo
         { id, name: 'greet', data: { to: 'Ana', n: 7 }, attempts: 2, error: 'card declined on attempt 2' },
       ]);
       expect(runs.map((run) => run.ctx.job.attempt)).toEqual([1, 2]);
+      expect(await queue.counts()).toEqual({ waiting: 0, delayed: 0, active: 0, failed: 1 });
     });
 
     it('validates the data again when run: data that did not survive storage fails at once, without retries', async () => {

@@ -227,6 +227,28 @@ export function runBusContractSuite(name: string, factory: () => Promise<EventBu
       expect(payload.event).toEqual(poison);
       expect(payload.error).toContain('cannot apply: rate table missing');
       expect(payload).toMatchObject({ group, topic, attempts: maxAttempts });
+      // What metrics report: the group dead-lettered one event, and has committed everything (Kafka: within a second).
+      const stats = async () => (await bus.consumerStats()).find((s) => s.group === group);
+      await expect.poll(stats, delivery('the group\'s lag back to 0')).toEqual({ group, lag: 0, deadLettered: 1 });
+    }, testTimeout);
+
+    it('reports a group\'s lag: the events published on its topics that it has not committed yet', async () => {
+      const bus = await open();
+      const topic = unique('lag');
+      const group = unique('lag-group');
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => { release = resolve; });
+      const handled: string[] = [];
+      await bus.subscribe({ group, topics: [topic], handle: async (e) => { await held; handled.push(e.id); } });
+      const events = [0, 1, 2].map((seq) => sequenced('lag-agg', seq));
+      await bus.publish(topic, events);
+
+      const lag = async () => (await bus.consumerStats()).find((s) => s.group === group)?.lag;
+      // The first event's handler is held: none of the three is committed.
+      await expect.poll(lag, delivery('the lag of three')).toBe(3);
+      release();
+      await expect.poll(() => handled.length, delivery('the three events')).toBe(3);
+      await expect.poll(lag, delivery('the lag back to 0')).toBe(0);
     }, testTimeout);
 
     it('waits out an outage (the database unreachable) past maxAttempts, without dead-lettering the event', async () => {

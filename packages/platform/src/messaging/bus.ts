@@ -53,8 +53,18 @@ export interface EventBus {
   subscribe(subscription: Subscription): Promise<SubscriptionHandle>;
   /** True while the bus can reach its broker (readiness). */
   healthy(): Promise<boolean>;
+  /** Each group subscribed through this bus: its lag and what it dead-lettered (metrics). */
+  consumerStats(): Promise<ConsumerGroupStats[]>;
   /** Stops every subscription and disconnects. */
   close(): Promise<void>;
+}
+
+export interface ConsumerGroupStats {
+  group: string;
+  /** Events on the group's topics not committed by it yet; undefined when the broker could not say. */
+  lag: number | undefined;
+  /** Events this process's members of the group parked on its dead-letter topic since they started. */
+  deadLettered: number;
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 5;

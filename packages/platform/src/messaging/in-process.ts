@@ -10,7 +10,7 @@ import type { EventEnvelope } from '@puente/contracts';
 import type { Logger } from 'pino';
 import {
   DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_DELAY_MS, PARTITIONS, deadLetterTopic, partitionFor, retryDelay,
-  type EventBus, type EventHeaders, type Subscription, type SubscriptionHandle,
+  type ConsumerGroupStats, type EventBus, type EventHeaders, type Subscription, type SubscriptionHandle,
 } from './bus.ts';
 import { deadLetterEvent } from './envelope.ts';
 import { isOutage, OUTAGE_RETRY_MAX_MS } from './outages.ts';
@@ -32,6 +32,8 @@ interface Group {
   busy: Map<string, Member>;
   /** every topic a member of this group has read: the group holds back trimming on them */
   topics: Set<string>;
+  /** events its members parked on its dead-letter topic */
+  deadLettered: number;
 }
 
 /** How many events every group must have committed past before a partition drops them from memory. */
@@ -74,7 +76,7 @@ export class InProcessBus implements EventBus {
   async subscribe(sub: Subscription): Promise<SubscriptionHandle> {
     let group = this.groups.get(sub.group);
     if (!group) {
-      group = { id: sub.group, members: [], committed: new Map(), busy: new Map(), topics: new Set() };
+      group = { id: sub.group, members: [], committed: new Map(), busy: new Map(), topics: new Set(), deadLettered: 0 };
       this.groups.set(sub.group, group);
     }
     for (const t of sub.topics) {
@@ -117,14 +119,22 @@ export class InProcessBus implements EventBus {
     this.wake();
   }
 
+  async consumerStats(): Promise<ConsumerGroupStats[]> {
+    return [...this.groups.values()].filter((g) => g.members.length > 0)
+      .map((g) => ({ group: g.id, lag: this.groupLag(g), deadLettered: g.deadLettered }));
+  }
+
   private lag(): number {
     let lag = 0;
-    for (const g of this.groups.values()) {
-      if (g.members.length === 0) continue;
-      for (const t of new Set(g.members.flatMap((m) => m.sub.topics))) {
-        const parts = this.topicLog(t);
-        parts.forEach((p, i) => { lag += p.end - (g.committed.get(`${t}#${i}`) ?? p.base); });
-      }
+    for (const g of this.groups.values()) if (g.members.length > 0) lag += this.groupLag(g);
+    return lag;
+  }
+
+  private groupLag(g: Group): number {
+    let lag = 0;
+    for (const t of new Set(g.members.flatMap((m) => m.sub.topics))) {
+      const parts = this.topicLog(t);
+      parts.forEach((p, i) => { lag += p.end - (g.committed.get(`${t}#${i}`) ?? p.base); });
     }
     return lag;
   }
@@ -256,6 +266,8 @@ export class InProcessBus implements EventBus {
           this.log?.error({ group: sub.group, topic, eventId: event.id, type: event.type, attempts: attempt, err: message }, 'event dead-lettered');
           // Appended even if the bus closed meanwhile (a rejected publish here would be an unhandled rejection).
           this.append(deadLetterTopic(sub.group), [deadLetterEvent({ group: sub.group, topic, attempts: attempt, error: message, event })]);
+          const group = this.groups.get(sub.group);
+          if (group) group.deadLettered++;
           return true;
         }
         this.log?.warn({ group: sub.group, eventId: event.id, type: event.type, attempt, err: message }, 'event handler failed; retrying');

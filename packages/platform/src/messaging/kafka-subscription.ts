@@ -3,10 +3,13 @@
  * handing each record to the handler, retrying a failing handler with backoff and dead-lettering what still fails.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
+import type { Admin, Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { EventEnvelope } from '@puente/contracts';
-import { DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_DELAY_MS, PARTITIONS, deadLetterTopic, retryDelay, type Subscription } from './bus.ts';
+import {
+  DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_DELAY_MS, PARTITIONS, deadLetterTopic, retryDelay, type ConsumerGroupStats, type Subscription,
+} from './bus.ts';
+import { groupLag } from './kafka-lag.ts';
 import { deadLetterEvent } from './envelope.ts';
 import { errorMessage, unlessAborted, withDeadline } from './kafka-client.ts';
 import { parseRecord } from './kafka-records.ts';
@@ -22,6 +25,8 @@ import { headersOfRecord, inConsumeSpan } from '../observability/spans.ts';
 export class KafkaSubscription {
   /** True while no consumer is running (crashed, being replaced): the bus reports itself unhealthy. */
   down = false;
+  /** Events this subscription parked on the dead-letter topic (metrics). */
+  deadLettered = 0;
   private consumer: Consumer | undefined;
   private relaunchTimer: NodeJS.Timeout | undefined;
   private readonly stopping = new AbortController();
@@ -62,6 +67,16 @@ export class KafkaSubscription {
         return; // stop() came during the backoff (the next launch() would answer 'stopped')
       }
     }
+  }
+
+  /** The group's lag (asked of the broker through `admin`; undefined when it did not answer) and dead letters. */
+  async stats(admin: Promise<Admin>): Promise<ConsumerGroupStats> {
+    const { group, topics, startFrom } = this.sub;
+    const lag = await admin.then((a) => groupLag(a, group, topics, startFrom ?? 'earliest')).catch((err: unknown) => {
+      this.log?.debug({ err: errorMessage(err) }, 'consumer lag unknown');
+      return undefined;
+    });
+    return { group, lag, deadLettered: this.deadLettered };
   }
 
   /** Leaves the group. A handler still running is abandoned: its event is not committed and goes to the group. */
@@ -191,6 +206,7 @@ export class KafkaSubscription {
       if (!still()) return false;
       try {
         await this.publish(deadLetterTopic(this.sub.group), [record]);
+        this.deadLettered++;
         return true;
       } catch (err) {
         this.log?.warn({ topic, eventId: event.id, attempt, err: errorMessage(err) }, 'dead-lettering failed; retrying');

@@ -25,7 +25,7 @@ import kafkajs from 'kafkajs';
 import type { Admin, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { EventEnvelope } from '@puente/contracts';
-import type { EventBus, EventHeaders, Subscription, SubscriptionHandle } from './bus.ts';
+import type { ConsumerGroupStats, EventBus, EventHeaders, Subscription, SubscriptionHandle } from './bus.ts';
 import { clientConfig, errorMessage, withDeadline } from './kafka-client.ts';
 import { toRecords } from './kafka-records.ts';
 import { KafkaSubscription } from './kafka-subscription.ts';
@@ -145,6 +145,13 @@ export class KafkaBus implements EventBus {
       }
       return false;
     }
+  }
+
+  async consumerStats(): Promise<ConsumerGroupStats[]> {
+    if (this.closed) return [];
+    const admin = this.admin ??= this.connectAdmin();
+    admin.catch(() => { if (this.admin === admin) this.admin = undefined; }); // a failed connect is not kept
+    return Promise.all([...this.subscriptions].map((s) => s.stats(admin)));
   }
 
   async close(): Promise<void> {

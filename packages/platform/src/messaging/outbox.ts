@@ -41,6 +41,8 @@ export interface RelayOptions {
   pollMs?: number;
   batchSize?: number;
   leaseMs?: number;
+  /** Told of each batch once it is published and marked so (metrics count them: once, whichever instance relays). */
+  onPublished?: (events: readonly EventEnvelope[]) => void;
 }
 
 interface Row { id: string | number; topic: string; envelope: EventEnvelope | string }
@@ -50,7 +52,7 @@ export class OutboxRelay {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID()}`;
   /** Until when (performance.now()) the lease is surely ours: the lease's length from before the query renewed it. */
   private heldUntil = 0;
-  private readonly opts: Required<Omit<RelayOptions, 'logger'>> & { logger?: Logger };
+  private readonly opts: Required<Omit<RelayOptions, 'logger' | 'onPublished'>> & Pick<RelayOptions, 'logger' | 'onPublished'>;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
@@ -163,6 +165,7 @@ export class OutboxRelay {
           throw err;
         }
         await em.execute(`update ${this.table} set published_at = now() where id in (${list.map(() => '?').join(',')})`, list.map((r) => r.id));
+        this.opts.onPublished?.(events);
       }
     } finally {
       clearInterval(keepAlive);
