@@ -71,6 +71,14 @@ function withQuery(path: string, query: object | undefined): string {
  * (typed, not parsed again: the schemas only describe it), undefined for an empty body; non-OK throws ApiError.
  */
 export async function callWithHeaders<R extends ApiRoute>(route: R, ...[input]: CallArgs<R>): Promise<ApiResponse<SuccessData<R>>> {
+  const response = await send(route, input);
+  const text = await response.text();
+  if (!response.ok) throw new ApiError(response.status, response.statusText, text);
+  return { data: (text ? JSON.parse(text) : undefined) as SuccessData<R>, headers: response.headers };
+}
+
+/** The request of one call, as every call sends it (cookies; JSON only when there is a body). */
+function send(route: ApiRoute, input: object | undefined): Promise<Response> {
   const { params, query, body } = (input ?? {}) as { params?: Record<string, string | number>; query?: object; body?: unknown };
   const init: RequestInit = { method: route.method, credentials: 'include' };
   if (body !== undefined) {
@@ -78,10 +86,38 @@ export async function callWithHeaders<R extends ApiRoute>(route: R, ...[input]: 
     init.body = JSON.stringify(body);
   }
   const path = params ? fillPath(route.path, params) : route.path;
-  const response = await fetch(withQuery(path, query), init);
-  const text = await response.text();
-  if (!response.ok) throw new ApiError(response.status, response.statusText, text);
-  return { data: (text ? JSON.parse(text) : undefined) as SuccessData<R>, headers: response.headers };
+  return fetch(withQuery(path, query), init);
+}
+
+export interface DownloadedFile {
+  file: Blob;
+  fileName: string | undefined;
+}
+
+/**
+ * One call of a route that answers a file (`produces` in its declaration): the file and its name. Read through the
+ * client rather than followed as a link, so that a refusal raises an ApiError to show instead of being saved.
+ */
+export async function download<R extends ApiRoute & { produces: string }>(route: R, ...[input]: CallArgs<R>): Promise<DownloadedFile> {
+  const response = await send(route, input);
+  if (!response.ok) throw new ApiError(response.status, response.statusText, await response.text());
+  return { file: await response.blob(), fileName: attachmentName(response.headers) };
+}
+
+/** The file name the server gives in Content-Disposition (`attachment; filename="..."`), when it gives one. */
+export function attachmentName(headers: Headers): string | undefined {
+  return /filename="([^"]+)"/.exec(headers.get('content-disposition') ?? '')?.[1];
+}
+
+/** Hands the browser a file to save, as a link with `download` would. */
+export function saveFile(file: Blob, fileName: string): void {
+  const url = URL.createObjectURL(file);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  // Released once the click has been handled: some browsers still read the URL after click() returns.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
 /** One call of a declared route: its success body (see callWithHeaders). */

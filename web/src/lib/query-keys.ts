@@ -10,6 +10,12 @@ export interface AttemptFilters {
   to: string;
 }
 
+/** A period of whole UTC days, from and to inclusive (`YYYY-MM-DD`): the admin charts'. */
+export interface Period {
+  from: string;
+  to: string;
+}
+
 export interface Page {
   limit: number;
   offset: number;
@@ -45,4 +51,7 @@ export const queryKeys = {
   loginFailures: (filters: AttemptFilters) => [Routes.audit.loginFailures.path, filters] as const,
   signupAttempts: (filters: AttemptFilters, page: Page) => [Routes.audit.signupAttempts.path, filters, page] as const,
   loginAttempts: (filters: AttemptFilters, page: Page) => [Routes.audit.loginAttempts.path, filters, page] as const,
+  attemptsPerDay: (period: Period) => [Routes.audit.attemptsPerDay.path, period] as const,
+  exchangeFunnel: (period: Period) => [Routes.exchange.funnel.path, period] as const,
+  verificationRequests: [Routes.identity.verificationRequests.path] as const,
 };

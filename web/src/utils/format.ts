@@ -55,6 +55,13 @@ export function formatShortDate(date: Date | string | number): string {
   return shortDateFormat.format(new Date(date));
 }
 
+const dayMonthFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+/** `5 Jan`, for a chart's days. */
+export function formatDayMonth(date: Date | string): string {
+  return dayMonthFormat.format(new Date(date));
+}
+
 const monthYearFormat = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /** `November 2026`, for 'Member since'. */

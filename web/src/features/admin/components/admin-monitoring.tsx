@@ -1,7 +1,7 @@
 /**
  * Admin monitoring (spec section 2): four stat cards, filters (email, date from, date to) and four tabs: signup
- * failures, login failures, signup attempts, login attempts. Routed for any signed-in user; a non-admin sees a plain
- * message and no call is made (AdminsOnly).
+ * failures, login failures, signup attempts, login attempts (each attempt list exportable as CSV, beyond the spec).
+ * Routed for any signed-in user; a non-admin sees a plain message and no call is made (AdminsOnly).
  */
 import { useState, type FormEvent, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
@@ -29,7 +29,8 @@ import type { AttemptFilters, Page } from '../../../lib/query-keys.ts';
 import { formatDateTime } from '../../../utils/format.ts';
 import { useLoginFailures, useSignupFailures } from '../api/get-failure-stats.ts';
 import { useLoginAttempts, useSignupAttempts } from '../api/get-attempts.ts';
-import { serverText } from '../../../lib/i18n.ts';
+import { ExportButton } from './export-button.tsx';
+import { Loaded } from './loaded.tsx';
 
 export function AdminsOnly() {
   const { t } = useTranslation('admin');
@@ -155,6 +156,7 @@ export function AdminMonitoring() {
             <Loaded query={signupAttempts}>
               {(page) => (
                 <>
+                  <ListToolbar><ExportButton list="signup" filters={filters} /></ListToolbar>
                   <DataTable
                     label={t('stats.signupAttempts')}
                     headers={[t('columns.time'), t('columns.email'), t('columns.step'), t('columns.status'), t('columns.reason'), t('columns.referralCode'), t('columns.ip'), t('columns.userAgent')]}
@@ -172,6 +174,7 @@ export function AdminMonitoring() {
             <Loaded query={loginAttempts}>
               {(page) => (
                 <>
+                  <ListToolbar><ExportButton list="login" filters={filters} /></ListToolbar>
                   <DataTable
                     label={t('stats.loginAttempts')}
                     headers={[t('columns.time'), t('columns.email'), t('columns.method'), t('columns.status'), t('columns.reason'), t('columns.ip'), t('columns.userAgent')]}
@@ -204,16 +207,8 @@ function StatCard({ label, value }: { label: string; value: number | undefined }
   );
 }
 
-function Loaded<T>({ query, children }: {
-  query: { isPending: boolean; isError: boolean; error: unknown; data: T | undefined };
-  children: (data: T) => ReactNode;
-}) {
-  const { t } = useTranslation('admin');
-  if (query.isPending) return <Box sx={{ p: 2 }}><Skeleton variant="rounded" height={120} /></Box>;
-  if (query.isError || query.data === undefined) {
-    return <Alert severity="error" sx={{ m: 2 }}>{t('loadFailed', { message: serverText(query.error) })}</Alert>;
-  }
-  return <>{children(query.data)}</>;
+function ListToolbar({ children }: { children: ReactNode }) {
+  return <Stack direction="row" sx={{ justifyContent: 'flex-end', px: 2, pt: 2 }}>{children}</Stack>;
 }
 
 function DataTable({ label, headers, rows }: { label: string; headers: string[]; rows: ReactNode[][] }) {

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { AdminVerificationRequest } from '@puente/contracts';
+import { VerificationReview } from './verification-review.tsx';
+import { fakeApi, makeUser, signedIn, type Handler } from '../../../testing/fake-api.ts';
+import { findToast, renderWithRoutes } from '../../../testing/render.tsx';
+
+const pending = (id: number, type: AdminVerificationRequest['type'], firstName: string): AdminVerificationRequest => ({
+  id, userId: id + 100, type, status: 'pending', createdAt: '2026-03-01T10:00:00.000Z', decidedAt: null,
+  firstName, lastName: 'Soto', email: `${firstName.toLowerCase()}@example.com`,
+});
+const bea = pending(3, 'id', 'Bea');
+const cai = pending(4, 'bank', 'Cai');
+
+function reviewApi(more: Record<string, Handler> = {}, initially = [bea, cai]) {
+  let waiting = initially;
+  const decided = (decision: 'approved' | 'rejected'): Handler => (call) => {
+    const id = Number(call.path.split('/')[4]);
+    const request = waiting.find((r) => r.id === id)!;
+    waiting = waiting.filter((r) => r.id !== id);
+    return { body: { ...request, status: decision, decidedAt: '2026-03-02T09:00:00.000Z' } };
+  };
+  return fakeApi({
+    ...signedIn(makeUser({ role: 'admin' })),
+    'GET /api/admin/verification-requests': () => ({ body: waiting }),
+    'POST /api/admin/verification-requests/3/approve': decided('approved'),
+    'POST /api/admin/verification-requests/4/reject': decided('rejected'),
+    ...more,
+  });
+}
+
+const rows = () => within(screen.getByRole('table', { name: 'Verification requests' })).getAllByRole('row').slice(1)
+  .map((row) => [...row.querySelectorAll('td')].slice(0, 4).map((c) => c.textContent));
+
+describe('verification review', () => {
+  it('lists the requests waiting for review: who, their email, which verification and when', async () => {
+    reviewApi();
+    renderWithRoutes(<VerificationReview />);
+    await screen.findByRole('table', { name: 'Verification requests' });
+    expect(rows()).toEqual([
+      ['Bea Soto', 'bea@example.com', 'ID', '1 Mar 2026, 10:00 UTC'],
+      ['Cai Soto', 'cai@example.com', 'Bank', '1 Mar 2026, 10:00 UTC'],
+    ]);
+  });
+
+  it('approves one, says so, and reads the list again', async () => {
+    const server = reviewApi();
+    renderWithRoutes(<VerificationReview />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Approve ID verification for Bea Soto' }));
+    expect((await findToast()).textContent).toContain('Verification approved');
+    await waitFor(() => expect(rows()).toEqual([['Cai Soto', 'cai@example.com', 'Bank', '1 Mar 2026, 10:00 UTC']]));
+    expect(server.callsTo('POST /api/admin/verification-requests/3/approve')).toHaveLength(1);
+    expect(server.callsTo('GET /api/admin/verification-requests')).toHaveLength(2);
+  });
+
+  it('rejects one, and says when none is left', async () => {
+    const server = reviewApi({}, [cai]);
+    renderWithRoutes(<VerificationReview />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Reject Bank verification for Cai Soto' }));
+    expect((await findToast()).textContent).toContain('Verification rejected');
+    expect(await screen.findByText('No verification requests are waiting for review.')).toBeTruthy();
+    expect(server.callsTo('POST /api/admin/verification-requests/4/reject')).toHaveLength(1);
+  });
+
+  it('shows the server\'s reason when a request cannot be decided (already decided elsewhere)', async () => {
+    reviewApi({ 'POST /api/admin/verification-requests/3/approve': { status: 409, body: { message: 'This verification request has already been approved.', code: 'conflict' } } });
+    renderWithRoutes(<VerificationReview />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Approve ID verification for Bea Soto' }));
+    const toast = await findToast();
+    expect(toast.textContent).toContain('Unable to decide this request');
+    expect(toast.textContent).toContain('This verification request has already been approved.');
+  });
+});

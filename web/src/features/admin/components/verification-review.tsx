@@ -1,0 +1,91 @@
+/**
+ * The verification requests waiting for review (beyond the spec, issue 16), oldest first, each approved or rejected
+ * by the admin; the list is read again after every decision.
+ */
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import type { AdminVerificationRequest } from '@puente/contracts';
+import { toast } from '../../../components/ui/toast.tsx';
+import { serverText } from '../../../lib/i18n.ts';
+import { formatDateTime } from '../../../utils/format.ts';
+import { useDecideVerificationRequest, usePendingVerificationRequests, type VerificationDecision } from '../api/verification-requests.ts';
+import { Loaded } from './loaded.tsx';
+
+export function VerificationReview() {
+  const { t } = useTranslation('admin', { keyPrefix: 'verification' });
+  const pending = usePendingVerificationRequests();
+  return (
+    <Card component="section" aria-labelledby="verification-title" sx={{ mt: 3 }}>
+      <CardContent sx={{ pb: 0 }}>
+        <Typography id="verification-title" variant="h6" component="h2">{t('title')}</Typography>
+        <Typography color="text.secondary" variant="body2">{t('intro')}</Typography>
+      </CardContent>
+      <Loaded query={pending}>
+        {(requests) => (requests.length === 0
+          ? <Typography color="text.secondary" sx={{ p: 2 }}>{t('none')}</Typography>
+          : <RequestTable requests={requests} />)}
+      </Loaded>
+    </Card>
+  );
+}
+
+function RequestTable({ requests }: { requests: AdminVerificationRequest[] }) {
+  const { t } = useTranslation('admin', { keyPrefix: 'verification' });
+  const decide = useDecideVerificationRequest();
+
+  const onDecide = (request: AdminVerificationRequest, decision: VerificationDecision) => {
+    const text = { type: t(`types.${request.type}`), name: `${request.firstName} ${request.lastName}` };
+    decide.mutate({ id: request.id, decision }, {
+      onSuccess: () => toast({ title: t(decision === 'approve' ? 'approved' : 'rejected'), description: t('decidedText', text), variant: 'success' }),
+      onError: (error) => toast({ title: t('failed'), description: serverText(error), variant: 'destructive' }),
+    });
+  };
+
+  return (
+    <TableContainer>
+      <Table size="small" aria-label={t('title')}>
+        <TableHead>
+          <TableRow>
+            {(['user', 'email', 'type', 'requested', 'decision'] as const).map((c) => (
+              <TableCell key={c} sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}>{t(`columns.${c}`)}</TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {requests.map((request) => {
+            const text = { type: t(`types.${request.type}`), name: `${request.firstName} ${request.lastName}` };
+            const deciding = decide.isPending && decide.variables.id === request.id;
+            return (
+              <TableRow key={request.id} hover>
+                <TableCell>{text.name}</TableCell>
+                <TableCell>{request.email}</TableCell>
+                <TableCell>{text.type}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(request.createdAt)}</TableCell>
+                <TableCell>
+                  <Stack direction="row" spacing={1}>
+                    <Button size="small" variant="contained" color="success" disabled={deciding} aria-label={t('approveLabel', text)} onClick={() => onDecide(request, 'approve')}>
+                      {t('approve')}
+                    </Button>
+                    <Button size="small" variant="outlined" color="error" disabled={deciding} aria-label={t('rejectLabel', text)} onClick={() => onDecide(request, 'reject')}>
+                      {t('reject')}
+                    </Button>
+                  </Stack>
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
