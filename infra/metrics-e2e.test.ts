@@ -4,13 +4,14 @@
  * whole exchange (post → accept → confirm → complete → both rate) with Ana's /ws socket open; the test reads every
  * process's /metrics before and after and checks what a platform engineer would: the business counters moved by
  * exactly the trade's steps, the gateway and the exchange service timed the exchange's routes by route pattern,
- * and once the events have gone through, every outbox is empty and every consumer group has no lag.
+ * and once the events have gone through, every outbox is empty and every consumer group has no lag. Embedded (all in
+ * one process), one registry on one port holds every service's samples, each labelled with its service.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExchangeMatch, ExchangeRequest, Rating, ServiceNames } from '@puente/contracts';
 import { describeWithInfra } from '@puente/testkit';
-import { startDistributedApp, type RunningTestApp } from './testing/running-app.ts';
+import { startDistributedApp, startEmbeddedApp, type RunningTestApp } from './testing/running-app.ts';
 import { appClient, type AppClient } from './testing/app-client.ts';
 import { openLiveSocket, type LiveSocket } from './testing/live-socket.ts';
 import { Scrape } from './testing/metrics.ts';
@@ -133,4 +134,37 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'Prometheus metrics of every p
     expect(after.gateway.value('puente_ws_sockets_open', { service: 'gateway' })).toBe(1);
     for (const service of ServiceNames) expect([service, after[service].value('puente_dead_letters_total', { group: service })]).toEqual([service, 0]);
   }, 240_000);
+});
+
+describe('Prometheus metrics of the embedded mode', () => {
+  let app: RunningTestApp;
+  beforeAll(async () => {
+    app = await startEmbeddedApp('metrics-embedded', { ...appEnv, METRICS_PORT: '0' });
+  }, 60_000);
+  afterAll(async () => { await app?.stop(); }, 30_000);
+
+  it('serves every service\'s and the gateway\'s samples from one registry on one port, each labelled with its service', async () => {
+    const url = app.metricsUrls!.puente!;
+    expect(new URL(url).port).not.toBe(new URL(app.url).port);
+    const client = appClient(app.url);
+    const before = await Scrape.of(url);
+    await client.signUp(traders.ana, ADMIN.code);
+
+    // The in-process bus: every group committed the sign-up's events, every outbox published them.
+    await vi.waitFor(async () => {
+      const now = await Scrape.of(url);
+      for (const service of ServiceNames) {
+        expect([service, now.value('puente_outbox_backlog', { service }), now.value('puente_consumer_lag', { group: service })]).toEqual([service, 0, 0]);
+      }
+    }, { timeout: 20_000, interval: 200 });
+    const after = await Scrape.of(url);
+    expect(after.find('nodejs_eventloop_lag_p99_seconds')).toHaveLength(1); // one process, its runtime's metrics once
+    // Embedded, each service's pool holds 2 connections to the one-session database.
+    expect(Object.fromEntries(ServiceNames.map((service) => [service, after.value('puente_db_pool_max', { service })])))
+      .toEqual(Object.fromEntries(ServiceNames.map((service) => [service, 2])));
+    expect(after.sum('puente_signups_total', { service: 'identity' }) - before.sum('puente_signups_total', { service: 'identity' })).toBe(1);
+    const verified = (service: string, route: string) => after.sum(DURATION_COUNT, { service, method: 'POST', route, status_code: '200' })
+      - before.sum(DURATION_COUNT, { service, method: 'POST', route, status_code: '200' });
+    expect([verified('gateway', '/api/signup/verify'), verified('identity', '/signup/verify')]).toEqual([1, 1]);
+  }, 60_000);
 });

@@ -27,7 +27,7 @@ export interface RunningTestApp extends RunningApp {
   serviceUrls?: Record<string, string>;
   /** The switches between the processes and their servers (distributed, started with `faults: true`). */
   faults?: Faults;
-  /** Each process's /metrics by name (distributed, started with `metrics: true`). */
+  /** Each process's /metrics by name (distributed, started with `metrics: true`; embedded with METRICS_PORT: `puente`). */
   metricsUrls?: Record<string, string>;
 }
 
@@ -52,6 +52,7 @@ export async function startEmbeddedApp(name: string, env: Record<string, string>
   const app = await startEmbedded({ ...process.env, ...env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, { quiet: true, printAdmin: () => {} });
   return {
     url: app.url, gatewayUrls: [app.url], output: () => [], log: () => [],
+    ...(app.metricsUrl ? { metricsUrls: { puente: app.metricsUrl } } : {}),
     stop: async () => { await app.stop(); rmSync(dataDir, { recursive: true, force: true }); },
   };
 }
