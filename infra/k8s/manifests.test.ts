@@ -321,13 +321,29 @@ describeWithKubectl('Kubernetes manifests (infra/k8s)', () => {
         expect(Object.entries(deployment.spec!.selector.matchLabels ?? {}).every(([k, v]) => podLabels[k] === v), `${proc}: selector matches its pods`).toBe(true);
         expect(existsSync(join(root, scriptOf(proc))), `${scriptOf(proc)} exists`).toBe(true);
         expect(container.args ?? container.command, `${proc} runs as in docker-compose.yml`).toEqual(composeService(proc).command);
-        const port = Number(environmentOf(r, container).values.PORT);
-        expect(container.ports?.map((p) => p.containerPort), `${proc} listens on PORT`).toEqual([port]);
+        const { PORT, METRICS_PORT } = environmentOf(r, container).values;
+        const port = Number(PORT);
+        expect(container.ports?.map((p) => `${p.name} ${p.containerPort}`), `${proc} listens on PORT and serves metrics on METRICS_PORT`)
+          .toEqual([`http ${port}`, `metrics ${METRICS_PORT}`]);
         const services = r.services.filter((s) => Object.entries(s.spec?.selector ?? {}).every(([k, v]) => podLabels[k] === v));
         expect(services.map((s) => s.metadata.name), `Services selecting ${proc}'s pods`).toEqual([deployment.metadata.name]);
         expect(services[0]!.spec!.ports!.map((p) => portNumber(container, p.targetPort ?? p.port))).toEqual([port]);
       }
       expect(r.deployments).toHaveLength(PROCESSES.length);
+    });
+
+    it('tells Prometheus where each pod\'s metrics are (prometheus.io annotations), on a port no Service exposes', () => {
+      const r = rendered[which];
+      for (const proc of PROCESSES) {
+        const deployment = r.deploymentOf(proc);
+        const { METRICS_PORT, METRICS_HOST } = environmentOf(r, containerOf(deployment)).values;
+        expect([proc, METRICS_HOST, deployment.spec!.template.metadata?.annotations]).toEqual([proc, '0.0.0.0', {
+          'prometheus.io/scrape': 'true', 'prometheus.io/port': METRICS_PORT, 'prometheus.io/path': '/metrics',
+        }]);
+        expect([proc, METRICS_PORT]).toEqual([proc, composeService(proc).environment?.METRICS_PORT]);
+      }
+      const exposed = r.services.flatMap((s) => s.spec!.ports!.map((p) => String(p.targetPort ?? p.port)));
+      expect(exposed.filter((p) => p === 'metrics' || p === '9464')).toEqual([]);
     });
 
     it('probes: services ready on /ready and alive on /health, the gateway on /health for both (not /api/health)', () => {
