@@ -94,7 +94,8 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
 
   const launch = (name: string, script: string, extra: Record<string, string>) => {
     const startedAt = Date.now();
-    const child = spawn(node, [script], {
+    // The preload starts tracing before the process's modules load, when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+    const child = spawn(node, ['--import', '@puente/platform/preload', script], {
       cwd: root,
       env: { ...env, SERVICE_URLS, LOG_LEVEL: settings.LOG_LEVEL, HOST: '127.0.0.1', ...metricsEnv(name), ...extra },
       // A service says on this channel that it is ready (packages/platform/src/process.ts).

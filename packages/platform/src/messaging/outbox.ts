@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import type { Orm } from '../db/database.ts';
 import { OutboxEvent } from '../db/platform-entities.ts';
 import type { EventBus } from './bus.ts';
-import { publishStored, withTraceContext, type StoredEvent } from '../observability/spans.ts';
+import { publishStored, untraced, withTraceContext, type StoredEvent } from '../observability/spans.ts';
 
 export function addToOutbox(em: EntityManager, ...events: EventEnvelope[]): void {
   for (const e of events) {
@@ -80,7 +80,7 @@ export class OutboxRelay {
   kick(): void {
     if (this.stopped) return;
     if (this.running) this.again = true;
-    else this.schedule(0);
+    else untraced(() => this.schedule(0)); // not in the committer's trace: the publish spans rejoin it
   }
 
   async stop(): Promise<void> {

@@ -52,6 +52,14 @@ export function nameRequestSpans(app: FastifyInstance): void {
   });
 }
 
+/**
+ * Runs fn outside any trace. The outbox relay's work that a commit kicks off belongs to no request: in the
+ * committing request's context its lease and batch queries would show up in that request's trace.
+ */
+export function untraced<T>(fn: () => T): T {
+  return context.with(ROOT_CONTEXT, fn);
+}
+
 /** Fields for every log line written inside a span (pino's mixin): the trace and span ids. */
 export function traceLogFields(): Record<string, string> {
   const span = trace.getActiveSpan();
