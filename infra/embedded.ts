@@ -141,7 +141,7 @@ if (import.meta.main) {
   const started = Date.now();
   try {
     const app = await startEmbedded();
-    process.stdout.write(`\nPuente is running at ${app.url} (started in ${((Date.now() - started) / 1000).toFixed(1)} s). Health: ${app.url}/api/health. Ctrl+C stops it.\n`);
+    process.stdout.write(`\nPuente is running at ${app.url} (started in ${((Date.now() - started) / 1000).toFixed(1)} s). Health: ${app.url}/api/health.${app.metricsUrl ? ` Metrics: ${app.metricsUrl}.` : ''} Ctrl+C stops it.\n`);
     stopGracefully(createLogger({ name: 'puente', level: process.env.LOG_LEVEL ?? 'warn' }), async () => {
       process.stdout.write('\nstopping Puente...\n');
       await app.stop();
