@@ -30,6 +30,8 @@ const DAY_MS = 86_400_000;
 const FAILED = 'activity.loadFailed';
 const CHART_HEIGHT = 260;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** Counts: whole ticks only (no 0.5 of a sign-up). */
+const COUNT_AXIS = [{ tickMinStep: 1 }];
 
 /** The last `days` UTC days, today included. */
 export function lastDays(days: number, now = Date.now()): Period {
@@ -90,6 +92,7 @@ function AttemptsPerDayCharts({ days }: { days: AttemptsOnDay[] }) {
         <BarChart
           height={CHART_HEIGHT}
           xAxis={[{ scaleType: 'band', data: labels }]}
+          yAxis={COUNT_AXIS}
           series={[
             series(days.map((d) => d.signups.completed), t('series.completed'), 'signups', palette.success.main),
             series(days.map((d) => d.signups.pending), t('series.pending'), 'signups', palette.grey[500]),
@@ -105,6 +108,7 @@ function AttemptsPerDayCharts({ days }: { days: AttemptsOnDay[] }) {
         <BarChart
           height={CHART_HEIGHT}
           xAxis={[{ scaleType: 'band', data: labels }]}
+          yAxis={COUNT_AXIS}
           series={[
             series(days.map((d) => d.logins.success), t('series.success'), 'logins', palette.success.main),
             series(days.map((d) => d.logins.failed), t('series.failed'), 'logins', palette.error.main),
@@ -127,7 +131,8 @@ function FailureReasons({ signups, logins }: { signups: SignupFailureStat[]; log
       <BarChart
         height={Math.max(CHART_HEIGHT, reasons.length * 36)}
         layout="horizontal"
-        yAxis={[{ scaleType: 'band', data: reasons.map((r) => r.label), width: 220 }]}
+        yAxis={[{ scaleType: 'band', data: reasons.map((r) => r.label), width: 260 }]}
+        xAxis={COUNT_AXIS}
         series={[{ data: reasons.map((r) => r.count), label: t('series.failures'), color: palette.error.main }]}
         hideLegend
       />
@@ -144,6 +149,7 @@ function Funnel({ counts }: { counts: ExchangeFunnel | null }) {
       <BarChart
         height={CHART_HEIGHT}
         xAxis={[{ scaleType: 'band', data: stages.map((s) => s.label) }]}
+        yAxis={COUNT_AXIS}
         series={[{ data: stages.map((s) => s.count), label: t('series.requests'), color: palette.primary.main }]}
         hideLegend
       />
