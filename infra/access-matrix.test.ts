@@ -52,6 +52,8 @@ const signedIn = (statuses: number[], party = statuses): Record<Caller, number[]
 /** Someone's resource: the visitor 401, another user and an admin refused or told nothing, the party `party`. */
 const owned = (party: number[]): Record<Caller, number[]> => ({ visitor: [401], other: [403, 404], admin: [403, 404], party });
 const adminOnly: Record<Caller, number[]> = { visitor: [401], other: [403], party: [403], admin: OK };
+/** The admin charts' period: the last 30 days. */
+const aMonth = `from=${new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10)}&to=${new Date().toISOString().slice(0, 10)}`;
 
 let app: RunningTestApp;
 let client: AppClient;
@@ -186,6 +188,10 @@ const rows: Record<string, Row> = {
   'GET /api/admin/login-attempts': { call: () => ({}), expect: adminOnly },
   'GET /api/admin/signup-failures': { call: () => ({}), expect: adminOnly },
   'GET /api/admin/login-failures': { call: () => ({}), expect: adminOnly },
+  'GET /api/admin/signup-attempts/export': { call: () => ({}), expect: adminOnly },
+  'GET /api/admin/login-attempts/export': { call: () => ({}), expect: adminOnly },
+  'GET /api/admin/attempts-per-day': { call: () => ({ query: `?${aMonth}` }), expect: adminOnly },
+  'GET /api/admin/exchange-funnel': { call: () => ({ query: `?${aMonth}` }), expect: adminOnly },
 };
 
 const served = ApiRoutes.filter((r) => r.access !== 'internal' && !r.planned);
