@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { AdminMonitoring } from './admin-monitoring.tsx';
 import { fakeApi, makeUser, signedIn } from '../../../testing/fake-api.ts';
 import { findToast, renderWithRoutes } from '../../../testing/render.tsx';
+import { useSavedFiles } from '../../../testing/saved-files.ts';
 
 const signup = { id: 1, email: 'eve@example.com', step: 'request', status: 'failed', failureReason: 'invalid_referral_code', referralCode: 'NOPE', ipAddress: '10.0.0.1', userAgent: 'Chromium', createdAt: '2026-03-01T10:00:00.000Z' };
 const login = { id: 2, email: 'ana@example.com', method: 'password', status: 'success', failureReason: null, ipAddress: '10.0.0.2', userAgent: null, createdAt: '2026-03-02T11:30:00.000Z' };
@@ -59,20 +60,7 @@ describe('admin monitoring', () => {
 });
 
 describe('admin monitoring: CSV export', () => {
-  let saved: { text: Promise<string>; fileName: string }[];
-  beforeEach(() => {
-    saved = [];
-    let lastBlob: Blob | undefined;
-    // jsdom has no object URLs: the page's URL, with them.
-    vi.stubGlobal('URL', class extends URL {
-      static override createObjectURL(blob: Blob) { lastBlob = blob; return 'blob:attempts'; }
-      static override revokeObjectURL() {}
-    });
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      saved.push({ text: lastBlob!.text(), fileName: this.download });
-    });
-  });
-  afterEach(() => { vi.restoreAllMocks(); });
+  const saved = useSavedFiles();
 
   const csv = 'id,email,method\r\n2,ana@example.com,password\r\n';
 
@@ -90,7 +78,7 @@ describe('admin monitoring: CSV export', () => {
     expect((await findToast()).textContent).toContain('Saved login-attempts-2026-03-31.csv');
     expect(server.callsTo('GET /api/admin/login-attempts/export').map((c) => c.url)).toEqual(['/api/admin/login-attempts/export?email=ana%40example.com&from=2026-03-01']);
     expect(saved.map((s) => s.fileName)).toEqual(['login-attempts-2026-03-31.csv']);
-    expect(await saved[0]!.text).toBe(csv);
+    expect(await saved[0]!.file.text()).toBe(csv);
   });
 
   it('says why when the export is refused, and saves nothing', async () => {

@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { AccountDeletionMessages as Says } from '@puente/contracts';
 import { YourData } from './your-data.tsx';
 import { fakeApi, makeUser, signedIn, type Handler } from '../../../testing/fake-api.ts';
 import { findToast, renderApp, renderWithRoutes } from '../../../testing/render.tsx';
+import { useSavedFiles } from '../../../testing/saved-files.ts';
 
 const HERO = 'Swap British pounds and Chilean pesos with people, not banks';
 const user = makeUser();
@@ -33,20 +34,7 @@ async function confirmWith(password: string) {
 }
 
 describe('your data: the download', () => {
-  let saved: { blob: Blob; fileName: string }[];
-  beforeEach(() => {
-    saved = [];
-    let lastBlob: Blob | undefined;
-    // jsdom has no object URLs: the page's URL, with them.
-    vi.stubGlobal('URL', class extends URL {
-      static override createObjectURL(blob: Blob) { lastBlob = blob; return 'blob:puente-data'; }
-      static override revokeObjectURL() {}
-    });
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      saved.push({ blob: lastBlob!, fileName: this.download });
-    });
-  });
-  afterEach(() => { vi.restoreAllMocks(); });
+  const saved = useSavedFiles();
 
   it('saves the JSON document under the name the server gives', async () => {
     const document = { userId: 7, exportedAt: '2026-03-01T10:00:00.000Z', identity: { referralCode: 'ANA-2026' } };
@@ -58,7 +46,7 @@ describe('your data: the download', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Download my data' }));
     expect((await findToast()).textContent).toContain('Saved as puente-data-2026-03-01.json.');
     expect(saved.map((s) => s.fileName)).toEqual(['puente-data-2026-03-01.json']);
-    expect(JSON.parse(await saved[0]!.blob.text())).toEqual(document);
+    expect(JSON.parse(await saved[0]!.file.text())).toEqual(document);
     expect(server.callsTo('GET /api/users/me/data')).toHaveLength(1);
   });
 
