@@ -78,6 +78,12 @@ describe.skipIf(!chromiumAvailable())('admin monitoring (browser)', () => {
       expect(await total(`/api/admin/login-attempts?email=${encodeURIComponent(ana.email)}`)).toBe(2);
     }, { timeout: 30_000, interval: 250 });
 
+    // Through the gateway the file comes as the audit service writes it: no length known before the end.
+    const file = await client.call('/api/admin/signup-attempts/export', { cookie: adminCookie! });
+    expect([file.status, file.headers.get('content-type'), file.headers.get('content-length'), file.headers.get('transfer-encoding')])
+      .toEqual([200, 'text/csv; charset=utf-8', null, 'chunked']);
+    expect(parseCsv(await file.text())).toHaveLength(1 + 5);
+
     const context = await running.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: running.app.url, acceptDownloads: true });
     const [name, value] = adminCookie!.split('=') as [string, string];
     await context.addCookies([{ name, value, url: running.app.url }]);
