@@ -60,7 +60,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'one trace from the gateway th
     }, viaBus);
 
     // The accept that was answered 201 (an earlier try may have been refused until exchange knew Bob's accounts), and
-    // its trace once the notification's consumer span has been exported too.
+    // its trace once its consumers' spans have been exported too.
     const { accept, spans } = await vi.waitFor(() => {
       const all = receiver.spans();
       const accept = all.find((s) => s.service === 'gateway' && s.name === 'POST /api/exchange-matches' && Number(statusOf(s)) === 201);
@@ -70,6 +70,9 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'one trace from the gateway th
       expect(names).toContain('notification consume exchange.match.created');
       // What that consumer stored went on in the same trace, to the gateway's live channel (Ana's open sockets).
       expect(names).toContain('gateway consume notification.notification.created');
+      // Every service that acts on the match has its span; a group that only reads exchange's topic (identity), none.
+      const consumers = new Set(spans.filter((s) => s.name === 'consume exchange.match.created').map((s) => s.service));
+      expect([...consumers].sort()).toEqual(['accounts', 'notification', 'rating']);
       return { accept: accept!, spans };
     }, { timeout: 30_000, interval: 200 });
 

@@ -216,6 +216,7 @@ async function subscribeConsumers(def: ServiceDefinition, ctx: ServiceContext): 
   return ctx.bus.subscribe({
     group: def.name,
     topics,
+    types: [...byType.keys()],
     handle: async (event) => {
       const handlers = byType.get(event.type);
       if (!handlers) return; // another event on a topic we read: not ours

@@ -30,6 +30,11 @@ export interface Subscription {
   group: string;
   topics: string[];
   handle: EventHandler;
+  /**
+   * The event types the handler acts on (default: all). Any other event on its topics is passed over: committed with
+   * no call and no `consume` span, so a trace shows the consumers that act on an event, not every group reading it.
+   */
+  types?: readonly string[];
   /** Attempts before dead-lettering (default 5). */
   maxAttempts?: number;
   /** First retry delay in ms, doubled each attempt (default 200). */

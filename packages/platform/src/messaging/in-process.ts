@@ -248,6 +248,7 @@ export class InProcessBus implements EventBus {
   /** Runs the handler with retries; parks the event on the dead-letter topic after the last attempt. */
   private async deliver(member: Member, topic: string, event: EventEnvelope): Promise<boolean> {
     const { sub } = member;
+    if (sub.types && !sub.types.includes(event.type)) return true; // not one it acts on (Subscription.types)
     const maxAttempts = sub.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
     const baseDelayMs = sub.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
     for (let attempt = 1, tries = 1; ; tries++) {

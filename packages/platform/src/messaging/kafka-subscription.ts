@@ -170,6 +170,7 @@ export class KafkaSubscription {
       return this.deadLetter(topic, parsed.standIn, 1, parsed.error, heartbeat, still);
     }
     const event = parsed.event;
+    if (this.sub.types && !this.sub.types.includes(event.type)) return true; // not one it acts on (Subscription.types)
     const where = { group: this.sub.group, topic, system: 'kafka' };
     const headers = headersOfRecord(message.headers);
     // Attempts count the failures of the event itself; an outage (isOutage) is waited out, however long it lasts.

@@ -55,6 +55,9 @@ describeWithInfra(['postgres'], 'trace context through the outbox and the bus', 
       group: 'notification', topics: [TOPIC],
       handle: async (e) => { received.push({ event: e, span: trace.getActiveSpan()?.spanContext() }); },
     });
+    // A group reading the topic for other types: passed over, so the trace shows only the consumers that act.
+    const passedOver: EventEnvelope[] = [];
+    await bus.subscribe({ group: 'audit', topics: [TOPIC], types: ['identity.login.attempted'], handle: async (e) => { passedOver.push(e); } });
 
     const tracer = trace.getTracer('test');
     const request = await tracer.startActiveSpan('POST /notes', { kind: SpanKind.SERVER }, async (span) => {
@@ -80,6 +83,8 @@ describeWithInfra(['postgres'], 'trace context through the outbox and the bus', 
     expect(new Set([request, publish!.spanContext(), consume!.spanContext()].map((s) => s.traceId)).size).toBe(1);
     // The handler runs inside the consume span; the event it gets is the envelope alone, as staged.
     expect(received).toEqual([{ event, span: consume!.spanContext() }]);
+    expect(passedOver).toEqual([]);
+    expect(ended.filter((s) => s.name === consume!.name)).toHaveLength(1);
   });
 
   it('stores no trace context for an event staged outside any trace', async () => {
