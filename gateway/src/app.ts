@@ -120,9 +120,13 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   const sessionTtlMs = (opts.sessionTtlHours ?? 168) * 3_600_000;
   const sessions = createSessions({ store: sessionStore, ttlMs: sessionTtlMs });
   const limitStore: LimitStore = redis ? { kind: 'redis', redis } : pool ? { kind: 'postgres', pool, schema: GATEWAY_SCHEMA } : { kind: 'memory' };
+  const audits = new Set<Promise<void>>();
   const limiter = await createRateLimiter({
     store: limitStore, limits: { ...defaultRateLimits, ...opts.rateLimits },
-    onLoginRefused: (request, email) => auditRefusedLogin(opts, request, email),
+    onLoginRefused: (request, email) => {
+      const audit = auditRefusedLogin(opts, request, email).finally(() => audits.delete(audit));
+      audits.add(audit);
+    },
   });
   const origins = createOriginCheck(opts.allowedOrigins ?? []);
   const hub = new LiveHub({
@@ -134,6 +138,8 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   // Subscribed when the app is ready (listen or ready()), so a build that fails midway leaves no consumer behind.
   app.addHook('onReady', async () => hub.start());
   app.addHook('onClose', async () => {
+    // A refused login's audit still on its way is let through (its own timeout bounds the wait).
+    await Promise.all(audits);
     await hub.stop();
     await Promise.all(owned.map((s) => s.close()));
     await redis?.quit().catch(() => redis.disconnect());
@@ -212,12 +218,12 @@ async function registerApiDocs(app: FastifyInstance): Promise<void> {
 
 /**
  * A login refused with 429 never reaches identity, which keeps the login audit trail: the gateway tells it, so an
- * admin sees the brute force. Not awaited: the refusal must not wait on identity.
+ * admin sees the brute force. The refusal does not wait for it; closing the gateway does.
  */
-function auditRefusedLogin(opts: GatewayOptions, request: FastifyRequest, email: unknown): void {
+async function auditRefusedLogin(opts: GatewayOptions, request: FastifyRequest, email: unknown): Promise<void> {
   const identity = opts.serviceUrls.identity;
   if (!identity) return;
-  void (async () => {
+  try {
     const token = await opts.auth.sign({ kind: 'service', service: 'gateway' });
     const res = await fetch(new URL('/internal/login-refused', identity), {
       method: 'POST',
@@ -228,8 +234,11 @@ function auditRefusedLogin(opts: GatewayOptions, request: FastifyRequest, email:
       body: JSON.stringify({ email: typeof email === 'string' ? email : '' }),
       signal: AbortSignal.timeout(5_000),
     });
+    await res.body?.cancel(); // frees the connection for the next request
     if (!res.ok) throw new Error(`identity answered ${res.status}`);
-  })().catch((err: unknown) => request.log.error({ err }, 'could not audit a rate-limited login'));
+  } catch (err) {
+    request.log.error({ err }, 'could not audit a rate-limited login');
+  }
 }
 
 async function probe(url: string | undefined): Promise<'ok' | 'down'> {
