@@ -29,6 +29,7 @@ async function* newestFirst<T extends Attempt>(em: EntityManager, entity: Entity
     const before = last
       ? { $or: [{ createdAt: { $lt: last.createdAt } }, { createdAt: last.createdAt, id: { $lt: last.id } }] }
       : {};
+    // Both entities have these fields, but MikroORM cannot type a filter or an order over a generic entity.
     const rows: T[] = await em.find(entity, { $and: [where, before] } as FilterQuery<T>, {
       orderBy: { createdAt: 'desc', id: 'desc' } as never, limit: EXPORT_PAGE_SIZE,
     });
