@@ -12,7 +12,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { LoginAttemptCsvColumns, SignupAttemptCsvColumns } from '@puente/contracts';
 import { appClient, type AppClient, type SignedIn } from '../../infra/testing/app-client.ts';
-import { parseCsv } from '../../services/audit/src/testing/parse-csv.ts';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { formatDateTime } from '../src/utils/format.ts';
 import { chromiumAvailable } from './app-server.ts';
 import { screenshotFolder, useAppAndBrowser, watchedPage } from './browser.ts';

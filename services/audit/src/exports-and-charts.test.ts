@@ -16,7 +16,7 @@ import { AuditSettings, auditService } from './app.ts';
 import { LoginAttempt } from './domain/attempts.ts';
 import { EXPORT_PAGE_SIZE } from './routes/export.ts';
 import { at, day, login, signup } from './testing/attempt-events.ts';
-import { parseCsv } from './testing/parse-csv.ts';
+import { parse as parseCsv } from 'csv-parse/sync';
 
 const ADMIN: Caller = { kind: 'user', userId: 1, role: 'admin' };
 const R = Routes.audit;
