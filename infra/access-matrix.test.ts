@@ -108,6 +108,7 @@ const rows: Record<string, Row> = {
   // identity, visitor routes: reachable by anyone, whatever their input's fate
   'GET /api/auth/verify-referral/{code}': { call: () => ({ params: { code: ADMIN.code } }), expect: anyone(OK) },
   'POST /api/auth/login': { call: () => ({ body: {} }), expect: anyone([400]) },
+  'POST /api/auth/login/two-factor': { call: () => ({ body: {} }), expect: anyone([400]) },
   'GET /api/auth/google': { call: () => ({}), expect: anyone([302, 303]) },
   'GET /api/auth/google/callback': { call: () => ({}), expect: anyone([302, 303]) },
   'GET /api/login': { call: () => ({}), expect: anyone([302, 303]) },
@@ -121,6 +122,12 @@ const rows: Record<string, Row> = {
   'GET /api/auth/user': { call: () => ({}), expect: signedIn(OK) },
   'PATCH /api/auth/user': { call: () => ({ body: {} }), expect: signedIn([200, 400]) },
   'POST /api/auth/change-password': { call: () => ({ body: {} }), expect: signedIn([400]) },
+  // Two-factor sign-in: each caller's own (a setup waits for a code; an empty body is refused before any change).
+  'GET /api/auth/two-factor': { call: () => ({}), expect: signedIn(OK) },
+  'POST /api/auth/two-factor/setup': { call: () => ({ body: {} }), expect: signedIn(OK) },
+  'POST /api/auth/two-factor/enable': { call: () => ({ body: {} }), expect: signedIn([400]) },
+  'POST /api/auth/two-factor/disable': { call: () => ({ body: {} }), expect: signedIn([400]) },
+  'GET /api/users/me/login-history': { call: () => ({}), expect: signedIn(OK) },
   'POST /api/users/verification/{type}': { call: () => ({ params: { type: 'phone' }, body: {} }), expect: signedIn([200, 201, 409]) },
   'GET /api/referral/code': { call: () => ({}), expect: signedIn(OK) },
   'GET /api/referral/list': { call: () => ({}), expect: signedIn(OK) },
@@ -192,6 +199,10 @@ const rows: Record<string, Row> = {
   'GET /api/admin/login-attempts/export': { call: () => ({}), expect: adminOnly },
   'GET /api/admin/attempts-per-day': { call: () => ({ query: `?${aMonth}` }), expect: adminOnly },
   'GET /api/admin/exchange-funnel': { call: () => ({ query: `?${aMonth}` }), expect: adminOnly },
+  // Blocks: each caller's own; nobody blocked Bruno, so nobody may unblock him.
+  'GET /api/blocked-users': { call: () => ({}), expect: signedIn(OK) },
+  'POST /api/blocked-users': { call: () => ({ body: {} }), expect: signedIn([400]) },
+  'DELETE /api/blocked-users/{userId}': { call: (r) => ({ params: { userId: r.partner } }), expect: signedIn([404]) },
 };
 
 const served = ApiRoutes.filter((r) => r.access !== 'internal' && !r.planned);

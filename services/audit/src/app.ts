@@ -1,8 +1,8 @@
 /**
  * Audit: sign-up and login attempts for the admin monitoring view. Owns schema `audit`.
  * Consumes identity's attempt events, answers the /admin routes (admins only: the lists, their stats and CSV exports,
- * the attempts per day), deletes attempts past retention; answers identity with a user's attempts for their data
- * download, and anonymises them when they delete their account.
+ * the attempts per day), the signed-in user's own login history, deletes attempts past retention; answers identity
+ * with a user's attempts for their data download, and anonymises them when they delete their account.
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -11,6 +11,7 @@ import { LoginAttemptSchema, SignupAttemptSchema } from './domain/attempts.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { exportRoutes } from './routes/export.ts';
 import { personalDataRoutes } from './routes/personal-data.ts';
+import { loginHistoryRoutes } from './routes/login-history.ts';
 import { consumers } from './events/consumers.ts';
 import { PURGE_OLD_ATTEMPTS, purgeOldAttempts } from './jobs/purge-old-attempts.ts';
 
@@ -36,6 +37,7 @@ export function auditService(settings: AuditSettings) {
       await app.register(adminRoutes);
       await app.register(exportRoutes);
       await app.register(personalDataRoutes);
+      await app.register(loginHistoryRoutes);
     },
   });
 }

@@ -14,6 +14,8 @@ import { PasswordResetSchema } from './domain/password-reset.ts';
 import { ReferralSchema } from './domain/referral.ts';
 import { VerificationRequestSchema } from './domain/verification-request.ts';
 import { KnownDeviceSchema } from './domain/known-device.ts';
+import { TwoFactorSchema } from './domain/two-factor.ts';
+import { challengeKey, secretKeys } from './domain/two-factor-keys.ts';
 import { printAdminBanner, seedAdmin } from './domain/admin-seed.ts';
 import type { IdentityConfig } from './domain/config.ts';
 import { googleClient } from './domain/google.ts';
@@ -28,6 +30,7 @@ import { userRoutes } from './routes/users.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { personalDataRoutes } from './routes/personal-data.ts';
+import { twoFactorRoutes } from './routes/two-factor.ts';
 import { consumers } from './events/consumers.ts';
 import { PURGE_EXPIRED_TOKENS, purgeExpiredTokens } from './jobs/purge-expired-tokens.ts';
 import { sendPasswordReset } from './jobs/send-password-reset.ts';
@@ -54,6 +57,8 @@ export const IdentitySettings = z.object({
   )),
   OAUTH_COOKIE_SECRET: optional(z.string().min(32, 'OAUTH_COOKIE_SECRET must be at least 32 characters')),
   INTERNAL_TOKEN_SECRET: optional(z.string()),
+  TOTP_ENCRYPTION_KEYS: optional(z.string()),
+  TWO_FACTOR_CODE_LIMIT: optional(z.string().regex(/^\d+\/\d+[smh]$/, 'TWO_FACTOR_CODE_LIMIT is max/window, the window in s, m or h (e.g. 5/15m)')),
 }).refine((s) => Boolean(s.GOOGLE_CLIENT_ID) === Boolean(s.GOOGLE_CLIENT_SECRET), {
   message: 'set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or neither', path: ['GOOGLE_CLIENT_SECRET'],
 });
@@ -68,6 +73,12 @@ const DEFAULT_GOOGLE_ISSUER = 'https://accounts.google.com';
 function oauthCookieKey(s: IdentitySettings): Uint8Array {
   const secret = s.OAUTH_COOKIE_SECRET ?? (s.INTERNAL_TOKEN_SECRET ? `oauth-cookie:${s.INTERNAL_TOKEN_SECRET}` : randomBytes(32).toString('hex'));
   return new Uint8Array(createHash('sha256').update(secret).digest());
+}
+
+/** `5/15m` as a limit (the form the gateway's rate-limit settings take). */
+function codeLimit(value: string): { max: number; windowMs: number } {
+  const [, max, amount, unit] = /^(\d+)\/(\d+)([smh])$/.exec(value)!;
+  return { max: Math.max(1, Number(max)), windowMs: Math.max(1, Number(amount)) * { s: 1000, m: 60_000, h: 3_600_000 }[unit as 's' | 'm' | 'h'] };
 }
 
 export function resolveConfig(s: IdentitySettings): IdentityConfig {
@@ -85,6 +96,11 @@ export function resolveConfig(s: IdentitySettings): IdentityConfig {
         }
       : null,
     oauthCookieKey: oauthCookieKey(s),
+    twoFactor: {
+      secretKeys: secretKeys(s.TOTP_ENCRYPTION_KEYS, s.INTERNAL_TOKEN_SECRET),
+      challengeKey: challengeKey(s.INTERNAL_TOKEN_SECRET),
+      codeLimit: codeLimit(s.TWO_FACTOR_CODE_LIMIT ?? '5/15m'),
+    },
   };
 }
 
@@ -106,7 +122,7 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
   return defineService({
     name: 'identity',
     entities: [
-      UserSchema, AccountCurrencySchema, PendingSignupSchema, PasswordResetSchema, ReferralSchema, VerificationRequestSchema, KnownDeviceSchema,
+      UserSchema, AccountCurrencySchema, PendingSignupSchema, PasswordResetSchema, ReferralSchema, VerificationRequestSchema, KnownDeviceSchema, TwoFactorSchema,
     ],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
@@ -130,6 +146,7 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
       await app.register(adminRoutes, deps);
       await app.register(internalRoutes, deps);
       await app.register(personalDataRoutes, deps);
+      await app.register(twoFactorRoutes, deps);
     },
     async onStart(ctx) {
       await ownMailer?.start(ctx.logger);

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ErrorBody } from '@puente/contracts';
+import { ErrorBody, TwoFactorSetup } from '@puente/contracts';
 import { loadConfig } from '@puente/platform';
 import type { TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { IdentitySettings } from './app.ts';
 import { User } from './domain/user.ts';
 import { Referral } from './domain/referral.ts';
+import { totpCode } from './domain/totp.ts';
 import { ADMIN, BROWSER, eventsDuring, person, registered, requestSignup, startIdentity } from './testing/helpers.ts';
 import { startFakeOidc, type FakeGoogleUser, type FakeOidcProvider } from './testing/fake-oidc.ts';
 
@@ -80,6 +81,28 @@ describeWithInfra(['postgres'], 'sign-in with Google (against a local OpenID pro
     const { callback } = await roundTrip({ sub: 'google-ana', email: 'ana.new@gmail.test', email_verified: true });
     expect(await grantOf(callback)).toMatchObject({ userId: id });
     expect(idp.tokenRequests.refused).toBe(0);
+  });
+
+  it('sends a user with two-factor sign-in on to the login page\'s code step, with no session until the code', async () => {
+    const eva = { ...person('eva'), email: 'eva@gmail.test' };
+    const id = await registered(svc, eva);
+    const headers = await svc.as({ kind: 'user', userId: id, role: 'user', sessionId: 's' });
+    const { secret } = TwoFactorSetup.parse((await svc.app.inject({ method: 'POST', url: '/auth/two-factor/setup', headers })).json());
+    const on = await svc.app.inject({ method: 'POST', url: '/auth/two-factor/enable', headers, payload: { password: eva.password, code: totpCode(secret) } });
+    expect(on.statusCode).toBe(200);
+    const { callback } = await roundTrip({ sub: 'google-eva', email: eva.email, email_verified: true });
+    expect(callback.headers['x-session-action']).toBeUndefined();
+    const location = new URL(String(callback.headers.location), 'http://puente.test');
+    expect(location.pathname).toBe('/login');
+    const events = await eventsDuring(svc, async () => {
+      const res = await svc.app.inject({
+        method: 'POST', url: '/auth/login/two-factor', headers: BROWSER,
+        payload: { challenge: location.searchParams.get('challenge'), code: totpCode(secret, Date.now() + 30_000) },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await grantOf(res)).toEqual({ action: 'grant', userId: id, role: 'user' });
+    }, 'identity.login.attempted');
+    expect(events.map((e) => e.payload)).toEqual([expect.objectContaining({ email: eva.email, method: 'google', status: 'success', userId: id })]);
   });
 
   it('creates a new user only with the referral code kept from the register page', async () => {

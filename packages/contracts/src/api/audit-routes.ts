@@ -1,9 +1,9 @@
 /** The audit service's routes: the admin monitoring view's data (spec section 3). */
-import { PersonalDataQuery } from './common.ts';
+import { PaginationQuery, PersonalDataQuery } from './common.ts';
 import { routeGroup } from './route.ts';
 import {
   AdminPeriodQuery, AttemptsCsv, AttemptsPerDay, AttemptsQuery, AuditPersonalData, FailureStatsQuery, LoginAttemptList, LoginFailureStats,
-  SignupAttemptList, SignupFailureStats,
+  OwnLoginHistory, SignupAttemptList, SignupFailureStats,
 } from './audit.ts';
 
 export const AuditRoutes = routeGroup('audit', {
@@ -41,6 +41,11 @@ export const AuditRoutes = routeGroup('audit', {
     method: 'GET', path: '/api/admin/attempts-per-day', access: 'admin', query: AdminPeriodQuery,
     summary: 'Sign-up and login attempts per UTC day of a period, by status, for the admin page\'s charts.',
     responses: { 200: AttemptsPerDay },
+  },
+  ownLoginHistory: {
+    method: 'GET', path: '/api/users/me/login-history', access: 'user', query: PaginationQuery, paginated: true,
+    summary: 'The signed-in user\'s own login attempts (time, IP, browser, success or failure), newest first.',
+    responses: { 200: OwnLoginHistory },
   },
   personalData: {
     method: 'GET', path: '/internal/personal-data/attempts', access: 'internal', callers: ['identity'], query: PersonalDataQuery,

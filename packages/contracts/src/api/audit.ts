@@ -164,3 +164,15 @@ export type AttemptsPerDay = z.infer<typeof AttemptsPerDay>;
  */
 export const AuditPersonalData = z.object({ signupAttempts: SignupAttemptList, loginAttempts: LoginAttemptList });
 export type AuditPersonalData = z.infer<typeof AuditPersonalData>;
+
+/**
+ * One item of GET /api/users/me/login-history: a login attempt on the signed-in user's account (made with an email
+ * their account signed in or signed up with), as the profile shows it; no email, nor the admin's inputAltered.
+ */
+export const OwnLoginAttempt = LoginAttempt.pick({
+  id: true, method: true, status: true, failureReason: true, ipAddress: true, userAgent: true, createdAt: true,
+});
+export type OwnLoginAttempt = z.infer<typeof OwnLoginAttempt>;
+
+export const OwnLoginHistory = z.array(OwnLoginAttempt);
+export type OwnLoginHistory = z.infer<typeof OwnLoginHistory>;

@@ -10,6 +10,7 @@ import {
   SignupVerifyResponse, UserDirectory, UserIdParams, UserProfileUpdate, VerificationRequestIdParams,
   VerificationRequestListQuery, VerificationRequestResponse, VerificationTypeParams, VerifyReferralResponse,
 } from './identity.ts';
+import { TwoFactorConfirmRequest, TwoFactorEnabled, TwoFactorLoginRequest, TwoFactorSetup, TwoFactorStatus } from './identity-two-factor.ts';
 
 export const IdentityRoutes = routeGroup('identity', {
   verifyReferral: {
@@ -31,6 +32,31 @@ export const IdentityRoutes = routeGroup('identity', {
     method: 'POST', path: '/api/auth/login', access: 'visitor', body: LoginRequest,
     summary: 'Log in with email and password; the gateway starts the session (401 wrong credentials, 403 unverified).',
     responses: { 200: LoginResponse },
+  },
+  loginTwoFactor: {
+    method: 'POST', path: '/api/auth/login/two-factor', access: 'visitor', body: TwoFactorLoginRequest,
+    summary: 'The login\'s second step: the challenge and a current code or a recovery code; the gateway starts the session (401 wrong or used code, 429 too many).',
+    responses: { 200: Message },
+  },
+  twoFactorStatus: {
+    method: 'GET', path: '/api/auth/two-factor', access: 'user',
+    summary: 'Whether two-factor sign-in is on for the signed-in user, and how many recovery codes are left.',
+    responses: { 200: TwoFactorStatus },
+  },
+  twoFactorSetup: {
+    method: 'POST', path: '/api/auth/two-factor/setup', access: 'user',
+    summary: 'Start setting up two-factor sign-in: a new secret and its otpauth URI (409 when it is already on).',
+    responses: { 200: TwoFactorSetup },
+  },
+  twoFactorEnable: {
+    method: 'POST', path: '/api/auth/two-factor/enable', access: 'user', body: TwoFactorConfirmRequest,
+    summary: 'Turn two-factor sign-in on with a current code and the password: the recovery codes, shown once.',
+    responses: { 200: TwoFactorEnabled },
+  },
+  twoFactorDisable: {
+    method: 'POST', path: '/api/auth/two-factor/disable', access: 'user', body: TwoFactorConfirmRequest,
+    summary: 'Turn two-factor sign-in off with a current code (or a recovery code) and the password.',
+    responses: { 200: Message },
   },
   googleLogin: {
     method: 'GET', path: '/api/auth/google', access: 'visitor', query: GoogleLoginQuery, navigation: true,

@@ -19,6 +19,7 @@ import {
   safeText,
 } from './common.ts';
 import { KnownDevice } from './devices.ts';
+import { TwoFactorChallenge } from './identity-two-factor.ts';
 
 /**
  * Identity's own messages, for what spec section 5 does not word (ValidationMessages holds the spec's). The web app
@@ -174,8 +175,8 @@ export type SignupRequestResponse = z.infer<typeof SignupRequestResponse>;
 export const SignupVerifyResponse = Message;
 export type SignupVerifyResponse = z.infer<typeof SignupVerifyResponse>;
 
-/** POST /api/auth/login, 200 */
-export const LoginResponse = Message;
+/** POST /api/auth/login, 200: signed in, or (two-factor sign-in on) the challenge of the second step. */
+export const LoginResponse = z.union([TwoFactorChallenge, Message]);
 export type LoginResponse = z.infer<typeof LoginResponse>;
 
 /** POST /api/auth/logout, 200 */

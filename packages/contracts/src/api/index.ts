@@ -1,6 +1,7 @@
 /** HTTP contracts of the Puente API: request and response schemas (zod) and every route, declared once. */
 export * from './common.ts';
 export * from './identity.ts';
+export * from './identity-two-factor.ts';
 export * from './devices.ts';
 export * from './accounts.ts';
 export * from './exchange.ts';

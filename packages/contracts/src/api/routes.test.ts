@@ -82,6 +82,12 @@ describe('ApiRoutes', () => {
     'POST /api/auth/forgot-password',
     'POST /api/auth/reset-password',
     'POST /api/auth/change-password',
+    'POST /api/auth/login/two-factor',
+    'GET /api/auth/two-factor',
+    'POST /api/auth/two-factor/setup',
+    'POST /api/auth/two-factor/enable',
+    'POST /api/auth/two-factor/disable',
+    'GET /api/users/me/login-history',
     'GET /api/auth/google/callback',
     'GET /api/admin/verification-requests',
     'POST /api/admin/verification-requests/{id}/approve',
@@ -112,6 +118,7 @@ describe('ApiRoutes', () => {
       if (path === '/api/webhooks/stripe') return 'subscription';
       if (/^\/api\/admin\/(signup|login|attempts)-/.test(path)) return 'audit';
       if (path === '/api/admin/exchange-funnel') return 'exchange';
+      if (path === '/api/users/me/login-history') return 'audit';
       if (/^\/api\/(auth|login|signup|users|referral|admin\/users|admin\/verification-requests)\b/.test(path)) return 'identity';
       if (path.startsWith('/api/bank-accounts')) return 'accounts';
       if (/^\/api\/(exchange-rate|exchange-requests|exchange-matches|transaction-history)\b/.test(path)) return 'exchange';

@@ -6,7 +6,7 @@
  * replaced by the deleted user's placeholder and the IP address, user agent and referral code gone.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DeletedUser, type AuditPersonalData } from '@puente/contracts';
+import { DeletedUser, type AuditPersonalData, type OwnLoginAttempt } from '@puente/contracts';
 import { qualifiedTable } from '@puente/platform';
 import { LoginAttempt, SignupAttempt, emailKey, loginAttemptView, signupAttemptView } from './attempts.ts';
 
@@ -29,6 +29,20 @@ export async function personalDataOf(em: EntityManager, userId: number): Promise
     em.find(LoginAttempt, where, { orderBy: NEWEST_FIRST }),
   ]);
   return { signupAttempts: signups.map(signupAttemptView), loginAttempts: logins.map(loginAttemptView) };
+}
+
+/**
+ * The login attempts on the user's account, newest first, a page of them and the total: the profile's login history
+ * (the same attempts their data download holds, without the email or inputAltered).
+ */
+export async function loginHistoryOf(em: EntityManager, userId: number, page: { limit: number; offset: number }): Promise<[OwnLoginAttempt[], number]> {
+  const [rows, total] = await em.findAndCount(LoginAttempt, theirs(userId, await emailKeysOf(em, userId)), {
+    orderBy: NEWEST_FIRST, limit: page.limit, offset: page.offset,
+  });
+  return [rows.map((a) => ({
+    id: a.id, method: a.method, status: a.status, failureReason: a.failureReason ?? null, ipAddress: a.ipAddress ?? null,
+    userAgent: a.userAgent ?? null, createdAt: a.createdAt.toISOString(),
+  })), total];
 }
 
 export async function eraseUser(em: EntityManager, userId: number): Promise<void> {

@@ -1,5 +1,7 @@
 /** Identity's settings once resolved (defaults applied, secrets derived): what routes and jobs read. */
 import type { MailConfig } from '@puente/platform';
+import type { SecretKeys } from './two-factor-keys.ts';
+import type { CodeLimit } from './two-factor.ts';
 
 export interface GoogleConfig {
   clientId: string;
@@ -24,4 +26,12 @@ export interface IdentityConfig {
   google: GoogleConfig | null;
   /** 32-byte key sealing the short-lived Google sign-in cookie (state, PKCE verifier, nonce, referral code). */
   oauthCookieKey: Uint8Array;
+  twoFactor: {
+    /** Seal and open TOTP secrets at rest. */
+    secretKeys: SecretKeys;
+    /** Signs the login's challenge between the password and the code. */
+    challengeKey: Buffer;
+    /** Wrong codes (and wrong passwords when turning it on or off) per user and window: TWO_FACTOR_CODE_LIMIT. */
+    codeLimit: CodeLimit;
+  };
 }

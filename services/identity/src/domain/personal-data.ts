@@ -13,6 +13,7 @@ import { VerificationRequest } from './verification-request.ts';
 import { referralsMadeBy } from './referral.ts';
 import { currentUserView } from './views.ts';
 import { KnownDevice, knownDevicesOf } from './known-device.ts';
+import { TwoFactor } from './two-factor.ts';
 
 export async function personalDataOf(em: EntityManager, user: User): Promise<IdentityPersonalData> {
   const requests = await em.find(VerificationRequest, { userId: user.id }, { orderBy: { id: 'asc' } });
@@ -38,6 +39,7 @@ export async function eraseUser(tx: EntityManager, user: User): Promise<void> {
   await tx.nativeDelete(PasswordReset, { userId: id });
   await tx.nativeDelete(VerificationRequest, { userId: id });
   await tx.nativeDelete(KnownDevice, { userId: id });
+  await tx.nativeDelete(TwoFactor, { userId: id });
   await tx.nativeUpdate(User, { id }, {
     email: DeletedUser.email(id), passwordHash: null, firstName: DeletedUser.firstName, lastName: DeletedUser.lastName,
     profileImageUrl: null, googleSubject: null,

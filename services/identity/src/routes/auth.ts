@@ -3,7 +3,7 @@
  * POST /api/auth/logout is the gateway's own (it ends the session it holds).
  */
 import type { FastifyInstance } from 'fastify';
-import { Routes } from '@puente/contracts';
+import { Routes, TOTP_REQUIRED, TwoFactorMessages } from '@puente/contracts';
 import { AppError, SESSION_ACTION_HEADER, addToOutbox, makeEvent, requireUser, serve, unauthorized } from '@puente/platform';
 import { NOT_DELETED, User, normaliseEmail } from '../domain/user.ts';
 import { PendingSignup } from '../domain/pending-signup.ts';
@@ -11,6 +11,8 @@ import { verifyPassword } from '../domain/passwords.ts';
 import { currentUserView } from '../domain/views.ts';
 import { clientMeta, failureReason, loginAttempt, rawEmail, recordFailure } from '../domain/attempts.ts';
 import { noteLoginDevice } from '../jobs/send-new-device-alert.ts';
+import { twoFactorOn } from '../domain/two-factor.ts';
+import { signChallenge } from '../domain/two-factor-keys.ts';
 import type { RouteDeps } from './deps.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -20,12 +22,14 @@ const invalidCredentials = () => new AppError(401, 'invalid_credentials', INVALI
 const unverified = () => new AppError(403, 'unverified', UNVERIFIED);
 const routes = Routes.identity;
 
-export async function authRoutes(app: FastifyInstance, { ctx }: RouteDeps): Promise<void> {
+export async function authRoutes(app: FastifyInstance, { ctx, config }: RouteDeps): Promise<void> {
   /**
    * 200 { message } and a session grant for the gateway; 400 validation; 401 wrong email or password (which one is
    * never said); 403 a sign-up not verified yet (said only to someone who knows its password). A failure, whatever
    * it is, is recorded by the onError hook (validation runs before the handler), the success in its transaction,
    * with the device it came from (a new one is emailed to the user).
+   * With two-factor sign-in on, a right password answers 200 { message, code: 'totp_required', challenge } instead,
+   * and no session.
    */
   serve(app, routes.login, async (request, reply) => {
     const { password } = request.body;
@@ -39,6 +43,11 @@ export async function authRoutes(app: FastifyInstance, { ctx }: RouteDeps): Prom
     }
     if (!(await verifyPassword(password, user.passwordHash))) throw invalidCredentials();
     if (!user.emailVerified) throw unverified();
+    // With two-factor sign-in on, the password alone starts no session: the second step (routes/two-factor.ts)
+    // records the attempt, whichever way it ends.
+    if (await twoFactorOn(request.em, user.id)) {
+      return { message: TwoFactorMessages.codeRequested, code: TOTP_REQUIRED, challenge: signChallenge(config.twoFactor.challengeKey, user.id, 'password') };
+    }
     await ctx.transaction(async (tx) => {
       addToOutbox(tx, loginAttempt({ email, method: 'password', status: 'success', failureReason: null, userId: user.id, ...clientMeta(request) }));
       await noteLoginDevice(tx, ctx.jobs, user.id, clientMeta(request));

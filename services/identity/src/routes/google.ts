@@ -3,7 +3,8 @@
  * GET /auth/google[?referralCode=...] sends the browser to Google; GET /auth/google/callback signs the user in and
  * redirects to /dashboard, or to /login-failed?reason=<GoogleLoginFailure> (the login page shows the reason).
  * An existing user is found by linked Google account, then by verified email; a new user needs the referral code
- * the register page passed in. Every callback publishes identity.login.attempted (method google).
+ * the register page passed in. Every callback publishes identity.login.attempted (method google), except one that
+ * sends a user with two-factor sign-in on to the login page's code step (that step records the attempt).
  */
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -18,6 +19,8 @@ import {
 } from '../domain/google.ts';
 import { clientMeta, failureReason, loginAttempt, recordFailedAttempt, recordFailure, signupAttempt } from '../domain/attempts.ts';
 import { noteLoginDevice } from '../jobs/send-new-device-alert.ts';
+import { twoFactorOn } from '../domain/two-factor.ts';
+import { signChallenge } from '../domain/two-factor-keys.ts';
 import type { RouteDeps } from './deps.ts';
 
 const loginFailed = (reply: FastifyReply, reason: GoogleLoginFailure) => reply.redirect(`/login-failed?reason=${reason}`, 302);
@@ -89,6 +92,10 @@ export async function googleRoutes(app: FastifyInstance, { ctx, config, google }
       let user: User;
       if (existing) {
         if (existing.googleSubject && existing.googleSubject !== identity.subject) return fail('google_failed', 'linked_to_another_google_account');
+        // Google vouches for the email, not for the second factor: the login page asks for the code (its second step).
+        if (await twoFactorOn(request.em, existing.id)) {
+          return reply.redirect(`/login?challenge=${encodeURIComponent(signChallenge(config.twoFactor.challengeKey, existing.id, 'google'))}`, 302);
+        }
         user = await ctx.transaction(async (tx) => {
           const u = await tx.findOneOrFail(User, { id: existing.id });
           u.googleSubject ??= identity.subject;

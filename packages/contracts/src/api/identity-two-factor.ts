@@ -1,0 +1,77 @@
+/**
+ * Two-factor sign-in (TOTP, RFC 6238): setting it up from the profile, and the login's second step.
+ * Calls: GET /api/auth/two-factor, POST /api/auth/two-factor/setup, /enable, /disable, POST /api/auth/login/two-factor.
+ */
+import { z } from 'zod';
+import { Count, ValidationMessages as M, passwordText } from './common.ts';
+
+export const TwoFactorMessages = {
+  codeRequired: 'Enter the 6-digit code from your authenticator app or a recovery code',
+  challengeRequired: 'Sign in with your password first',
+  codeRequested: 'Enter the 6-digit code from your authenticator app',
+  codeWrong: 'That code is not right. Check your authenticator app and try again.',
+  codeReplayed: 'That code has already been used. Wait for the next one.',
+  challengeExpired: 'Your sign-in took too long. Please enter your email and password again.',
+  passwordWrong: 'Password is incorrect',
+  alreadyOn: 'Two-factor sign-in is already on',
+  notStarted: 'Start the setup again: no two-factor setup is waiting for a code',
+  notOn: 'Two-factor sign-in is not on',
+  turnedOff: 'Two-factor sign-in is off',
+  tooManyCodes: 'Too many wrong codes.',
+} as const;
+const TM = TwoFactorMessages;
+
+/** The `code` of the login answer that asks for the second step. */
+export const TOTP_REQUIRED = 'totp_required';
+
+/**
+ * A code as typed: the app's 6 digits, or a recovery code (`abcd-efgh`); spaces are dropped and recovery codes
+ * compare without case or dash.
+ */
+export const TwoFactorCode = z.string({ error: TM.codeRequired })
+  .transform((v) => v.replace(/\s+/g, ''))
+  .pipe(z.string().regex(/^(\d{6}|[A-Za-z0-9]{4}-?[A-Za-z0-9]{4})$/, TM.codeRequired));
+export type TwoFactorCode = z.infer<typeof TwoFactorCode>;
+
+/**
+ * POST /api/auth/login, 200 when the account has two-factor sign-in on: no session yet; the second step sends this
+ * challenge (signed, valid 5 minutes) with a code.
+ */
+export const TwoFactorChallenge = z.object({
+  message: z.string(),
+  code: z.literal(TOTP_REQUIRED),
+  challenge: z.string(),
+});
+export type TwoFactorChallenge = z.infer<typeof TwoFactorChallenge>;
+
+/** POST /api/auth/login/two-factor */
+export const TwoFactorLoginRequest = z.object({
+  challenge: z.string({ error: TM.challengeRequired }).min(1, TM.challengeRequired).max(1000, TM.challengeRequired),
+  code: TwoFactorCode,
+});
+export type TwoFactorLoginRequest = z.infer<typeof TwoFactorLoginRequest>;
+
+/** GET /api/auth/two-factor: whether it is on, and how many unused recovery codes are left. */
+export const TwoFactorStatus = z.object({ enabled: z.boolean(), recoveryCodesLeft: Count });
+export type TwoFactorStatus = z.infer<typeof TwoFactorStatus>;
+
+/**
+ * POST /api/auth/two-factor/setup: a new secret for the user's authenticator app, as text to type and as the
+ * otpauth:// URI a QR code carries. It takes effect only once confirmed with a code (enable).
+ */
+export const TwoFactorSetup = z.object({ secret: z.string(), otpauthUri: z.string() });
+export type TwoFactorSetup = z.infer<typeof TwoFactorSetup>;
+
+/**
+ * POST /api/auth/two-factor/enable and /disable: a current code, and the password for an account that has one (a
+ * session left open must not be enough to change how the account signs in).
+ */
+export const TwoFactorConfirmRequest = z.object({
+  password: passwordText(M.passwordRequired).optional(),
+  code: TwoFactorCode,
+});
+export type TwoFactorConfirmRequest = z.infer<typeof TwoFactorConfirmRequest>;
+
+/** POST /api/auth/two-factor/enable, 200: the recovery codes, shown this once (only their hashes are kept). */
+export const TwoFactorEnabled = z.object({ recoveryCodes: z.array(z.string()) });
+export type TwoFactorEnabled = z.infer<typeof TwoFactorEnabled>;
