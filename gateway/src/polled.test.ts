@@ -1,14 +1,16 @@
 /**
  * Polled reads at the gateway, against services that serve the real route declarations (the platform's serve():
- * their conditional answers come from the same versions the gateway reads).
+ * their conditional answers come from the same versions the gateway reads). The fake market answers as the exchange
+ * service does: the shared list to a viewer without blocks (saying so), a filtered one to a viewer with blocks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import {
-  ExchangeRequestList, ExchangeVersions, NotificationCount, NotificationVersions, Routes, type ExchangeRequest, type ServiceName,
+  ExchangeRequestList, ExchangeVersions, NotificationCount, NotificationVersions, POLL_AUDIENCE_HEADER, Routes, type ExchangeRequest,
+  type ServiceName,
 } from '@puente/contracts';
-import { createHttpApp, MemoryVersionStore, requireUser, serve, serviceVersions } from '@puente/platform';
+import { answeredNotModified, createHttpApp, MemoryVersionStore, requireUser, serve, serviceVersions } from '@puente/platform';
 import { auth, buildTestGateway, login, logger, sessionCookieOf, startFakeService, type FakeUpstream } from './test-helpers.ts';
 
 const versions = new MemoryVersionStore();
@@ -38,14 +40,24 @@ describe('polled reads answered at the gateway', () => {
   const unread: Record<number, number> = { 1: 3, 2: 0 };
   let ana: string;
   let ben: string;
+  let dora: string;
+  /** Users with blocks (the market hides user 9's requests from them), as the exchange service would find them. */
+  const withBlocks = new Set<number>();
 
   beforeAll(async () => {
     identity = await startFakeService('identity');
-    exchange = await pollingService('exchange', (app) => serve(app, Routes.exchange.requests, async () => market));
+    // As the exchange service answers: the shared list, with the market's ETag, to a viewer without blocks.
+    exchange = await pollingService('exchange', (app) => serve(app, Routes.exchange.requests, async (req, reply) => {
+      if (withBlocks.has(requireUser(req).userId)) return market.filter((r) => r.userId !== 9);
+      reply.header(POLL_AUDIENCE_HEADER, 'everyone');
+      if (await answeredNotModified(req, reply, app.versions, Routes.exchange.requests.polled.keys())) return reply;
+      return market;
+    }));
     notification = await pollingService('notification', (app) => serve(app, Routes.notification.count, async (req) => ({ count: unread[requireUser(req).userId] ?? 0 })));
     gateway = await buildTestGateway({ serviceUrls: { identity: identity.url, exchange: exchange.url, notification: notification.url }, versions });
     ana = sessionCookieOf(await login(gateway, 'ana@example.com'))!;
     ben = sessionCookieOf(await login(gateway, 'ben@example.com'))!;
+    dora = sessionCookieOf(await login(gateway, 'dora@example.com'))!;
   });
   afterAll(async () => {
     await gateway?.close();
@@ -55,6 +67,16 @@ describe('polled reads answered at the gateway', () => {
   const poll = (url: string, cookie: string, etag?: string) =>
     gateway.inject({ method: 'GET', url, headers: { cookie, ...(etag ? { 'if-none-match': etag } : {}) } });
   const bumpMarket = () => serviceVersions(versions, 'exchange', logger).bump([ExchangeVersions.market]);
+
+  it('asks the service of each user\'s first poll of the market: it says whether they see the list everyone sees', async () => {
+    for (const cookie of [ana, ben]) {
+      const asked = exchange.asked();
+      const first = await poll('/api/exchange-requests', cookie);
+      expect(first.statusCode).toBe(200);
+      expect(first.headers[POLL_AUDIENCE_HEADER]).toBe('everyone');
+      expect(exchange.asked()).toBe(asked + 1);
+    }
+  });
 
   it('answers an unchanged poll 304 itself, without asking the service', async () => {
     const first = await poll('/api/exchange-requests', ana);
@@ -157,6 +179,45 @@ describe('polled reads answered at the gateway', () => {
     await serviceVersions(versions, 'notification', logger).bump([NotificationVersions.user(1)]);
     const after = await poll('/api/notifications/count', ana, String(forAna.headers.etag));
     expect(NotificationCount.parse(after.json())).toEqual({ count: 4 });
+  });
+
+  it('asks the service for the market of a user with blocks after each change, answers their unchanged polls 304, and never gives them the kept copy', async () => {
+    withBlocks.add(4);
+    market = [request(3), { ...request(4), userId: 10 }];
+    await bumpMarket();
+    const shared = await poll('/api/exchange-requests', ana); // kept for everyone
+    const asked = exchange.asked();
+    const own = await poll('/api/exchange-requests', dora);
+    expect(ExchangeRequestList.parse(own.json()).map((r) => r.id)).toEqual([4]);
+    expect(own.headers[POLL_AUDIENCE_HEADER]).toBeUndefined();
+    expect(own.headers.etag).not.toBe(shared.headers.etag);
+    expect((await poll('/api/exchange-requests', dora, String(own.headers.etag))).statusCode).toBe(304);
+    expect((await poll('/api/exchange-requests', dora, String(shared.headers.etag))).statusCode).toBe(200);
+    expect(exchange.asked()).toBe(asked + 2);
+  });
+
+  it('asks the service again once a user\'s own version changes (they blocked someone), whatever it said before', async () => {
+    withBlocks.delete(4);
+    const viewer = () => serviceVersions(versions, 'exchange', logger).bump([ExchangeVersions.viewer(4)]);
+    await viewer();
+    const asDora = await poll('/api/exchange-requests', dora); // heard: Dora sees the list everyone sees
+    expect(ExchangeRequestList.parse(asDora.json()).map((r) => r.id)).toEqual([3, 4]);
+    const heard = exchange.asked();
+    const kept = await poll('/api/exchange-requests', dora);
+    expect(kept.body).toBe(asDora.body);
+    expect(exchange.asked()).toBe(heard); // the copy kept for everyone
+    const tag = String(kept.headers.etag);
+    expect((await poll('/api/exchange-requests', dora, tag)).statusCode).toBe(304);
+    withBlocks.add(4);
+    await viewer();
+    const asked = exchange.asked();
+    const after = await poll('/api/exchange-requests', dora, tag);
+    expect(after.statusCode).toBe(200);
+    expect(ExchangeRequestList.parse(after.json()).map((r) => r.id)).toEqual([4]);
+    expect(exchange.asked()).toBe(asked + 1);
+    // Everyone else keeps the shared copy, unasked.
+    expect((await poll('/api/exchange-requests', ben, tag)).statusCode).toBe(304);
+    expect(exchange.asked()).toBe(asked + 1);
   });
 
   it('asks the service of a visitor\'s poll (no session, no versions): 401 as before', async () => {

@@ -11,12 +11,16 @@
  *   or, when there is none recent, wait for the fetch (at most WAIT_FOR_FETCH_MS). A kept answer is compressed once (Brotli, gzip)
  *   and sent as the browser accepts it: a sixth of the bytes for every caller, at the cost of one compression per
  *   change (its ETag is then weak, as a compressed representation's must be).
+ * A shared route some callers see filtered (`viewer`: the market without the requests of users they blocked or who
+ * blocked them) puts the caller's own version in their ETag; the gateway serves them the shared copy, under the
+ * shared ETag, only while that version is the one at which the service last answered them as everyone
+ * (POLL_AUDIENCE_HEADER). A caller with blocks is proxied on every change (their own 304s are still answered here).
  * When the versions cannot be read, the request is simply proxied (the service decides).
  */
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import type { ApiRoute, ServiceName } from '@puente/contracts';
+import { POLL_AUDIENCE_HEADER, pollKeys, type ApiRoute, type ServiceName } from '@puente/contracts';
 import { etagMatches, pollEtag, pollHeaders, serviceVersions, type Logger, type VersionStore } from '@puente/platform';
 
 /** The headers of an answer kept for other callers (the rest are per request or per connection). */
@@ -50,7 +54,11 @@ export interface PolledReads {
   send(request: FastifyRequest, reply: FastifyReply, etag: string, headers: Record<string, unknown>, body: Buffer): Promise<void>;
 }
 
-export type Poll = { answered: true } | { answered: false; etag?: string; fetched?: () => void };
+/**
+ * Not answered here: for a shared route, `etag` and `fetched` when this caller fetches for everyone; for a `viewer`
+ * route's caller not known to see the shared answer, `heard`, to be given the service's answer headers.
+ */
+export type Poll = { answered: true } | { answered: false; etag?: string; fetched?: () => void; heard?: (headers: Record<string, unknown>) => void };
 
 /** The URL the service sees (the gateway strips /api): the ETag is made of it, on both sides. */
 export const serviceUrlOf = (url: string) => url.replace(/^\/api(?=\/)/, '');
@@ -70,6 +78,8 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
   const fetching = new Map<string, Promise<void>>();
   /** The ETag of the last answer kept for each URL. */
   const lastKept = new Map<string, string>();
+  /** For `viewer` routes: each caller's own version at which the service answered them as everyone. */
+  const everyoneAt = new LRUCache<string, string>({ max: 500_000 });
 
   async function sendKept(request: FastifyRequest, reply: FastifyReply, etag: string): Promise<boolean> {
     const answer = kept?.get(etag);
@@ -101,18 +111,27 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
       const polled = route.polled!;
       let current: string[];
       try {
-        current = await versionsOf(route.service as ServiceName).read(polled.keys({ userId }));
+        current = await versionsOf(route.service as ServiceName).read(pollKeys(polled, { userId }));
       } catch (err) {
         request.log.warn({ err }, 'versions unavailable: the poll goes to the service');
         return { answered: false };
       }
       const url = serviceUrlOf(request.url);
-      const etag = pollEtag(current, url);
+      // A viewer route: the caller's own version is the last; while the service's word holds, the shared ETag.
+      const viewer = polled.viewer && { key: `${route.name}:${userId}`, version: current.at(-1)! };
+      const shared = Boolean(polled.shared) && (!viewer || everyoneAt.get(viewer.key) === viewer.version);
+      const etag = pollEtag(viewer && shared ? current.slice(0, -1) : current, url);
       if (etagMatches(request.headers['if-none-match'], etag)) {
-        await notModified(request, reply, etag, Boolean(polled.shared));
+        await notModified(request, reply, etag, shared);
         return { answered: true };
       }
-      if (!polled.shared || !kept) return { answered: false };
+      if (viewer && !shared) {
+        return {
+          answered: false,
+          heard: (headers) => { if (headers[POLL_AUDIENCE_HEADER] === 'everyone') everyoneAt.set(viewer.key, viewer.version); },
+        };
+      }
+      if (!shared || !kept) return { answered: false };
       if (await sendKept(request, reply, etag)) return { answered: true };
       const pending = fetching.get(etag);
       if (pending) {

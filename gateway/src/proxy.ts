@@ -41,6 +41,8 @@ interface Exchange {
   sessionAction?: string;
   /** A shared polled answer on its way down, to keep under this ETag for the callers waiting for it. */
   shared?: { etag: string; fetched: () => void };
+  /** A polled answer whose headers say whether its caller sees the shared one (polled.ts). */
+  heard?: (headers: Record<string, unknown>) => void;
 }
 
 /**
@@ -106,6 +108,7 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
     },
     onResponse: (request: FastifyRequest, reply: FastifyReply, res: { statusCode?: number; stream: NodeJS.ReadableStream & { destroy(): void } }) => {
       const exchange = exchanges.get(request);
+      if ((res.statusCode ?? 500) < 400) exchange?.heard?.(reply.getHeaders());
       void afterResponse(deps, request, reply, res.statusCode ?? 0, exchange?.sessionAction)
         .then(async () => {
           const shared = exchange?.shared;
@@ -150,6 +153,7 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
               const poll = await deps.polled.answer(route, request, reply, session.userId);
               if (poll.answered) return reply;
               if (poll.etag && poll.fetched) exchange.shared = { etag: poll.etag, fetched: poll.fetched };
+              if (poll.heard) exchange.heard = poll.heard;
             }
             if (session) exchange.internalToken = await callerToken(session);
             exchanges.set(request, exchange);

@@ -1,6 +1,6 @@
 /**
- * Exchange: the GBP→CLP rate, exchange requests, matches, plan limits, bank details of a confirmed match, the
- * transaction history, the trade timers and the admins' exchange funnel. Owns schema `exchange`. Keeps projections
+ * Exchange: the GBP→CLP rate, exchange requests (and who may take them), matches, plan limits, blocks between
+ * users, bank details of a confirmed match, the transaction history, the trade timers and the admins' exchange funnel. Owns schema `exchange`. Keeps projections
  * of users, their plan tier and their account currencies from identity, rating, subscription and accounts events.
  */
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,8 @@ import { exchangeMatchRoutes } from './routes/exchange-matches.ts';
 import { historyRoutes } from './routes/history.ts';
 import { personalDataRoutes } from './routes/personal-data.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { blockRoutes } from './routes/blocks.ts';
+import { BlockSchema } from './domain/blocks.ts';
 import { changingMarket } from './domain/market-version.ts';
 import { REFRESH_EVERY_MS, REFRESH_EXCHANGE_RATE, refreshExchangeRateJob } from './jobs/refresh-exchange-rate.ts';
 import { SWEEP_EVERY_MS, SWEEP_TRADE_TIMERS, sweepTradeTimersJob } from './jobs/sweep-trade-timers.ts';
@@ -88,7 +90,7 @@ export function exchangeService(settings: ExchangeSettings, { now = () => new Da
   };
   return defineService({
     name: 'exchange',
-    entities: [ExchangeRateEntrySchema, ExchangeRequestSchema, ExchangeMatchSchema, TraderSchema, TraderAccountSchema, ProjectionBackfillSchema],
+    entities: [ExchangeRateEntrySchema, ExchangeRequestSchema, ExchangeMatchSchema, TraderSchema, TraderAccountSchema, BlockSchema, ProjectionBackfillSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
     jobs: [refreshExchangeRateJob(provider, settings.EXCHANGE_RATE_TIMEOUT_MS), sweepTradeTimersJob(timers, now), backfill.job],
@@ -111,6 +113,7 @@ export function exchangeService(settings: ExchangeSettings, { now = () => new Da
       await app.register(historyRoutes(deps));
       await app.register(personalDataRoutes);
       await app.register(adminRoutes);
+      await app.register(blockRoutes(deps));
     },
   });
 }

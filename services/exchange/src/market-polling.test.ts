@@ -1,8 +1,9 @@
 /**
  * GET /api/exchange-requests is polled every 3 s by every signed-in tab: it answers ETag with
- * `Cache-Control: private, no-cache`, and an unchanged poll is a 304 that makes no database query. Any change to
- * the market (a request posted, accepted, approved, completed, cancelled, expired; a poster's card) answers anew,
- * and the list — the same for everyone — shares one ETag. The caller's own requests and matches, polled by the
+ * `Cache-Control: private, no-cache`, and an unchanged poll is a 304 that reads no request, match or card (only
+ * whether the viewer has blocks, one indexed lookup; the gateway answers such polls without asking the service at
+ * all). Any change to the market (a request posted, accepted, approved, completed, cancelled, expired; a poster's
+ * card) answers anew, and the list — the same for everyone without blocks — shares one ETag. The caller's own requests and matches, polled by the
  * dashboard, answer from the caller's own version: another user's trade leaves them unchanged.
  */
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
@@ -42,11 +43,13 @@ describeWithInfra(['postgres'], 'polling the market', () => {
     return { list: ExchangeRequestList.parse(res.json()), etag: String(res.headers.etag) };
   }
 
-  /** Market SQL run from now on (the outbox relay's own polling aside). */
+  /** Market SQL run from now on (the outbox relay's own polling aside), and the lookups of viewers' blocks. */
   function marketQueries() {
     const spy = vi.spyOn(svc.ctx.orm.em.getConnection(), 'execute');
+    const matching = (pattern: RegExp) => spy.mock.calls.filter(([sql]) => pattern.test(String(sql))).length;
     return {
-      count: () => spy.mock.calls.filter(([sql]) => /"exchange"\."(exchange_request|exchange_match|trader)"/.test(String(sql))).length,
+      count: () => matching(/"exchange"\."(exchange_request|exchange_match|trader)"/),
+      blockLookups: () => matching(/"exchange"\."block"/),
       restore: () => spy.mockRestore(),
     };
   }
@@ -70,6 +73,7 @@ describeWithInfra(['postgres'], 'polling the market', () => {
     try {
       for (let i = 0; i < 5; i++) expect(await changed(ana.headers, anaTag)).toBeNull();
       expect(queries.count()).toBe(0);
+      expect(queries.blockLookups()).toBe(5);
     } finally {
       queries.restore();
     }

@@ -8,13 +8,16 @@ import {
   ExchangePersonalData, ExchangeRequestNotifyResponse, ExchangeRequestsQuery, InternalMatch, MatchAccountsResponse, MatchesByRequestParams, TradesInProgress,
   TransactionHistory,
 } from './exchange.ts';
+import { BlockCreate, BlockedUser, BlockedUserIdParams, BlockedUserList } from './exchange-access.ts';
 
 /**
- * The versions behind the exchange service's polled lists: the market (every open request and its poster's card)
- * and each trader's own requests and matches (with the cards shown in them).
+ * The versions behind the exchange service's polled lists: the market (every open request and its poster's card),
+ * each viewer's blocks (given or received: what the market hides from them) and each trader's own requests and
+ * matches (with the cards shown in them).
  */
 export const ExchangeVersions = {
   market: 'market',
+  viewer: (userId: number) => `viewer:${userId}`,
   trader: (userId: number) => `trader:${userId}`,
 } as const;
 
@@ -26,9 +29,9 @@ export const ExchangeRoutes = routeGroup('exchange', {
   },
   requests: {
     method: 'GET', path: '/api/exchange-requests', access: 'user', query: ExchangeRequestsQuery, paginated: true,
-    summary: 'The market: everyone\'s open requests (the same list for every user); polled every 3 s.',
+    summary: 'The market: everyone\'s open requests but those of users the caller blocked or was blocked by; polled every 3 s.',
     responses: { 200: ExchangeRequestList },
-    polled: { keys: () => [ExchangeVersions.market], shared: true },
+    polled: { keys: () => [ExchangeVersions.market], shared: true, viewer: ({ userId }) => ExchangeVersions.viewer(userId) },
   },
   request: {
     method: 'GET', path: '/api/exchange-requests/{id}', access: 'user', params: ExchangeRequestIdParams,
@@ -101,6 +104,21 @@ export const ExchangeRoutes = routeGroup('exchange', {
     summary: 'The signed-in user\'s matches.',
     responses: { 200: ExchangeMatchList },
     polled: { keys: ({ userId }) => [ExchangeVersions.trader(userId)] },
+  },
+  blockedUsers: {
+    method: 'GET', path: '/api/blocked-users', access: 'user',
+    summary: 'The users the caller blocked, newest first.',
+    responses: { 200: BlockedUserList },
+  },
+  blockUser: {
+    method: 'POST', path: '/api/blocked-users', access: 'user', body: BlockCreate,
+    summary: 'Block a user: neither sees the other\'s requests in the market, nor may accept them.',
+    responses: { 201: BlockedUser },
+  },
+  unblockUser: {
+    method: 'DELETE', path: '/api/blocked-users/{userId}', access: 'user', params: BlockedUserIdParams,
+    summary: 'Unblock a user the caller blocked.',
+    responses: { 204: null },
   },
   history: {
     method: 'GET', path: '/api/transaction-history', access: 'user', query: PaginationQuery, paginated: true,

@@ -24,6 +24,7 @@ import {
   fitsCurrency,
   idParam,
 } from './common.ts';
+import { TakerRequirements } from './exchange-access.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Path parameters
@@ -76,7 +77,8 @@ export const ActiveExchangeRequestStatuses = ['open', 'matched', 'confirmed'] as
  * currency (GBP 2 decimals, CLP whole pesos); exchangeRate is positive with at most 4 decimals and is always
  * quoted as CLP per GBP (the gbpToClp of GET /api/exchange-rate) whatever the direction: the receive amount is
  * amount times the rate for GBP to CLP and amount divided by it for CLP to GBP (spec section 9). Tier limits (spec
- * section 9) and the both-accounts rule are the exchange service's, not this schema's.
+ * section 9) and the both-accounts rule are the exchange service's, not this schema's. Optionally, who may take it
+ * (exchange-access.ts).
  */
 export const ExchangeRequestCreate = z
   .object({
@@ -84,6 +86,7 @@ export const ExchangeRequestCreate = z
     toCurrency: Currency,
     amount: z.number({ error: M.amountPositive }).positive(M.amountPositive),
     exchangeRate: ExchangeRateValue,
+    ...TakerRequirements,
   })
   .superRefine(
     (request, ctx) => {
@@ -146,7 +149,7 @@ export type ExchangeRequestSummary = z.infer<typeof ExchangeRequestSummary>;
  * /api/exchange-requests/user; the answer to POST (201) and to PATCH .../complete and .../cancel (200).
  */
 export const ExchangeRequest = z
-  .object({ ...exchangeRequestFields, user: ExchangeRequestUser })
+  .object({ ...exchangeRequestFields, ...TakerRequirements, user: ExchangeRequestUser })
   .superRefine(amountFitsFromCurrency);
 export type ExchangeRequest = z.infer<typeof ExchangeRequest>;
 

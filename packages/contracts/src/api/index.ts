@@ -5,6 +5,7 @@ export * from './identity-two-factor.ts';
 export * from './devices.ts';
 export * from './accounts.ts';
 export * from './exchange.ts';
+export * from './exchange-access.ts';
 export * from './rating.ts';
 export * from './notification.ts';
 export * from './subscription.ts';

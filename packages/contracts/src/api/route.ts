@@ -56,6 +56,21 @@ export interface Polled {
   keys: (caller: { userId: number }) => readonly string[];
   /** The answer is the same for every caller (it depends on no key of theirs): the gateway may keep one copy. */
   shared?: true;
+  /**
+   * For a shared route some callers see filtered (the market without the requests of users they blocked or who
+   * blocked them): the caller's own key, whose version is part of their ETag too. The service answers the shared
+   * copy, with the shared keys' ETag and `x-poll-audience: everyone`, to a caller it filters nothing for; the gateway
+   * serves a caller the shared copy only while their key keeps the version at which the service last said so.
+   */
+  viewer?: (caller: { userId: number }) => string;
+}
+
+/** The response header by which a service says a `viewer` route's caller sees the shared answer. */
+export const POLL_AUDIENCE_HEADER = 'x-poll-audience';
+
+/** Every key a caller's polled answer depends on: the route's keys, then the caller's own (`viewer`) if any. */
+export function pollKeys(polled: Polled, caller: { userId: number }): string[] {
+  return [...polled.keys(caller), ...(polled.viewer ? [polled.viewer(caller)] : [])];
 }
 
 export type ApiRoute<S extends RouteOwner = RouteOwner, N extends string = string> = RouteSpec & { service: S; name: N };

@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { servicePath, successStatuses, type ApiRoute, type Input, type SuccessBody } from '@puente/contracts';
+import { pollKeys, servicePath, successStatuses, type ApiRoute, type Input, type SuccessBody } from '@puente/contracts';
 import { requireAdmin, requireService, requireUser } from '../auth.ts';
 import { answeredNotModified, type VersionStore } from './versions.ts';
 
@@ -66,7 +66,7 @@ export function serve<R extends ApiRoute>(app: FastifyInstance, route: R, handle
     serializerCompiler: serializerCompiler as RouteOptions['serializerCompiler'],
     ...(preValidation ? { preValidation } : {}),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      if (polled && await answeredNotModified(request, reply, app.versions, polled.keys(requireUser(request)))) return reply;
+      if (polled && await answeredNotModified(request, reply, app.versions, pollKeys(polled, requireUser(request)))) return reply;
       if (status !== undefined && status !== 200) reply.code(status);
       const answer = await handler(request as RouteRequest<R>, reply);
       // A route that answers no body (204, a redirect) returns nothing: send the empty answer.

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
-import { Currency, ExchangeRequestStatus } from '@puente/contracts';
+import { Currency, ExchangeRequestStatus, MinTrustLevel } from '@puente/contracts';
 
 /**
  * An exchange request: the poster sends `amount` of fromCurrency and wants the other currency at `exchangeRate`
@@ -23,6 +23,9 @@ export const ExchangeRequestSchema = defineEntity({
     openSince: p.datetime(),
     /** When the owner last sent notifications about it (at most once an hour). */
     notifiedAt: p.datetime().nullable(),
+    /** Who may take it (api/exchange-access.ts): a minimum trust level, null for anyone; ID-verified users only. */
+    minTrustLevel: p.enum(MinTrustLevel.options).nullable(),
+    verifiedOnly: p.boolean().default(false),
   },
   indexes: [
     { name: 'exchange_request_status_id_index', properties: ['status', 'id'] },

@@ -9,6 +9,7 @@ import { DeletedUser, type ExchangePersonalData } from '@puente/contracts';
 import { addToOutbox, makeEvent } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
+import { Block, blockChangedKeys } from './blocks.ts';
 import { historyOf } from './history.ts';
 import { cardChangedKeys, changedKeys } from './market-version.ts';
 import { cancelMatch, lockTrade } from './trade.ts';
@@ -38,6 +39,9 @@ export async function matchesInProgress(em: EntityManager, userId: number): Prom
 export async function eraseUser(tx: EntityManager, userId: number, at: Date): Promise<string[]> {
   const trader = await traderRow(tx, userId);
   Object.assign(trader, { firstName: DeletedUser.firstName, lastName: DeletedUser.lastName, profileImageUrl: null, profileAsOf: at, deletedAt: at });
+  // Whom they blocked is their data; blocks of them by others stay (a deleted user trades no more anyway).
+  const blocked = await tx.find(Block, { blockerId: userId }, { fields: ['blockedId'] });
+  await tx.nativeDelete(Block, { blockerId: userId });
   const parties = new Set([userId]);
   const requests = await tx.find(ExchangeRequest, { userId, status: { $in: ['open', 'matched'] } }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   for (const request of requests) {
@@ -56,5 +60,5 @@ export async function eraseUser(tx: EntityManager, userId: number, at: Date): Pr
     parties.add(match.requesterId);
   }
   await tx.flush();
-  return [...new Set([...await cardChangedKeys(tx, userId), ...changedKeys(parties)])];
+  return [...new Set([...await cardChangedKeys(tx, userId), ...changedKeys(parties), ...blocked.flatMap((b) => blockChangedKeys(userId, b.blockedId))])];
 }

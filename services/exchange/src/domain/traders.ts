@@ -1,11 +1,12 @@
 /**
  * What the exchange service knows of users: from other services' events (and a snapshot when it starts without
- * them, jobs/backfill-projections.ts) the poster card (names, picture, trust, account age), the plan tier and which
+ * them, jobs/backfill-projections.ts) the poster card (names, picture, trust, account age), the verifications (for
+ * the trust level a request may require), the plan tier and which
  * currencies each user has an account in; from its own matches, each user's trade record. Never an email, never a
  * bank detail.
  */
 import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
-import { Currency, SubscriptionTier } from '@puente/contracts';
+import { Currency, SubscriptionTier, trustLevel, trustScore, type TrustLevel } from '@puente/contracts';
 import { forbidden, qualifiedTable } from '@puente/platform';
 
 export const TraderSchema = defineEntity({
@@ -30,6 +31,11 @@ export const TraderSchema = defineEntity({
     completionSecondsTotal: p.bigint('number').default(0),
     /** When the user joined identity (its snapshot's createdAt, or the registration event's time); null until known. */
     memberSince: p.datetime().nullable(),
+    /** Identity's verifications (spec section 3), which count towards the trust level a request may require. */
+    emailVerified: p.boolean().default(false),
+    phoneVerified: p.boolean().default(false),
+    idVerified: p.boolean().default(false),
+    bankVerified: p.boolean().default(false),
     tier: p.enum(SubscriptionTier.options).default('free'),
     /** When the names and picture were last set (an older event never overwrites a newer value). */
     profileAsOf: p.datetime().nullable(),
@@ -62,6 +68,16 @@ export const ACCOUNT_DELETED = 'This account has been deleted.';
 export async function assertNotDeleted(em: EntityManager, userId: number): Promise<void> {
   const trader = await em.findOne(Trader, { userId }, { fields: ['deletedAt'] });
   if (trader?.deletedAt) throw forbidden(ACCOUNT_DELETED);
+}
+
+/** The user's trust level as identity computes it (spec section 9), from what this service knows of them. */
+export function trustLevelOf(t: Trader | null): TrustLevel {
+  if (!t) return 'Unverified';
+  return trustLevel(trustScore({
+    trustRating: t.trustRating === null || t.trustRating === undefined ? null : Number(t.trustRating),
+    ratingCount: t.ratingCount, transactionCount: t.transactionCount,
+    emailVerified: t.emailVerified, phoneVerified: t.phoneVerified, idVerified: t.idVerified, bankVerified: t.bankVerified,
+  }));
 }
 
 /** True when the user has an account in both currencies (needed to post or accept a request). */

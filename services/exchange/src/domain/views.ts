@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
 import { Trader } from './traders.ts';
+import { requirementsOf } from './who-may-take.ts';
 
 type RequestFields = Pick<ExchangeRequest, 'id' | 'userId' | 'fromCurrency' | 'toCurrency' | 'amount' | 'exchangeRate' | 'status' | 'createdAt'>;
 type TraderFields = Pick<Trader,
@@ -47,7 +48,7 @@ async function tradersById(em: EntityManager, userIds: number[]): Promise<Map<nu
 
 export async function requestViews(em: EntityManager, requests: ExchangeRequest[]): Promise<RequestView[]> {
   const traders = await tradersById(em, requests.map((r) => r.userId));
-  return requests.map((r) => ({ ...requestSummary(r), user: posterView(traders.get(r.userId)) }));
+  return requests.map((r) => ({ ...requestSummary(r), ...requirementsOf(r), user: posterView(traders.get(r.userId)) }));
 }
 
 export async function requestView(em: EntityManager, request: ExchangeRequest): Promise<RequestView> {

@@ -1,11 +1,11 @@
 /**
  * Every event the exchange service consumes, in one list: the projections of users (names, picture, trust, account
- * age, plan tier) and of who has an account in which currency, and a user's deletion of their account. Each handler is idempotent on its own terms too:
+ * age, verifications, plan tier) and of who has an account in which currency, and a user's deletion of their account. Each handler is idempotent on its own terms too:
  * events may be redelivered, arrive in any order across topics, or be older than the snapshot the projection started
  * from.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { roundDecimal } from '@puente/contracts';
+import { roundDecimal, type VerificationType } from '@puente/contracts';
 import { consume } from '@puente/platform';
 import { TraderAccount, traderRow } from '../domain/traders.ts';
 import { cardChangedKeys } from '../domain/market-version.ts';
@@ -33,6 +33,13 @@ async function setMemberSince(em: EntityManager, userId: number, joinedAt: Date)
   await em.flush();
 }
 
+/** Verifications are only ever granted (identity has no revocation): a redelivered or late one sets the same flag. */
+async function setVerified(em: EntityManager, userId: number, kind: VerificationType) {
+  const trader = await traderRow(em, userId);
+  trader[`${kind}Verified`] = true;
+  await em.flush();
+}
+
 async function setTier(em: EntityManager, userId: number, asOf: Date, tier: 'free' | 'premium') {
   const trader = await traderRow(em, userId);
   if (trader.tierAsOf && trader.tierAsOf >= asOf) return;
@@ -47,7 +54,12 @@ export const consumers = [
     const registeredAt = new Date(event.occurredAt);
     await setProfile(em, userId, registeredAt, { firstName, lastName });
     await setMemberSince(em, userId, registeredAt);
+    await setVerified(em, userId, 'email'); // identity registers a user once their email is verified (token or Google)
     bumpAfterCommit(await cardChangedKeys(em, userId));
+  }),
+  // A verification counts towards the trust level a request may require (no list shows it: nothing to bump).
+  consume('userVerified', async ({ userId, kind }, { em }) => {
+    await setVerified(em, userId, kind);
   }),
   consume('userProfileUpdated', async ({ userId, firstName, lastName, profileImageUrl }, { em, event, bumpAfterCommit }) => {
     await setProfile(em, userId, new Date(event.occurredAt), { firstName, lastName, profileImageUrl });

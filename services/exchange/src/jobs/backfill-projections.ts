@@ -22,6 +22,8 @@ function applyUser(em: EntityManager, existing: Trader | undefined, u: User, asO
     Object.assign(trader, { ratingCount: u.ratingCount, trustRating: u.trustRating === null ? null : u.trustRating.toFixed(1) });
   }
   trader.transactionCount = Math.max(trader.transactionCount ?? 0, u.transactionCount);
+  // Verifications are only ever granted: one an event already brought stays.
+  for (const flag of ['emailVerified', 'phoneVerified', 'idVerified', 'bankVerified'] as const) trader[flag] = Boolean(trader[flag]) || u[flag];
   const joinedAt = new Date(u.createdAt);
   if (!trader.memberSince || joinedAt < trader.memberSince) trader.memberSince = joinedAt;
 }

@@ -9,5 +9,5 @@ export interface RouteDeps {
 
 /** The spec's message (section 5), for posting and for accepting alike. */
 export const NEEDS_BOTH_ACCOUNTS = 'You need both GBP and CLP accounts to create an exchange request';
-export const REQUEST_NOT_FOUND = 'Exchange request not found';
+export { REQUEST_NOT_FOUND } from '../domain/who-may-take.ts';
 export const MATCH_NOT_FOUND = 'Exchange match not found';

@@ -1,8 +1,8 @@
 /** /api/exchange-requests: post, list, read, cancel, mark done, notify; and the caller's plan limits. */
 import type { FastifyInstance } from 'fastify';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { decimal, moneyString, RATE_BAND_PERCENT, rateBand, Routes, within } from '@puente/contracts';
-import { addToOutbox, AppError, conflict, fieldInvalid, forbidden, makeEvent, notFound, qualifiedTable, requireUser, serve, tooManyRequests } from '@puente/platform';
+import { decimal, moneyString, POLL_AUDIENCE_HEADER, RATE_BAND_PERCENT, rateBand, Routes, within } from '@puente/contracts';
+import { addToOutbox, answeredNotModified, AppError, conflict, fieldInvalid, forbidden, makeEvent, notFound, qualifiedTable, requireUser, serve, tooManyRequests } from '@puente/platform';
 import { ExchangeMatch } from '../domain/exchange-match.ts';
 import { ExchangeRequest } from '../domain/exchange-request.ts';
 import { newestRate } from '../domain/exchange-rate.ts';
@@ -11,6 +11,8 @@ import { checkPlanLimits, limitsOf } from '../domain/plan-limits.ts';
 import { cancelMatch, matchTerms } from '../domain/trade.ts';
 import { TraderAccount, assertNotDeleted, hasBothAccounts } from '../domain/traders.ts';
 import { requestView, requestViews } from '../domain/views.ts';
+import { hasBlocks } from '../domain/blocks.ts';
+import { assertVisibleTo } from '../domain/who-may-take.ts';
 import { NEEDS_BOTH_ACCOUNTS, REQUEST_NOT_FOUND, type RouteDeps } from './deps.ts';
 
 const routes = Routes.exchange;
@@ -35,9 +37,19 @@ async function potentialTakers(em: EntityManager, ownerId: number): Promise<numb
 
 export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
   return async (app: FastifyInstance): Promise<void> => {
-    // Polled (declared so: an unchanged poll is a 304 before this runs), and the same list for everyone.
+    /**
+     * Polled (declared so: an unchanged poll is a 304 before this runs, by the viewer's own ETag). A viewer with no
+     * blocks gets the list everyone gets, under the market's own ETag, and says so (POLL_AUDIENCE_HEADER) so that
+     * the gateway may serve them its one kept copy; a viewer with blocks gets theirs under their own ETag.
+     */
     serve(app, routes.requests, async (request, reply) => {
-      const { items, total } = await marketList(request.em, request.query);
+      const { userId } = requireUser(request);
+      const everyone = !await hasBlocks(request.em, userId);
+      if (everyone) {
+        reply.header(POLL_AUDIENCE_HEADER, 'everyone');
+        if (await answeredNotModified(request, reply, app.versions, routes.requests.polled.keys())) return reply;
+      }
+      const { items, total } = await marketList(request.em, request.query, everyone ? undefined : userId);
       reply.header('x-total-count', String(total));
       return items;
     });
@@ -53,9 +65,10 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
     serve(app, routes.limits, async (request) => limitsOf(request.em, requireUser(request).userId, now()));
 
     serve(app, routes.request, async (request) => {
-      requireUser(request);
+      const { userId } = requireUser(request);
       const found = await request.em.findOne(ExchangeRequest, { id: request.params.id });
       if (!found) throw notFound(REQUEST_NOT_FOUND);
+      await assertVisibleTo(request.em, found.userId, userId);
       return requestView(request.em, found);
     });
 
@@ -65,7 +78,7 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
      */
     serve(app, routes.createRequest, async (request) => {
       const { userId } = requireUser(request);
-      const { fromCurrency, toCurrency, amount, exchangeRate } = request.body;
+      const { fromCurrency, toCurrency, amount, exchangeRate, minTrustLevel, verifiedOnly } = request.body;
       await assertNotDeleted(request.em, userId);
       if (!await hasBothAccounts(request.em, userId)) throw forbidden(NEEDS_BOTH_ACCOUNTS);
       const market = await newestRate(request.em);
@@ -81,6 +94,7 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
         const posted = tx.create(ExchangeRequest, {
           userId, fromCurrency, toCurrency, amount: money, exchangeRate: decimal(exchangeRate).toFixed(4),
           status: 'open', createdAt: at, updatedAt: at, openSince: at, notifiedAt: null,
+          minTrustLevel: minTrustLevel ?? null, verifiedOnly: verifiedOnly ?? false,
         });
         await tx.flush();
         addToOutbox(tx, makeEvent('requestCreated', posted.id, {

@@ -1,0 +1,51 @@
+/** /api/blocked-users: block a user, unblock them, list whom the caller blocked (domain/blocks.ts). */
+import type { FastifyInstance } from 'fastify';
+import { UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { MAX_BLOCKED_USERS, Routes } from '@puente/contracts';
+import { conflict, fieldInvalid, notFound, requireUser, serve } from '@puente/platform';
+import { Block, blockChangedKeys, blockedBy, lockPair } from '../domain/blocks.ts';
+import { Trader } from '../domain/traders.ts';
+import type { RouteDeps } from './deps.ts';
+
+const routes = Routes.exchange;
+
+export function blockRoutes({ ctx, now }: RouteDeps) {
+  return async (app: FastifyInstance): Promise<void> => {
+    serve(app, routes.blockedUsers, async (request) => blockedBy(request.em, requireUser(request).userId));
+
+    /** 201 the block; 400 oneself; 404 a user this service never heard of or who deleted their account; 409 twice. */
+    serve(app, routes.blockUser, async (request) => {
+      const { userId } = requireUser(request);
+      const target = request.body.userId;
+      if (target === userId) throw fieldInvalid('userId', 'You cannot block yourself');
+      const user = await request.em.findOne(Trader, { userId: target }, { fields: ['deletedAt'] });
+      if (!user || user.deletedAt) throw notFound('User not found');
+      try {
+        // Not ctx.transaction: a block changes no request, so the market's shared version stays as it is.
+        await request.em.fork().transactional(async (tx) => {
+          await lockPair(tx, userId, target);
+          // Counted under the pair's lock only: two blocks at once may pass one over the limit, which only bounds a filter.
+          if (await tx.count(Block, { blockerId: userId }) >= MAX_BLOCKED_USERS) {
+            throw conflict(`You can block at most ${MAX_BLOCKED_USERS} users: unblock someone first.`);
+          }
+          await tx.insert(Block, { blockerId: userId, blockedId: target, createdAt: now() });
+        });
+      } catch (err) {
+        if (err instanceof UniqueConstraintViolationException) throw conflict('You have already blocked this user');
+        throw err;
+      }
+      await ctx.versions.bump(blockChangedKeys(userId, target));
+      const [blocked] = await blockedBy(request.em, userId, target);
+      return blocked!;
+    });
+
+    /** 204; 404 when the caller has not blocked them. */
+    serve(app, routes.unblockUser, async (request) => {
+      const { userId } = requireUser(request);
+      const target = request.params.userId;
+      const removed = await request.em.nativeDelete(Block, { blockerId: userId, blockedId: target });
+      if (removed === 0) throw notFound('You have not blocked this user');
+      await ctx.versions.bump(blockChangedKeys(userId, target));
+    });
+  };
+}
