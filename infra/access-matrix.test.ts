@@ -203,10 +203,6 @@ const rows: Record<string, Row> = {
   'GET /api/blocked-users': { call: () => ({}), expect: signedIn(OK) },
   'POST /api/blocked-users': { call: () => ({ body: {} }), expect: signedIn([400]) },
   'DELETE /api/blocked-users/{userId}': { call: (r) => ({ params: { userId: r.partner } }), expect: signedIn([404]) },
-  // Blocks: each caller's own; nobody blocked Bruno, so nobody may unblock him.
-  'GET /api/blocked-users': { call: () => ({}), expect: signedIn(OK) },
-  'POST /api/blocked-users': { call: () => ({ body: {} }), expect: signedIn([400]) },
-  'DELETE /api/blocked-users/{userId}': { call: (r) => ({ params: { userId: r.partner } }), expect: signedIn([404]) },
 };
 
 const served = ApiRoutes.filter((r) => r.access !== 'internal' && !r.planned);
