@@ -78,4 +78,73 @@ describe('the login form', () => {
     setup(vi.fn(), '/login-failed?reason=referral_required');
     expect(screen.getByText('No Puente account uses this Google email. To sign up, open your referral link first.')).toBeTruthy();
   });
+
+  describe('with two-factor sign-in on', () => {
+    const challenge = 'signed.challenge';
+    const codeField = () => screen.findByLabelText('Authentication code', { selector: 'input' });
+    const verify = () => fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+
+    async function passwordStep(server = fakeApi()) {
+      server.on({ 'POST /api/auth/login': { body: { message: 'Enter the 6-digit code from your authenticator app', code: 'totp_required', challenge } } });
+      const onLoggedIn = setup();
+      fill('Email', 'ana@example.com');
+      fill('Password', 'password123');
+      submit();
+      return { server, onLoggedIn, input: await codeField() };
+    }
+
+    it('asks for the code after the right password, then sends it with the challenge and reloads', async () => {
+      const server = fakeApi({ 'POST /api/auth/login/two-factor': { body: { message: 'Login successful' } } });
+      const { onLoggedIn, input } = await passwordStep(server);
+      expect(onLoggedIn).not.toHaveBeenCalled();
+      expect(screen.getByText(/enter the 6-digit code it shows for Puente/)).toBeTruthy();
+      expect(screen.queryByLabelText('Password', { selector: 'input' })).toBeNull();
+      fireEvent.change(input, { target: { value: '123 456' } });
+      verify();
+      await waitFor(() => expect(onLoggedIn).toHaveBeenCalledOnce());
+      expect(server.callsTo('POST /api/auth/login/two-factor')[0]?.body).toEqual({ challenge, code: '123456' });
+      expect(JSON.parse(sessionStorage.getItem('puente-flash-toast')!)).toMatchObject({ title: 'Login Successful' });
+    });
+
+    it('checks the code before sending it, and shows the server\'s message for a wrong one', async () => {
+      const { server, onLoggedIn, input } = await passwordStep();
+      verify();
+      await waitFor(() => expect(helper('Authentication code')).toBe('Enter the 6-digit code from your authenticator app or a recovery code'));
+      expect(server.callsTo('POST /api/auth/login/two-factor')).toHaveLength(0);
+
+      server.on({ 'POST /api/auth/login/two-factor': { status: 401, body: { message: 'That code is not right. Check your authenticator app and try again.', code: 'invalid_totp_code' } } });
+      fireEvent.change(input, { target: { value: '000000' } });
+      verify();
+      const toast = await findToast();
+      expect(within(toast).getByText('Login Failed')).toBeTruthy();
+      expect(within(toast).getByText('That code is not right. Check your authenticator app and try again.')).toBeTruthy();
+      expect(onLoggedIn).not.toHaveBeenCalled();
+      expect(((await codeField()) as HTMLInputElement).value).toBe('');
+    });
+
+    it('takes a recovery code, and goes back to the password step when the challenge expired', async () => {
+      const { server, input } = await passwordStep();
+      server.on({ 'POST /api/auth/login/two-factor': { status: 401, body: { message: 'Your sign-in took too long. Please enter your email and password again.', code: 'challenge_expired' } } });
+      fireEvent.change(input, { target: { value: 'abcd-efgh' } });
+      verify();
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Log In' })).toBeTruthy());
+      expect(server.callsTo('POST /api/auth/login/two-factor')[0]?.body).toEqual({ challenge, code: 'abcd-efgh' });
+      expect(screen.getByText('Your sign-in took too long. Please enter your email and password again.')).toBeTruthy();
+    });
+
+    it('starts at the code step when a Google sign-in comes back with a challenge', async () => {
+      const server = fakeApi({ 'POST /api/auth/login/two-factor': { body: { message: 'Login successful' } } });
+      const onLoggedIn = setup(vi.fn(), '/login?challenge=from-google');
+      fireEvent.change(await codeField(), { target: { value: '654321' } });
+      verify();
+      await waitFor(() => expect(onLoggedIn).toHaveBeenCalledOnce());
+      expect(server.callsTo('POST /api/auth/login/two-factor')[0]?.body).toEqual({ challenge: 'from-google', code: '654321' });
+    });
+
+    it('goes back to the password step on Use another account', async () => {
+      await passwordStep();
+      fireEvent.click(screen.getByRole('button', { name: 'Use another account' }));
+      expect(await screen.findByRole('button', { name: 'Log In' })).toBeTruthy();
+    });
+  });
 });

@@ -1,8 +1,11 @@
 /**
  * The login page's form (spec section 2): email and password, 'Continue with Google' (browser navigation to
  * /api/auth/google), 'Get a referral code' (to /). On success the page reloads; otherwise 'Login Failed' with the
- * server's message (spec section 8). /login-failed?reason=… explains why a Google sign-in ended there.
+ * server's message (spec section 8). /login-failed?reason=… explains why a Google sign-in ended there. An account
+ * with two-factor sign-in on is asked for its code next (the password step answers `totp_required` and a challenge;
+ * a Google sign-in comes back to /login?challenge=…).
  */
+import { useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -12,7 +15,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { GoogleLoginFailures, LoginRequest, Routes, type GoogleLoginFailure } from '@puente/contracts';
+import { GoogleLoginFailures, LoginRequest, Routes, TOTP_REQUIRED, type GoogleLoginFailure } from '@puente/contracts';
 import { paths } from '../../../config/paths.ts';
 import { flashToast, toast } from '../../../components/ui/toast.tsx';
 import { FormPasswordField, FormTextField } from '../../../components/ui/form-fields.tsx';
@@ -21,6 +24,7 @@ import { ApiError, serverMessage } from '../../../lib/api-client.ts';
 import { useSchemaForm } from '../../../lib/form.ts';
 import { i18n } from '../../../lib/i18n.ts';
 import { useLogin } from '../api/login.ts';
+import { TwoFactorStep } from './two-factor-step.tsx';
 
 /** For the helpers outside a component; components use the hook. */
 const loginText = i18n.getFixedT(null, 'auth', 'login');
@@ -38,19 +42,32 @@ function googleFailure(reason: string | null): string | undefined {
 export function LoginForm({ onLoggedIn = () => window.location.reload() }: { onLoggedIn?: () => void }) {
   const { t } = useTranslation('auth', { keyPrefix: 'login' });
   const { control, handleSubmit } = useSchemaForm(LoginRequest, { email: '', password: '' });
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const login = useLogin();
   const failure = googleFailure(params.get('reason'));
+  const [challenge, setChallenge] = useState<string | null>(() => params.get('challenge'));
 
   const onSubmit = handleSubmit((credentials) => {
     login.mutate(credentials, {
-      onSuccess: () => {
+      onSuccess: (answer) => {
+        if ('code' in answer && answer.code === TOTP_REQUIRED) {
+          setChallenge(answer.challenge);
+          return;
+        }
         flashToast({ title: t('success'), variant: 'success' });
         onLoggedIn();
       },
       onError: (error) => toast({ title: t('failedTitle'), description: loginFailureMessage(error), variant: 'destructive' }),
     });
   });
+
+  if (challenge) {
+    const restart = () => {
+      setChallenge(null);
+      if (params.has('challenge')) setParams({}, { replace: true });
+    };
+    return <TwoFactorStep challenge={challenge} onLoggedIn={onLoggedIn} onRestart={restart} />;
+  }
 
   return (
     <Box>

@@ -32,6 +32,8 @@ import { EmailDigestSwitch } from './email-digest-switch.tsx';
 import { InviteDialog } from './invite-dialog.tsx';
 import { VerificationDialog } from './verification-dialog.tsx';
 import { SignedInDevices } from './signed-in-devices.tsx';
+import { TwoFactorCard } from './two-factor-card.tsx';
+import { LoginHistoryCard } from './login-history-card.tsx';
 import { YourData } from './your-data.tsx';
 
 type Open = 'invite' | 'verify' | 'name' | null;
@@ -94,7 +96,9 @@ export function ProfileView({ user, actions }: { user: CurrentUser; actions?: Re
         </Box>
       </Card>
 
+      <TwoFactorCard />
       <SignedInDevices />
+      <LoginHistoryCard />
       <YourData />
 
       <InviteDialog open={open === 'invite'} onClose={() => setOpen(null)} />

@@ -1,0 +1,40 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Routes } from '@puente/contracts';
+import { call, read, type BodyOf } from '../../../lib/api-client.ts';
+
+/** The status's query key: its route's path, as every key in lib/query-keys.ts starts. */
+export const twoFactorKey = [Routes.identity.twoFactorStatus.path] as const;
+
+/** GET /api/auth/two-factor: whether it is on, and the recovery codes left. */
+export function twoFactorQueryOptions() {
+  return queryOptions({ queryKey: twoFactorKey, queryFn: () => read(Routes.identity.twoFactorStatus) });
+}
+
+export function useTwoFactorStatus() {
+  return useQuery(twoFactorQueryOptions());
+}
+
+/** POST /api/auth/two-factor/setup: a new secret and its otpauth URI (not on until confirmed). */
+export function useStartTwoFactorSetup() {
+  return useMutation({ mutationFn: () => call(Routes.identity.twoFactorSetup) });
+}
+
+type Confirm = BodyOf<typeof Routes.identity.twoFactorEnable>;
+
+/** POST /api/auth/two-factor/enable: the recovery codes, shown once; the status is read again. */
+export function useEnableTwoFactor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Confirm) => call(Routes.identity.twoFactorEnable, { body }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: twoFactorKey }),
+  });
+}
+
+/** POST /api/auth/two-factor/disable; the status is read again. */
+export function useDisableTwoFactor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Confirm) => call(Routes.identity.twoFactorDisable, { body }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: twoFactorKey }),
+  });
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { TwoFactorStatus } from '@puente/contracts';
+import { TwoFactorCard } from './two-factor-card.tsx';
+import { fakeApi, signedIn } from '../../../testing/fake-api.ts';
+import { findToast, renderWithRoutes } from '../../../testing/render.tsx';
+
+const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+const URI = `otpauth://totp/Puente%3Aana%40example.com?secret=${SECRET}&issuer=Puente&algorithm=SHA1&digits=6&period=30`;
+const CODES = ['abcd-efgh', 'jkmn-pqrs', 'tuvw-xyz2', '3456-789a', 'bcde-fghj', 'kmnp-qrst', 'uvwx-yz23', '4567-89ab', 'cdef-ghjk', 'mnpq-rstu'];
+
+/** identity's two-factor routes: the status follows what enable and disable did. */
+function twoFactorApi(initial: { enabled: boolean; recoveryCodesLeft: number }) {
+  let status = TwoFactorStatus.parse(initial);
+  return fakeApi({
+    ...signedIn(),
+    'GET /api/auth/two-factor': () => ({ body: status }),
+    'POST /api/auth/two-factor/setup': { body: { secret: SECRET, otpauthUri: URI } },
+    'POST /api/auth/two-factor/enable': ({ body }) => {
+      if ((body as { code: string }).code !== '123456') {
+        return { status: 400, body: { message: 'That code is not right. Check your authenticator app and try again.', code: 'invalid_totp_code', errors: [{ field: 'code', message: 'That code is not right. Check your authenticator app and try again.' }] } };
+      }
+      status = { enabled: true, recoveryCodesLeft: 10 };
+      return { body: { recoveryCodes: CODES } };
+    },
+    'POST /api/auth/two-factor/disable': () => {
+      status = { enabled: false, recoveryCodesLeft: 0 };
+      return { body: { message: 'Two-factor sign-in is off' } };
+    },
+  });
+}
+
+const card = () => screen.findByRole('region', { name: 'Two-factor sign-in' });
+const field = (form: HTMLElement, label: string) => within(form).getByLabelText(label, { selector: 'input' });
+
+describe('two-factor sign-in on the profile', () => {
+  it('turns on: the authenticator link and key, the password and a first code, then the recovery codes once', async () => {
+    const server = twoFactorApi({ enabled: false, recoveryCodesLeft: 0 });
+    renderWithRoutes(<TwoFactorCard />);
+    expect(await within(await card()).findByText('Off')).toBeTruthy();
+    fireEvent.click(await screen.findByRole('button', { name: 'Turn on' }));
+
+    const link = await screen.findByRole('link', { name: URI });
+    expect(link.getAttribute('href')).toBe(URI);
+    expect(screen.getByLabelText('Setup key').textContent).toBe('JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP');
+    const form = screen.getByRole('form', { name: 'Turn on' });
+    fireEvent.change(field(form, 'Password'), { target: { value: 'my password' } });
+    fireEvent.change(field(form, 'Code from the app'), { target: { value: '999999' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Turn on' }));
+    expect(within(await findToast()).getByText('That code is not right. Check your authenticator app and try again.')).toBeTruthy();
+
+    fireEvent.change(field(form, 'Code from the app'), { target: { value: '123456' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Turn on' }));
+    const codes = await screen.findByRole('list', { name: 'Save your recovery codes' });
+    expect(within(codes).getAllByRole('listitem').map((li) => li.textContent)).toEqual(CODES);
+    expect(server.callsTo('POST /api/auth/two-factor/enable').at(-1)?.body).toEqual({ password: 'my password', code: '123456' });
+
+    fireEvent.click(screen.getByRole('button', { name: 'I have saved them' }));
+    await waitFor(() => expect(screen.queryByRole('list', { name: 'Save your recovery codes' })).toBeNull());
+    expect(within(await card()).getByText('On')).toBeTruthy();
+    expect(screen.getByText('10 recovery codes left')).toBeTruthy();
+    expect(screen.queryByText(SECRET)).toBeNull();
+  });
+
+  it('copies the recovery codes', async () => {
+    const writeText = vi.fn(async () => {});
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    twoFactorApi({ enabled: false, recoveryCodesLeft: 0 });
+    renderWithRoutes(<TwoFactorCard />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Turn on' }));
+    const form = await screen.findByRole('form', { name: 'Turn on' });
+    fireEvent.change(field(form, 'Password'), { target: { value: 'my password' } });
+    fireEvent.change(field(form, 'Code from the app'), { target: { value: '123456' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Turn on' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Copy codes' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(CODES.join('\n')));
+  });
+
+  it('turns off with the password and a recovery code', async () => {
+    const server = twoFactorApi({ enabled: true, recoveryCodesLeft: 1 });
+    renderWithRoutes(<TwoFactorCard />);
+    expect(await screen.findByText('1 recovery code left')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Turn off' }));
+    const form = await screen.findByRole('form', { name: 'Turn off' });
+    fireEvent.change(field(form, 'Password'), { target: { value: 'my password' } });
+    fireEvent.change(field(form, 'Code from the app'), { target: { value: 'ABCD-EFGH' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Turn off' }));
+    expect(within(await findToast()).getByText('Two-factor sign-in is off')).toBeTruthy();
+    expect(server.callsTo('POST /api/auth/two-factor/disable')[0]?.body).toEqual({ password: 'my password', code: 'ABCD-EFGH' });
+    expect(await screen.findByRole('button', { name: 'Turn on' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * The profile's 'Two-factor sign-in' card (beyond the spec): whether a code from an authenticator app is asked at
+ * each sign-in. Turning it on shows the app's setup (the otpauth link and the key to type: no QR code library is
+ * installed, so no QR image), then takes the password and a first code, then shows the recovery codes this once.
+ * Turning it off takes the password and a code (or a recovery code).
+ */
+import { useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { TwoFactorConfirmRequest, type TwoFactorSetup } from '@puente/contracts';
+import { FormPasswordField, FormTextField } from '../../../components/ui/form-fields.tsx';
+import { toast } from '../../../components/ui/toast.tsx';
+import { serverText } from '../../../lib/i18n.ts';
+import { showServerFieldErrors, useSchemaForm } from '../../../lib/form.ts';
+import { useDisableTwoFactor, useEnableTwoFactor, useStartTwoFactorSetup, useTwoFactorStatus } from '../api/two-factor.ts';
+
+/** The setup key in groups of four, as apps show it and people type it. */
+const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
+
+export function TwoFactorCard() {
+  const { t } = useTranslation('auth', { keyPrefix: 'twoFactor' });
+  const status = useTwoFactorStatus();
+  const start = useStartTwoFactorSetup();
+  const [setup, setSetup] = useState<TwoFactorSetup | null>(null);
+  const [turningOff, setTurningOff] = useState(false);
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+  const enabled = status.data?.enabled ?? false;
+
+  const onStart = () => start.mutate(undefined, {
+    onSuccess: setSetup,
+    onError: (error) => toast({ title: t('error'), description: serverText(error), variant: 'destructive' }),
+  });
+
+  return (
+    <Card component="section" aria-labelledby="two-factor-title" sx={{ mt: 3 }}>
+      <CardContent>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <Typography id="two-factor-title" variant="h6" component="h2">{t('title')}</Typography>
+          {status.data ? <Chip size="small" color={enabled ? 'success' : 'default'} label={enabled ? t('on') : t('off')} /> : null}
+        </Stack>
+        <Typography color="text.secondary" sx={{ mt: 0.5 }}>{t('intro')}</Typography>
+        {status.isPending ? <Skeleton variant="rounded" height={40} sx={{ mt: 2 }} /> : null}
+        {status.isError ? <Alert severity="error" sx={{ mt: 2 }}>{t('failed')}</Alert> : null}
+
+        {recoveryCodes ? <RecoveryCodes codes={recoveryCodes} onDone={() => setRecoveryCodes(null)} /> : null}
+
+        {status.data && !enabled && !setup && !recoveryCodes ? (
+          <Button variant="contained" sx={{ mt: 2 }} disabled={start.isPending} onClick={onStart}>
+            {start.isPending ? t('starting') : t('turnOn')}
+          </Button>
+        ) : null}
+        {setup && !enabled ? (
+          <Box sx={{ mt: 2 }}>
+            <Typography>{t('setupIntro')}</Typography>
+            <Typography variant="subtitle2" sx={{ mt: 2 }}>{t('link')}</Typography>
+            <Link href={setup.otpauthUri} sx={{ wordBreak: 'break-all' }}>{setup.otpauthUri}</Link>
+            <Typography variant="subtitle2" sx={{ mt: 2 }}>{t('key')}</Typography>
+            <Typography component="code" aria-label={t('key')} sx={{ fontFamily: 'monospace', fontSize: '1.1rem' }}>{grouped(setup.secret)}</Typography>
+            <ConfirmForm
+              turn="on"
+              onCancel={() => setSetup(null)}
+              onDone={(codes) => { setSetup(null); setRecoveryCodes(codes); }}
+            />
+          </Box>
+        ) : null}
+
+        {status.data && enabled && !recoveryCodes ? (
+          <Box sx={{ mt: 2 }}>
+            <Typography>{t('codesLeft', { count: status.data.recoveryCodesLeft })}</Typography>
+            {turningOff
+              ? <ConfirmForm turn="off" onCancel={() => setTurningOff(false)} onDone={() => setTurningOff(false)} />
+              : <Button variant="outlined" color="error" sx={{ mt: 2 }} onClick={() => setTurningOff(true)}>{t('turnOff')}</Button>}
+          </Box>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The password and a code, to turn it on (then the recovery codes) or off. */
+function ConfirmForm({ turn, onCancel, onDone }: { turn: 'on' | 'off'; onCancel: () => void; onDone: (recoveryCodes: string[]) => void }) {
+  const { t } = useTranslation('auth', { keyPrefix: 'twoFactor' });
+  const enable = useEnableTwoFactor();
+  const disable = useDisableTwoFactor();
+  const pending = enable.isPending || disable.isPending;
+  const { control, handleSubmit, setError } = useSchemaForm(TwoFactorConfirmRequest, { password: '', code: '' }, {
+    // An account signed up with Google has no password to give: a blank one is left out.
+    toRequest: ({ password, code }) => ({ code, ...(password ? { password } : {}) }),
+  });
+  const onError = (error: unknown) => {
+    showServerFieldErrors(setError, error);
+    toast({ title: t('error'), description: serverText(error), variant: 'destructive' });
+  };
+  const onSubmit = handleSubmit((body) => {
+    if (turn === 'on') {
+      enable.mutate(body, {
+        onSuccess: ({ recoveryCodes }) => { toast({ title: t('turnedOn'), variant: 'success' }); onDone(recoveryCodes); },
+        onError,
+      });
+    } else {
+      disable.mutate(body, { onSuccess: () => { toast({ title: t('turnedOff'), variant: 'success' }); onDone([]); }, onError });
+    }
+  });
+
+  return (
+    <Box component="form" noValidate onSubmit={onSubmit} aria-label={turn === 'on' ? t('turnOn') : t('turnOff')} sx={{ mt: 2, maxWidth: 360 }}>
+      {turn === 'off' ? <Typography sx={{ mb: 2 }}>{t('offIntro')}</Typography> : null}
+      <FormPasswordField control={control} name="password" label={t('password')} autoComplete="current-password" fullWidth />
+      <FormTextField control={control} name="code" label={t('code')} autoComplete="one-time-code" fullWidth />
+      <Stack direction="row" spacing={1}>
+        <Button type="submit" variant="contained" color={turn === 'on' ? 'primary' : 'error'} disabled={pending}>
+          {pending ? t('saving') : turn === 'on' ? t('confirmOn') : t('confirmOff')}
+        </Button>
+        <Button onClick={onCancel} disabled={pending}>{t('cancel')}</Button>
+      </Stack>
+    </Box>
+  );
+}
+
+/** The recovery codes, this once: to copy or write down before leaving. */
+function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  const { t } = useTranslation('auth', { keyPrefix: 'twoFactor' });
+  const onCopy = async () => {
+    try {
+      await navigator.clipboard.writeText(codes.join('\n'));
+      toast({ title: t('copied'), variant: 'success' });
+    } catch (error) {
+      toast({ title: t('error'), description: serverText(error), variant: 'destructive' });
+    }
+  };
+  return (
+    <Alert severity="warning" sx={{ mt: 2 }}>
+      <Typography variant="subtitle2" component="h3">{t('recoveryTitle')}</Typography>
+      <Typography variant="body2">{t('recoveryIntro')}</Typography>
+      <Box component="ul" aria-label={t('recoveryTitle')} sx={{ columns: 2, fontFamily: 'monospace', pl: 2, my: 1 }}>
+        {codes.map((code) => <li key={code}>{code}</li>)}
+      </Box>
+      <Stack direction="row" spacing={1}>
+        <Button size="small" variant="outlined" onClick={() => { void onCopy(); }}>{t('copy')}</Button>
+        <Button size="small" variant="contained" onClick={onDone}>{t('saved')}</Button>
+      </Stack>
+    </Alert>
+  );
+}
