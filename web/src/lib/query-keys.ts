@@ -54,4 +54,5 @@ export const queryKeys = {
   attemptsPerDay: (period: Period) => [Routes.audit.attemptsPerDay.path, period] as const,
   exchangeFunnel: (period: Period) => [Routes.exchange.funnel.path, period] as const,
   verificationRequests: [Routes.identity.verificationRequests.path] as const,
+  blockedUsers: [Routes.exchange.blockedUsers.path] as const,
 };

@@ -2,6 +2,7 @@ import { Page } from '../../components/ui/page.tsx';
 import { useSignedInUser } from '../../lib/auth.ts';
 import { ChangePasswordButton } from '../../features/auth/components/change-password-dialog.tsx';
 import { ProfileView } from '../../features/profile/components/profile-view.tsx';
+import { BlockedUsers } from '../../features/users/components/blocked-users.tsx';
 import { useTranslation } from 'react-i18next';
 
 export function ProfileRoute() {
@@ -10,6 +11,7 @@ export function ProfileRoute() {
   return (
     <Page title={t('profile.title')} heading={null}>
       <ProfileView user={user} actions={<ChangePasswordButton />} />
+      <BlockedUsers />
     </Page>
   );
 }

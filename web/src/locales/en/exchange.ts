@@ -22,6 +22,17 @@ export default {
     accountRequiredText: 'You need both GBP and CLP accounts to create an exchange request',
     limitReached: 'Subscription Limit Reached',
     upgrade: 'Upgrade',
+    minTrustLevel: 'Who may accept',
+    minTrustLevelHelp: 'Trust levels come from ratings, completed exchanges and verifications.',
+    anyone: 'Anyone',
+    verifiedOnly: 'Verified users only (ID verified)',
+  },
+  requirements: {
+    label: 'Who may accept',
+    minLevel: '{{level}} or above',
+    verifiedOnly: 'Verified ID only',
+    needsLevel: 'This request is open to {{level}} traders and above; your trust level is {{yours}}. Ratings, completed exchanges and verifications raise it.',
+    needsVerification: 'Only users with a verified ID can accept this request. Verify your ID from your profile.',
   },
   rate: {
     title: 'Exchange Rate',

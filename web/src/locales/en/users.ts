@@ -1,4 +1,4 @@
-/** The user directory's texts (spec sections 2 and 8). */
+/** The user directory's texts (spec sections 2 and 8), and blocking users (issue 17). */
 export default {
   title: 'User Directory',
   subtitle: 'Everyone on Puente, with their tier by rating.',
@@ -12,4 +12,21 @@ export default {
   memberSince: 'Member since {{date}}',
   admin: ' · admin',
   plan: ' · {{tier}} plan',
+  block: {
+    block: 'Block',
+    blockName: 'Block {{name}}',
+    unblock: 'Unblock',
+    unblockName: 'Unblock {{name}}',
+    cancel: 'Cancel',
+    confirmTitle: 'Block {{name}}?',
+    confirmText: "You won't see {{name}}'s exchange requests and {{name}} won't see yours; neither of you can accept the other's. Exchanges already under way go on.",
+    blocked: '{{name}} is blocked',
+    unblocked: '{{name}} is unblocked',
+    failed: 'Could not change the block',
+    title: 'Blocked users',
+    explain: "Blocked users don't see your exchange requests and can't accept them, and you don't see theirs.",
+    none: "You haven't blocked anyone.",
+    since: 'Blocked {{date}}',
+    listFailed: 'Unable to load your blocked users: {{message}}',
+  },
 };

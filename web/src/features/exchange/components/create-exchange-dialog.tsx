@@ -1,7 +1,8 @@
 /**
  * Create exchange request (spec sections 2, 5 and 8): the direction, the amount (default 500), the rate card, the
  * market rate prefilled with the option of one's own within the allowed band, the approximate receive amount as
- * one types, and the plan's limits with today's and this month's usage. A limit refusal offers the upgrade.
+ * one types, who may take it (a minimum trust level, verified users only), and the plan's limits with today's and
+ * this month's usage. A limit refusal offers the upgrade.
  */
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -17,7 +18,7 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { ExchangeRequestCreate, RATE_BAND_PERCENT, SubscriptionPlans, otherCurrency, rateBand, type Currency } from '@puente/contracts';
+import { ExchangeRequestCreate, MinTrustLevel, RATE_BAND_PERCENT, SubscriptionPlans, otherCurrency, rateBand, type Currency } from '@puente/contracts';
 import { toast } from '../../../components/ui/toast.tsx';
 import { paths } from '../../../config/paths.ts';
 import { formatCurrency, formatRate } from '../../../utils/format.ts';
@@ -42,6 +43,8 @@ export function CreateExchangeDialog({ open, onClose, onCreated }: { open: boole
   const [amount, setAmount] = useState(String(DEFAULT_AMOUNT));
   const [ownRate, setOwnRate] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const [minTrustLevel, setMinTrustLevel] = useState<MinTrustLevel | ''>('');
+  const [verifiedOnly, setVerifiedOnly] = useState(false);
 
   const market = rate.data?.gbpToClp;
   const band = market === undefined ? undefined : rateBand(String(market), RATE_BAND_PERCENT);
@@ -50,7 +53,10 @@ export function CreateExchangeDialog({ open, onClose, onCreated }: { open: boole
   const toCurrency = otherCurrency(fromCurrency);
 
   const submit = () => {
-    const parsed = ExchangeRequestCreate.safeParse({ fromCurrency, toCurrency, amount: amount.trim() === '' ? Number.NaN : Number(amount), exchangeRate: Number(chosenRate) });
+    const parsed = ExchangeRequestCreate.safeParse({
+      fromCurrency, toCurrency, amount: amount.trim() === '' ? Number.NaN : Number(amount), exchangeRate: Number(chosenRate),
+      ...(minTrustLevel ? { minTrustLevel } : {}), ...(verifiedOnly ? { verifiedOnly } : {}),
+    });
     if (!parsed.success) {
       const byField: Record<string, string> = {};
       for (const issue of parsed.error.issues) byField[String(issue.path[0])] ??= issue.message;
@@ -107,6 +113,15 @@ export function CreateExchangeDialog({ open, onClose, onCreated }: { open: boole
               helperText={errors.exchangeRate ?? (band ? t('create.rateBand', { low: formatRate(Number(band.low)), high: formatRate(Number(band.high)), percent: RATE_BAND_PERCENT }) : ' ')}
             />
           )}
+          <TextField select label={t('create.minTrustLevel')} value={minTrustLevel} onChange={(e) => setMinTrustLevel(e.target.value as MinTrustLevel | '')}
+            helperText={t('create.minTrustLevelHelp')}>
+            <MenuItem value="">{t('create.anyone')}</MenuItem>
+            {MinTrustLevel.options.map((level) => <MenuItem key={level} value={level}>{t('requirements.minLevel', { level })}</MenuItem>)}
+          </TextField>
+          <FormControlLabel
+            control={<Switch checked={verifiedOnly} onChange={(e) => setVerifiedOnly(e.target.checked)} />}
+            label={t('create.verifiedOnly')}
+          />
           <Typography sx={{ fontWeight: 600 }} data-testid="receive-amount" aria-live="polite">
             {receive === null ? ' ' : t('create.youReceive', { amount: formatCurrency(receive, toCurrency) })}
           </Typography>

@@ -1,6 +1,7 @@
 /**
  * Exchange details (spec sections 2, 4 and 8), opened from a card or from `?requestId=`: the request's terms, its
- * reference, and the actions its state allows the viewer; each action with its success and failure toasts. A
+ * reference, who may take it, and the actions its state allows the viewer (Accept disabled, with the reason, for a
+ * viewer the poster's requirements leave out); each action with its success and failure toasts. A
  * non-numeric id, a missing request, a visitor and an expired session each get the spec's own message.
  */
 import type { ReactNode } from 'react';
@@ -25,7 +26,8 @@ import { useAcceptRequest, useCompleteMatch, useConfirmMatch, useMatchForRequest
 import { useMatchRatings } from '../api/ratings.ts';
 import { useCancelRequest, useCompleteRequest, useExchangeRequest, useNotifyRequest } from '../api/requests.ts';
 import { receiveAmount } from '../money.ts';
-import { StatusChip } from './exchange-request-card.tsx';
+import { StatusChip, TakerRequirements } from './exchange-request-card.tsx';
+import { takerShortfall } from '../taker.ts';
 import { serverText } from '../../../lib/i18n.ts';
 
 /** What the details dialog asks its parent to open next. */
@@ -117,6 +119,7 @@ function Terms({ request, match }: { request: ExchangeRequest; match: ExchangeMa
       {row(t('details.rate'), formatRate(request.exchangeRate))}
       {row(t('details.poster'), <>{request.user.firstName} {request.user.lastName} <StarRating rating={request.user.trustRating} /></>)}
       {row(t('details.status'), <StatusChip status={request.status} />)}
+      {request.minTrustLevel || request.verifiedOnly ? row(t('requirements.label'), <TakerRequirements request={request} />) : null}
       {match ? row('', t('details.matchedBy', { name: match.matcherName })) : null}
       <Alert severity="info" icon={false}>{t('details.reference', { id: request.id })}</Alert>
     </Stack>
@@ -145,8 +148,16 @@ function DetailsActions({ request, match, user, next }: { request: ExchangeReque
   const busy = [accept, confirm, complete, notify, cancel, markDone].some((m) => m.isPending);
   const buttons: ReactNode[] = [];
 
+  const shortfall = takerShortfall(request, user);
+  if (!isOwner && request.status === 'open' && shortfall) {
+    buttons.push(<Typography key="shortfall" variant="body2" color="text.secondary" data-testid="accept-shortfall">
+      {shortfall === 'verification'
+        ? t('requirements.needsVerification')
+        : t('requirements.needsLevel', { level: request.minTrustLevel, yours: user.trustLevel })}
+    </Typography>);
+  }
   if (!isOwner && request.status === 'open') {
-    buttons.push(<Button key="accept" variant="contained" disabled={busy} onClick={() => accept.mutate(request.id, {
+    buttons.push(<Button key="accept" variant="contained" disabled={busy || shortfall !== null} onClick={() => accept.mutate(request.id, {
       onSuccess: ok(t('details.matched'), t('details.matchedText')),
       onError: failed((e) => t('details.failedMatch', { message: serverText(e) })),
     })}>{t('details.accept')}</Button>);

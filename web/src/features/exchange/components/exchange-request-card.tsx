@@ -1,7 +1,8 @@
 /**
  * An exchange request card (spec section 2): direction, amount, the approximate receive amount, the poster's name
  * and star trust rating, the posted date, the status, the age badge ('New' under 1 hour, then hours, then days) and
- * the reference #{id} to quote in transfers. The whole card opens the request's details.
+ * the reference #{id} to quote in transfers, and who may take it when its poster said. The whole card opens the
+ * request's details.
  */
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
@@ -23,6 +24,18 @@ const statusColor: Record<ExchangeRequestStatus, 'default' | 'primary' | 'warnin
 export function StatusChip({ status }: { status: ExchangeRequestStatus }) {
   const { t } = useTranslation('exchange');
   return <Chip size="small" color={statusColor[status]} label={t(`status.${status}`)} data-testid="request-status" />;
+}
+
+/** Who may take the request, when its poster said: 'Gold or above', 'Verified ID only'. */
+export function TakerRequirements({ request }: { request: Pick<ExchangeRequest, 'minTrustLevel' | 'verifiedOnly'> }) {
+  const { t } = useTranslation('exchange');
+  if (!request.minTrustLevel && !request.verifiedOnly) return null;
+  return (
+    <Stack direction="row" spacing={0.5} data-testid="taker-requirements" aria-label={t('requirements.label')}>
+      {request.minTrustLevel ? <Chip size="small" variant="outlined" color="secondary" label={t('requirements.minLevel', { level: request.minTrustLevel })} /> : null}
+      {request.verifiedOnly ? <Chip size="small" variant="outlined" color="secondary" label={t('requirements.verifiedOnly')} /> : null}
+    </Stack>
+  );
 }
 
 /** 'New', '5h' or '3d': the request's age. */
@@ -59,6 +72,7 @@ export function ExchangeRequestCard({ request, onOpen, note, now }: {
               {t('card.receive', { amount: formatCurrency(receive, request.toCurrency) })}
             </Typography>
           )}
+          {'user' in request ? <Box sx={{ mt: 1 }}><TakerRequirements request={request} /></Box> : null}
           <Box sx={{ mt: 1.5, display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
             {poster ? (
               <>

@@ -1,4 +1,7 @@
-/** The user directory (spec section 2): one card per user with its directory tier (spec section 9). */
+/**
+ * The user directory (spec section 2): one card per user with its directory tier (spec section 9); for a signed-in
+ * viewer, Block (or Unblock) on everyone else's card.
+ */
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
@@ -11,11 +14,14 @@ import { PageLoader } from '../../../components/ui/page.tsx';
 import { StarRating, TrustChip } from '../../../components/ui/trust.tsx';
 import { UserAvatar } from '../../../components/ui/user-avatar.tsx';
 import { formatMonthYear, trustRatingLabel } from '../../../utils/format.ts';
+import { useCurrentUser } from '../../../lib/auth.ts';
 import { useUserDirectory } from '../api/get-users.ts';
+import { useBlockedUsers } from '../api/blocks.ts';
+import { BlockButton } from './block-button.tsx';
 
 type Entry = Directory[number];
 
-function UserCard({ user }: { user: Entry }) {
+function UserCard({ user, block }: { user: Entry; block?: { blocked: boolean } }) {
   const { t } = useTranslation('users');
   const tier = directoryTier(user.trustRating);
   return (
@@ -41,6 +47,7 @@ function UserCard({ user }: { user: Entry }) {
           {'role' in user && user.role === 'admin' ? t('admin') : ''}
           {'subscriptionTier' in user ? t('plan', { tier: user.subscriptionTier }) : ''}
         </Typography>
+        {block ? <BlockButton userId={user.id} name={`${user.firstName} ${user.lastName}`} blocked={block.blocked} /> : null}
       </CardContent>
     </Card>
   );
@@ -49,12 +56,19 @@ function UserCard({ user }: { user: Entry }) {
 export function UserDirectory() {
   const { t } = useTranslation('users');
   const directory = useUserDirectory();
+  const { user: viewer } = useCurrentUser();
+  const blocked = useBlockedUsers(viewer !== null);
+  const blockedIds = new Set(blocked.data?.map((b) => b.userId));
+  const blockOf = (user: Entry) => (viewer && blocked.data && user.id !== viewer.id ? { blocked: blockedIds.has(user.id) } : undefined);
   if (directory.isPending) return <PageLoader label={t('loading')} />;
   if (directory.isError) return <Alert severity="error">{t('failed')}</Alert>;
   if (directory.data.length === 0) return <Typography color="text.secondary">{t('empty')}</Typography>;
   return (
     <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(3, 1fr)' } }}>
-      {directory.data.map((user) => <UserCard key={user.id} user={user} />)}
+      {directory.data.map((user) => {
+        const block = blockOf(user);
+        return <UserCard key={user.id} user={user} {...(block ? { block } : {})} />;
+      })}
     </Box>
   );
 }
