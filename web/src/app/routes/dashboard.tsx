@@ -1,6 +1,6 @@
 /**
  * The dashboard (spec section 2): welcome, 'Create Exchange', the accounts section, the active requests, the open
- * market, the free plan's ad, and the details of `?requestId=` with the trade's dialogs.
+ * market, the free plan's ad, and the details of `?requestId=` with the trade's dialogs (and Block on the poster).
  */
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +17,7 @@ import { CreateExchangeButton } from '../../features/exchange/components/create-
 import { Market } from '../../features/exchange/components/market.tsx';
 import { TradeDialogs } from '../../features/exchange/components/trade-dialogs.tsx';
 import { AdSlot } from '../../features/subscription/components/ad-slot.tsx';
+import { BlockButton } from '../../features/users/components/block-button.tsx';
 
 export function DashboardRoute() {
   const { t } = useTranslation('dashboard');
@@ -39,7 +40,11 @@ export function DashboardRoute() {
         <Market userId={user.id} onOpen={open} />
         <AdSlot tier={user.subscriptionTier} />
       </Stack>
-      <TradeDialogs user={user} requestId={params.get('requestId')} onCloseRequest={close} />
+      <TradeDialogs
+        user={user} requestId={params.get('requestId')} onCloseRequest={close}
+        // Blocking the poster hides their request from this user: the details close with it.
+        posterAction={(poster) => <BlockButton userId={poster.id} name={poster.name} blocked={false} onBlocked={close} />}
+      />
     </Page>
   );
 }

@@ -59,6 +59,18 @@ describe('the exchange details dialog', () => {
     expect(within(dialog()).getByText('Reference to quote in your transfer: #42')).toBeTruthy();
   });
 
+  it('shows the route\'s action on the poster (Block) to others, never to the poster', async () => {
+    fakeApi({ ...signedIn(ana), 'GET /api/exchange-requests/42': { body: makeRequest() } });
+    const then = { ...next(), posterAction: (poster: { id: number; name: string }) => <button type="button">{`Block ${poster.name} (${poster.id})`}</button> };
+    const { unmount } = renderWithRoutes(<ExchangeDetailsDialog rawId="42" user={ana} onClose={() => {}} next={then} />);
+    expect(await within(dialog()).findByRole('button', { name: 'Block Bea Soto (9)' })).toBeTruthy();
+    unmount();
+    fakeApi({ ...signedIn(ana), 'GET /api/exchange-requests/42': { body: makeRequest({ userId: 7 }) } });
+    renderWithRoutes(<ExchangeDetailsDialog rawId="42" user={ana} onClose={() => {}} next={then} />);
+    await within(dialog()).findByRole('button', { name: 'Send Notifications' });
+    expect(within(dialog()).queryByRole('button', { name: /^Block/ })).toBeNull();
+  });
+
   it("gives the owner of an open request 'Send Notifications', cancel and done, and no accept", async () => {
     const request = makeRequest({ userId: 7 });
     fakeApi({

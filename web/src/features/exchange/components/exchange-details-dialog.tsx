@@ -34,6 +34,8 @@ import { serverText } from '../../../lib/i18n.ts';
 export interface DetailsNext {
   bankDetails: (match: ExchangeMatch) => void;
   rate: (match: ExchangeMatch, partner: { id: number; name: string }) => void;
+  /** An action on the poster of someone else's request, from the route that composes the dialog (Block). */
+  posterAction?: (poster: { id: number; name: string }) => ReactNode;
 }
 
 /** The `?requestId=` value as an id, or 'invalid' when it is not a whole number. */
@@ -175,6 +177,9 @@ function DetailsActions({ request, match, user, next }: { request: ExchangeReque
     buttons.push(<Button key="cancel" color="error" disabled={busy} onClick={() => cancel.mutate(request.id, {
       onSuccess: ok(t('details.cancelled')), onError: failed(() => t('details.failedCancel')),
     })}>{t('details.cancelRequest')}</Button>);
+  }
+  if (!isOwner && next.posterAction) {
+    buttons.push(<span key="poster">{next.posterAction({ id: request.userId, name: `${request.user.firstName} ${request.user.lastName}` })}</span>);
   }
   if (match && isOwner && match.status === 'pending') {
     buttons.push(<Button key="approve" variant="contained" disabled={busy} onClick={() => confirm.mutate(match.id, {

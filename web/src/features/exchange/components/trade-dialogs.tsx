@@ -43,7 +43,11 @@ export const RATING_OFFERED = 'puente-rating-offered';
 const partnerOf = (match: ExchangeMatch, userId: number, requesterName: string): Partner =>
   match.matchedById === userId ? { id: match.exchangeRequest.userId, name: requesterName } : { id: match.matchedById, name: match.matcherName };
 
-export function TradeDialogs({ user, requestId, onCloseRequest }: { user: CurrentUser; requestId: string | null; onCloseRequest: () => void }) {
+export function TradeDialogs({ user, requestId, onCloseRequest, posterAction }: {
+  user: CurrentUser; requestId: string | null; onCloseRequest: () => void;
+  /** An action on the poster of someone else's request in its details (the route's Block). */
+  posterAction?: DetailsNext['posterAction'];
+}) {
   const [bankFor, setBankFor] = useState<number | null>(null);
   const [rating, setRating] = useState<{ matchId: number; partner: Partner } | null>(null);
   const matches = useMatches();
@@ -74,6 +78,7 @@ export function TradeDialogs({ user, requestId, onCloseRequest }: { user: Curren
   const next: DetailsNext = {
     bankDetails: (match) => openBank(match.id),
     rate: (match, partner) => openRating(match.id, partner),
+    ...(posterAction ? { posterAction } : {}),
   };
   return (
     <>

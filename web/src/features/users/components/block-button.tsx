@@ -14,7 +14,7 @@ import { toast } from '../../../components/ui/toast.tsx';
 import { serverText } from '../../../lib/i18n.ts';
 import { useBlockUser, useUnblockUser } from '../api/blocks.ts';
 
-export function BlockButton({ userId, name, blocked }: { userId: number; name: string; blocked: boolean }) {
+export function BlockButton({ userId, name, blocked, onBlocked }: { userId: number; name: string; blocked: boolean; onBlocked?: () => void }) {
   const { t } = useTranslation('users');
   const [asking, setAsking] = useState(false);
   const block = useBlockUser();
@@ -37,7 +37,7 @@ export function BlockButton({ userId, name, blocked }: { userId: number; name: s
         <DialogActions>
           <Button onClick={() => setAsking(false)}>{t('block.cancel')}</Button>
           <Button color="error" variant="contained" disabled={block.isPending} onClick={() => block.mutate(userId, {
-            onSuccess: () => { setAsking(false); toast({ title: t('block.blocked', { name }), variant: 'success' }); },
+            onSuccess: () => { setAsking(false); toast({ title: t('block.blocked', { name }), variant: 'success' }); onBlocked?.(); },
             onError: failed,
           })}>{t('block.block')}</Button>
         </DialogActions>
