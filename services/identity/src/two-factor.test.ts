@@ -142,7 +142,7 @@ describeWithInfra(['postgres'], 'two-factor sign-in', () => {
     const challenge = await challengeFor(p);
     const [body, mac] = challenge.split('.');
     const forged = `${Buffer.from(JSON.stringify({ u: 1, m: 'password', e: Date.now() + 60_000 })).toString('base64url')}.${mac}`;
-    for (const bad of [forged, `${body}.x${mac}`, 'nonsense']) {
+    for (const bad of [forged, `${body}.x${mac}`, 'no.such-challenge']) {
       const res = await secondStep(bad, totpCode(secret, Date.now() + STEP_MS));
       expect(res.statusCode).toBe(401);
       expect(ErrorBody.parse(res.json())).toEqual({ message: 'Your sign-in took too long. Please enter your email and password again.', code: 'challenge_expired' });
@@ -164,6 +164,14 @@ describeWithInfra(['postgres'], 'two-factor sign-in', () => {
     expect(LoginResponse.parse(login.json())).toEqual({ message: 'Login successful' });
     expect(await grantOf(login)).toEqual({ action: 'grant', userId: id, role: 'user' });
     expect(ErrorBody.parse((await post('/auth/two-factor/disable', { password: p.password, code }, headers)).json()).code).toBe('two_factor_off');
+  });
+
+  it('refuses a second step without a challenge or with text that cannot be one: 400', async () => {
+    for (const challenge of [undefined, '', 'a\u0000b.c', 'nodot']) {
+      const res = await post('/auth/login/two-factor', { challenge, code: '123456' });
+      expect(res.statusCode).toBe(400);
+      expect(ErrorBody.parse(res.json())).toMatchObject({ message: 'Sign in with your password first', code: 'validation_failed' });
+    }
   });
 
   it('answers 401 to a visitor on the signed-in routes', async () => {

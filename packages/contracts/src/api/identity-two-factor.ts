@@ -46,7 +46,8 @@ export type TwoFactorChallenge = z.infer<typeof TwoFactorChallenge>;
 
 /** POST /api/auth/login/two-factor */
 export const TwoFactorLoginRequest = z.object({
-  challenge: z.string({ error: TM.challengeRequired }).min(1, TM.challengeRequired).max(1000, TM.challengeRequired),
+  // As signed: base64url, a dot, base64url (anything else could not be one).
+  challenge: z.string({ error: TM.challengeRequired }).max(1000, TM.challengeRequired).regex(/^[\w-]+\.[\w-]+$/, TM.challengeRequired),
   code: TwoFactorCode,
 });
 export type TwoFactorLoginRequest = z.infer<typeof TwoFactorLoginRequest>;

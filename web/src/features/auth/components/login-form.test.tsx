@@ -134,11 +134,11 @@ describe('the login form', () => {
 
     it('starts at the code step when a Google sign-in comes back with a challenge', async () => {
       const server = fakeApi({ 'POST /api/auth/login/two-factor': { body: { message: 'Login successful' } } });
-      const onLoggedIn = setup(vi.fn(), '/login?challenge=from-google');
+      const onLoggedIn = setup(vi.fn(), '/login?challenge=from.google');
       fireEvent.change(await codeField(), { target: { value: '654321' } });
       verify();
       await waitFor(() => expect(onLoggedIn).toHaveBeenCalledOnce());
-      expect(server.callsTo('POST /api/auth/login/two-factor')[0]?.body).toEqual({ challenge: 'from-google', code: '654321' });
+      expect(server.callsTo('POST /api/auth/login/two-factor')[0]?.body).toEqual({ challenge: 'from.google', code: '654321' });
     });
 
     it('goes back to the password step on Use another account', async () => {
