@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { ErrorBody } from '@puente/contracts';
 import { describeWithInfra, startRedis, type RedisServer } from '@puente/testkit';
-import { buildTestGateway, OWN_ORIGIN, PASSWORD, sessionCookieOf, startFakeService, type FakeUpstream } from './test-helpers.ts';
+import { buildTestGateway, OWN_ORIGIN, PASSWORD, TWO_FACTOR_CODE, sessionCookieOf, startFakeService, type FakeUpstream } from './test-helpers.ts';
 
 const ATTACKER = '203.0.113.7';
 const OWNER = '198.51.100.20';
@@ -71,6 +71,26 @@ function suite(store: () => Promise<{ redisUrl?: string; stop(): Promise<void> }
     expect(answers.filter((a) => a.statusCode === 401)).toHaveLength(100);
     expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(5);
     expect((await login(email, PASSWORD, '192.0.2.99')).statusCode).toBe(429);
+  });
+
+  it('counts wrong two-factor codes as failed logins from their IP: 20 at once get 401, the rest 429, and a right code elsewhere gets in', async () => {
+    const secondStep = (code: string, ip: string) => gateway.inject({
+      method: 'POST', url: '/api/auth/login/two-factor', remoteAddress: ip,
+      headers: { origin: OWN_ORIGIN, 'content-type': 'application/json', 'user-agent': 'guesser/1.0' }, payload: { challenge: 'a.b', code },
+    });
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => secondStep(String(100000 + i), '203.0.113.50')));
+    expect(answers.filter((a) => a.statusCode === 401)).toHaveLength(20);
+    expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(5);
+    const refused = await secondStep(TWO_FACTOR_CODE, '203.0.113.50');
+    expect(refused.statusCode).toBe(429);
+    expect(ErrorBody.parse(refused.json())).toEqual({ message: 'Too many failed login attempts. Please try again in 15 minutes.', code: 'rate_limited' });
+    // Each refusal is in the audit log, from that IP (the step's body names no account).
+    const audited = () => identity.seen.filter((s) => s.url === '/internal/login-refused' && s.headers['x-client-ip'] === '203.0.113.50');
+    await vi.waitFor(() => expect(audited()).toHaveLength(6));
+    expect(JSON.parse(audited()[0]!.body)).toEqual({ email: '' });
+    const elsewhere = await secondStep(TWO_FACTOR_CODE, '203.0.113.51');
+    expect(elsewhere.statusCode).toBe(200);
+    expect(sessionCookieOf(elsewhere)).toBeTruthy();
   });
 
   it('limits password-reset requests per email and per IP, whatever the answer', async () => {

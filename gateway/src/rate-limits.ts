@@ -6,7 +6,9 @@
  *   IPs, BEFORE it is forwarded, so parallel guesses cannot all slip through between a read and a write. Once
  *   identity answers, a success gives the points back (and clears the account-and-IP counter); a 401/403 keeps them;
  *   anything else (validation, a fault) gives them back. The account-and-IP limit is the tight one, so a guesser
- *   elsewhere cannot lock the owner out; the looser account-wide limit stops spraying from many IPs;
+ *   elsewhere cannot lock the owner out; the looser account-wide limit stops spraying from many IPs. The second
+ *   step of a two-factor login takes a point per IP the same way (its body names no account: identity limits
+ *   wrong codes per account itself);
  * - sign-ups, referral checks and password-reset requests: every call counts (per IP; resets also per email).
  * A refusal is 429 with Retry-After and a message saying how long to wait; a refused login is handed to identity
  * for the audit log (onLoginRefused). While the counters cannot be reached (Redis down) a limited call is refused
@@ -139,6 +141,8 @@ export interface RateLimiterOptions {
 interface Step { limiter: RateLimiterAbstract; key: string; message: string; what: string }
 
 const LOGIN = 'POST /api/auth/login';
+/** The login's second step (a two-factor code): identity limits wrong codes per account; here, per IP. */
+const LOGIN_SECOND_STEP = 'POST /api/auth/login/two-factor';
 const SIGNUP = 'POST /api/signup/request';
 const FORGOT_PASSWORD = 'POST /api/auth/forgot-password';
 const REFERRAL_PREFIX = '/api/auth/verify-referral/';
@@ -180,7 +184,7 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
   return {
     appliesTo(route) {
       const call = `${route.method} ${route.path}`;
-      return call === LOGIN || call === SIGNUP || call === FORGOT_PASSWORD || PASSWORD_CHECKS.has(call)
+      return call === LOGIN || call === LOGIN_SECOND_STEP || call === SIGNUP || call === FORGOT_PASSWORD || PASSWORD_CHECKS.has(call)
         || (route.method === 'GET' && route.path.startsWith(REFERRAL_PREFIX));
     },
 
@@ -200,6 +204,16 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
           await consume(steps);
         } catch (err) {
           if (err instanceof AppError && err.status === 429) onLoginRefused?.(request, email);
+          throw err;
+        }
+        held.set(request, steps);
+      } else if (call === LOGIN_SECOND_STEP) {
+        // A wrong code is a failed login from this IP: it counts with the wrong passwords, and is settled like them.
+        const steps: Step[] = [{ limiter: limiter.loginFailuresPerIp, key: ip, message: LOGIN_MESSAGE, what: SIGNING_IN }];
+        try {
+          await consume(steps);
+        } catch (err) {
+          if (err instanceof AppError && err.status === 429) onLoginRefused?.(request, undefined);
           throw err;
         }
         held.set(request, steps);

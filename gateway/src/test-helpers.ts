@@ -24,6 +24,8 @@ export const users: Record<string, { id: number; role: 'user' | 'admin' }> = {
   'dora@example.com': { id: 4, role: 'user' },
 };
 export const PASSWORD = 'correct horse';
+/** The one code the fake identity takes at the two-factor login step. */
+export const TWO_FACTOR_CODE = '123456';
 
 export interface FakeUpstream {
   app: FastifyInstance;
@@ -56,6 +58,11 @@ export async function startFakeService(name: ServiceName = 'identity'): Promise<
     if (!user || password !== PASSWORD) return reply.status(401).send({ message: 'Invalid email or password' });
     if (user.id === 3) return reply.status(403).send({ message: 'Please verify your email first' });
     return reply.headers(await act({ action: 'grant', userId: user.id, role: user.role })).send({ id: user.id });
+  });
+  app.post('/auth/login/two-factor', async (request, reply) => {
+    const { code } = JSON.parse(String(request.body)) as { code: string };
+    if (code !== TWO_FACTOR_CODE) return reply.status(401).send({ message: 'That code is not right.', code: 'invalid_totp_code' });
+    return reply.headers(await act({ action: 'grant', userId: 1, role: 'user' })).send({ message: 'Login successful' });
   });
   app.post('/auth/change-password', async (request, reply) => {
     const caller = requireUser(request);
