@@ -100,9 +100,13 @@ export const Events = {
   requestCancelled: event('exchange', 'exchange.request.cancelled', 1, z.object({ requestId: Id, userId: Id })),
   /** An open request nobody took within REQUEST_EXPIRY_DAYS. */
   requestExpired: event('exchange', 'exchange.request.expired', 1, z.object({ requestId: Id, userId: Id })),
-  /** The owner asked to tell the users who could take an open request (version 2 adds the terms, for the text). */
+  /**
+   * The owner asked to tell the users who could take an open request (version 2 adds the terms, for the text).
+   * excludedUserIds: the users the owner blocked or was blocked by, not to be told (absent before blocks existed).
+   */
   requestNotificationsSent: event('exchange', 'exchange.request.notifications-sent', 2, z.object({
     requestId: Id, userId: Id, fromCurrency: Currency, toCurrency: Currency, amount: DecimalString, exchangeRate: DecimalString,
+    excludedUserIds: z.array(Id).max(10_000).optional(),
   })),
   // Version 2 adds the terms (version 1 was never published: the exchange service had no matches before it).
   matchCreated: event('exchange', 'exchange.match.created', 2, z.object({ ...MatchParties, ...MatchTerms })),

@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  AcceptRefusal, BlockedUser, BlockedUserList, ErrorBody, ExchangeMatch, ExchangeRequest, ExchangeRequestList, POLL_AUDIENCE_HEADER,
+  AcceptRefusal, BlockedUser, BlockedUserList, ErrorBody, ExchangeMatch, ExchangeRequest, ExchangeRequestList, Message, POLL_AUDIENCE_HEADER,
 } from '@puente/contracts';
 import { makeEvent } from '@puente/platform';
 import { describeWithInfra } from '@puente/testkit';
-import { rated, trader, useExchangeService } from './testing/traders.ts';
+import { publishedPayloads, rated, trader, useExchangeService } from './testing/traders.ts';
 
 type Trader = Awaited<ReturnType<typeof trader>>;
 type Method = 'GET' | 'POST' | 'DELETE';
@@ -148,6 +148,22 @@ describeWithInfra(['postgres'], 'who may take my request', () => {
       await posted(carla);
       expect((await market(ana, anaAfter.etag)).status).toBe(200);
       expect((await market(carla, before.carla.etag)).status).toBe(200);
+    });
+
+    it('leaves the users blocked either way out of the notifications about a request, and out of their count', async () => {
+      const [ana, bob, carla] = [await newTrader(), await newTrader(), await newTrader()];
+      const dan = await newTrader();
+      const request = await posted(ana);
+      const before = await call('POST', `/exchange-requests/${request.id}/notify`, ana.headers);
+      const everyone = Number(/^(\d+) users? will/.exec(Message.parse(before.json()).message)?.[1]);
+      h.advance(61 * 60_000); // once an hour
+      expect((await block(ana, bob.userId)).statusCode).toBe(201);
+      expect((await block(carla, ana.userId)).statusCode).toBe(201);
+      const res = await call('POST', `/exchange-requests/${request.id}/notify`, ana.headers);
+      expect(Message.parse(res.json()).message).toBe(`${everyone - 2} users will be notified about your exchange request.`);
+      const sent = (await publishedPayloads(h.svc, 'requestNotificationsSent')).filter((e) => e.requestId === request.id);
+      expect(sent.map((e) => e.excludedUserIds)).toEqual([undefined, [bob.userId, carla.userId]]);
+      expect(sent.at(-1)?.excludedUserIds).not.toContain(dan.userId);
     });
 
     it('lists whom the caller blocked, newest first, with their names', async () => {

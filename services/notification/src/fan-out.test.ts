@@ -151,6 +151,15 @@ describeWithInfra(['postgres'], 'the exchange request fan-out', () => {
     expect(row).toEqual({ n: 5, users: 5 });
   });
 
+  it('leaves out the users the owner blocked or was blocked by, on every page', async () => {
+    for (const userId of [1, 2, 3, 4, 5, 6]) await holds(userId, 'GBP', 'CLP');
+    const event = makeEvent('requestNotificationsSent', nextRequestId, {
+      requestId: nextRequestId++, userId: 1, ...GBP_500, excludedUserIds: [2, 5],
+    });
+    await svc.deliver(event);
+    expect(await fannedOut(event, 2)).toEqual([3, 4, 6]);
+  });
+
   it('notifies once when the same event is delivered twice, or a page runs again', async () => {
     await holds(1, 'GBP', 'CLP');
     await holds(2, 'GBP', 'CLP');

@@ -58,6 +58,12 @@ export function notBlockedWith(em: EntityManager, viewerId: number, posterColumn
   };
 }
 
+/** The users `userId` blocked or was blocked by (the notifications about their request skip them). */
+export async function blockedEitherWay(em: EntityManager, userId: number): Promise<number[]> {
+  const rows = await em.find(Block, { $or: [{ blockerId: userId }, { blockedId: userId }] }, { fields: ['blockerId', 'blockedId'] });
+  return [...new Set(rows.map((b) => (b.blockerId === userId ? b.blockedId : b.blockerId)))].sort((a, b) => a - b);
+}
+
 interface BlockedRow { blocked_id: number; created_at: Date | string; first_name: string | null; last_name: string | null; profile_image_url: string | null }
 
 /** The users `blockerId` blocked, newest first, with their card's names and picture. */

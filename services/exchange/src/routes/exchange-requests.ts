@@ -11,7 +11,7 @@ import { checkPlanLimits, limitsOf } from '../domain/plan-limits.ts';
 import { cancelMatch, matchTerms } from '../domain/trade.ts';
 import { TraderAccount, assertNotDeleted, hasBothAccounts } from '../domain/traders.ts';
 import { requestView, requestViews } from '../domain/views.ts';
-import { hasBlocks } from '../domain/blocks.ts';
+import { blockedEitherWay, hasBlocks } from '../domain/blocks.ts';
 import { assertVisibleTo } from '../domain/who-may-take.ts';
 import { NEEDS_BOTH_ACCOUNTS, REQUEST_NOT_FOUND, type RouteDeps } from './deps.ts';
 
@@ -27,11 +27,11 @@ async function ownRequest(tx: EntityManager, id: number, userId: number, refusal
   return request;
 }
 
-/** Users who could take a request: both accounts, not its owner. */
-async function potentialTakers(em: EntityManager, ownerId: number): Promise<number> {
+/** Users who could take a request: both accounts, not its owner, no block between them and the owner. */
+async function potentialTakers(em: EntityManager, ownerId: number, excluded: number[]): Promise<number> {
   const [row] = await em.execute<{ n: string }[]>(
     `select count(*) as n from (select user_id from ${qualifiedTable(em, TraderAccount)} where user_id <> ?
-       group by user_id having count(distinct currency) = 2) takers`, [ownerId]);
+       group by user_id having count(distinct currency) = 2) takers where user_id <> all(?::int[])`, [ownerId, `{${excluded.join(',')}}`]);
   return Number(row?.n ?? 0);
 }
 
@@ -138,7 +138,10 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
       return requestView(request.em, done);
     });
 
-    /** Tells the users who could take it (the notification service fans out); at most once an hour per request. */
+    /**
+     * Tells the users who could take it but those blocked either way (the notification service fans out); at most
+     * once an hour per request.
+     */
     serve(app, routes.notifyRequest, async (request) => {
       const { userId } = requireUser(request);
       const at = now();
@@ -151,8 +154,11 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
           throw tooManyRequests(`Notifications for this exchange request were sent less than an hour ago. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, waitMs / 1000);
         }
         found.notifiedAt = at;
-        addToOutbox(tx, makeEvent('requestNotificationsSent', found.id, { requestId: found.id, userId, ...matchTerms(found) }));
-        return potentialTakers(tx, userId);
+        const excludedUserIds = await blockedEitherWay(tx, userId);
+        addToOutbox(tx, makeEvent('requestNotificationsSent', found.id, {
+          requestId: found.id, userId, ...matchTerms(found), ...(excludedUserIds.length > 0 ? { excludedUserIds } : {}),
+        }));
+        return potentialTakers(tx, userId, excludedUserIds);
       });
       return { message: takers === 1 ? '1 user will be notified about your exchange request.' : `${takers} users will be notified about your exchange request.` };
     });

@@ -1,6 +1,6 @@
 /**
  * One page of a request's fan-out: the next users (in id order, after `afterUserId`) who could take it — an account
- * in both currencies, not its owner — each get one exchange_request notification. One statement: the page of user
+ * in both currencies, not its owner, not blocked either way by it — each get one exchange_request notification. One statement: the page of user
  * ids, and the insert that skips a user this event already notified (a retried page, a redelivered event).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -14,6 +14,8 @@ export interface FanOutPage {
   requestId: number;
   ownerId: number;
   afterUserId: number;
+  /** Users blocked by or blocking the owner: left out of every page. */
+  excludedUserIds?: readonly number[];
   content: string;
 }
 
@@ -30,7 +32,7 @@ export async function notifyTakersPage(em: EntityManager, page: FanOutPage, page
   const [row] = await em.execute<{ users: number; notified: { id: number; user_id: number }[] | null; last_user_id: number | null }[]>(
     `with page as (
        select user_id from ${qualifiedTable(em, AccountHolder)}
-        where not removed and user_id > ? and user_id <> ?
+        where not removed and user_id > ? and user_id <> ? and user_id <> all(?::int[])
         group by user_id having count(distinct currency) = 2
         order by user_id limit ?
      ), added as (
@@ -41,7 +43,7 @@ export async function notifyTakersPage(em: EntityManager, page: FanOutPage, page
      )
      select (select count(*) from page)::int as users, (select json_agg(added) from added) as notified,
             (select max(user_id) from page) as last_user_id`,
-    [page.afterUserId, page.ownerId, pageSize, page.content, page.requestId, page.eventId]);
+    [page.afterUserId, page.ownerId, `{${(page.excludedUserIds ?? []).join(',')}}`, pageSize, page.content, page.requestId, page.eventId]);
   const notified = (row?.notified ?? []).map(({ id, user_id: userId }) => ({ id, userId, type: 'exchange_request' as const, content: page.content, referenceId: page.requestId }));
   return { users: row?.users ?? 0, notified, lastUserId: row?.last_user_id ?? null };
 }

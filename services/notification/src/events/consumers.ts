@@ -30,9 +30,9 @@ export const consumers = [
   // The fan-out runs as jobs, page by page: the event only starts it. Enqueued inside the inbox transaction: if
   // it fails the event is retried; if the commit fails after it, the redelivery's enqueue is deduped (or its
   // pages notify nobody twice).
-  consume('requestNotificationsSent', async ({ requestId, userId, fromCurrency, toCurrency, amount, exchangeRate }, { event, jobs }) => {
+  consume('requestNotificationsSent', async ({ requestId, userId, fromCurrency, toCurrency, amount, exchangeRate, excludedUserIds = [] }, { event, jobs }) => {
     await enqueueFanOutPage(jobs, {
-      eventId: event.id, requestId, ownerId: userId, terms: { fromCurrency, toCurrency, amount, exchangeRate }, afterUserId: 0,
+      eventId: event.id, requestId, ownerId: userId, terms: { fromCurrency, toCurrency, amount, exchangeRate }, afterUserId: 0, excludedUserIds,
     });
   }),
   telling('matchCreated', told.matchCreated),

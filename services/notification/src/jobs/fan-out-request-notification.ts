@@ -23,6 +23,8 @@ export const FanOutData = z.object({
   terms: z.object({ fromCurrency: Currency, toCurrency: Currency, amount: DecimalString, exchangeRate: DecimalString }),
   /** The page starts after this user id (0 for the first). */
   afterUserId: z.number().int().min(0),
+  /** Users blocked by or blocking the owner: not told (absent from jobs enqueued before blocks existed). */
+  excludedUserIds: z.array(Id).default([]),
 });
 export type FanOutData = z.infer<typeof FanOutData>;
 
@@ -38,10 +40,10 @@ export function fanOutRequestNotificationJob(pageSize: number) {
     attempts: 10,
     backoffMs: 1_000,
     async handle(data, ctx) {
-      const { eventId, requestId, ownerId, terms, afterUserId } = data;
+      const { eventId, requestId, ownerId, terms, afterUserId, excludedUserIds } = data;
       const content = requestNotificationContent(requestId, terms);
       const { page, changed } = await ctx.transaction(async (tx) => {
-        const stored = await notifyTakersPage(tx, { eventId, requestId, ownerId, afterUserId, content }, pageSize);
+        const stored = await notifyTakersPage(tx, { eventId, requestId, ownerId, afterUserId, excludedUserIds, content }, pageSize);
         return { page: stored, changed: announce(tx, stored.notified) };
       });
       await ctx.versions.bump(changed);
