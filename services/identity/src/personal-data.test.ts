@@ -14,6 +14,7 @@ import { OutboxEvent, internalAuth, type Caller } from '@puente/platform';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { User } from './domain/user.ts';
 import { KnownDevice } from './domain/known-device.ts';
+import { TwoFactor } from './domain/two-factor.ts';
 import { ADMIN, BROWSER, as, eventsDuring, login, person, registered, requestSignup, startIdentity, type IdentityTestService, type Person } from './testing/helpers.ts';
 import { startOtherServices, type OtherServices } from './testing/other-services.ts';
 
@@ -100,6 +101,7 @@ describeWithInfra(['postgres'], 'your data: the download and the deletion of one
         referrals: [{ id: expect.any(Number), referredId: friend, createdAt: expect.any(String), firstName: 'Yan', lastName: 'Rojas' }],
         // Where she signed in from: the tests' browser (a user agent naming no OS) on its network.
         knownDevices: [{ browser: 'Mozilla', os: null, network: '203.0.113.0/24', firstSeenAt: expect.any(String), lastSeenAt: expect.any(String) }],
+        twoFactor: { enabled: false, enabledAt: null, recoveryCodesLeft: 0 },
       },
       ...PersonalDataExport.pick({ accounts: true, exchange: true, rating: true, notification: true, subscription: true, audit: true }).parse(sections),
     });
@@ -146,6 +148,7 @@ describeWithInfra(['postgres'], 'your data: the download and the deletion of one
   it('deletes: the person is erased and the id stays, every session ends, and the deletion is announced with the id alone', async () => {
     const cleo: Person = { ...person('cleo'), email: 'cleo.deleted@puente.test', firstName: 'Cleopatra' };
     const id = await registered(svc, cleo);
+    expect((await svc.app.inject({ method: 'POST', url: '/auth/two-factor/setup', headers: await as(svc, id) })).statusCode).toBe(200);
     const { referralCode } = (await svc.ctx.orm.em.fork().findOneOrFail(User, { id }));
     await svc.ctx.relay.flush(); // her sign-up and login events are out, as they long are before anyone deletes
 
@@ -161,6 +164,8 @@ describeWithInfra(['postgres'], 'your data: the download and the deletion of one
     expect([outbox.includes(cleo.email), outbox.includes('Cleopatra')]).toEqual([false, false]);
     // Nor are the devices she signed in from kept.
     expect(await svc.ctx.orm.em.fork().count(KnownDevice, { userId: id })).toBe(0);
+    // Nor her two-factor secret.
+    expect(await svc.ctx.orm.em.fork().count(TwoFactor, { userId: id })).toBe(0);
 
     // She cannot sign in, her session's token finds no one, and nobody sees her profile, listing or referral code.
     expect((await svc.app.inject({ method: 'POST', url: '/auth/login', headers: BROWSER, payload: { email: cleo.email, password: cleo.password } })).statusCode).toBe(401);

@@ -3,7 +3,7 @@
  * Calls: GET /api/auth/two-factor, POST /api/auth/two-factor/setup, /enable, /disable, POST /api/auth/login/two-factor.
  */
 import { z } from 'zod';
-import { Count, ValidationMessages as M, passwordText } from './common.ts';
+import { Count, IsoDateTime, ValidationMessages as M, passwordText } from './common.ts';
 
 export const TwoFactorMessages = {
   codeRequired: 'Enter the 6-digit code from your authenticator app or a recovery code',
@@ -76,3 +76,7 @@ export type TwoFactorConfirmRequest = z.infer<typeof TwoFactorConfirmRequest>;
 /** POST /api/auth/two-factor/enable, 200: the recovery codes, shown this once (only their hashes are kept). */
 export const TwoFactorEnabled = z.object({ recoveryCodes: z.array(z.string()) });
 export type TwoFactorEnabled = z.infer<typeof TwoFactorEnabled>;
+
+/** Two-factor sign-in in the user's data download: whether it is on, since when, and the recovery codes left. */
+export const TwoFactorRecord = TwoFactorStatus.extend({ enabledAt: IsoDateTime.nullable() });
+export type TwoFactorRecord = z.infer<typeof TwoFactorRecord>;

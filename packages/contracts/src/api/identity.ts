@@ -19,7 +19,7 @@ import {
   safeText,
 } from './common.ts';
 import { KnownDevice } from './devices.ts';
-import { TwoFactorChallenge } from './identity-two-factor.ts';
+import { TwoFactorChallenge, TwoFactorRecord } from './identity-two-factor.ts';
 
 /**
  * Identity's own messages, for what spec section 5 does not word (ValidationMessages holds the spec's). The web app
@@ -404,8 +404,8 @@ export type VerificationRequestRecord = z.infer<typeof VerificationRequestRecord
 
 /**
  * Identity's section of the data download: the profile as the user reads it, their referral code and who referred
- * them, whether a Google account is linked, their verification requests, the people they referred and the devices
- * they signed in from. No password
+ * them, whether a Google account is linked, their verification requests, the people they referred, the devices
+ * they signed in from and whether two-factor sign-in is on. No password, TOTP secret or recovery code
  * hash, no token: those are not data about the person, and handing them out would weaken the account.
  */
 export const IdentityPersonalData = z.object({
@@ -416,5 +416,6 @@ export const IdentityPersonalData = z.object({
   verificationRequests: z.array(VerificationRequestRecord),
   referrals: ReferralList,
   knownDevices: z.array(KnownDevice),
+  twoFactor: TwoFactorRecord,
 });
 export type IdentityPersonalData = z.infer<typeof IdentityPersonalData>;

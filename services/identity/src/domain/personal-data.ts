@@ -13,7 +13,7 @@ import { VerificationRequest } from './verification-request.ts';
 import { referralsMadeBy } from './referral.ts';
 import { currentUserView } from './views.ts';
 import { KnownDevice, knownDevicesOf } from './known-device.ts';
-import { TwoFactor } from './two-factor.ts';
+import { TwoFactor, twoFactorRecord } from './two-factor.ts';
 
 export async function personalDataOf(em: EntityManager, user: User): Promise<IdentityPersonalData> {
   const requests = await em.find(VerificationRequest, { userId: user.id }, { orderBy: { id: 'asc' } });
@@ -27,6 +27,7 @@ export async function personalDataOf(em: EntityManager, user: User): Promise<Ide
     })),
     referrals: await referralsMadeBy(em, user.id),
     knownDevices: await knownDevicesOf(em, user.id),
+    twoFactor: twoFactorRecord(await em.findOne(TwoFactor, { userId: user.id })),
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import { createHash, randomInt } from 'node:crypto';
 import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
+import type { TwoFactorRecord } from '@puente/contracts';
 import { matchTotp } from './totp.ts';
 
 export const TwoFactorSchema = defineEntity({
@@ -30,6 +31,12 @@ TwoFactorSchema.setClass(TwoFactor);
 /** Whether the user's sign-ins need a code (a setup not confirmed yet does not count). */
 export const twoFactorOn = async (em: EntityManager, userId: number): Promise<boolean> =>
   (await em.count(TwoFactor, { userId, enabledAt: { $ne: null } })) > 0;
+
+/** As the data download shows it: a setup not confirmed yet is not on. */
+export function twoFactorRecord(tf: TwoFactor | null): TwoFactorRecord {
+  const enabledAt = tf?.enabledAt ?? null;
+  return { enabled: Boolean(enabledAt), enabledAt: enabledAt?.toISOString() ?? null, recoveryCodesLeft: enabledAt ? tf!.recoveryCodeHashes.length : 0 };
+}
 
 export const RECOVERY_CODE_COUNT = 10;
 // No 0/o, 1/l/i: a recovery code is read off paper and typed.

@@ -15,7 +15,9 @@ import { NOT_DELETED, User } from '../domain/user.ts';
 import { verifyPassword } from '../domain/passwords.ts';
 import { clientMeta, failureReason, loginAttempt, recordFailure } from '../domain/attempts.ts';
 import { newTotpSecret, otpauthUri } from '../domain/totp.ts';
-import { TwoFactor, codeLimitWait, countWrongCode, newRecoveryCodes, recoveryCodeHash, useCode, type CodeRefusal } from '../domain/two-factor.ts';
+import {
+  TwoFactor, codeLimitWait, countWrongCode, newRecoveryCodes, recoveryCodeHash, twoFactorRecord, useCode, type CodeRefusal,
+} from '../domain/two-factor.ts';
 import { openSecret, sealSecret, verifyChallenge, type ChallengeMethod } from '../domain/two-factor-keys.ts';
 import { noteLoginDevice } from '../jobs/send-new-device-alert.ts';
 import type { RouteDeps } from './deps.ts';
@@ -82,9 +84,8 @@ export async function twoFactorRoutes(app: FastifyInstance, { ctx, config }: Rou
   /** 200 { enabled, recoveryCodesLeft } for the signed-in user. */
   serve(app, routes.twoFactorStatus, async (request) => {
     const { userId } = requireUser(request);
-    const tf = await request.em.findOne(TwoFactor, { userId });
-    const enabled = Boolean(tf?.enabledAt);
-    return { enabled, recoveryCodesLeft: enabled ? tf!.recoveryCodeHashes.length : 0 };
+    const { enabled, recoveryCodesLeft } = twoFactorRecord(await request.em.findOne(TwoFactor, { userId }));
+    return { enabled, recoveryCodesLeft };
   });
 
   /** 200 a new secret and its otpauth URI (replacing a setup not confirmed yet); 409 when it is already on. */
