@@ -46,6 +46,8 @@ describeWithInfra(['postgres'], 'a user\'s trades: downloaded, counted before a 
     const cys = await post(cy.headers);
     const anaOnCys = await accept(ana.headers, cys.id);
     const dis = await post(di.headers);
+    expect((await call('POST', '/blocked-users', ana.headers, { userId: bo.userId })).statusCode).toBe(201);
+    expect((await call('POST', '/blocked-users', cy.headers, { userId: ana.userId })).statusCode).toBe(201);
 
     const res = await internal(`/internal/personal-data/trades?userId=${ana.userId}`);
     expect(res.statusCode).toBe(200);
@@ -58,6 +60,8 @@ describeWithInfra(['postgres'], 'a user\'s trades: downloaded, counted before a 
       id: doneMatch.id, exchangeRequestId: done.id, exchangeMatchId: doneMatch.id, fromCurrency: 'GBP', toCurrency: 'CLP', fromAmount: 100,
       toAmount: 127_500, exchangeRate: 1275, status: 'completed', completedAt: expect.any(String), userRole: 'requester',
     }]);
+    // Whom she blocked (not who blocked her: that is Di's data).
+    expect(data.blockedUsers).toEqual([{ userId: bo.userId, firstName: 'Bo', lastName: 'Tester', profileImageUrl: null, blockedAt: expect.any(String) }]);
     expect(await inProgress(ana.userId)).toBe(2);
     expect((await internal(`/internal/trades-in-progress?userId=${ana.userId}`, { kind: 'service', service: 'accounts' })).statusCode).toBe(403);
 
@@ -84,6 +88,8 @@ describeWithInfra(['postgres'], 'a user\'s trades: downloaded, counted before a 
     // Bo's history keeps the exchange (identity names the other party; it is not running here).
     expect(TransactionHistory.parse(await ok('GET', '/transaction-history', bo.headers)).map((h) => h.exchangeMatchId)).toEqual([doneMatch.id]);
     expect(await inProgress(ana.userId)).toBe(0);
+    // Whom she blocked is gone with her account.
+    expect(ExchangePersonalData.parse((await internal(`/internal/personal-data/trades?userId=${ana.userId}`)).json()).blockedUsers).toEqual([]);
 
     // A post or an accept already on its way when her account was deleted is refused.
     for (const res2 of [await call('POST', '/exchange-requests', ana.headers, GBP_100), await call('POST', '/exchange-matches', ana.headers, { exchangeRequestId: dis.id })]) {

@@ -30,6 +30,7 @@ const sections = {
       id: 8, exchangeRequestId: 5, exchangeMatchId: 8, fromCurrency: 'GBP', toCurrency: 'CLP', fromAmount: 100, toAmount: 127_500,
       exchangeRate: 1275, status: 'completed', completedAt: at, userRole: 'requester',
     }],
+    blockedUsers: [],
   } satisfies ExchangePersonalData,
   rating: {
     given: [{ id: 4, exchangeMatchId: 8, fromUserId: 2, toUserId: 3, rating: 5, comment: 'Quick and kind', createdAt: at, fromUser: { firstName: 'Zoe' } }],

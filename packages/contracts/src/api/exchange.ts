@@ -24,7 +24,7 @@ import {
   fitsCurrency,
   idParam,
 } from './common.ts';
-import { TakerRequirements } from './exchange-access.ts';
+import { BlockedUserList, TakerRequirements } from './exchange-access.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Path parameters
@@ -365,13 +365,14 @@ export type TransactionHistory = z.infer<typeof TransactionHistory>;
 
 /**
  * The exchange service's section of a user's data download (GET /internal/personal-data/trades): every request they
- * posted, every match they were a party of, and their completed exchanges from their side (without the other party's
- * name and email, which are that person's data).
+ * posted, every match they were a party of, their completed exchanges from their side (without the other party's
+ * name and email, which are that person's data), and the users they blocked.
  */
 export const ExchangePersonalData = z.object({
   requests: z.array(ExchangeRequestSummary),
   matches: ExchangeMatchList,
   history: TransactionHistory,
+  blockedUsers: BlockedUserList,
 });
 export type ExchangePersonalData = z.infer<typeof ExchangePersonalData>;
 

@@ -9,7 +9,7 @@ import { DeletedUser, type ExchangePersonalData } from '@puente/contracts';
 import { addToOutbox, makeEvent } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
-import { Block, blockChangedKeys } from './blocks.ts';
+import { Block, blockChangedKeys, blockedBy } from './blocks.ts';
 import { historyOf } from './history.ts';
 import { cardChangedKeys, changedKeys } from './market-version.ts';
 import { cancelMatch, lockTrade } from './trade.ts';
@@ -22,7 +22,10 @@ export async function personalDataOf(em: EntityManager, userId: number): Promise
   const requests = await em.find(ExchangeRequest, { userId }, { orderBy: { id: 'asc' } });
   const matches = await em.find(ExchangeMatch, partyOf(userId), { orderBy: { id: 'asc' } });
   const completed = matches.filter((m) => m.status === 'completed');
-  return { requests: requests.map(requestSummary), matches: await matchViews(em, matches), history: await historyOf(em, userId, completed) };
+  return {
+    requests: requests.map(requestSummary), matches: await matchViews(em, matches), history: await historyOf(em, userId, completed),
+    blockedUsers: await blockedBy(em, userId),
+  };
 }
 
 /** The user's matches still pending or confirmed. */
