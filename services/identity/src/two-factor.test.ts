@@ -118,7 +118,7 @@ describeWithInfra(['postgres'], 'two-factor sign-in', () => {
       const limited = await secondStep(challenge, totpCode(secret, Date.now() + STEP_MS));
       expect(limited.statusCode).toBe(429);
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(800);
-      expect(ErrorBody.parse(limited.json()).message).toMatch(/^Too many wrong codes\. Please try again in 1[45] minute\(s\)\.$/);
+      expect(ErrorBody.parse(limited.json()).message).toMatch(/^Too many wrong codes\. Please try again in 1[45] minutes\.$/);
       expect(limited.headers['x-session-action']).toBeUndefined();
     }, 'identity.login.attempted');
     expect(events.map((e) => { const { failureReason, userId } = e.payload as { failureReason: string; userId: number }; return [failureReason, userId]; })).toEqual([

@@ -33,7 +33,9 @@ export async function twoFactorRoutes(app: FastifyInstance, { ctx, config }: Rou
 
   const refuseWhileLimited = (tf: TwoFactor, now: Date) => {
     const wait = codeLimitWait(tf, codeLimit, now);
-    if (wait > 0) throw tooManyRequests(`${TM.tooManyCodes} Please try again in ${Math.ceil(wait / 60_000)} minute(s).`, wait / 1000);
+    if (wait <= 0) return;
+    const minutes = Math.max(1, Math.ceil(wait / 60_000));
+    throw tooManyRequests(`${TM.tooManyCodes} Please try again in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`, wait / 1000);
   };
 
   /**
