@@ -1,6 +1,7 @@
 /**
  * The versions behind the exchange service's polled lists (ExchangeVersions in @puente/contracts; platform
- * http/versions.ts): `market` — every open request and its poster's card, one list for everyone — and
+ * http/versions.ts): `market` — every open request and its poster's card, one list for everyone without blocks —,
+ * `viewer:<id>` — what a user's blocks hide from their market (bumped by the block routes, domain/blocks.ts) — and
  * `trader:<id>` — a user's own requests and matches. A committed change gives the market a new version, and the
  * trader key of every party of a request or match the transaction read or wrote (reading one more than changed only
  * costs that user one full answer).
