@@ -3,7 +3,7 @@
  * real users, through the real gateway and every service. Run twice: as `npm start` runs the app (one process,
  * PGlite, in-process bus) and distributed (every service and the gateway its own process, on PostgreSQL, Kafka
  * and Redis). What crosses services on the bus (accounts → exchange, exchange → accounts and identity) is waited
- * for, never assumed.
+ * for, never assumed. Then who may take a request, and a block, as the market's pollers see them.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -317,5 +317,39 @@ function exchangeEndToEnd(start: () => Promise<RunningApp>): void {
     expect(sinceJoined).toBeGreaterThanOrEqual(0);
     expect(sinceJoined).toBeLessThan(60_000);
     expect(ExchangeRequestList.parse(await json('/api/exchange-requests', 200, { cookie: carla.cookie })).find((r) => r.id === again.id)?.user).toEqual(again.user);
+  });
+
+  it('refuses Ana a Platinum-only request of Bruno\'s; once he blocks her, his requests leave her market (not Carla\'s) and her accept is not found', async () => {
+    // Bruno posts: Ana has used her free plan's two exchanges of the day.
+    const strict = ExchangeRequest.parse(await json('/api/exchange-requests', 201, {
+      cookie: bruno.cookie, body: { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 25, exchangeRate: 1275, minTrustLevel: 'Platinum', verifiedOnly: false },
+    }));
+    expect(strict).toMatchObject({ minTrustLevel: 'Platinum' });
+    expect(strict).not.toHaveProperty('verifiedOnly');
+    const refused = await call('/api/exchange-matches', { cookie: ana.cookie, body: { exchangeRequestId: strict.id } });
+    expect(refused.status).toBe(403);
+    expect(ErrorBody.parse(await refused.json())).toMatchObject({ code: 'trust_level_too_low' });
+
+    /** The market as a user polls it through the gateway, revalidating with the ETag they hold. */
+    const poll = async (who: SignedIn, etag?: string) => {
+      const res = await call('/api/exchange-requests?limit=500', { cookie: who.cookie, ...(etag ? { headers: { 'if-none-match': etag } } : {}) });
+      return { status: res.status, etag: res.headers.get('etag') ?? '', ids: res.status === 200 ? ExchangeRequestList.parse(await res.json()).map((r) => r.id) : [] };
+    };
+    const anaBefore = await poll(ana);
+    const carlaBefore = await poll(carla);
+    expect(anaBefore.ids).toContain(strict.id);
+    expect((await poll(ana, anaBefore.etag)).status).toBe(304);
+
+    await json('/api/blocked-users', 201, { cookie: bruno.cookie, body: { userId: ana.id } });
+    const anaAfter = await poll(ana, anaBefore.etag);
+    expect(anaAfter.status).toBe(200);
+    expect(anaAfter.ids).not.toContain(strict.id);
+    expect((await poll(ana, anaAfter.etag)).status).toBe(304);
+    expect((await poll(carla)).ids).toEqual(expect.arrayContaining(carlaBefore.ids));
+    const hidden = await call('/api/exchange-matches', { cookie: ana.cookie, body: { exchangeRequestId: strict.id } });
+    expect([hidden.status, await errorOf(hidden)]).toEqual([404, 'Exchange request not found']);
+
+    expect((await call(`/api/blocked-users/${ana.id}`, { method: 'DELETE', cookie: bruno.cookie })).status).toBe(204);
+    expect((await poll(ana, anaAfter.etag)).ids).toContain(strict.id);
   });
 }
