@@ -190,6 +190,13 @@ describeWithInfra(['postgres'], 'who may take my request', () => {
       expect(await answers(await call('DELETE', `/blocked-users/${ana.userId}`, bob.headers))).toEqual([404, 'You have not blocked this user']);
     });
 
+    it('blocks once when the same block is sent many times at once (one 201, the others 409)', async () => {
+      const [ana, bob] = [await newTrader(), await newTrader()];
+      const answers = await Promise.all(Array.from({ length: 8 }, () => block(ana, bob.userId)));
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+      expect(BlockedUserList.parse((await call('GET', '/blocked-users', ana.headers)).json()).map((b) => b.userId)).toEqual([bob.userId]);
+    });
+
     it('answers visitors 401 on every block route', async () => {
       for (const [method, url] of [['GET', '/blocked-users'], ['POST', '/blocked-users'], ['DELETE', '/blocked-users/1']] as const) {
         const res = await call(method, url, {}, method === 'POST' ? { userId: 1 } : undefined);
