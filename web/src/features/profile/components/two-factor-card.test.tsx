@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import QRCode from 'qrcode';
 import { TwoFactorStatus } from '@puente/contracts';
 import { TwoFactorCard } from './two-factor-card.tsx';
 import { fakeApi, signedIn } from '../../../testing/fake-api.ts';
@@ -42,6 +43,9 @@ describe('two-factor sign-in on the profile', () => {
 
     const link = await screen.findByRole('link', { name: URI });
     expect(link.getAttribute('href')).toBe(URI);
+    // The QR code the app's camera reads is the same link's.
+    const qr = await screen.findByRole('img', { name: 'QR code for your authenticator app' });
+    expect(qr.getAttribute('src')).toBe(`data:image/svg+xml;utf8,${encodeURIComponent(await QRCode.toString(URI, { type: 'svg', margin: 1 }))}`);
     expect(screen.getByLabelText('Setup key').textContent).toBe('JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP');
     const form = screen.getByRole('form', { name: 'Turn on' });
     fireEvent.change(field(form, 'Password'), { target: { value: 'my password' } });

@@ -1,10 +1,11 @@
 /**
  * The profile's 'Two-factor sign-in' card (beyond the spec): whether a code from an authenticator app is asked at
- * each sign-in. Turning it on shows the app's setup (the otpauth link and the key to type: no QR code library is
- * installed, so no QR image), then takes the password and a first code, then shows the recovery codes this once.
+ * each sign-in. Turning it on shows the app's setup (a QR code of the otpauth link, the link, and the key to type),
+ * then takes the password and a first code, then shows the recovery codes this once.
  * Turning it off takes the password and a code (or a recovery code).
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import QRCode from 'qrcode';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -22,6 +23,19 @@ import { toast } from '../../../components/ui/toast.tsx';
 import { serverText } from '../../../lib/i18n.ts';
 import { showServerFieldErrors, useSchemaForm } from '../../../lib/form.ts';
 import { useDisableTwoFactor, useEnableTwoFactor, useStartTwoFactorSetup, useTwoFactorStatus } from '../api/two-factor.ts';
+
+/** The otpauth link as a QR code for the app's camera (an SVG: drawn without a canvas). */
+function SetupQrCode({ uri, label }: { uri: string; label: string }) {
+  const [svg, setSvg] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    void QRCode.toString(uri, { type: 'svg', margin: 1 }).then((drawn) => { if (current) setSvg(drawn); });
+    return () => { current = false; };
+  }, [uri]);
+  return svg
+    ? <Box component="img" src={`data:image/svg+xml;utf8,${encodeURIComponent(svg)}`} alt={label} sx={{ display: 'block', width: 200, height: 200, mt: 2 }} />
+    : <Skeleton variant="rectangular" width={200} height={200} sx={{ mt: 2 }} />;
+}
 
 /** The setup key in groups of four, as apps show it and people type it. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
@@ -61,6 +75,7 @@ export function TwoFactorCard() {
         {setup && !enabled ? (
           <Box sx={{ mt: 2 }}>
             <Typography>{t('setupIntro')}</Typography>
+            <SetupQrCode uri={setup.otpauthUri} label={t('qr')} />
             <Typography variant="subtitle2" sx={{ mt: 2 }}>{t('link')}</Typography>
             <Link href={setup.otpauthUri} sx={{ wordBreak: 'break-all' }}>{setup.otpauthUri}</Link>
             <Typography variant="subtitle2" sx={{ mt: 2 }}>{t('key')}</Typography>
