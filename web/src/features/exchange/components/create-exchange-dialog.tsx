@@ -114,7 +114,7 @@ export function CreateExchangeDialog({ open, onClose, onCreated }: { open: boole
             />
           )}
           <TextField select label={t('create.minTrustLevel')} value={minTrustLevel} onChange={(e) => setMinTrustLevel(e.target.value as MinTrustLevel | '')}
-            helperText={t('create.minTrustLevelHelp')}>
+            helperText={t('create.minTrustLevelHelp')} slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}>
             <MenuItem value="">{t('create.anyone')}</MenuItem>
             {MinTrustLevel.options.map((level) => <MenuItem key={level} value={level}>{t('requirements.minLevel', { level })}</MenuItem>)}
           </TextField>

@@ -26,6 +26,7 @@ describe('who may take a request', () => {
     renderWithRoutes(<CreateExchangeButton hasBothAccounts />);
     fireEvent.click(await screen.findByRole('button', { name: 'Create Exchange' }));
     await within(await screen.findByRole('dialog')).findByTestId('exchange-rate');
+    expect(within(dialog()).getByRole('combobox', { name: 'Who may accept' }).textContent).toBe('Anyone'); // by default
     fireEvent.mouseDown(within(dialog()).getByRole('combobox', { name: 'Who may accept' }));
     fireEvent.click(await screen.findByRole('option', { name: 'Silver or above' }));
     fireEvent.click(within(dialog()).getByRole('switch', { name: 'Verified users only (ID verified)' }));
