@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { MockInstance } from 'vitest';
-import { BankAccount, ErrorBody, ExchangeRequest, ExchangeRequestList, PublicUser, type ServiceName } from '@puente/contracts';
+import { AdminVerificationRequestList, BankAccount, ErrorBody, ExchangeRequest, ExchangeRequestList, PublicUser, type ServiceName } from '@puente/contracts';
 import { createLogger, InProcessBus, type ServiceDefinition } from '@puente/platform';
 import { startTestService, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
@@ -121,6 +121,14 @@ describeWithInfra(['postgres'], 'the exchange service\'s projections start full'
     await addAccount(ana, { currency: 'CLP', bankName: 'BancoEstado', accountNumber: '987654321', accountHolder: 'Ana Diaz', rut: '12.345.678-5', accountType: 'vista', email: 'ana@example.cl' });
     await addAccount(bruno, { currency: 'GBP', bankName: 'Barclays', accountNumber: '55779911', accountHolder: 'Bruno Silva', sortCode: '20-32-53' });
     await addAccount(bruno, { currency: 'CLP', bankName: 'Banco de Chile', accountNumber: '001234567809', accountHolder: 'Bruno Silva', rut: '9.876.543-3', accountType: 'current', email: 'bruno@example.cl' });
+    // An admin approves Bruno's ID: a verification made before the exchange service ran (for 'verified users only').
+    const asked = await identity.app.inject({ method: 'POST', url: '/users/verification/id', headers: bruno.headers, payload: {} });
+    expect(asked.statusCode, asked.body).toBeLessThan(300);
+    const admin = await identity.as({ kind: 'user', userId: 1, role: 'admin' });
+    const pending = AdminVerificationRequestList.parse((await identity.app.inject({ method: 'GET', url: '/admin/verification-requests', headers: admin })).json());
+    const brunosId = pending.find((r) => r.userId === bruno.id && r.type === 'id');
+    const approved = await identity.app.inject({ method: 'POST', url: `/admin/verification-requests/${brunosId!.id}/approve`, headers: admin, payload: {} });
+    expect(approved.statusCode, approved.body).toBe(200);
     // Their events are out, on a bus the exchange service will never read.
     await identity.ctx.relay.flush();
     await accounts.ctx.relay.flush();
@@ -163,6 +171,13 @@ describeWithInfra(['postgres'], 'the exchange service\'s projections start full'
     expect(market.statusCode).toBe(200);
     expect(ExchangeRequestList.parse(market.json()).map((r) => [r.userId, r.user.firstName, r.user.lastName]))
       .toEqual([[bruno.id, 'Bruno', 'Silva'], [ana.id, 'Ana', 'Diaz']]);
+
+    // The verifications came with the snapshot: Bruno's ID, everyone's email.
+    const verified = await exchange.ctx.orm.em.fork().execute<{ user_id: number; email_verified: boolean; id_verified: boolean }[]>(
+      'select user_id, email_verified, id_verified from exchange.trader where user_id in (?, ?) order by user_id', [ana.id, bruno.id]);
+    expect(verified).toEqual([
+      { user_id: ana.id, email_verified: true, id_verified: false }, { user_id: bruno.id, email_verified: true, id_verified: true },
+    ].sort((a, b) => a.user_id - b.user_id));
 
     // Each snapshot recorded as taken: the admin and three users; four bank accounts.
     await vi.waitFor(async () => expect((await backfillRows(exchange!)).map((r) => r.name)).toEqual(['account-currencies', 'users']));
