@@ -1,24 +1,52 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from './api-client.ts';
-import { i18n, namespaces, serverText } from './i18n.ts';
+import { LANGUAGE_STORAGE_KEY, chooseLanguage, i18n, initialLanguage, isPlanLimitError, namespaces, serverText } from './i18n.ts';
 
-const refused = new ApiError(429, 'Too Many Requests', JSON.stringify({ message: 'Free plan limit reached: 2 exchanges per day.', code: 'limit_reached' }));
+const refused = new ApiError(403, 'Forbidden', JSON.stringify({ message: 'Free plan limit reached: 2 exchanges per day. Upgrade to Premium for up to 20.', code: 'plan_limit' }));
+
+const browserLanguages = (list: string[]) => Object.defineProperty(navigator, 'languages', { value: list, configurable: true });
 
 describe('i18n', () => {
-  afterEach(() => { i18n.removeResourceBundle('es', 'errors'); void i18n.changeLanguage('en'); });
+  afterEach(() => { browserLanguages(['en-US', 'en']); });
 
   it('starts in English with every namespace loaded, before any render', () => {
     expect(i18n.isInitialized).toBe(true);
     expect(namespaces).toEqual(expect.arrayContaining(['common', 'exchange', 'notifications', 'subscription', 'history', 'accounts']));
     expect(i18n.t('exchange:create.button')).toBe('Create Exchange');
+    expect(document.documentElement.lang).toBe('en');
   });
 
-  it("shows the server's English message as sent, unless its code has a translation", async () => {
-    expect(serverText(refused)).toBe('Free plan limit reached: 2 exchanges per day.');
+  it("shows the server's English message as sent in English, and its code's translation in Spanish", async () => {
+    expect(serverText(refused)).toBe('Free plan limit reached: 2 exchanges per day. Upgrade to Premium for up to 20.');
     expect(serverText(new ApiError(502, 'Bad Gateway', ''))).toBe('502: Bad Gateway');
     expect(serverText(new TypeError('Failed to fetch'))).toBe('Failed to fetch');
-    i18n.addResourceBundle('es', 'errors', { limit_reached: 'Alcanzaste el límite de tu plan.' });
-    await i18n.changeLanguage('es');
-    expect(serverText(refused)).toBe('Alcanzaste el límite de tu plan.');
+    await chooseLanguage('es');
+    expect(serverText(refused)).toBe('Alcanzaste el límite de tu plan. Mejora a Premium para tener límites más altos.');
+    expect(serverText(new ApiError(400, 'Bad Request', JSON.stringify({ message: 'Weird', code: 'not_a_code' })))).toBe('Weird');
+  });
+
+  it('tells a plan limit refusal by its code in either language, and by the spec words when there is no code', async () => {
+    expect(isPlanLimitError(refused)).toBe(true);
+    await chooseLanguage('es');
+    expect(isPlanLimitError(refused)).toBe(true);
+    expect(isPlanLimitError(new ApiError(409, 'Conflict', JSON.stringify({ message: 'This exchange request is matched', code: 'conflict' })))).toBe(false);
+    expect(isPlanLimitError(new ApiError(403, 'Forbidden', 'Subscription limit reached'))).toBe(true);
+  });
+
+  it('keeps the chosen language, sets <html lang>, and otherwise follows the browser', async () => {
+    browserLanguages(['es-CL', 'es', 'en']);
+    expect(initialLanguage()).toBe('es');
+    browserLanguages(['fr-FR', 'en-GB']);
+    expect(initialLanguage()).toBe('en');
+    browserLanguages(['de']);
+    expect(initialLanguage()).toBe('en');
+    await chooseLanguage('es');
+    expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('es');
+    expect(document.documentElement.lang).toBe('es-CL');
+    expect(i18n.t('exchange:create.button')).toBe('Crear cambio');
+    expect(initialLanguage()).toBe('es');
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, 'en');
+    browserLanguages(['es-CL']);
+    expect(initialLanguage()).toBe('en');
   });
 });

@@ -1,19 +1,48 @@
 /**
  * Every string the app shows goes through i18next (react-i18next's `useTranslation(namespace)`). The English
- * catalogue holds the spec's texts word for word, one namespace per feature (src/locales/en/<namespace>.ts), so
- * adding Spanish is adding a catalogue. Initialised synchronously on import: the first render already has its texts.
+ * catalogue holds the spec's texts word for word, one namespace per feature (src/locales/en/<namespace>.ts); the
+ * Spanish one (es-CL) has the same keys. Initialised synchronously on import: the first render already has its texts.
+ * The language is the one chosen in the header (kept under `ui-language`), else the browser's first English or
+ * Spanish one, else English.
  */
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { ApiError, errorMessage } from './api-client.ts';
 import { en } from '../locales/en/index.ts';
+import { es } from '../locales/es/index.ts';
 
 export const namespaces = Object.keys(en) as (keyof typeof en)[];
 
+export const languages = ['en', 'es'] as const;
+export type Language = (typeof languages)[number];
+
+/** The locale Intl formats with, and `<html lang>`, per language: Spanish is Chile's. */
+export const locales: Record<Language, string> = { en: 'en', es: 'es-CL' };
+
+export const LANGUAGE_STORAGE_KEY = 'ui-language';
+
+const supported = (tag: string | null | undefined): Language | undefined =>
+  languages.find((language) => tag?.toLowerCase().split('-')[0] === language);
+
+/** The stored choice, else the first of the browser's languages the app speaks, else English. */
+export function initialLanguage(): Language {
+  const stored = typeof localStorage === 'undefined' ? null : localStorage.getItem(LANGUAGE_STORAGE_KEY);
+  const browser = typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language];
+  return supported(stored) ?? browser.map(supported).find(Boolean) ?? 'en';
+}
+
+/** The language now shown ('en' while i18next reports a variant such as 'en-US'). */
+export const currentLanguage = (): Language => supported(i18next.language) ?? 'en';
+
+i18next.on('languageChanged', () => {
+  if (typeof document !== 'undefined') document.documentElement.lang = locales[currentLanguage()];
+});
+
 void i18next.use(initReactI18next).init({
-  lng: 'en',
+  lng: initialLanguage(),
   fallbackLng: 'en',
-  resources: { en },
+  supportedLngs: [...languages],
+  resources: { en, es },
   ns: namespaces,
   defaultNS: 'common',
   interpolation: { escapeValue: false }, // React escapes what it renders
@@ -23,6 +52,12 @@ void i18next.use(initReactI18next).init({
 
 export const i18n = i18next;
 
+/** The header's switch: shows `language` at once and remembers it for the next visit. */
+export function chooseLanguage(language: Language): Promise<unknown> {
+  localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+  return i18next.changeLanguage(language);
+}
+
 /**
  * What to show for a failed call: the server's English `message` as it is, unless its `code` has a translation
  * (`errors:<code>`); the error's own message (`STATUS: body`) when the server sent no body.
@@ -31,4 +66,13 @@ export function serverText(error: unknown): string {
   const code = error instanceof ApiError ? error.data?.code : undefined;
   if (code && i18next.exists(`errors:${code}`)) return i18next.t(`errors:${code}`);
   return errorMessage(error);
+}
+
+/**
+ * A refusal for the plan's limits: its code (`plan_limit`), or the spec's rule (section 8: the message names a
+ * subscription, a limit or Upgrade) read on the server's English message, never on the translation shown.
+ */
+export function isPlanLimitError(error: unknown): boolean {
+  const code = error instanceof ApiError ? error.data?.code : undefined;
+  return code === 'plan_limit' || /subscription|limit|upgrade/i.test(errorMessage(error));
 }

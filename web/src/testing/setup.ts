@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
-import '../lib/i18n.ts'; // as the app's provider does: every component reads its texts from the catalogue
+import { i18n } from '../lib/i18n.ts'; // as the app's provider does: every component reads its texts from the catalogue
 import { resetToasts } from '../components/ui/toast.tsx';
 import { FakeWebSocket } from './fake-websocket.ts';
 
@@ -21,5 +21,6 @@ afterEach(() => {
   vi.useRealTimers();
   localStorage.clear();
   sessionStorage.clear();
+  void i18n.changeLanguage('en'); // a test that switched to Spanish leaves the next in English
   window.history.replaceState(null, '', '/');
 });

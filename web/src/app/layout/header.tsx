@@ -1,7 +1,8 @@
 /**
  * Header navigation (spec section 2). Signed in: Home (/dashboard), Accounts, History, Users, Subscription,
  * Profile, the notification bell and Logout (plus Admin for admins). Visitors: Log In, which navigates the browser
- * to /api/login. Below the md breakpoint the signed-in links fold into a drawer.
+ * to /api/login. Everyone: the language and theme menus. Below the md breakpoint the signed-in links fold into a
+ * drawer.
  */
 import { useState } from 'react';
 import { NavLink, Link as RouterLink, useNavigate } from 'react-router';
@@ -23,6 +24,7 @@ import { MenuIcon } from '../../components/ui/icons.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { useCurrentUser, useLogout } from '../../lib/auth.ts';
 import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
+import { LanguageMenu } from './language-menu.tsx';
 import { ThemeMenu } from './theme-menu.tsx';
 
 const signedInLinks = [
@@ -71,6 +73,7 @@ export function Header() {
         </Box>
         <Box sx={{ flex: { xs: 1, md: user ? 0 : 1 } }} />
         {user ? <NotificationBell /> : null}
+        <LanguageMenu />
         <ThemeMenu />
         {user ? (
           <>

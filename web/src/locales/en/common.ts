@@ -27,6 +27,8 @@ export default {
     copyright: '© {{year}} Puente',
   },
   theme: { label: 'Theme: {{preference}}', light: 'Light', dark: 'Dark', system: 'System' },
+  /** Each language is named in itself, whatever the UI's language. */
+  language: { label: 'Language: {{language}}', en: 'English', es: 'Español' },
   /** A bank account's fields, as every screen that shows one labels them. */
   bankFields: { accountHolder: 'Account holder', accountNumber: 'Account number', sortCode: 'Sort code', rut: 'RUT', accountType: 'Account type', email: 'Email', iban: 'IBAN' },
   loading: 'Loading',

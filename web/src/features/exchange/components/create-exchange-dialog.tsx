@@ -26,12 +26,9 @@ import { useExchangeLimits, useExchangeRate } from '../api/rate.ts';
 import { useCreateRequest } from '../api/requests.ts';
 import { receiveAmount } from '../money.ts';
 import { ExchangeRateCard } from './exchange-rate-card.tsx';
-import { serverText } from '../../../lib/i18n.ts';
+import { isPlanLimitError, serverText } from '../../../lib/i18n.ts';
 
 export const DEFAULT_AMOUNT = 500;
-
-/** A refusal for the plan's limits (spec section 8: its message names a subscription, a limit or Upgrade). */
-export const isLimitError = (message: string) => /subscription|limit|upgrade/i.test(message);
 
 export function CreateExchangeDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated?: (id: number) => void }) {
   const { t } = useTranslation('exchange');
@@ -72,7 +69,7 @@ export function CreateExchangeDialog({ open, onClose, onCreated }: { open: boole
       },
       onError: (error) => {
         const message = serverText(error);
-        if (isLimitError(message)) {
+        if (isPlanLimitError(error)) {
           toast({ title: t('create.limitReached'), description: message, variant: 'destructive', action: { label: t('create.upgrade'), onClick: () => { void navigate(paths.subscription); } } });
         } else {
           toast({ title: t('details.error'), description: t('create.failed', { message }), variant: 'destructive' });

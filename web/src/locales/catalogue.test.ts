@@ -1,0 +1,91 @@
+/**
+ * The English and Spanish catalogues have the same keys in every namespace (both ways), each plural with the forms
+ * its language's plural rules need, and each text the same `{{variables}}`: a key missing in one language would show
+ * the other's text, or the raw key.
+ */
+import { describe, expect, it } from 'vitest';
+import { en } from './en/index.ts';
+import { es } from './es/index.ts';
+
+type Tree = Record<string, unknown>;
+
+/** Every leaf text by its path (`create.title`, `security.points.0`). */
+function leaves(tree: unknown, prefix = ''): Map<string, string> {
+  const found = new Map<string, string>();
+  if (typeof tree === 'string') return found.set(prefix, tree);
+  for (const [key, value] of Object.entries(tree as Tree)) {
+    for (const [path, text] of leaves(value, prefix ? `${prefix}.${key}` : key)) found.set(path, text);
+  }
+  return found;
+}
+
+const pluralSuffix = /_(zero|one|two|few|many|other)$/;
+const categories = (locale: string) => new Intl.PluralRules(locale).resolvedOptions().pluralCategories;
+
+/** Keys without plural suffixes, and for each plural key the forms it has. */
+function shape(texts: Map<string, string>) {
+  const plain = new Set<string>();
+  const plurals = new Map<string, Set<string>>();
+  for (const path of texts.keys()) {
+    const match = pluralSuffix.exec(path);
+    if (!match) { plain.add(path); continue; }
+    const base = path.slice(0, match.index);
+    plurals.set(base, (plurals.get(base) ?? new Set()).add(match[1]!));
+  }
+  return { plain, plurals };
+}
+
+const variables = (text: string) => [...text.matchAll(/{{\s*(\w+)/g)].map((m) => m[1] ?? '').sort();
+const missingFrom = (keys: Iterable<string>, other: { has: (key: string) => boolean }) => [...keys].filter((key) => !other.has(key));
+
+// `errors` is one-way: English shows the server's own message, so only Spanish lists the codes (tested below).
+const shared = Object.keys(en).filter((ns) => ns !== 'errors') as (keyof typeof en)[];
+
+describe('the English and Spanish catalogues', () => {
+  it('have the same namespaces', () => {
+    expect(Object.keys(es).sort()).toEqual(Object.keys(en).sort());
+  });
+
+  it.each(shared)('%s: every key in both, both ways', (ns) => {
+    const english = shape(leaves(en[ns]));
+    const spanish = shape(leaves(es[ns]));
+    expect({ onlyInEnglish: missingFrom(english.plain, spanish.plain), onlyInSpanish: missingFrom(spanish.plain, english.plain) })
+      .toEqual({ onlyInEnglish: [], onlyInSpanish: [] });
+    expect({ onlyInEnglish: missingFrom(english.plurals.keys(), spanish.plurals), onlyInSpanish: missingFrom(spanish.plurals.keys(), english.plurals) })
+      .toEqual({ onlyInEnglish: [], onlyInSpanish: [] });
+  });
+
+  it.each(shared)("%s: each plural has its language's plural forms", (ns) => {
+    for (const [catalogue, locale] of [[en, 'en'], [es, 'es']] as const) {
+      for (const [base, forms] of shape(leaves(catalogue[ns])).plurals) {
+        expect({ key: `${locale}:${ns}:${base}`, forms: [...forms].sort() }).toEqual({ key: `${locale}:${ns}:${base}`, forms: [...categories(locale)].sort() });
+      }
+    }
+  });
+
+  it.each(shared)('%s: each text has the same {{variables}} in both', (ns) => {
+    const english = leaves(en[ns]);
+    const spanish = leaves(es[ns]);
+    const expected = new Map<string, string[]>();
+    for (const [path, text] of english) expected.set(path.replace(pluralSuffix, ''), variables(text));
+    for (const [path, text] of spanish) {
+      const base = path.replace(pluralSuffix, '');
+      if (expected.has(base)) expect({ key: `${ns}:${path}`, variables: variables(text) }).toEqual({ key: `${ns}:${path}`, variables: expected.get(base) });
+    }
+    for (const [path, text] of english) {
+      const twin = spanish.get(path);
+      if (twin !== undefined) expect({ key: `${ns}:${path}`, variables: variables(twin) }).toEqual({ key: `${ns}:${path}`, variables: variables(text) });
+    }
+  });
+
+  it("translate the server's common error codes into Spanish", () => {
+    const codes = [
+      'bad_request', 'validation_failed', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'rate_limited', 'service_unavailable',
+      'internal', 'invalid_credentials', 'unverified', 'email_taken', 'invalid_referral_code', 'plan_limit', 'trust_level_too_low',
+      'id_verification_required', 'user_blocked', 'rate_unavailable', 'account_gone', 'account_in_exchange', 'bank_account_exists',
+      'invalid_totp_code', 'totp_code_reused', 'challenge_expired', 'two_factor_on', 'two_factor_off', 'wrong_password',
+    ];
+    expect(missingFrom(codes, new Set(Object.keys(es.errors)))).toEqual([]);
+    expect(Object.keys(en.errors)).toEqual([]);
+  });
+});
