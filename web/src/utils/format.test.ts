@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { i18n } from '../lib/i18n.ts';
 import {
-  badgeCount, formatCurrency, formatMonthYear, formatRate, formatRelativeTime, formatShortDate, formatSortCode,
+  badgeCount, formatCurrency, formatDateTime, formatDayMonth, formatMonthYear, formatNumber, formatRate, formatRelativeTime, formatShortDate, formatSortCode,
   formatTrustRating, initials, maskAccountNumber, ratingWord, requestAgeBadge, starCount, trustRatingLabel,
 } from './format.ts';
 
@@ -120,5 +121,47 @@ describe('accounts and badges', () => {
   it('makes initials', () => {
     expect(initials('ana', 'rojas')).toBe('AR');
     expect(initials('', '')).toBe('?');
+  });
+});
+
+describe('in Spanish (es-CL)', () => {
+  const now = new Date('2026-03-10T12:00:00.000Z');
+  beforeEach(async () => { await i18n.changeLanguage('es'); });
+  afterEach(async () => { await i18n.changeLanguage('en'); });
+
+  it('writes money as Chile does: $255.000 and £1.234,50', () => {
+    expect(formatCurrency(255000, 'CLP')).toBe('$255.000');
+    expect(formatCurrency(593771.6, 'CLP')).toBe('$593.772');
+    expect(formatCurrency(1234.5, 'GBP')).toBe('£1.234,50');
+    expect(formatCurrency(9.99, 'GBP')).toBe('£9,99');
+    expect(formatNumber(12750000)).toBe('12.750.000');
+  });
+
+  it('writes rates and ratings with a decimal comma', () => {
+    expect(formatRate(1187.54321)).toBe('1.187,5432');
+    expect(formatTrustRating(4.25)).toBe('4,3');
+    expect(trustRatingLabel(4.5)).toBe('4,5/5');
+    expect(trustRatingLabel(null)).toBe('Sin calificaciones aún');
+    expect(ratingWord(4)).toBe('Muy buena');
+  });
+
+  it('writes dates and relative times in Spanish, in UTC', () => {
+    expect(formatShortDate('2026-01-05T23:30:00.000Z')).toBe('5 ene 2026');
+    expect(formatDayMonth('2026-01-05T23:30:00.000Z')).toBe('5 ene');
+    expect(formatMonthYear('2026-11-21T06:00:00.000Z')).toBe('noviembre de 2026');
+    expect(formatDateTime('2026-01-05T14:03:00.000Z')).toBe('5 ene 2026, 14:03 UTC');
+    expect(formatRelativeTime(new Date(now.getTime() - 30_000), now)).toBe('recién');
+    expect(formatRelativeTime(new Date(now.getTime() - 60_000), now)).toBe('hace 1 minuto');
+    expect(formatRelativeTime(new Date(now.getTime() - 3 * 3_600_000), now)).toBe('hace 3 horas');
+    expect(formatRelativeTime(new Date(now.getTime() - 7 * 86_400_000), now)).toBe('3 mar 2026');
+    expect(requestAgeBadge(new Date(now.getTime() - 5 * 3_600_000), now)).toBe('5 h');
+  });
+
+  it('goes back to the English formats when the language does', async () => {
+    await i18n.changeLanguage('en');
+    expect(formatCurrency(255000, 'CLP')).toBe('$255,000 CLP');
+    expect(formatCurrency(1234.5, 'GBP')).toBe('£1,234.50');
+    expect(formatNumber(12750000)).toBe('12,750,000');
+    expect(formatDateTime('2026-01-05T14:03:00.000Z')).toBe('5 Jan 2026, 14:03 UTC');
   });
 });

@@ -1,31 +1,62 @@
 /**
  * Every formatting rule of the product in one module (spec section 9): money, rates, trust ratings, stars, relative
- * time, the request age badge, masked account numbers and dates.
+ * time, the request age badge, masked account numbers and dates. Each follows the UI's language: English as the
+ * spec writes it (`$255,000 CLP`, `£1,234.50`), Spanish as Chile writes it (`$255.000`, `£1.234,50`).
  */
 import type { Currency } from '@puente/contracts';
-import { i18n } from '../lib/i18n.ts';
+import { currentLanguage, i18n, type Language } from '../lib/i18n.ts';
 
-/** The shell's words (locales/en/common.ts). */
+/** The shell's words (locales/<language>/common.ts), in the language of the moment. */
 const t = i18n.getFixedT(null, 'common');
 
-const gbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const thousands = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+/** One Intl formatter per language and purpose, made on first use: formatting runs on every render. */
+function perLanguage<F>(make: (language: Language) => F): () => F {
+  const made = new Map<Language, F>();
+  return () => {
+    const language = currentLanguage();
+    let formatter = made.get(language);
+    if (!formatter) made.set(language, formatter = make(language));
+    return formatter;
+  };
+}
 
-/** GBP as £ with 2 decimals (`£1,234.50`); CLP as $ rounded, with thousands separators, then CLP (`$255,000 CLP`). */
+const gbp = perLanguage((language) => new Intl.NumberFormat(language === 'es' ? 'es-CL' : 'en-GB', {
+  style: 'currency', currency: 'GBP', currencyDisplay: 'narrowSymbol', minimumFractionDigits: 2, maximumFractionDigits: 2,
+}));
+// Chile writes its pesos as `$255.000`; in English the spec's `$255,000 CLP` tells them from dollars.
+const clp = perLanguage((language) => language === 'es'
+  ? new Intl.NumberFormat('es-CL', { style: 'currency', currency: 'CLP', maximumFractionDigits: 0 })
+  : new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }));
+const decimals = (digits: number) => perLanguage((language) => language === 'es'
+  ? new Intl.NumberFormat('es-CL', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+  : undefined);
+const rateDecimals = decimals(4);
+const ratingDecimals = decimals(1);
+const wholeNumber = perLanguage((language) => new Intl.NumberFormat(language === 'es' ? 'es-CL' : 'en-US', { maximumFractionDigits: 0 }));
+
+/** GBP as £ with 2 decimals (`£1,234.50`; `£1.234,50` in Spanish); CLP as $ rounded (`$255,000 CLP`; `$255.000`). */
 export function formatCurrency(amount: number, currency: Currency): string {
-  if (currency === 'GBP') return gbp.format(amount);
-  if (currency === 'CLP') return `$${thousands.format(Math.round(amount))} CLP`;
+  if (currency === 'GBP') return gbp().format(amount);
+  if (currency === 'CLP') {
+    const pesos = Math.round(amount);
+    return currentLanguage() === 'es' ? clp().format(pesos) : `$${clp().format(pesos)} CLP`;
+  }
   throw new Error(`Unsupported currency: ${String(currency)}`);
 }
 
-/** An exchange rate with 4 decimals (`1187.5432`). */
-export function formatRate(rate: number): string {
-  return rate.toFixed(4);
+/** A whole number with the language's thousands separators (`255,000`; `255.000`). */
+export function formatNumber(value: number): string {
+  return wholeNumber().format(value);
 }
 
-/** A trust rating with 1 decimal (`4.5`). */
+/** An exchange rate with 4 decimals (`1187.5432`; `1.187,5432` in Spanish). */
+export function formatRate(rate: number): string {
+  return rateDecimals()?.format(rate) ?? rate.toFixed(4);
+}
+
+/** A trust rating with 1 decimal (`4.5`; `4,5` in Spanish). */
 export function formatTrustRating(rating: number): string {
-  return rating.toFixed(1);
+  return ratingDecimals()?.format(rating) ?? rating.toFixed(1);
 }
 
 /** The trust rating as the dashboard shows it: `4.5/5`, or 'Not rated yet' before the first rating. */
@@ -48,34 +79,33 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-const shortDateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+/** Dates in UTC, so every viewer reads the same day as the server's timestamps; Chile's style in Spanish, 24-hour. */
+const dates = (options: Intl.DateTimeFormatOptions) => perLanguage((language) => new Intl.DateTimeFormat(
+  language === 'es' ? 'es-CL' : 'en-GB', { ...options, timeZone: 'UTC', ...(language === 'es' && options.hour ? { hourCycle: 'h23' } : {}) },
+));
+const shortDateFormat = dates({ day: 'numeric', month: 'short', year: 'numeric' });
+const dayMonthFormat = dates({ day: 'numeric', month: 'short' });
+const monthYearFormat = dates({ month: 'long', year: 'numeric' });
+const dateTimeFormat = dates({ day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
 
-/** A short date: `5 Jan 2026` (UTC, so every viewer reads the same day as the server's timestamps). */
+/** A short date: `5 Jan 2026` (`5 ene 2026`). */
 export function formatShortDate(date: Date | string | number): string {
-  return shortDateFormat.format(new Date(date));
+  return shortDateFormat().format(new Date(date));
 }
 
-const dayMonthFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
-
-/** `5 Jan`, for a chart's days. */
+/** `5 Jan` (`5 ene`), for a chart's days. */
 export function formatDayMonth(date: Date | string): string {
-  return dayMonthFormat.format(new Date(date));
+  return dayMonthFormat().format(new Date(date));
 }
 
-const monthYearFormat = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
-
-/** `November 2026`, for 'Member since'. */
+/** `November 2026` (`noviembre de 2026`), for 'Member since'. */
 export function formatMonthYear(date: Date | string): string {
-  return monthYearFormat.format(new Date(date));
+  return monthYearFormat().format(new Date(date));
 }
 
-const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short',
-});
-
-/** `5 Jan 2026, 14:03 UTC`, for tables of timestamps (admin attempts). */
+/** `5 Jan 2026, 14:03 UTC` (`5 ene 2026, 14:03 UTC`), for tables of timestamps (admin attempts). */
 export function formatDateTime(date: Date | string): string {
-  return dateTimeFormat.format(new Date(date));
+  return dateTimeFormat().format(new Date(date));
 }
 
 /**

@@ -26,7 +26,7 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import type { LoginAttempt, SignupAttempt } from '@puente/contracts';
 import type { AttemptFilters, Page } from '../../../lib/query-keys.ts';
-import { formatDateTime } from '../../../utils/format.ts';
+import { formatDateTime, formatNumber } from '../../../utils/format.ts';
 import { useLoginFailures, useSignupFailures } from '../api/get-failure-stats.ts';
 import { useLoginAttempts, useSignupAttempts } from '../api/get-attempts.ts';
 import { ExportButton } from './export-button.tsx';
@@ -200,7 +200,7 @@ function StatCard({ label, value }: { label: string; value: number | undefined }
       <CardContent>
         <Typography variant="body2" color="text.secondary">{label}</Typography>
         <Typography variant="h4" component="p" sx={{ mt: 0.5, fontWeight: 700 }}>
-          {value === undefined ? <Skeleton width={48} /> : value.toLocaleString('en-GB')}
+          {value === undefined ? <Skeleton width={48} /> : formatNumber(value)}
         </Typography>
       </CardContent>
     </Card>
