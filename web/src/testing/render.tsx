@@ -35,11 +35,11 @@ export function renderWithRoutes(element: ReactNode, options: { path?: string; p
 
 /**
  * The toast viewport (spec section 9: one toast at a time). Found even while a dialog is open, which hides the rest
- * of the page from the accessibility tree (the toast still shows above it).
+ * of the page from the accessibility tree (the toast still shows above it). In English or Spanish.
  */
 export function findToast(): Promise<HTMLElement> {
   return waitFor(() => {
-    const toasts = [...screen.getByRole('region', { name: 'Notifications (F8)', hidden: true }).querySelectorAll('li')];
+    const toasts = [...screen.getByRole('region', { name: /^(Notifications|Notificaciones) \(F8\)$/, hidden: true }).querySelectorAll('li')];
     expect(toasts).toHaveLength(1);
     return toasts[0]!;
   });

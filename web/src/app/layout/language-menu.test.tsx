@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { ExchangeLimits, ExchangeRate } from '@puente/contracts';
+import { Header } from './header.tsx';
+import { CreateExchangeButton } from '../../features/exchange/components/create-exchange-button.tsx';
+import { fakeApi, makeUser, signedIn } from '../../testing/fake-api.ts';
+import { findToast, renderWithRoutes } from '../../testing/render.tsx';
+
+const rate = ExchangeRate.parse({ gbpToClp: 1275.5, lastUpdated: new Date().toISOString() });
+const limits = ExchangeLimits.parse({
+  tier: 'free', maxPerExchange: { GBP: 200, CLP: 255_000 }, perDay: 2, perMonth: 10, usedToday: 2, usedThisMonth: 3,
+  resetsAt: { day: '2026-05-05T00:00:00.000Z', month: '2026-06-01T00:00:00.000Z' },
+});
+const planLimit = {
+  status: 403, body: { message: 'Free plan limit reached: 2 exchanges per day. Upgrade to Premium for up to 20.', code: 'plan_limit' },
+};
+
+function renderPage() {
+  fakeApi({
+    ...signedIn(makeUser()), 'GET /api/exchange-rate': { body: rate }, 'GET /api/exchange-requests/limits': { body: limits },
+    'POST /api/exchange-requests': planLimit,
+  });
+  return renderWithRoutes(<><Header /><CreateExchangeButton hasBothAccounts /></>, { extraRoutes: [{ path: '/subscription', element: <p>planes</p> }] });
+}
+
+describe('the language switch', () => {
+  it('turns the app into Spanish: a dialog with Chilean figures, and a toast that still offers the upgrade', async () => {
+    const { router } = renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Language: English' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Español' }));
+    expect(await screen.findByRole('button', { name: 'Idioma: Español' })).toBeTruthy();
+    expect(document.documentElement.lang).toBe('es-CL');
+    expect(localStorage.getItem('ui-language')).toBe('es');
+    expect(screen.getByRole('link', { name: 'Historial' })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Crear cambio' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Crear solicitud de cambio' });
+    expect((await within(dialog).findByTestId('exchange-rate')).textContent).toBe('1 GBP = 1.275,5000 CLP');
+    expect(within(dialog).getByTestId('receive-amount').textContent).toBe('Recibes aproximadamente $637.750');
+    expect(within(dialog).getByTestId('plan-limits').textContent).toContain('hasta £200,00 / $255.000 por cambio; 2 de 2 hoy');
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Crear solicitud' }));
+    const toast = await findToast();
+    expect(toast.textContent).toContain('Alcanzaste el límite de tu suscripción');
+    expect(toast.textContent).toContain('Alcanzaste el límite de tu plan. Mejora a Premium para tener límites más altos.');
+    fireEvent.click(within(toast).getByRole('button', { name: 'Mejorar plan', hidden: true }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/subscription'));
+  });
+});
