@@ -1,6 +1,6 @@
 /**
  * Forms: react-hook-form validating with the contracts' zod schemas (the ones the services validate with), so a
- * field shows the first message the server would give for it, word for word. As before: messages appear on
+ * field shows the first message the server would give for it, word for word (in Spanish, its translation). As before: messages appear on
  * submit; after a submit a field is checked again as it changes (or, with `revalidate: 'onSubmit'`, at the next
  * submit); focus stays where it is.
  */
@@ -11,6 +11,7 @@ import {
 } from 'react-hook-form';
 import { ValidationMessages } from '@puente/contracts';
 import { serverFieldErrors } from './api-client.ts';
+import { fieldText } from './i18n.ts';
 
 /** What a form needs of a schema (any zod schema of @puente/contracts fits): what it parses to. */
 export interface Schema<Out> {
@@ -34,12 +35,21 @@ export function schemaResolver<V extends FieldValues, Out>(
   return async (values, context, resolverOptions) => {
     const request = options.toRequest ? options.toRequest(values) : values;
     const result = await resolve(request, context, resolverOptions as ResolverOptions<FieldValues>);
+    const errors = translated(result.errors);
     const { confirm } = options;
-    if (!confirm || values[confirm.field] === values[confirm.equals]) return result as ResolverResult<V, Out>;
+    if (!confirm || values[confirm.field] === values[confirm.equals]) return { ...result, errors } as ResolverResult<V, Out>;
     // Next to the schema's messages, so every message shows at once.
-    const mismatch = { type: 'validate', message: ValidationMessages.passwordsDontMatch };
-    return { values: {}, errors: { ...result.errors, [confirm.field]: mismatch } } as ResolverResult<V, Out>;
+    const mismatch = { type: 'validate', message: fieldText(ValidationMessages.passwordsDontMatch) };
+    return { values: {}, errors: { ...errors, [confirm.field]: mismatch } } as ResolverResult<V, Out>;
   };
+}
+
+/** Each field's message in the UI's language (the forms' fields are flat: one level). */
+function translated(errors: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(errors).map(([field, error]) => {
+    const message = (error as { message?: unknown } | undefined)?.message;
+    return [field, typeof message === 'string' ? { ...(error as object), message: fieldText(message) } : error];
+  }));
 }
 
 /** A form over `defaultValues` that validates with `schema` and submits the schema's output. */
@@ -56,5 +66,5 @@ export function useSchemaForm<V extends FieldValues, Out>(
 
 /** Marks the fields a 400 names with the server's messages. */
 export function showServerFieldErrors<V extends FieldValues>(setError: UseFormSetError<V>, error: unknown): void {
-  for (const [field, message] of Object.entries(serverFieldErrors(error))) setError(field as Path<V>, { type: 'server', message });
+  for (const [field, message] of Object.entries(serverFieldErrors(error))) setError(field as Path<V>, { type: 'server', message: fieldText(message) });
 }

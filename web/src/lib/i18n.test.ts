@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from './api-client.ts';
-import { LANGUAGE_STORAGE_KEY, chooseLanguage, i18n, initialLanguage, isPlanLimitError, namespaces, serverText } from './i18n.ts';
+import { LoginRequest, ValidationMessages } from '@puente/contracts';
+import { LANGUAGE_STORAGE_KEY, chooseLanguage, fieldText, i18n, initialLanguage, isPlanLimitError, namespaces, serverText } from './i18n.ts';
+import { schemaResolver } from './form.ts';
 
 const refused = new ApiError(403, 'Forbidden', JSON.stringify({ message: 'Free plan limit reached: 2 exchanges per day. Upgrade to Premium for up to 20.', code: 'plan_limit' }));
 
@@ -48,5 +50,19 @@ describe('i18n', () => {
     localStorage.setItem(LANGUAGE_STORAGE_KEY, 'en');
     browserLanguages(['es-CL']);
     expect(initialLanguage()).toBe('en');
+  });
+
+  it("shows the contracts' field messages as written in English, and translated in Spanish (forms and 400s)", async () => {
+    const resolve = schemaResolver(LoginRequest);
+    const options = { fields: {}, shouldUseNativeValidation: false };
+    const messages = async () => Object.values((await resolve({ email: 'nope', password: '' }, undefined, options)).errors).map((e) => e?.message);
+    const invalid = new ApiError(400, 'Bad Request', JSON.stringify({ message: ValidationMessages.amountPositive, code: 'validation_failed' }));
+    expect(await messages()).toEqual(['Please enter a valid email address', 'Password is required']);
+    expect(serverText(invalid)).toBe('Amount must be positive');
+    expect(fieldText('Some other text')).toBe('Some other text');
+    await chooseLanguage('es');
+    expect(await messages()).toEqual(['Ingresa un correo válido', 'La contraseña es obligatoria']);
+    expect(serverText(invalid)).toBe('El monto debe ser positivo');
+    expect(fieldText('Some other text')).toBe('Some other text');
   });
 });

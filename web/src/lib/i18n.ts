@@ -58,13 +58,25 @@ export function chooseLanguage(language: Language): Promise<unknown> {
   return i18next.changeLanguage(language);
 }
 
+/** The catalogue key of each field message of the contracts (locales/en/validation.ts), by its English text. */
+const fieldMessageKeys = new Map(Object.entries(en.validation).flatMap(([group, messages]) =>
+  Object.entries(messages).map(([key, text]) => [text as string, `validation:${group}.${key}`] as const)));
+
+/** A field message of the contracts (a form's, or a 400's) in the UI's language; any other text as it is. */
+export function fieldText(message: string): string {
+  const key = fieldMessageKeys.get(message);
+  return key ? i18next.t(key) : message;
+}
+
 /**
- * What to show for a failed call: the server's English `message` as it is, unless its `code` has a translation
- * (`errors:<code>`); the error's own message (`STATUS: body`) when the server sent no body.
+ * What to show for a failed call: the server's English `message` as it is, unless it is a field message of the
+ * contracts or its `code` has a translation (`errors:<code>`), then in the UI's language; the error's own message
+ * (`STATUS: body`) when the server sent no body.
  */
 export function serverText(error: unknown): string {
-  const code = error instanceof ApiError ? error.data?.code : undefined;
-  if (code && i18next.exists(`errors:${code}`)) return i18next.t(`errors:${code}`);
+  const data = error instanceof ApiError ? error.data : undefined;
+  if (data && fieldMessageKeys.has(data.message)) return fieldText(data.message);
+  if (data?.code && i18next.exists(`errors:${data.code}`)) return i18next.t(`errors:${data.code}`);
   return errorMessage(error);
 }
 

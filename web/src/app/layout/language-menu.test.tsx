@@ -24,7 +24,7 @@ function renderPage() {
 }
 
 describe('the language switch', () => {
-  it('turns the app into Spanish: a dialog with Chilean figures, and a toast that still offers the upgrade', async () => {
+  it('turns the app into Spanish: a dialog with Chilean figures and Spanish field messages, and a toast that still offers the upgrade', async () => {
     const { router } = renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Language: English' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Español' }));
@@ -39,6 +39,11 @@ describe('the language switch', () => {
     expect(within(dialog).getByTestId('receive-amount').textContent).toBe('Recibes aproximadamente $637.750');
     expect(within(dialog).getByTestId('plan-limits').textContent).toContain('hasta £200,00 / $255.000 por cambio; 2 de 2 hoy');
 
+    const amount = within(dialog).getByLabelText('Monto (GBP)', { selector: 'input' });
+    fireEvent.change(amount, { target: { value: '-5' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Crear solicitud' }));
+    expect(await within(dialog).findByText('El monto debe ser positivo')).toBeTruthy();
+    fireEvent.change(amount, { target: { value: '100' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Crear solicitud' }));
     const toast = await findToast();
     expect(toast.textContent).toContain('Alcanzaste el límite de tu suscripción');

@@ -14,5 +14,6 @@ import profile from './profile.ts';
 import signup from './signup.ts';
 import subscription from './subscription.ts';
 import users from './users.ts';
+import validation from './validation.ts';
 
-export const en = { accounts, admin, auth, common, dashboard, errors, exchange, history, landing, notifications, pages, profile, signup, subscription, users };
+export const en = { accounts, admin, auth, common, dashboard, errors, exchange, history, landing, notifications, pages, profile, signup, subscription, users, validation };

@@ -26,7 +26,7 @@ import { useExchangeLimits, useExchangeRate } from '../api/rate.ts';
 import { useCreateRequest } from '../api/requests.ts';
 import { receiveAmount } from '../money.ts';
 import { ExchangeRateCard } from './exchange-rate-card.tsx';
-import { isPlanLimitError, serverText } from '../../../lib/i18n.ts';
+import { fieldText, isPlanLimitError, serverText } from '../../../lib/i18n.ts';
 
 export const DEFAULT_AMOUNT = 500;
 
@@ -56,7 +56,7 @@ export function CreateExchangeDialog({ open, onClose, onCreated }: { open: boole
     });
     if (!parsed.success) {
       const byField: Record<string, string> = {};
-      for (const issue of parsed.error.issues) byField[String(issue.path[0])] ??= issue.message;
+      for (const issue of parsed.error.issues) byField[String(issue.path[0])] ??= fieldText(issue.message);
       setErrors(byField);
       return;
     }
