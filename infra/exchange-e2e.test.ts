@@ -89,9 +89,10 @@ function exchangeEndToEnd(start: () => Promise<RunningApp>): void {
 
     for (const [who, user, inputs] of [['ana', ana, anaAccounts], ['bruno', bruno, brunoAccounts]] as const) {
       const [gbp, clp] = await Promise.all(inputs.map(async (body) => BankAccount.parse(await json('/api/bank-accounts', 201, { cookie: user.cookie, body }))));
-      accounts[who] = { GBP: gbp!, CLP: clp! };
-      expect(BankAccountList.parse(await json('/api/bank-accounts', 200, { cookie: user.cookie })).sort((a, b) => a.id - b.id))
-        .toEqual([gbp, clp].sort((a, b) => a!.id - b!.id));
+      // Each holder is the owner's name: the flag says so once identity's registration has reached the accounts service.
+      accounts[who] = { GBP: { ...gbp!, holderMatchesName: true }, CLP: { ...clp!, holderMatchesName: true } };
+      await expect.poll(async () => BankAccountList.parse(await json('/api/bank-accounts', 200, { cookie: user.cookie })).sort((a, b) => a.id - b.id), viaBus)
+        .toEqual([accounts[who].GBP, accounts[who].CLP].sort((a, b) => a.id - b.id));
     }
     // As stored: GBP account number and sort code without the spaces typed; a CLP number as the bank prints it.
     expect(accounts.bruno.GBP).toMatchObject({ accountNumber: '55779911', sortCode: '203253' });
@@ -178,6 +179,8 @@ function exchangeEndToEnd(start: () => Promise<RunningApp>): void {
       partnerAccount: accounts.bruno.GBP,
       partnerDetails: { firstName: 'Bruno', lastName: 'Silva', profileImageUrl: null, verificationLevel: 'partial', transactionCount: 0, trustRating: null },
       isRequestor: true,
+      // Bruno pays her pesos from his CLP account, in his own name.
+      expectedPayer: { accountHolder: 'Bruno Silva', holderMatchesName: true },
     });
     expect(forAna.partnerAccount).toMatchObject({ currency: 'GBP', bankName: 'Barclays', accountNumber: '55779911', sortCode: '203253', accountHolder: 'Bruno Silva' });
     // Bruno the mirror image: his GBP account receives, he pays into Ana's CLP account.
@@ -188,6 +191,7 @@ function exchangeEndToEnd(start: () => Promise<RunningApp>): void {
       partnerAccount: accounts.ana.CLP,
       partnerDetails: { firstName: 'Ana', lastName: 'Diaz', profileImageUrl: null, verificationLevel: 'partial', transactionCount: 0, trustRating: null },
       isRequestor: false,
+      expectedPayer: { accountHolder: 'Ana Diaz', holderMatchesName: true },
     });
     expect(forBruno.partnerAccount).toMatchObject({ currency: 'CLP', accountNumber: '987654321', rut: '12345678-5', accountType: 'vista', email: 'ana@example.cl' });
     expect((await call(`/api/exchange-matches/${match.id}/accounts`, { cookie: carla.cookie })).status).toBe(404);

@@ -5,7 +5,7 @@ import { PLATFORM_TABLES, schemaReport, startTestService, type TestService } fro
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { AccountsSettings, accountsService } from './app.ts';
 
-const settings = () => AccountsSettings.parse({ BANK_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}` });
+const settings = () => AccountsSettings.parse({ BANK_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`, PROJECTION_BACKFILL: 'off' });
 
 const gbp = { currency: 'GBP', bankName: 'Monzo', accountNumber: '31926819', accountHolder: 'Ana Rojas', sortCode: '04-00-04' };
 const clp = {
@@ -60,11 +60,12 @@ describeWithInfra(['postgres'], 'accounts service', () => {
       expect(g).toEqual({
         id: expect.any(Number), currency: 'GBP', bankName: 'Monzo', accountNumber: '31926819', accountHolder: 'Ana Rojas',
         sortCode: '040004', iban: 'GB82WEST12345698765432', rut: null, accountType: null, email: null,
+        holderMatchesName: null, // no profile name known for this user (holder-names.test.ts checks the flag)
       });
       const c = await add(user, { ...clp, sortCode: '' });
       expect(c).toEqual({
         id: expect.any(Number), currency: 'CLP', bankName: 'BancoEstado', accountNumber: '987654321', accountHolder: 'Ana Rojas',
-        rut: '12345678-5', accountType: 'vista', email: 'ana@example.cl', sortCode: null, iban: null,
+        rut: '12345678-5', accountType: 'vista', email: 'ana@example.cl', sortCode: null, iban: null, holderMatchesName: null,
       });
       expect(await list(user)).toEqual([g, c]);
       expect(await eventsOf(g.id)).toEqual([

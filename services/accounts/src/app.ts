@@ -1,17 +1,20 @@
 /**
  * Accounts: each user's GBP and CLP bank accounts (at most one of each), validated as a bank would and with their
  * details encrypted at rest. Owns schema `accounts`. Publishes accounts.bank-account.added/updated/removed;
- * consumes the exchange service's match events to lock a party's accounts while a match is in progress.
+ * consumes the exchange service's match events to lock a party's accounts while a match is in progress, and
+ * identity's profile names to flag an account whose holder is not its owner's name.
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { defineService } from '@puente/platform';
+import { ProjectionBackfillSchema, ProjectionBackfillSetting, defineService } from '@puente/platform';
 import { BankAccountSchema } from './domain/bank-account.ts';
 import { TradeLockSchema } from './domain/trade-lock.ts';
+import { ProfileNameSchema } from './domain/profile-name.ts';
 import { bankCipher, parseEncryptionKeys, type EncryptionKeys } from './domain/encryption.ts';
 import { bankAccountRoutes } from './routes/bank-accounts.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { RESEAL_JOB, resealJob } from './jobs/reseal-bank-accounts.ts';
+import { backfill } from './jobs/backfill-profile-names.ts';
 import { consumers } from './events/consumers.ts';
 
 export const AccountsSettings = z.object({
@@ -26,6 +29,11 @@ export const AccountsSettings = z.object({
         return z.NEVER;
       }
     }),
+  /**
+   * 'on': a start without the profile names' snapshot fills it from identity (internal route).
+   * 'off' where Kafka keeps every event from the beginning and replaying it suffices.
+   */
+  PROJECTION_BACKFILL: ProjectionBackfillSetting,
 });
 export type AccountsSettings = z.infer<typeof AccountsSettings>;
 
@@ -33,11 +41,14 @@ export function accountsService(settings: AccountsSettings) {
   const cipher = bankCipher(settings.BANK_ENCRYPTION_KEYS);
   return defineService({
     name: 'accounts',
-    entities: [BankAccountSchema, TradeLockSchema],
+    entities: [BankAccountSchema, TradeLockSchema, ProfileNameSchema, ProjectionBackfillSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
-    jobs: [resealJob(cipher)],
+    jobs: [resealJob(cipher), backfill.job],
     schedules: [{ job: RESEAL_JOB, everyMs: 3_600_000, schedulerId: RESEAL_JOB }],
+    async onStart(ctx) {
+      if (settings.PROJECTION_BACKFILL === 'on') await backfill.startIfPending(ctx);
+    },
     async routes(app, ctx) {
       await app.register(bankAccountRoutes(ctx, cipher));
       await app.register(internalRoutes(cipher));

@@ -20,7 +20,7 @@ describeWithInfra(['postgres'], 'a user\'s bank accounts: downloaded, and erased
   let svc: TestService;
   const added: Record<number, BankAccount[]> = {};
   beforeAll(async () => {
-    svc = await startTestService(accountsService(AccountsSettings.parse({ BANK_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}` })), db.url);
+    svc = await startTestService(accountsService(AccountsSettings.parse({ BANK_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`, PROJECTION_BACKFILL: 'off' })), db.url);
     for (const [userId, inputs] of [[ANA, [gbp, clp]], [BEA, [{ ...gbp, accountHolder: 'Bea Soto' }]]] as const) {
       added[userId] = [];
       for (const payload of inputs) {

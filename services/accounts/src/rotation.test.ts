@@ -10,7 +10,7 @@ import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { AccountsSettings, accountsService } from './app.ts';
 
 const key = () => randomBytes(32).toString('base64');
-const start = (keys: string, url: string) => startTestService(accountsService(AccountsSettings.parse({ BANK_ENCRYPTION_KEYS: keys })), url);
+const start = (keys: string, url: string) => startTestService(accountsService(AccountsSettings.parse({ BANK_ENCRYPTION_KEYS: keys, PROJECTION_BACKFILL: 'off' })), url);
 
 describeWithInfra(['postgres'], 'bank detail encryption keys rotate', () => {
   const db = useFreshDatabase('accounts_rotation');

@@ -11,7 +11,7 @@ import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { AccountsSettings, accountsService } from './app.ts';
 import { TradeLock } from './domain/trade-lock.ts';
 
-const settings = () => AccountsSettings.parse({ BANK_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}` });
+const settings = () => AccountsSettings.parse({ BANK_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`, PROJECTION_BACKFILL: 'off' });
 
 const gbp = { currency: 'GBP', bankName: 'Monzo', accountNumber: '31926819', accountHolder: 'Ana Rojas', sortCode: '04-00-04' };
 const clp = {

@@ -76,13 +76,14 @@ describeWithInfra(['postgres'], 'GET /internal/users (users for other services)'
     }
   });
 
-  it('answers the exchange and notification services; 403 to visitors, users, admins and other services', async () => {
+  it('answers the exchange, notification and accounts services; 403 to visitors, users, admins and other services', async () => {
     expect(await ids(`/internal/users?ids=${ana}`)).toEqual([ana]);
-    const notification: Caller = { kind: 'service', service: 'notification' };
-    expect((await get(`/internal/users?ids=${ana}`, notification)).statusCode).toBe(200);
+    for (const service of ['notification', 'accounts'] as const) {
+      expect((await get(`/internal/users?ids=${ana}`, { kind: 'service', service })).statusCode).toBe(200);
+    }
     const refused: (Caller | null)[] = [
       null, { kind: 'user', userId: ana, role: 'user' }, { kind: 'user', userId: adminId, role: 'admin' },
-      { kind: 'service', service: 'accounts' }, { kind: 'service', service: 'gateway' },
+      { kind: 'service', service: 'audit' }, { kind: 'service', service: 'gateway' },
     ];
     for (const caller of refused) {
       const res = await get(`/internal/users?ids=${ana}`, caller);

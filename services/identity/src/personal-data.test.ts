@@ -21,7 +21,7 @@ import { startOtherServices, type OtherServices } from './testing/other-services
 const at = '2026-03-01T10:00:00.000Z';
 const sections = {
   accounts: {
-    bankAccounts: [{ id: 11, currency: 'GBP', bankName: 'Monzo', accountNumber: '31926819', accountHolder: 'Zoe Rojas', sortCode: '040004', rut: null, accountType: null, email: null, iban: null }],
+    bankAccounts: [{ id: 11, currency: 'GBP', bankName: 'Monzo', accountNumber: '31926819', accountHolder: 'Zoe Rojas', sortCode: '040004', rut: null, accountType: null, email: null, iban: null, holderMatchesName: true }],
   } satisfies AccountsPersonalData,
   exchange: {
     requests: [{ id: 5, userId: 2, fromCurrency: 'GBP', toCurrency: 'CLP', amount: 100, exchangeRate: 1275, status: 'completed', createdAt: at }],

@@ -247,6 +247,11 @@ export function bankAccountUpdateFor(currency: Currency) {
 /**
  * A bank account as its owner reads it (GET /api/bank-accounts, and the answer to POST and PUT): full values, RUT
  * and sort code normalised; fields that do not apply to the currency are absent or null.
+ *
+ * holderMatchesName: whether accountHolder is the owner's profile name as banks write names (any case and accents,
+ * extra middle names or a second surname allowed): money must come from an account in the trader's own name, so
+ * false flags the account. Null while the accounts service does not know the owner's name yet (a moment after
+ * sign-up).
  */
 export const BankAccount = z.object({
   id: Id,
@@ -259,6 +264,7 @@ export const BankAccount = z.object({
   email: z.string().nullish(),
   sortCode: z.string().nullish(),
   iban: z.string().nullish(),
+  holderMatchesName: z.boolean().nullable(),
 });
 export type BankAccount = z.infer<typeof BankAccount>;
 

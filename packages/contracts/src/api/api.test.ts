@@ -480,6 +480,7 @@ describe('response shapes', () => {
     accountHolder: 'Ana Rojas',
     sortCode: '040004',
     rut: null,
+    holderMatchesName: true,
   };
   const clpAccount = {
     id: 11,
@@ -490,6 +491,7 @@ describe('response shapes', () => {
     rut: '12345678-5',
     accountType: 'vista',
     email: 'ana@example.cl',
+    holderMatchesName: null,
   };
 
   it('users: current, public (strict: no private keys), admin directory', () => {
@@ -520,6 +522,9 @@ describe('response shapes', () => {
   it('bank accounts', () => {
     expect(BankAccount.parse(gbpAccount)).toEqual(gbpAccount);
     expect(BankAccount.parse(clpAccount)).toEqual(clpAccount);
+    // The payer-name flag is always said (null: the owner's name is not known yet).
+    const { holderMatchesName: _flag, ...unflagged } = gbpAccount;
+    expect(BankAccount.safeParse(unflagged).success).toBe(false);
   });
 
   it('exchange rate, requests, matches, match accounts and history', () => {
@@ -567,8 +572,12 @@ describe('response shapes', () => {
         trustRating: 5,
       },
       isRequestor: true,
+      expectedPayer: { accountHolder: 'BEN SMITH JONES', holderMatchesName: true },
     };
     expect(MatchAccountsResponse.parse(accounts)).toEqual(accounts);
+    expect(MatchAccountsResponse.parse({ ...accounts, expectedPayer: null }).expectedPayer).toBeNull();
+    const { expectedPayer: _payer, ...withoutPayer } = accounts;
+    expect(MatchAccountsResponse.safeParse(withoutPayer).success).toBe(false);
     const item = {
       id: 9,
       exchangeRequestId: 5,

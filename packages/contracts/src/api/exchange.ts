@@ -298,6 +298,10 @@ export type VerificationLevel = z.infer<typeof VerificationLevel>;
  * GET /api/exchange-matches/{id}/accounts (only once the match is confirmed or completed). exchangeDetails
  * describes the exchange request (its id and status); myAccount is the caller's account that receives the
  * partner's transfer, partnerAccount the account the caller transfers to.
+ *
+ * expectedPayer (the payer-name check, Peach's third-party payment rule): the holder of the partner's account in the
+ * currency they pay, the name the caller's money must come from, and whether it is the partner's profile name (as
+ * holderMatchesName on each account); null once that account is gone (possible only after completion).
  */
 export const MatchAccountsResponse = z.object({
   exchangeDetails: z.object({
@@ -319,6 +323,7 @@ export const MatchAccountsResponse = z.object({
     trustRating: TrustRating,
   }),
   isRequestor: z.boolean(),
+  expectedPayer: z.object({ accountHolder: z.string(), holderMatchesName: z.boolean().nullable() }).nullable(),
 });
 export type MatchAccountsResponse = z.infer<typeof MatchAccountsResponse>;
 

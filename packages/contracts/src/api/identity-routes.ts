@@ -156,7 +156,7 @@ export const IdentityRoutes = routeGroup('identity', {
     responses: { 204: null },
   },
   internalUsers: {
-    method: 'GET', path: '/internal/users', access: 'internal', callers: ['exchange', 'notification', 'rating'], query: InternalUsersQuery,
+    method: 'GET', path: '/internal/users', access: 'internal', callers: ['accounts', 'exchange', 'notification', 'rating'], query: InternalUsersQuery,
     summary: 'Users by id, or a snapshot page by id, for other services\' projections and views (email included).',
     responses: { 200: InternalUserList },
   },

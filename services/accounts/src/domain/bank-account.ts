@@ -1,6 +1,7 @@
-import { defineEntity, p } from '@mikro-orm/postgresql';
+import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
 import { ClpAccountType, Currency, type BankAccount as BankAccountView, type BankAccountCreate } from '@puente/contracts';
 import type { BankCipher } from './encryption.ts';
+import { holderChecks } from './profile-name.ts';
 
 /**
  * A user's bank account: at most one per currency per user (a unique index, so two racing creates are settled by
@@ -59,19 +60,26 @@ export function reseal(cipher: BankCipher, account: BankAccount): void {
   if (account.ibanSealed) account.ibanSealed = cipher.seal('iban', userId, cipher.open('iban', userId, account.ibanSealed));
 }
 
-/** The account as its owner reads it: full values; fields of the other currency are null. */
-export function toBankAccountView(cipher: BankCipher, account: BankAccount): BankAccountView {
-  const { userId } = account;
-  return {
-    id: account.id,
-    currency: account.currency,
-    bankName: account.bankName,
-    accountNumber: cipher.open('accountNumber', userId, account.accountNumberSealed),
-    accountHolder: account.accountHolder,
-    rut: account.rutSealed ? cipher.open('rut', userId, account.rutSealed) : null,
-    accountType: account.accountType ?? null,
-    email: account.email ?? null,
-    sortCode: account.sortCodeSealed ? cipher.open('sortCode', userId, account.sortCodeSealed) : null,
-    iban: account.ibanSealed ? cipher.open('iban', userId, account.ibanSealed) : null,
-  };
+/**
+ * The accounts as their owner reads them, in the order given: full values; fields of the other currency are null;
+ * and whether the holder is the owner's profile name (domain/profile-name.ts).
+ */
+export async function toBankAccountViews(em: EntityManager, cipher: BankCipher, accounts: BankAccount[]): Promise<BankAccountView[]> {
+  const checks = await holderChecks(em, accounts);
+  return accounts.map((account) => {
+    const { userId } = account;
+    return {
+      id: account.id,
+      currency: account.currency,
+      bankName: account.bankName,
+      accountNumber: cipher.open('accountNumber', userId, account.accountNumberSealed),
+      accountHolder: account.accountHolder,
+      rut: account.rutSealed ? cipher.open('rut', userId, account.rutSealed) : null,
+      accountType: account.accountType ?? null,
+      email: account.email ?? null,
+      sortCode: account.sortCodeSealed ? cipher.open('sortCode', userId, account.sortCodeSealed) : null,
+      iban: account.ibanSealed ? cipher.open('iban', userId, account.ibanSealed) : null,
+      holderMatchesName: checks.get(account) ?? null,
+    };
+  });
 }

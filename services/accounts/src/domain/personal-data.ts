@@ -6,19 +6,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccountsPersonalData } from '@puente/contracts';
 import { addToOutbox, makeEvent } from '@puente/platform';
-import { BankAccount, toBankAccountView } from './bank-account.ts';
+import { BankAccount, toBankAccountViews } from './bank-account.ts';
+import { setProfileNames } from './profile-name.ts';
 import type { BankCipher } from './encryption.ts';
 
 export async function personalDataOf(em: EntityManager, cipher: BankCipher, userId: number): Promise<AccountsPersonalData> {
   const accounts = await em.find(BankAccount, { userId }, { orderBy: { id: 'asc' } });
-  return { bankAccounts: accounts.map((a) => toBankAccountView(cipher, a)) };
+  return { bankAccounts: await toBankAccountViews(em, cipher, accounts) };
 }
 
 /**
  * Deletes the user's bank accounts in the caller's transaction, trade locks or not: identity refuses a deletion while
  * a match is in progress, and what slipped past it in the moment between is no reason to keep a deleted user's details.
+ * Their profile name is blanked as of `at` (the deletion), so an older name arriving later never brings it back.
  */
-export async function eraseUser(em: EntityManager, userId: number): Promise<void> {
+export async function eraseUser(em: EntityManager, userId: number, at: Date): Promise<void> {
+  await setProfileNames(em, [{ userId, firstName: '', lastName: '' }], at);
   const accounts = await em.find(BankAccount, { userId });
   for (const a of accounts) {
     addToOutbox(em, makeEvent('bankAccountRemoved', a.id, { accountId: a.id, userId, currency: a.currency }));

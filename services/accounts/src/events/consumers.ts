@@ -1,11 +1,13 @@
 /**
  * Every event the accounts service consumes, in one list: the exchange service's matches, kept as trade locks
- * (domain/trade-lock.ts), and a user's deletion of their account (their bank accounts go). The inbox drops a
- * redelivered event; the handlers are also safe in any order, since one match's events may arrive late or out of
- * order after a retry.
+ * (domain/trade-lock.ts), identity's profile names (is each account's holder its owner? domain/profile-name.ts), and
+ * a user's deletion of their account (their bank accounts go). The inbox drops a redelivered event; the handlers are
+ * also safe in any order, since one match's events may arrive late or out of order after a retry, and a name older
+ * than the one held never overwrites it.
  */
 import { consume } from '@puente/platform';
 import { lockForMatch, releaseForMatch } from '../domain/trade-lock.ts';
+import { setProfileNames } from '../domain/profile-name.ts';
 import { eraseUser } from '../domain/personal-data.ts';
 
 export const consumers = [
@@ -14,5 +16,11 @@ export const consumers = [
   consume('matchCompleted', async (match, { em }) => { await releaseForMatch(em, match); }),
   consume('matchCancelled', async (match, { em }) => { await releaseForMatch(em, match); }),
   consume('matchExpired', async (match, { em }) => { await releaseForMatch(em, match); }),
-  consume('userDeleted', async ({ userId }, { em }) => { await eraseUser(em, userId); }),
+  consume('userRegistered', async ({ userId, firstName, lastName }, { em, event }) => {
+    await setProfileNames(em, [{ userId, firstName, lastName }], new Date(event.occurredAt));
+  }),
+  consume('userProfileUpdated', async ({ userId, firstName, lastName }, { em, event }) => {
+    await setProfileNames(em, [{ userId, firstName, lastName }], new Date(event.occurredAt));
+  }),
+  consume('userDeleted', async ({ userId }, { em, event }) => { await eraseUser(em, userId, new Date(event.occurredAt)); }),
 ];

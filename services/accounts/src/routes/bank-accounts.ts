@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { Routes, accountNumberProblem, normalizeAccountNumber, type Currency } from '@puente/contracts';
 import { addToOutbox, conflict, fieldInvalid, makeEvent, notFound, requireUser, serve, type ServiceContext } from '@puente/platform';
-import { BankAccount, reseal, sealNewAccount, toBankAccountView } from '../domain/bank-account.ts';
+import { BankAccount, reseal, sealNewAccount, toBankAccountViews } from '../domain/bank-account.ts';
 import type { BankCipher } from '../domain/encryption.ts';
 import { assertNotInExchange } from '../domain/trade-lock.ts';
 
@@ -20,7 +20,7 @@ export function bankAccountRoutes(ctx: ServiceContext, cipher: BankCipher) {
     serve(app, routes.list, async (request) => {
       const { userId } = requireUser(request);
       const accounts = await request.em.find(BankAccount, { userId }, { orderBy: { id: 'asc' } });
-      return accounts.map((a) => toBankAccountView(cipher, a));
+      return toBankAccountViews(request.em, cipher, accounts);
     });
 
     serve(app, routes.create, async (request) => {
@@ -34,7 +34,8 @@ export function bankAccountRoutes(ctx: ServiceContext, cipher: BankCipher) {
           addToOutbox(tx, makeEvent('bankAccountAdded', created.id, { accountId: created.id, userId, currency: created.currency }));
           return created;
         });
-        return toBankAccountView(cipher, account);
+        const [view] = await toBankAccountViews(request.em, cipher, [account]);
+        return view!;
       } catch (err) {
         // Two creates raced past the check above: the unique index on (user_id, currency) lets one in.
         if (err instanceof UniqueConstraintViolationException) throw alreadyHave(input.currency);
@@ -63,7 +64,8 @@ export function bankAccountRoutes(ctx: ServiceContext, cipher: BankCipher) {
         addToOutbox(tx, makeEvent('bankAccountUpdated', found.id, { accountId: found.id, userId, currency: found.currency }));
         return found;
       });
-      return toBankAccountView(cipher, account);
+      const [view] = await toBankAccountViews(request.em, cipher, [account]);
+      return view!;
     });
 
     serve(app, routes.remove, async (request) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { LockMode } from '@mikro-orm/postgresql';
 import { Routes } from '@puente/contracts';
 import { serve } from '@puente/platform';
-import { BankAccount, toBankAccountView } from '../domain/bank-account.ts';
+import { BankAccount, toBankAccountViews } from '../domain/bank-account.ts';
 import { lockForMatch } from '../domain/trade-lock.ts';
 import { personalDataOf } from '../domain/personal-data.ts';
 import type { BankCipher } from '../domain/encryption.ts';
@@ -35,7 +35,8 @@ export function internalRoutes(cipher: BankCipher) {
         return tx.find(BankAccount, { userId: { $in: userIds } }, { orderBy: { userId: 'asc', currency: 'asc' }, lockMode: LockMode.PESSIMISTIC_READ });
       });
       request.log.info({ caller: request.caller, userIds, matchId, accounts: accounts.length }, 'bank details released for a match');
-      return accounts.map((a) => ({ userId: a.userId, ...toBankAccountView(cipher, a) }));
+      const views = await toBankAccountViews(request.em, cipher, accounts);
+      return views.map((view, i) => ({ userId: accounts[i]!.userId, ...view }));
     });
 
     serve(app, Routes.accounts.accountCurrencies, async (request) => {

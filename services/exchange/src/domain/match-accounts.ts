@@ -1,7 +1,9 @@
 /**
  * The match accounts response (spec section 3): read from the accounts service and identity at the moment of the
  * call, never stored here, never logged, never on the bus. The requester sends fromCurrency and receives
- * toCurrency; the matcher the other way round.
+ * toCurrency; the matcher the other way round. The caller's money comes from the partner's account in the
+ * currency the caller receives: its holder is the name to expect (the accounts service says of every account
+ * whether its holder is its owner's profile name).
  */
 import { type MatchAccountsResponse, moneyNumber, Routes, type User, type VerificationLevel } from '@puente/contracts';
 import { AppError, callRoute, type ServiceContext } from '@puente/platform';
@@ -30,6 +32,7 @@ export async function matchAccounts(
   ]);
   const mine = accounts.find((a) => a.userId === callerId && a.currency === receives);
   const theirs = accounts.find((a) => a.userId === partnerId && a.currency === pays);
+  const payer = accounts.find((a) => a.userId === partnerId && a.currency === receives);
   if (!mine || !theirs || !partner) {
     // Accounts cannot be deleted while the match is pending or confirmed; after completion they may be.
     throw new AppError(409, 'account_gone', 'A bank account of this exchange no longer exists.');
@@ -52,5 +55,6 @@ export async function matchAccounts(
       trustRating: partner.trustRating,
     },
     isRequestor,
+    expectedPayer: payer ? { accountHolder: payer.accountHolder, holderMatchesName: payer.holderMatchesName } : null,
   };
 }

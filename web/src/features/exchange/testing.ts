@@ -23,8 +23,8 @@ export function makeMatch(request: ExchangeRequest, overrides: Partial<ExchangeM
  * and sends pounds to the matcher's GBP account; the matcher (Ana) the other way round.
  */
 export function makeMatchAccounts(isRequestor: boolean): MatchAccountsResponse {
-  const gbp = { id: 1, currency: 'GBP', bankName: 'Monzo', accountNumber: '31926819', sortCode: '040004', rut: null, accountType: null, email: null, iban: null };
-  const clp = { id: 2, currency: 'CLP', bankName: 'BancoEstado', accountNumber: '00123456789', rut: '12345678-5', accountType: 'vista', email: 'bea@example.cl', sortCode: null, iban: null };
+  const gbp = { id: 1, currency: 'GBP', bankName: 'Monzo', accountNumber: '31926819', sortCode: '040004', rut: null, accountType: null, email: null, iban: null, holderMatchesName: true };
+  const clp = { id: 2, currency: 'CLP', bankName: 'BancoEstado', accountNumber: '00123456789', rut: '12345678-5', accountType: 'vista', email: 'bea@example.cl', sortCode: null, iban: null, holderMatchesName: true };
   return MatchAccountsResponse.parse({
     exchangeDetails: { id: 42, amount: 100, exchangeRate: 1275.5, fromCurrency: 'GBP', toCurrency: 'CLP', status: 'confirmed' },
     myAccount: isRequestor ? { ...clp, accountHolder: 'Bea Soto' } : { ...gbp, accountHolder: 'Ana Rojas' },
@@ -33,5 +33,7 @@ export function makeMatchAccounts(isRequestor: boolean): MatchAccountsResponse {
       ? { firstName: 'Ana', lastName: 'Rojas', profileImageUrl: null, verificationLevel: 'partial', transactionCount: 1, trustRating: null }
       : { firstName: 'Bea', lastName: 'Soto', profileImageUrl: null, verificationLevel: 'partial', transactionCount: 3, trustRating: 4.5 },
     isRequestor,
+    // The partner pays from their account in the currency the caller receives, in their own name.
+    expectedPayer: { accountHolder: isRequestor ? 'Ana Rojas' : 'Bea Soto', holderMatchesName: true },
   });
 }

@@ -48,6 +48,8 @@ export default {
     delete: 'Delete',
     editLabel: 'Edit {{currency}} account',
     deleteLabel: 'Delete {{currency}} account',
+    holderMismatchTitle: 'Not in your name',
+    holderMismatch: 'The account holder "{{holder}}" does not match your profile name. Send and receive money only through accounts in your own name: your exchange partners are warned when the names differ. If this is your account, write the holder name as your bank shows it.',
   },
   fields: {
     bankName: 'Bank name',

@@ -48,6 +48,8 @@ export default {
     delete: 'Eliminar',
     editLabel: 'Editar cuenta en {{currency}}',
     deleteLabel: 'Eliminar cuenta en {{currency}}',
+    holderMismatchTitle: 'No está a tu nombre',
+    holderMismatch: 'El titular "{{holder}}" no coincide con el nombre de tu perfil. Envía y recibe dinero solo desde cuentas a tu nombre: tus contrapartes ven una advertencia cuando los nombres no coinciden. Si la cuenta es tuya, escribe el nombre del titular tal como lo muestra tu banco.',
   },
   fields: {
     bankName: 'Banco',

@@ -1,4 +1,9 @@
-/** One bank account: bank, holder, the account number masked to its last 4 characters, edit and delete. */
+/**
+ * One bank account: bank, holder, the account number masked to its last 4 characters, edit and delete; flagged when
+ * the holder is not the user's profile name (the payer-name check).
+ */
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -60,6 +65,12 @@ export function AccountCard({ account, onEdit, onDelete }: {
           {account.email ? <Detail label={t('bankFields.email', { ns: 'common' })} value={account.email} /> : null}
           {account.iban ? <Detail label={t('bankFields.iban', { ns: 'common' })} value={maskAccountNumber(account.iban)} /> : null}
         </Box>
+        {account.holderMatchesName === false ? (
+          <Alert severity="warning" sx={{ mt: 2 }}>
+            <AlertTitle>{t('card.holderMismatchTitle')}</AlertTitle>
+            {t('card.holderMismatch', { holder: account.accountHolder })}
+          </Alert>
+        ) : null}
       </CardContent>
     </Card>
   );

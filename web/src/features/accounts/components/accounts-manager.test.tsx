@@ -6,8 +6,8 @@ import { AccountsOverview } from './accounts-overview.tsx';
 import { fakeApi, makeUser, signedIn } from '../../../testing/fake-api.ts';
 import { findToast, renderWithRoutes } from '../../../testing/render.tsx';
 
-const gbp: BankAccount = { id: 1, currency: 'GBP', bankName: 'Monzo', accountNumber: '31926819', accountHolder: 'Ana Rojas', sortCode: '040004', rut: null, accountType: null, email: null, iban: null };
-const clp: BankAccount = { id: 2, currency: 'CLP', bankName: 'BancoEstado', accountNumber: '00123456789', accountHolder: 'Ana Rojas', rut: '12345678-5', accountType: 'vista', email: 'ana@example.cl', sortCode: null, iban: null };
+const gbp: BankAccount = { id: 1, currency: 'GBP', bankName: 'Monzo', accountNumber: '31926819', accountHolder: 'Ana Rojas', sortCode: '040004', rut: null, accountType: null, email: null, iban: null, holderMatchesName: true };
+const clp: BankAccount = { id: 2, currency: 'CLP', bankName: 'BancoEstado', accountNumber: '00123456789', accountHolder: 'Ana Rojas', rut: '12345678-5', accountType: 'vista', email: 'ana@example.cl', sortCode: null, iban: null, holderMatchesName: true };
 
 const dialog = () => screen.getByRole('dialog');
 const inDialog = (label: string) => within(dialog()).getByLabelText(new RegExp(`^${label}`), { selector: 'input' });
@@ -44,6 +44,17 @@ describe('the accounts page', () => {
     expect(container.textContent).not.toContain('31926819');
     expect(container.textContent).not.toContain('00123456789');
     expect(screen.queryByText(/You need both a GBP and a CLP account/)).toBeNull();
+  });
+
+  it("flags an account whose holder is not the user's name, and only that one (none while the name is unknown)", async () => {
+    const other = { ...gbp, accountHolder: 'Pedro Silva', holderMatchesName: false };
+    fakeApi({ ...signedIn(), 'GET /api/bank-accounts': { body: [other, { ...clp, holderMatchesName: null }] } });
+    renderWithRoutes(<AccountsManager />);
+    const flagged = await screen.findByRole('article', { name: 'GBP account at Monzo' });
+    expect(within(flagged).getByRole('alert').textContent).toBe(
+      'Not in your nameThe account holder "Pedro Silva" does not match your profile name. Send and receive money only through accounts in your own name: your exchange partners are warned when the names differ. If this is your account, write the holder name as your bank shows it.',
+    );
+    expect(within(screen.getByRole('article', { name: 'CLP account at BancoEstado' })).queryByRole('alert')).toBeNull();
   });
 
   it('shows the GBP messages of spec section 5 in the dialog', async () => {
