@@ -21,6 +21,7 @@ import { CheckIcon, CopyIcon } from '../../../components/ui/icons.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
 import { formatCurrency, formatSortCode } from '../../../utils/format.ts';
 import { useMatchAccounts } from '../api/matches.ts';
+import { PayerNameCheck } from './payer-name-check.tsx';
 import { receiveAmount } from '../money.ts';
 import { serverText } from '../../../lib/i18n.ts';
 
@@ -105,6 +106,7 @@ export function MatchConfirmedDialog({ matchId, onClose }: { matchId: number; on
             <CopyButton text={`#${x.id}`} what={t('bank.reference')} />
           </Stack>
         </Alert>
+        <PayerNameCheck accounts={accounts.data} partnerName={partnerName} />
         <AccountDetails title={t('bank.partnerAccount', { name: partnerName })} account={partnerAccount} />
         <AccountDetails title={t('bank.myAccount', { amount: receive })} account={myAccount} />
       </Stack>
