@@ -123,6 +123,10 @@ describe.skipIf(!chromiumAvailable())('two traders (browser)', () => {
       await beaBank.getByRole('region', { name: "Ana Rojas's account" }).getByText('113456789').waitFor(WITHIN_A_POLL);
       expect(await anaBank.getByTestId('transfer-reference').textContent()).toBe(`#${requestId}`);
       expect(await anaBank.getByTestId('amount-to-send').textContent()).toBe('Send £100.00 to Bea Soto');
+      // The payer-name check: each is told whose name the partner's money comes from (their accounts are in their names).
+      expect(await anaBank.getByTestId('expected-payer').textContent()).toContain('expect the money from Bea Soto.');
+      expect(await beaBank.getByTestId('expected-payer').textContent()).toContain('expect the money from Ana Rojas.');
+      expect(await anaBank.getByTestId('partner-holder-mismatch').count()).toBe(0);
       await Promise.all([ana.shot('07-bank-details'), bea.shot('07-bank-details')]);
       await anaBank.getByRole('button', { name: 'Close' }).click();
       await beaBank.getByRole('button', { name: 'Close' }).click();
