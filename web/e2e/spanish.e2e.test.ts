@@ -59,6 +59,7 @@ describe.skipIf(!chromiumAvailable())('the app in Spanish (browser)', () => {
       // The dashboard.
       await page.getByRole('heading', { name: '¡Hola de nuevo, Camila!' }).waitFor();
       expect(await page.getByTestId('trust-rating').textContent()).toBe('Sin calificaciones aún');
+      await page.getByText('Sin verificar', { exact: true }).waitFor();
       expect(await page.getAttribute('html', 'lang')).toBe('es-CL');
       await page.getByRole('link', { name: 'Historial' }).waitFor();
       await shot('02-dashboard');
@@ -70,7 +71,7 @@ describe.skipIf(!chromiumAvailable())('the app in Spanish (browser)', () => {
       expect(await create.getByTestId('exchange-rate').textContent()).toMatch(/^1 GBP = [\d.]+,\d{4} CLP$/);
       await create.getByRole('textbox', { name: 'Monto (GBP)' }).fill('100');
       expect(await create.getByTestId('receive-amount').textContent()).toMatch(/^Recibes aproximadamente \$\d{1,3}(\.\d{3})+$/);
-      expect(await create.getByTestId('plan-limits').textContent()).toContain('hasta £200,00 / $255.000 por cambio');
+      expect(await create.getByTestId('plan-limits').textContent()).toMatch(/^Plan Gratuito: hasta £200,00 \/ \$255\.000 por cambio; 0 de 2 hoy/);
       await shot('03-create-dialog');
       await create.getByRole('button', { name: 'Crear solicitud' }).click();
       await toast(page, 'Solicitud de cambio creada').waitFor();
@@ -96,7 +97,7 @@ describe.skipIf(!chromiumAvailable())('the app in Spanish (browser)', () => {
       await shot('05-limit-toast');
       await refusal.getByRole('button', { name: 'Mejorar plan', includeHidden: true }).click();
       await page.waitForURL('**/subscription');
-      await page.getByText('Hasta £200 / 255.000 CLP por cambio').first().waitFor();
+      await page.getByRole('region', { name: 'Gratuito' }).getByText('Hasta £200 / 255.000 CLP por cambio').waitFor();
 
       // A reload keeps Spanish.
       await page.goto('/dashboard');

@@ -37,7 +37,7 @@ describe('the language switch', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Crear solicitud de cambio' });
     expect((await within(dialog).findByTestId('exchange-rate')).textContent).toBe('1 GBP = 1.275,5000 CLP');
     expect(within(dialog).getByTestId('receive-amount').textContent).toBe('Recibes aproximadamente $637.750');
-    expect(within(dialog).getByTestId('plan-limits').textContent).toContain('hasta £200,00 / $255.000 por cambio; 2 de 2 hoy');
+    expect(within(dialog).getByTestId('plan-limits').textContent).toBe('Plan Gratuito: hasta £200,00 / $255.000 por cambio; 2 de 2 hoy, 3 de 10 este mes');
 
     const amount = within(dialog).getByLabelText('Monto (GBP)', { selector: 'input' });
     fireEvent.change(amount, { target: { value: '-5' } });

@@ -29,7 +29,9 @@ const levelColors: Record<TrustLevel, { bg: string; fg: string }> = {
   Platinum: { bg: '#4b5b8c', fg: '#fff' },
 };
 
+/** The level's chip, named in the UI's language unless a label is given. */
 export function TrustChip({ level, label }: { level: TrustLevel; label?: string }) {
+  const { t } = useTranslation();
   const colors = levelColors[level];
-  return <Chip size="small" label={label ?? level} sx={{ bgcolor: colors.bg, color: colors.fg, fontWeight: 600 }} />;
+  return <Chip size="small" label={label ?? t(`trustLevels.${level}`)} sx={{ bgcolor: colors.bg, color: colors.fg, fontWeight: 600 }} />;
 }

@@ -37,6 +37,8 @@ export default {
   toastRegion: 'Notifications ({{hotkey}})',
   password: { show: 'Show {{field}}', hide: 'Hide {{field}}' },
   trust: { notRated: 'Not rated yet', rated: 'Rated {{rating}} out of 5', outOfFive: '{{rating}}/5' },
+  trustLevels: { Unverified: 'Unverified', Bronze: 'Bronze', Silver: 'Silver', Gold: 'Gold', Platinum: 'Platinum' },
+  plans: { free: 'Free', premium: 'Premium' },
   ratingWords: { 1: 'Poor', 2: 'Fair', 3: 'Good', 4: 'Very Good', 5: 'Excellent' },
   time: {
     justNow: 'just now',

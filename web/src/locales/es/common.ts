@@ -35,6 +35,8 @@ export default {
   toastRegion: 'Notificaciones ({{hotkey}})',
   password: { show: 'Mostrar {{field}}', hide: 'Ocultar {{field}}' },
   trust: { notRated: 'Sin calificaciones aún', rated: 'Calificación {{rating}} de 5', outOfFive: '{{rating}}/5' },
+  trustLevels: { Unverified: 'Sin verificar', Bronze: 'Bronce', Silver: 'Plata', Gold: 'Oro', Platinum: 'Platino' },
+  plans: { free: 'Gratuito', premium: 'Premium' },
   ratingWords: { 1: 'Mala', 2: 'Regular', 3: 'Buena', 4: 'Muy buena', 5: 'Excelente' },
   time: {
     justNow: 'recién',

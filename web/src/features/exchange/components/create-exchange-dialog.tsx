@@ -18,7 +18,7 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { ExchangeRequestCreate, MinTrustLevel, RATE_BAND_PERCENT, SubscriptionPlans, otherCurrency, rateBand, type Currency } from '@puente/contracts';
+import { ExchangeRequestCreate, MinTrustLevel, RATE_BAND_PERCENT, otherCurrency, rateBand, type Currency } from '@puente/contracts';
 import { toast } from '../../../components/ui/toast.tsx';
 import { paths } from '../../../config/paths.ts';
 import { formatCurrency, formatRate } from '../../../utils/format.ts';
@@ -125,7 +125,7 @@ export function CreateExchangeDialog({ open, onClose, onCreated }: { open: boole
           {limits.data ? (
             <Typography variant="body2" color="text.secondary" data-testid="plan-limits">
               {t('create.limits', {
-                tier: SubscriptionPlans[limits.data.tier].name,
+                tier: t(`common:plans.${limits.data.tier}`),
                 maxGbp: formatCurrency(limits.data.maxPerExchange.GBP, 'GBP'), maxClp: formatCurrency(limits.data.maxPerExchange.CLP, 'CLP'),
                 usedToday: limits.data.usedToday, perDay: limits.data.perDay, usedThisMonth: limits.data.usedThisMonth, perMonth: limits.data.perMonth,
               })}

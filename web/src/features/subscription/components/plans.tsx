@@ -48,10 +48,10 @@ function PlanCard({ plan, info }: { plan: Plan; info: SubscriptionInfo }) {
   const current = info.tier === plan.tier;
   const ends = info.currentPeriodEnd ? formatShortDate(info.currentPeriodEnd) : null;
   return (
-    <Card variant="outlined" component="section" aria-label={plan.name} sx={current ? { borderColor: 'primary.main', borderWidth: 2 } : undefined}>
+    <Card variant="outlined" component="section" aria-label={t(`common:plans.${plan.tier}`)} sx={current ? { borderColor: 'primary.main', borderWidth: 2 } : undefined}>
       <CardContent>
         <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
-          <Typography variant="h2" sx={{ fontSize: '1.4rem', fontWeight: 700 }}>{plan.name}</Typography>
+          <Typography variant="h2" sx={{ fontSize: '1.4rem', fontWeight: 700 }}>{t(`common:plans.${plan.tier}`)}</Typography>
           {current ? <Chip color="primary" size="small" label={t('current')} /> : null}
         </Box>
         <Typography variant="h4" component="p" sx={{ my: 1, fontWeight: 700 }} data-testid="plan-price">{texts.price(plan)}</Typography>
@@ -104,7 +104,7 @@ function ComparisonTable() {
   ];
   return (
     <Table size="small" aria-label={t('compare')}>
-      <TableHead><TableRow><TableCell /><TableCell>{SubscriptionPlans.free.name}</TableCell><TableCell>{SubscriptionPlans.premium.name}</TableCell></TableRow></TableHead>
+      <TableHead><TableRow><TableCell /><TableCell>{t('common:plans.free')}</TableCell><TableCell>{t('common:plans.premium')}</TableCell></TableRow></TableHead>
       <TableBody>
         {rows.map(([label, cell]) => (
           <TableRow key={label}><TableCell component="th" scope="row">{label}</TableCell>{plans.map((p) => <TableCell key={p.tier}>{cell(p)}</TableCell>)}</TableRow>
