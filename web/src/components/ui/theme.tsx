@@ -6,6 +6,9 @@ import { createContext, useContext, useMemo, useState, type ReactNode } from 're
 import CssBaseline from '@mui/material/CssBaseline';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { ThemeProvider, createTheme } from '@mui/material/styles';
+import { esES } from '@mui/material/locale';
+import { useTranslation } from 'react-i18next';
+import { currentLanguage, type Language } from '../../lib/i18n.ts';
 
 export type ThemePreference = 'light' | 'dark' | 'system';
 export const THEME_STORAGE_KEY = 'ui-theme';
@@ -33,7 +36,8 @@ export function useThemeMode(): ThemeModeValue {
   return value;
 }
 
-export function buildTheme(mode: 'light' | 'dark') {
+/** The theme for a mode; in Spanish MUI's own texts (pagination, ratings) too. */
+export function buildTheme(mode: 'light' | 'dark', language: Language = 'en') {
   return createTheme({
     palette: {
       mode,
@@ -55,14 +59,16 @@ export function buildTheme(mode: 'light' | 'dark') {
       // Spec section 9: tooltips open after 700 ms, 300 ms when moving from one to the next.
       MuiTooltip: { defaultProps: { enterDelay: 700, enterNextDelay: 300 } },
     },
-  });
+  }, ...(language === 'es' ? [esES] : []));
 }
 
 export function ThemeModeProvider({ children }: { children: ReactNode }) {
   const [preference, setPreferenceState] = useState<ThemePreference>(storedPreference);
   const prefersDark = useMediaQuery('(prefers-color-scheme: dark)', { noSsr: true });
   const mode = preference === 'system' ? (prefersDark ? 'dark' : 'light') : preference;
-  const theme = useMemo(() => buildTheme(mode), [mode]);
+  useTranslation(); // a new theme when the language changes
+  const language = currentLanguage();
+  const theme = useMemo(() => buildTheme(mode, language), [mode, language]);
   const value = useMemo<ThemeModeValue>(() => ({
     preference,
     mode,
