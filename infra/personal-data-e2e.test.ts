@@ -36,7 +36,12 @@ beforeAll(async () => {
   ana = await client.signUp(traders.ana, ADMIN.code);
   bob = await client.signUp(traders.bob, ADMIN.code);
   admin = (await client.login(ADMIN.email, ADMIN.password)).cookie!;
-  anaAccounts = await addBankAccounts(client, ana, bankAccountsOf.ana);
+  const added = await addBankAccounts(client, ana, bankAccountsOf.ana);
+  // Both in Ana's name: the flag says so once identity's registration has reached the accounts service.
+  anaAccounts = added.map((a) => ({ ...a, holderMatchesName: true }));
+  await vi.waitFor(async () => {
+    expect(await client.json('/api/bank-accounts', 200, { cookie: ana.cookie })).toEqual(anaAccounts);
+  }, viaBus);
   await addBankAccounts(client, bob, bankAccountsOf.bob);
 }, 120_000);
 afterAll(async () => { await app?.stop(); }, 60_000);
