@@ -16,7 +16,7 @@ export const namespaces = Object.keys(en) as (keyof typeof en)[];
 export const languages = ['en', 'es'] as const;
 export type Language = (typeof languages)[number];
 
-/** The locale Intl formats with, and `<html lang>`, per language: Spanish is Chile's. */
+/** `<html lang>` per language: the Spanish is Chile's, as its money and dates are (utils/format.ts). */
 export const locales: Record<Language, string> = { en: 'en', es: 'es-CL' };
 
 export const LANGUAGE_STORAGE_KEY = 'ui-language';
@@ -26,12 +26,17 @@ const supported = (tag: string | null | undefined): Language | undefined =>
 
 /** The stored choice, else the first of the browser's languages the app speaks, else English. */
 export function initialLanguage(): Language {
-  const stored = typeof localStorage === 'undefined' ? null : localStorage.getItem(LANGUAGE_STORAGE_KEY);
+  let stored: string | null = null;
+  try {
+    stored = localStorage.getItem(LANGUAGE_STORAGE_KEY);
+  } catch {
+    // Storage refused: the browser's languages decide.
+  }
   const browser = typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language];
   return supported(stored) ?? browser.map(supported).find(Boolean) ?? 'en';
 }
 
-/** The language now shown ('en' while i18next reports a variant such as 'en-US'). */
+/** The language now shown, as one of `languages`. */
 export const currentLanguage = (): Language => supported(i18next.language) ?? 'en';
 
 i18next.on('languageChanged', () => {
@@ -54,7 +59,11 @@ export const i18n = i18next;
 
 /** The header's switch: shows `language` at once and remembers it for the next visit. */
 export function chooseLanguage(language: Language): Promise<unknown> {
-  localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+  try {
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+  } catch {
+    // Storage refused: the choice lasts for this visit.
+  }
   return i18next.changeLanguage(language);
 }
 

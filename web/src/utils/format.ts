@@ -23,23 +23,19 @@ function perLanguage<F>(make: (language: Language) => F): () => F {
 const gbp = perLanguage((language) => new Intl.NumberFormat(language === 'es' ? 'es-CL' : 'en-GB', {
   style: 'currency', currency: 'GBP', currencyDisplay: 'narrowSymbol', minimumFractionDigits: 2, maximumFractionDigits: 2,
 }));
-// Chile writes its pesos as `$255.000`; in English the spec's `$255,000 CLP` tells them from dollars.
-const clp = perLanguage((language) => language === 'es'
-  ? new Intl.NumberFormat('es-CL', { style: 'currency', currency: 'CLP', maximumFractionDigits: 0 })
-  : new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }));
-const decimals = (digits: number) => perLanguage((language) => language === 'es'
-  ? new Intl.NumberFormat('es-CL', { minimumFractionDigits: digits, maximumFractionDigits: digits })
-  : undefined);
-const rateDecimals = decimals(4);
-const ratingDecimals = decimals(1);
 const wholeNumber = perLanguage((language) => new Intl.NumberFormat(language === 'es' ? 'es-CL' : 'en-US', { maximumFractionDigits: 0 }));
+// Chile writes its pesos as `$255.000`; in English the spec's `$255,000 CLP` tells them from dollars.
+const chileanPesos = new Intl.NumberFormat('es-CL', { style: 'currency', currency: 'CLP', maximumFractionDigits: 0 });
+const chileanDecimals = (digits: number) => new Intl.NumberFormat('es-CL', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const chileanRate = chileanDecimals(4);
+const chileanRating = chileanDecimals(1);
 
 /** GBP as £ with 2 decimals (`£1,234.50`; `£1.234,50` in Spanish); CLP as $ rounded (`$255,000 CLP`; `$255.000`). */
 export function formatCurrency(amount: number, currency: Currency): string {
   if (currency === 'GBP') return gbp().format(amount);
   if (currency === 'CLP') {
     const pesos = Math.round(amount);
-    return currentLanguage() === 'es' ? clp().format(pesos) : `$${clp().format(pesos)} CLP`;
+    return currentLanguage() === 'es' ? chileanPesos.format(pesos) : `$${formatNumber(pesos)} CLP`;
   }
   throw new Error(`Unsupported currency: ${String(currency)}`);
 }
@@ -51,12 +47,12 @@ export function formatNumber(value: number): string {
 
 /** An exchange rate with 4 decimals (`1187.5432`; `1.187,5432` in Spanish). */
 export function formatRate(rate: number): string {
-  return rateDecimals()?.format(rate) ?? rate.toFixed(4);
+  return currentLanguage() === 'es' ? chileanRate.format(rate) : rate.toFixed(4);
 }
 
 /** A trust rating with 1 decimal (`4.5`; `4,5` in Spanish). */
 export function formatTrustRating(rating: number): string {
-  return ratingDecimals()?.format(rating) ?? rating.toFixed(1);
+  return currentLanguage() === 'es' ? chileanRating.format(rating) : rating.toFixed(1);
 }
 
 /** The trust rating as the dashboard shows it: `4.5/5`, or 'Not rated yet' before the first rating. */
