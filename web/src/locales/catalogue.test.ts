@@ -4,6 +4,7 @@
  * the other's text, or the raw key.
  */
 import { describe, expect, it } from 'vitest';
+import { i18n } from '../lib/i18n.ts';
 import { en } from './en/index.ts';
 import { es } from './es/index.ts';
 
@@ -87,5 +88,13 @@ describe('the English and Spanish catalogues', () => {
     ];
     expect(missingFrom(codes, new Set(Object.keys(es.errors)))).toEqual([]);
     expect(Object.keys(en.errors)).toEqual([]);
+  });
+
+  it('name trust levels in the language of the text that shows them', () => {
+    const es = i18n.getFixedT('es');
+    expect(es('exchange:requirements.minLevel', { level: 'Silver' })).toBe('Plata o superior');
+    expect(es('profile:trustChip', { level: 'Gold', score: 70 })).toBe('Oro · 70/100');
+    expect(es('exchange:requirements.needsLevel', { level: 'Gold', yours: 'Bronze' })).toMatch(/^Esta solicitud está abierta a usuarios de nivel Oro o superior; tu nivel de confianza es Bronce\./);
+    expect(i18n.getFixedT('en')('exchange:requirements.minLevel', { level: 'Silver' })).toBe('Silver or above');
   });
 });

@@ -29,9 +29,10 @@ export default {
   },
   requirements: {
     label: 'Quién puede aceptar',
-    minLevel: '{{level}} o superior',
+    // The level's name from the common catalogue (interpolated, then nested): 'Bronce o superior'.
+    minLevel: '$t(common:trustLevels.{{level}}) o superior',
     verifiedOnly: 'Solo identidad verificada',
-    needsLevel: 'Esta solicitud está abierta a usuarios de nivel {{level}} o superior; tu nivel de confianza es {{yours}}. Las calificaciones, los cambios completados y las verificaciones lo suben.',
+    needsLevel: 'Esta solicitud está abierta a usuarios de nivel $t(common:trustLevels.{{level}}) o superior; tu nivel de confianza es $t(common:trustLevels.{{yours}}). Las calificaciones, los cambios completados y las verificaciones lo suben.',
     needsVerification: 'Solo los usuarios con identidad verificada pueden aceptar esta solicitud. Verifica tu identidad desde tu perfil.',
   },
   rate: {

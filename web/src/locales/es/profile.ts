@@ -1,7 +1,7 @@
 /** El perfil (twin of locales/en/profile.ts). */
 export default {
   memberSince: 'Miembro desde {{date}}',
-  trustChip: '{{level}} · {{score}}/100',
+  trustChip: '$t(common:trustLevels.{{level}}) · {{score}}/100',
   invite: 'Invitar amigos',
   manageAccounts: 'Administrar cuentas',
   verification: 'Verificación',
