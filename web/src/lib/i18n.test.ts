@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from './api-client.ts';
 import { LoginRequest, ValidationMessages } from '@puente/contracts';
-import { LANGUAGE_STORAGE_KEY, chooseLanguage, fieldText, i18n, initialLanguage, isPlanLimitError, namespaces, serverText } from './i18n.ts';
+import {
+  LANGUAGE_STORAGE_KEY, chooseLanguage, fieldText, i18n, initialLanguage, isPlanLimitError, namespaces, serverSuccessText, serverText,
+} from './i18n.ts';
 import { schemaResolver } from './form.ts';
 
 const refused = new ApiError(403, 'Forbidden', JSON.stringify({ message: 'Free plan limit reached: 2 exchanges per day. Upgrade to Premium for up to 20.', code: 'plan_limit' }));
@@ -64,5 +66,12 @@ describe('i18n', () => {
     expect(await messages()).toEqual(['Ingresa un correo válido', 'La contraseña es obligatoria']);
     expect(serverText(invalid)).toBe('El monto debe ser positivo');
     expect(fieldText('Some other text')).toBe('Some other text');
+  });
+
+  it("shows a server's success message as sent in English, the catalogue's words in Spanish", async () => {
+    expect(serverSuccessText('If an account uses this email, a link is on its way.', 'auth:forgot.sent')).toBe('If an account uses this email, a link is on its way.');
+    await chooseLanguage('es');
+    expect(serverSuccessText('If an account uses this email, a link is on its way.', 'auth:forgot.sent'))
+      .toBe('Si existe una cuenta con este correo, le enviamos un enlace para restablecer la contraseña.');
   });
 });

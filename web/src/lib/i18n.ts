@@ -89,6 +89,11 @@ export function serverText(error: unknown): string {
   return errorMessage(error);
 }
 
+/** A success message the server words (in English, shown as sent); in another language the catalogue's `key`. */
+export function serverSuccessText(message: string, key: string): string {
+  return currentLanguage() === 'en' ? message : i18next.t(key);
+}
+
 /**
  * A refusal for the plan's limits: its code (`plan_limit`), or the spec's rule (section 8: the message names a
  * subscription, a limit or Upgrade) read on the server's English message, never on the translation shown.

@@ -90,6 +90,8 @@ export default {
     submitting: 'Sending...',
     back: 'Back to log in',
     failed: 'Request Failed',
+    /** Shown only in other languages: in English the server's own message is shown. */
+    sent: 'If an account exists for this email, we have sent it a link to reset the password.',
   },
   reset: {
     form: 'Choose a new password',

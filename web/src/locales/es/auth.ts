@@ -88,6 +88,7 @@ export default {
     submitting: 'Enviando...',
     back: 'Volver a iniciar sesión',
     failed: 'No se pudo enviar la solicitud',
+    sent: 'Si existe una cuenta con este correo, le enviamos un enlace para restablecer la contraseña.',
   },
   reset: {
     form: 'Elige una nueva contraseña',

@@ -12,7 +12,7 @@ import { FormTextField } from '../../../components/ui/form-fields.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
 import { useSchemaForm } from '../../../lib/form.ts';
 import { useRequestPasswordReset } from '../api/forgot-password.ts';
-import { serverText } from '../../../lib/i18n.ts';
+import { serverSuccessText, serverText } from '../../../lib/i18n.ts';
 
 export function ForgotPasswordForm() {
   const { t } = useTranslation('auth', { keyPrefix: 'forgot' });
@@ -29,7 +29,7 @@ export function ForgotPasswordForm() {
     // Only the message: a reset link is never shown here, even if a server sent one (it would hand over the account).
     return (
       <Box>
-        <Alert severity="success">{request.data.message}</Alert>
+        <Alert severity="success">{serverSuccessText(request.data.message, 'auth:forgot.sent')}</Alert>
         <Typography variant="body2" sx={{ mt: 3 }}>
           <Link component={RouterLink} to={paths.login}>{t('back')}</Link>
         </Typography>
