@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { i18n } from '../lib/i18n.ts';
 import {
-  badgeCount, formatCurrency, formatDateTime, formatDayMonth, formatMonthYear, formatNumber, formatRate, formatRelativeTime, formatShortDate, formatSortCode,
+  badgeCount, formatCurrency, formatDateTime, formatDayMonth, formatMonthYear, formatNumber, parseAmount, formatRate, formatRelativeTime, formatShortDate, formatSortCode,
   formatTrustRating, initials, maskAccountNumber, ratingWord, requestAgeBadge, starCount, trustRatingLabel,
 } from './format.ts';
 
@@ -157,8 +157,19 @@ describe('in Spanish (es-CL)', () => {
     expect(requestAgeBadge(new Date(now.getTime() - 5 * 3_600_000), now)).toBe('5 h');
   });
 
+  it('reads typed amounts as Chile writes them, and as JavaScript does', () => {
+    expect(parseAmount('255.000')).toBe(255000);
+    expect(parseAmount('1.234,50')).toBe(1234.5);
+    expect(parseAmount('100,5')).toBe(100.5);
+    expect(parseAmount('100.50')).toBe(100.5);
+    expect(parseAmount(' 500 ')).toBe(500);
+    expect(parseAmount('abc')).toBeNaN();
+  });
+
   it('goes back to the English formats when the language does', async () => {
     await i18n.changeLanguage('en');
+    expect(parseAmount('255.000')).toBe(255);
+    expect(parseAmount('1,000')).toBeNaN();
     expect(formatCurrency(255000, 'CLP')).toBe('$255,000 CLP');
     expect(formatCurrency(1234.5, 'GBP')).toBe('£1,234.50');
     expect(formatNumber(12750000)).toBe('12,750,000');

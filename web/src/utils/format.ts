@@ -45,6 +45,17 @@ export function formatNumber(value: number): string {
   return wholeNumber().format(value);
 }
 
+/**
+ * A typed amount as a number: in English as JavaScript reads it (`1000.50`), as before; in Spanish also as Chile
+ * writes it (`255.000`, `1.234,50`), so that 255.000 pesos are not 255. NaN for anything else.
+ */
+export function parseAmount(text: string): number {
+  if (currentLanguage() !== 'es') return Number(text);
+  const value = text.trim();
+  if (value.includes(',')) return Number(value.replace(/\./g, '').replace(',', '.'));
+  return Number(/^\d{1,3}(\.\d{3})+$/.test(value) ? value.replace(/\./g, '') : value);
+}
+
 /** An exchange rate with 4 decimals (`1187.5432`; `1.187,5432` in Spanish). */
 export function formatRate(rate: number): string {
   return currentLanguage() === 'es' ? chileanRate.format(rate) : rate.toFixed(4);

@@ -40,6 +40,8 @@ describe('the language switch', () => {
     expect(within(dialog).getByTestId('plan-limits').textContent).toBe('Plan Gratuito: hasta £200,00 / $255.000 por cambio; 2 de 2 hoy, 3 de 10 este mes');
 
     const amount = within(dialog).getByLabelText('Monto (GBP)', { selector: 'input' });
+    fireEvent.change(amount, { target: { value: '1.000' } }); // a thousand, as Chile writes it
+    expect(within(dialog).getByTestId('receive-amount').textContent).toBe('Recibes aproximadamente $1.275.500');
     fireEvent.change(amount, { target: { value: '-5' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Crear solicitud' }));
     expect(await within(dialog).findByText('El monto debe ser positivo')).toBeTruthy();

@@ -21,7 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { ExchangeRequestCreate, MinTrustLevel, RATE_BAND_PERCENT, otherCurrency, rateBand, type Currency } from '@puente/contracts';
 import { toast } from '../../../components/ui/toast.tsx';
 import { paths } from '../../../config/paths.ts';
-import { formatCurrency, formatRate } from '../../../utils/format.ts';
+import { formatCurrency, formatRate, parseAmount } from '../../../utils/format.ts';
 import { useExchangeLimits, useExchangeRate } from '../api/rate.ts';
 import { useCreateRequest } from '../api/requests.ts';
 import { receiveAmount } from '../money.ts';
@@ -46,12 +46,12 @@ export function CreateExchangeDialog({ open, onClose, onCreated }: { open: boole
   const market = rate.data?.gbpToClp;
   const band = market === undefined ? undefined : rateBand(String(market), RATE_BAND_PERCENT);
   const chosenRate = ownRate ?? (market === undefined ? '' : String(market));
-  const receive = receiveAmount(fromCurrency, Number(amount), chosenRate);
+  const receive = receiveAmount(fromCurrency, parseAmount(amount), chosenRate);
   const toCurrency = otherCurrency(fromCurrency);
 
   const submit = () => {
     const parsed = ExchangeRequestCreate.safeParse({
-      fromCurrency, toCurrency, amount: amount.trim() === '' ? Number.NaN : Number(amount), exchangeRate: Number(chosenRate),
+      fromCurrency, toCurrency, amount: amount.trim() === '' ? Number.NaN : parseAmount(amount), exchangeRate: Number(chosenRate),
       ...(minTrustLevel ? { minTrustLevel } : {}), ...(verifiedOnly ? { verifiedOnly } : {}),
     });
     if (!parsed.success) {

@@ -15,8 +15,9 @@ import { ExchangeRequestSort, type Currency } from '@puente/contracts';
 import { useMarket, type MarketFilters } from '../api/requests.ts';
 import { ExchangeRequestCard } from './exchange-request-card.tsx';
 import { serverText } from '../../../lib/i18n.ts';
+import { parseAmount } from '../../../utils/format.ts';
 
-const positive = (value: string) => (value.trim() === '' || !(Number(value) >= 0) ? undefined : Number(value));
+const positive = (value: string) => (value.trim() === '' || !(parseAmount(value) >= 0) ? undefined : parseAmount(value));
 
 export function Market({ userId, onOpen }: { userId: number; onOpen: (id: number) => void }) {
   const { t } = useTranslation('exchange');
