@@ -203,6 +203,8 @@ const rows: Record<string, Row> = {
   'GET /api/blocked-users': { call: () => ({}), expect: signedIn(OK) },
   'POST /api/blocked-users': { call: () => ({ body: {} }), expect: signedIn([400]) },
   'DELETE /api/blocked-users/{userId}': { call: (r) => ({ params: { userId: r.partner } }), expect: signedIn([404]) },
+  // Premium's analytics: Ana is premium; Carla and the admin are on the free plan (403 with the upgrade message).
+  'GET /api/analytics/me': { call: () => ({}), expect: signedIn([403], OK) },
 };
 
 const served = ApiRoutes.filter((r) => r.access !== 'internal' && !r.planned);

@@ -19,6 +19,7 @@ import { historyRoutes } from './routes/history.ts';
 import { personalDataRoutes } from './routes/personal-data.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { blockRoutes } from './routes/blocks.ts';
+import { analyticsRoutes } from './routes/analytics.ts';
 import { BlockSchema } from './domain/blocks.ts';
 import { changingMarket } from './domain/market-version.ts';
 import { REFRESH_EVERY_MS, REFRESH_EXCHANGE_RATE, refreshExchangeRateJob } from './jobs/refresh-exchange-rate.ts';
@@ -114,6 +115,7 @@ export function exchangeService(settings: ExchangeSettings, { now = () => new Da
       await app.register(personalDataRoutes);
       await app.register(adminRoutes);
       await app.register(blockRoutes(deps));
+      await app.register(analyticsRoutes);
     },
   });
 }

@@ -9,6 +9,7 @@ import {
   TransactionHistory,
 } from './exchange.ts';
 import { BlockCreate, BlockedUser, BlockedUserIdParams, BlockedUserList } from './exchange-access.ts';
+import { Analytics } from './analytics.ts';
 
 /**
  * The versions behind the exchange service's polled lists: the market (every open request and its poster's card),
@@ -124,6 +125,11 @@ export const ExchangeRoutes = routeGroup('exchange', {
     method: 'GET', path: '/api/transaction-history', access: 'user', query: PaginationQuery, paginated: true,
     summary: 'The signed-in user\'s completed exchanges, newest first, from their own side.',
     responses: { 200: TransactionHistory },
+  },
+  analytics: {
+    method: 'GET', path: '/api/analytics/me', access: 'user',
+    summary: 'Premium\'s advanced analytics: the caller\'s volume per month, rates against the market, times to completion and counterparties\' ratings (403 on the free plan).',
+    responses: { 200: Analytics },
   },
   funnel: {
     method: 'GET', path: '/api/admin/exchange-funnel', access: 'admin', query: AdminPeriodQuery,

@@ -54,7 +54,7 @@ describe('ApiRoutes', () => {
   // Beyond the spec: identity's passwords, name edits, Google's callback and the admins' verification review, Stripe's
   // webhook and the test payment mode's checkout, the plan limits and calling off a match, the email digest
   // preference, a user's data download and account deletion, the signed-in devices (sessions), and the services'
-  // internal routes; the admin page's CSV exports and charts (issue 16); blocking users (issue 17).
+  // internal routes; the admin page's CSV exports and charts (issue 16); blocking users and premium's analytics (issue 17).
   const beyondSpec = [
     'GET /api/auth/sessions',
     'DELETE /api/auth/sessions/{id}',
@@ -99,6 +99,7 @@ describe('ApiRoutes', () => {
     'GET /api/blocked-users',
     'POST /api/blocked-users',
     'DELETE /api/blocked-users/{userId}',
+    'GET /api/analytics/me',
   ];
   const routeKeys = ApiRoutes.map((route) => `${route.method} ${route.path}`);
 
@@ -120,7 +121,7 @@ describe('ApiRoutes', () => {
       if (path === '/internal/trades-in-progress' || path === '/internal/matches/{id}') return 'exchange';
       if (path === '/api/webhooks/stripe') return 'subscription';
       if (/^\/api\/admin\/(signup|login|attempts)-/.test(path)) return 'audit';
-      if (path === '/api/admin/exchange-funnel' || path.startsWith('/api/blocked-users')) return 'exchange';
+      if (path === '/api/admin/exchange-funnel' || path.startsWith('/api/blocked-users') || path === '/api/analytics/me') return 'exchange';
       if (path === '/api/users/me/login-history') return 'audit';
       if (/^\/api\/(auth|login|signup|users|referral|admin\/users|admin\/verification-requests)\b/.test(path)) return 'identity';
       if (path.startsWith('/api/bank-accounts')) return 'accounts';
