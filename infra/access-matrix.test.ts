@@ -205,6 +205,11 @@ const rows: Record<string, Row> = {
   'DELETE /api/blocked-users/{userId}': { call: (r) => ({ params: { userId: r.partner } }), expect: signedIn([404]) },
   // Premium's analytics: Ana is premium; Carla and the admin are on the free plan (403 with the upgrade message).
   'GET /api/analytics/me': { call: () => ({}), expect: signedIn([403], OK) },
+  // Priority support: each caller's own requests; the queue and its actions for admins only.
+  'POST /api/support-requests': { call: () => ({ body: {} }), expect: signedIn([400]) },
+  'GET /api/support-requests': { call: () => ({}), expect: signedIn(OK) },
+  'GET /api/admin/support-requests': { call: () => ({}), expect: adminOnly },
+  'PUT /api/admin/support-requests/{id}/resolve': { call: () => ({ params: { id: 999_999 }, body: { status: 'closed' } }), expect: { ...adminOnly, admin: [404] } },
 };
 
 const served = ApiRoutes.filter((r) => r.access !== 'internal' && !r.planned);

@@ -5,7 +5,8 @@
  * premium, past_due or free again, and every tier change is published (identity's subscriptionTier, the exchange's
  * plan limits). Without Stripe keys, outside production (or with PAYMENTS_TEST_MODE=true), a built-in test payment
  * mode takes Stripe's test card numbers and feeds Stripe-shaped signed events through the same webhook handler; in
- * production with neither, the payment routes answer 503 and nobody gets premium for free.
+ * production with neither, the payment routes answer 503 and nobody gets premium for free. It also keeps the support
+ * requests, whose admins' queue puts premium users first (priority support, domain/support.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -18,6 +19,8 @@ import { RECONCILE_EVERY_MS, RECONCILE_SUBSCRIPTIONS, reconcileSubscriptionsJob 
 import { erasePaymentCustomerJob } from './jobs/erase-payment-customer.ts';
 import { consumers } from './events/consumers.ts';
 import { subscriptionRoutes } from './routes/subscription.ts';
+import { supportRoutes } from './routes/support.ts';
+import { SupportRequestSchema } from './domain/support.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { testCheckoutRoutes } from './routes/test-checkout.ts';
 import { personalDataRoutes } from './routes/personal-data.ts';
@@ -76,7 +79,7 @@ export function subscriptionService(settings: SubscriptionSettings = Subscriptio
   };
   return defineService({
     name: 'subscription',
-    entities: [SubscriptionSchema, ProviderEventSchema, TestSubscriptionSchema],
+    entities: [SubscriptionSchema, ProviderEventSchema, TestSubscriptionSchema, SupportRequestSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
     jobs: [reconcileSubscriptionsJob(() => payments, now), erasePaymentCustomerJob(() => payments)],
@@ -92,6 +95,7 @@ export function subscriptionService(settings: SubscriptionSettings = Subscriptio
       if (mode === 'off') ctx.logger.warn('no STRIPE_SECRET_KEY and no test payment mode: the payment routes answer 503');
       if (mode === 'test') ctx.logger.info('test payment mode: no real payment (test cards 4242 4242 4242 4242, 4000 0000 0000 0002)');
       await app.register(subscriptionRoutes(deps));
+      await app.register(supportRoutes(deps));
       await app.register(webhookRoutes(deps));
       await app.register(personalDataRoutes);
       if (deps.payments instanceof TestPayments) await app.register(testCheckoutRoutes({ ...deps, payments: deps.payments }));

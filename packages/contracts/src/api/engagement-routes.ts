@@ -5,6 +5,7 @@ import { routeGroup } from './route.ts';
 import { Rating, RatingCreate, RatingList, RatingPersonalData, RatingsByMatchParams, RatingsByUserParams } from './rating.ts';
 import { MarkAllReadResponse, Notification, NotificationCount, NotificationList, NotificationPersonalData, NotificationPreferences } from './notification.ts';
 import { CancelSubscriptionResponse, CreateSubscriptionResponse, SubscriptionInfo, SubscriptionPersonalData, TestCheckoutConfirm } from './subscription.ts';
+import { SupportQueue, SupportQueueItem, SupportRequest, SupportRequestCreate, SupportRequestIdParams, SupportRequestList, SupportResolve } from './support.ts';
 
 export const RatingRoutes = routeGroup('rating', {
   forMatch: {
@@ -100,6 +101,26 @@ export const SubscriptionRoutes = routeGroup('subscription', {
     summary: 'Stripe\'s signed events about subscriptions and payments (no Origin; the signature is checked).',
     body: z.unknown(),
     responses: { 200: Message },
+  },
+  createSupportRequest: {
+    method: 'POST', path: '/api/support-requests', access: 'user', body: SupportRequestCreate,
+    summary: 'Ask for help: a support request (subject, message) to the admins\' queue, where premium users come first.',
+    responses: { 201: SupportRequest },
+  },
+  mySupportRequests: {
+    method: 'GET', path: '/api/support-requests', access: 'user', query: PaginationQuery, paginated: true,
+    summary: 'The caller\'s own support requests, newest first, with their status and the admins\' replies.',
+    responses: { 200: SupportRequestList },
+  },
+  supportQueue: {
+    method: 'GET', path: '/api/admin/support-requests', access: 'admin', query: PaginationQuery, paginated: true,
+    summary: 'The open support requests: premium users\' first (their plan now), then oldest first.',
+    responses: { 200: SupportQueue },
+  },
+  resolveSupportRequest: {
+    method: 'PUT', path: '/api/admin/support-requests/{id}/resolve', access: 'admin', params: SupportRequestIdParams, body: SupportResolve,
+    summary: 'Mark an open support request answered (with a reply its author reads) or closed; 409 once resolved.',
+    responses: { 200: SupportQueueItem },
   },
   personalData: {
     method: 'GET', path: '/internal/personal-data/subscription', access: 'internal', callers: ['identity'], query: PersonalDataQuery,

@@ -10,6 +10,7 @@ export * from './analytics.ts';
 export * from './rating.ts';
 export * from './notification.ts';
 export * from './subscription.ts';
+export * from './support.ts';
 export * from './audit.ts';
 export * from './health.ts';
 export * from './personal-data.ts';

@@ -54,7 +54,7 @@ describe('ApiRoutes', () => {
   // Beyond the spec: identity's passwords, name edits, Google's callback and the admins' verification review, Stripe's
   // webhook and the test payment mode's checkout, the plan limits and calling off a match, the email digest
   // preference, a user's data download and account deletion, the signed-in devices (sessions), and the services'
-  // internal routes; the admin page's CSV exports and charts (issue 16); blocking users and premium's analytics (issue 17).
+  // internal routes; the admin page's CSV exports and charts (issue 16); blocking users and premium's analytics and support (issue 17).
   const beyondSpec = [
     'GET /api/auth/sessions',
     'DELETE /api/auth/sessions/{id}',
@@ -100,6 +100,10 @@ describe('ApiRoutes', () => {
     'POST /api/blocked-users',
     'DELETE /api/blocked-users/{userId}',
     'GET /api/analytics/me',
+    'POST /api/support-requests',
+    'GET /api/support-requests',
+    'GET /api/admin/support-requests',
+    'PUT /api/admin/support-requests/{id}/resolve',
   ];
   const routeKeys = ApiRoutes.map((route) => `${route.method} ${route.path}`);
 
@@ -119,7 +123,7 @@ describe('ApiRoutes', () => {
         return { 'bank-accounts': 'accounts', trades: 'exchange', ratings: 'rating', notifications: 'notification', subscription: 'subscription', attempts: 'audit' }[personalData] ?? 'unknown';
       }
       if (path === '/internal/trades-in-progress' || path === '/internal/matches/{id}') return 'exchange';
-      if (path === '/api/webhooks/stripe') return 'subscription';
+      if (path === '/api/webhooks/stripe' || /^\/api\/(admin\/)?support-requests\b/.test(path)) return 'subscription';
       if (/^\/api\/admin\/(signup|login|attempts)-/.test(path)) return 'audit';
       if (path === '/api/admin/exchange-funnel' || path.startsWith('/api/blocked-users') || path === '/api/analytics/me') return 'exchange';
       if (path === '/api/users/me/login-history') return 'audit';
