@@ -10,6 +10,7 @@ import { ByAuth } from './guards.tsx';
 import { AppShell } from './layout/app-shell.tsx';
 import { AccountsRoute } from './routes/accounts.tsx';
 import { AdminRoute } from './routes/admin.tsx';
+import { AnalyticsRoute } from './routes/analytics.tsx';
 import { CheckoutRoute } from './routes/checkout.tsx';
 import { DashboardRoute } from './routes/dashboard.tsx';
 import { ErrorRoute } from './routes/error.tsx';
@@ -52,6 +53,7 @@ export const routes: RouteObject[] = [
       { path: paths.subscription, element: signedInOnly(<SubscriptionRoute />) },
       { path: paths.checkout, element: signedInOnly(<CheckoutRoute />) },
       { path: paths.admin, element: signedInOnly(<AdminRoute />) },
+      { path: paths.analytics, element: signedInOnly(<AnalyticsRoute />) },
       { path: paths.terms, element: <TermsRoute /> },
       { path: paths.verifyEmail, element: <VerifyEmailRoute /> },
       { path: paths.forgotPassword, element: <ForgotPasswordRoute /> },

@@ -12,6 +12,7 @@ export const paths = {
   subscription: '/subscription',
   checkout: '/subscription/checkout',
   admin: '/admin',
+  analytics: '/analytics',
   users: '/users',
   terms: '/terms',
   forgotPassword: '/forgot-password',

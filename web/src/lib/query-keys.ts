@@ -55,4 +55,7 @@ export const queryKeys = {
   exchangeFunnel: (period: Period) => [Routes.exchange.funnel.path, period] as const,
   verificationRequests: [Routes.identity.verificationRequests.path] as const,
   blockedUsers: [Routes.exchange.blockedUsers.path] as const,
+  analytics: [Routes.exchange.analytics.path] as const,
+  mySupportRequests: (page: Page) => [Routes.subscription.mySupportRequests.path, page] as const,
+  supportQueue: (page: Page) => [Routes.subscription.supportQueue.path, page] as const,
 };

@@ -45,7 +45,12 @@ export function Header() {
     onSuccess: () => navigate(paths.home),
     onError: () => toast({ title: t('error'), description: t('nav.logoutFailed'), variant: 'destructive' }),
   });
-  const links = user ? [...signedInLinks, ...(user.role === 'admin' ? [{ label: 'nav.admin', to: paths.admin }] : [])] : [];
+  const links = user ? [
+    ...signedInLinks,
+    // Premium's advanced analytics: in the menu of those who have them (a free user reaches the page's upgrade prompt by link).
+    ...(user.subscriptionTier === 'premium' ? [{ label: 'nav.analytics', to: paths.analytics }] : []),
+    ...(user.role === 'admin' ? [{ label: 'nav.admin', to: paths.admin }] : []),
+  ] : [];
 
   return (
     <AppBar position="sticky" color="default" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}>

@@ -11,6 +11,7 @@ export default {
     subscription: 'Subscription',
     profile: 'Profile',
     admin: 'Admin',
+    analytics: 'Analytics',
     logIn: 'Log In',
     logout: 'Logout',
     logoutFailed: 'Failed to log out',

@@ -1,6 +1,7 @@
 /** The English catalogue: one module per namespace (a feature, or `common` for the shell and shared words). */
 import accounts from './accounts.ts';
 import admin from './admin.ts';
+import analytics from './analytics.ts';
 import auth from './auth.ts';
 import common from './common.ts';
 import dashboard from './dashboard.ts';
@@ -16,4 +17,4 @@ import subscription from './subscription.ts';
 import users from './users.ts';
 import validation from './validation.ts';
 
-export const en = { accounts, admin, auth, common, dashboard, errors, exchange, history, landing, notifications, pages, profile, signup, subscription, users, validation };
+export const en = { accounts, admin, analytics, auth, common, dashboard, errors, exchange, history, landing, notifications, pages, profile, signup, subscription, users, validation };

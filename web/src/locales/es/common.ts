@@ -11,6 +11,7 @@ export default {
     subscription: 'Suscripción',
     profile: 'Perfil',
     admin: 'Administración',
+    analytics: 'Estadísticas',
     logIn: 'Iniciar sesión',
     logout: 'Cerrar sesión',
     logoutFailed: 'No se pudo cerrar la sesión',

@@ -1,6 +1,7 @@
 /** The Spanish (es-CL) catalogue: the same namespaces and keys as the English one (locales/catalogue.test.ts checks). */
 import accounts from './accounts.ts';
 import admin from './admin.ts';
+import analytics from './analytics.ts';
 import auth from './auth.ts';
 import common from './common.ts';
 import dashboard from './dashboard.ts';
@@ -16,4 +17,4 @@ import subscription from './subscription.ts';
 import users from './users.ts';
 import validation from './validation.ts';
 
-export const es = { accounts, admin, auth, common, dashboard, errors, exchange, history, landing, notifications, pages, profile, signup, subscription, users, validation };
+export const es = { accounts, admin, analytics, auth, common, dashboard, errors, exchange, history, landing, notifications, pages, profile, signup, subscription, users, validation };
