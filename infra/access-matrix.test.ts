@@ -168,6 +168,10 @@ const rows: Record<string, Row> = {
   'PUT /api/exchange-matches/{id}/cancel': { setup: pendingMatch, call: (r) => ({ params: { id: r.match } }), expect: owned(OK) },
   'PUT /api/exchange-matches/{id}/complete': { setup: confirmedMatch, call: (r) => ({ params: { id: r.match } }), expect: owned(OK) },
   'GET /api/exchange-matches/{id}/accounts': { call: (r) => ({ params: { id: r.match } }), expect: owned(OK) },
+  // The chat: its parties post; admins read it (and may not post: 404 like anyone else).
+  'PUT /api/exchange-matches/{id}/paid': { setup: confirmedMatch, call: (r) => ({ params: { id: r.match } }), expect: owned(OK) },
+  'GET /api/exchange-matches/{id}/messages': { call: (r) => ({ params: { id: r.match } }), expect: { visitor: [401], other: [404], admin: OK, party: OK } },
+  'POST /api/exchange-matches/{id}/messages': { call: (r) => ({ params: { id: r.match }, body: { text: 'Hola' } }), expect: { ...owned([201]), other: [404], admin: [404] } },
   'GET /api/exchange-matches': { call: () => ({}), expect: signedIn(OK) },
   'GET /api/transaction-history': { call: () => ({}), expect: signedIn(OK) },
   // rating: a match's ratings to its parties; a user's ratings are public to signed-in users

@@ -145,7 +145,7 @@ function exchangeEndToEnd(start: () => Promise<RunningApp>): void {
     const { user: _poster, ...summary } = posted;
     const expected = {
       id: expect.any(Number), exchangeRequestId: posted.id, matchedById: bruno.id, matcherName: 'Bruno Silva', status: 'pending',
-      createdAt: expect.any(String), exchangeRequest: { ...summary, status: 'matched' },
+      createdAt: expect.any(String), exchangeRequest: { ...summary, status: 'matched' }, paidByIds: [],
     };
     expect(match).toEqual({ ...expected, matcherName: expect.any(String) });
     // Ana sees it on her request (the matcher's name from identity's topic, which may lag).

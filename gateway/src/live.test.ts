@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { WebSocket } from 'ws';
-import { NewNotificationMessage, topicOf } from '@puente/contracts';
+import { ChatLiveMessage, NewNotificationMessage, topicOf } from '@puente/contracts';
 import { InProcessBus, makeEvent, type EventBus } from '@puente/platform';
 import { KafkaBus } from '@puente/platform/kafka';
 import { describeWithInfra, startKafka, startRedis, type KafkaCluster, type RedisServer } from '@puente/testkit';
@@ -102,6 +102,22 @@ describe('live channel (/ws) across two gateway instances', () => {
     expect(await benOnTwo.next()).toEqual({ type: 'match_success', data: { matchId: 11, requestId: 5 } });
     expect(benOnTwo.messages).toHaveLength(3);
   }, 15_000); // above next()'s 5 s
+
+  it('delivers a chat message to the two parties of its match only, once however often the event comes', async () => {
+    const dora = sessionCookieOf(await login(one, 'dora@example.com'))!;
+    const [anaOnOne, doraOnTwo, benOnTwo] = [await open(one, ana), await open(two, dora), await open(two, ben)];
+    const message = {
+      id: 70, matchId: 12, kind: 'text', authorId: 4, body: 'Sent the pesos', event: null, subjectId: null, createdAt: new Date().toISOString(),
+    } as const;
+    const posted = makeEvent('chatMessagePosted', 12, { matchId: 12, requestId: 6, requesterId: 1, matcherId: 4, message });
+    await bus.publish(topicOf('exchange'), [posted]);
+    await bus.publish(topicOf('exchange'), [posted]);
+    for (const c of [anaOnOne, doraOnTwo]) expect(ChatLiveMessage.parse(await c.next())).toEqual({ type: 'chat_message', message });
+    // Ben (no party) got nothing, and nobody got the repeat.
+    await publish(makeEvent('matchAnnounced', 13, { userId: 2, matchId: 13, requestId: 7 }));
+    expect(await benOnTwo.next()).toEqual({ type: 'match_success', data: { matchId: 13, requestId: 7 } });
+    expect([anaOnOne.messages.length, doraOnTwo.messages.length, benOnTwo.messages.length]).toEqual([1, 1, 1]);
+  }, 15_000);
 
   it('refuses the upgrade without a valid session, or from another site', async () => {
     await expect(connect(one)).rejects.toThrow('refused: 401');

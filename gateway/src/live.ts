@@ -1,8 +1,9 @@
 /**
  * The live channel (spec section 7): /ws, opened with a valid session, carries `{ type: 'new_notification',
- * notification }` and `{ type: 'match_success', data }` to the signed-in user.
+ * notification }` and `{ type: 'match_success', data }` to the signed-in user, and `{ type: 'chat_message', message }`
+ * (issue 17) to the two parties of the match it belongs to.
  *
- * Each gateway instance subscribes to the notification service's topic in a consumer group of its own
+ * Each gateway instance subscribes to the notification and exchange services' topics in a consumer group of its own
  * (`gateway-<instance id>`, from the latest offset: live fan-out, no replay), so every instance sees every event
  * and delivers it to the sockets of the event's user that are open on it. Sockets are pinged every interval; one
  * that did not answer the last ping is dropped, and one whose session was ended (on any instance) is closed with
@@ -52,7 +53,7 @@ export class LiveHub {
   async start(): Promise<void> {
     this.subscription = await this.opts.bus.subscribe({
       group: this.group,
-      topics: [topicOf('notification')],
+      topics: [topicOf('notification'), topicOf('exchange')],
       startFrom: 'latest',
       handle: async (event) => this.onEvent(event),
     });
@@ -119,7 +120,12 @@ export class LiveHub {
       return;
     }
     const announced = readEvent('matchAnnounced', event);
-    if (announced) this.deliver(announced.userId, { type: 'match_success', data: { matchId: announced.matchId, requestId: announced.requestId } });
+    if (announced) {
+      this.deliver(announced.userId, { type: 'match_success', data: { matchId: announced.matchId, requestId: announced.requestId } });
+      return;
+    }
+    const chat = readEvent('chatMessagePosted', event);
+    if (chat) for (const party of [chat.requesterId, chat.matcherId]) this.deliver(party, { type: 'chat_message', message: chat.message });
   }
 
   private remove(client: Client): void {

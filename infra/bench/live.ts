@@ -28,12 +28,16 @@ export interface LiveFigures {
   missing: number;
 }
 
-interface Socket { user: SeededUser; ws: WebSocket; got: { message: LiveMessage; at: number }[] }
+interface Socket { user: SeededUser; ws: WebSocket; got: { message: Exclude<LiveMessage, { type: 'chat_message' }>; at: number }[] }
 
 async function openSocket(url: string, user: SeededUser): Promise<Socket> {
   const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws`, { headers: { cookie: user.cookie, origin: url } } as never);
   const socket: Socket = { user, ws, got: [] };
-  ws.onmessage = (e) => { socket.got.push({ message: LiveMessage.parse(JSON.parse(String(e.data))), at: performance.now() }); };
+  ws.onmessage = (e) => {
+    const message = LiveMessage.parse(JSON.parse(String(e.data)));
+    // The chat's system messages are not what this measures: notifications and match_success are.
+    if (message.type !== 'chat_message') socket.got.push({ message, at: performance.now() });
+  };
   await new Promise<void>((resolve, reject) => {
     ws.onopen = () => resolve();
     ws.onerror = () => reject(new BenchFailure(`the /ws socket of ${user.email} did not open`, PRODUCT_HINT));
@@ -42,7 +46,7 @@ async function openSocket(url: string, user: SeededUser): Promise<Socket> {
 }
 
 /** What a message says, to match it: a notification's type and request, or match_success and its match. */
-const says = (m: LiveMessage) => (m.type === 'match_success' ? `match_success ${m.data.matchId}` : `${m.notification.type} ${m.notification.referenceId}`);
+const says = (m: Socket['got'][number]['message']) => (m.type === 'match_success' ? `match_success ${m.data.matchId}` : `${m.notification.type} ${m.notification.referenceId}`);
 
 export async function liveLatency(opts: {
   urls: string[]; idle: readonly SeededUser[]; pairs: readonly [SeededUser, SeededUser][]; t: Traders; rate: ExchangeRate;

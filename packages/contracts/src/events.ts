@@ -8,6 +8,7 @@ import { Count, Currency, DecimalString, Id } from './api/common.ts';
 import { Role, VerificationType } from './api/identity.ts';
 import { LoginAttemptStatus, LoginMethod, SignupAttemptStatus, SignupStep } from './api/audit.ts';
 import { NotificationType } from './api/notification.ts';
+import { ChatMessage } from './api/exchange-chat.ts';
 
 export const ServiceNames = ['identity', 'accounts', 'exchange', 'rating', 'notification', 'subscription', 'audit'] as const;
 export const ServiceName = z.enum(ServiceNames);
@@ -125,6 +126,13 @@ export const Events = {
   /** A confirmed match still not completed after one of COMPLETION_REMINDER_HOURS: both parties are reminded. */
   matchCompletionReminded: event('exchange', 'exchange.match.completion-reminded', 1, z.object({
     ...MatchParties, hoursSinceConfirmed: Count,
+  })),
+  /**
+   * A message in a match's chat (a party's text or a system message): the gateway delivers it live to the two
+   * parties. Carries the parties' ids so nothing has to be looked up; never bank details.
+   */
+  chatMessagePosted: event('exchange', 'exchange.chat.message-posted', 1, z.object({
+    ...MatchParties, message: ChatMessage,
   })),
   // rating
   /** requestId: the match's exchange request (absent where the rating service had not kept it). */

@@ -21,6 +21,8 @@ import { adminRoutes } from './routes/admin.ts';
 import { blockRoutes } from './routes/blocks.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { BlockSchema } from './domain/blocks.ts';
+import { chatRoutes } from './routes/chat.ts';
+import { ChatMessageSchema } from './domain/chat.ts';
 import { changingMarket } from './domain/market-version.ts';
 import { REFRESH_EVERY_MS, REFRESH_EXCHANGE_RATE, refreshExchangeRateJob } from './jobs/refresh-exchange-rate.ts';
 import { SWEEP_EVERY_MS, SWEEP_TRADE_TIMERS, sweepTradeTimersJob } from './jobs/sweep-trade-timers.ts';
@@ -91,7 +93,7 @@ export function exchangeService(settings: ExchangeSettings, { now = () => new Da
   };
   return defineService({
     name: 'exchange',
-    entities: [ExchangeRateEntrySchema, ExchangeRequestSchema, ExchangeMatchSchema, TraderSchema, TraderAccountSchema, BlockSchema, ProjectionBackfillSchema],
+    entities: [ExchangeRateEntrySchema, ExchangeRequestSchema, ExchangeMatchSchema, TraderSchema, TraderAccountSchema, BlockSchema, ChatMessageSchema, ProjectionBackfillSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
     jobs: [refreshExchangeRateJob(provider, settings.EXCHANGE_RATE_TIMEOUT_MS), sweepTradeTimersJob(timers, now), backfill.job],
@@ -115,6 +117,7 @@ export function exchangeService(settings: ExchangeSettings, { now = () => new Da
       await app.register(personalDataRoutes);
       await app.register(adminRoutes);
       await app.register(blockRoutes(deps));
+      await app.register(chatRoutes({ ctx, now }));
       await app.register(analyticsRoutes);
     },
   });

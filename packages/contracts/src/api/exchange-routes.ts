@@ -9,6 +9,7 @@ import {
   TransactionHistory,
 } from './exchange.ts';
 import { BlockCreate, BlockedUser, BlockedUserIdParams, BlockedUserList } from './exchange-access.ts';
+import { ChatMessage, ChatMessageCreate, ChatMessageList, ChatMessagesQuery } from './exchange-chat.ts';
 import { Analytics } from './analytics.ts';
 
 /**
@@ -99,6 +100,21 @@ export const ExchangeRoutes = routeGroup('exchange', {
     method: 'GET', path: '/api/exchange-matches/{id}/accounts', access: 'user', params: ExchangeMatchIdParams,
     summary: 'Both parties\' bank details of a confirmed or completed match (parties only).',
     responses: { 200: MatchAccountsResponse },
+  },
+  markPaid: {
+    method: 'PUT', path: '/api/exchange-matches/{id}/paid', access: 'user', params: ExchangeMatchIdParams,
+    summary: 'A party of a confirmed match marks their own payment sent (again: no change); the other party is told to check their bank.',
+    responses: { 200: ExchangeMatch },
+  },
+  chatMessages: {
+    method: 'GET', path: '/api/exchange-matches/{id}/messages', access: 'user', params: ExchangeMatchIdParams, query: ChatMessagesQuery, paginated: true,
+    summary: 'The match\'s chat, oldest first (after: only messages past that id); its two parties and admins.',
+    responses: { 200: ChatMessageList },
+  },
+  postChatMessage: {
+    method: 'POST', path: '/api/exchange-matches/{id}/messages', access: 'user', params: ExchangeMatchIdParams, body: ChatMessageCreate,
+    summary: 'A party writes in the match\'s chat (until 30 days after completion); both parties get it live.',
+    responses: { 201: ChatMessage },
   },
   matches: {
     method: 'GET', path: '/api/exchange-matches', access: 'user', query: PaginationQuery, paginated: true,

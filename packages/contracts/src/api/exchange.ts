@@ -233,6 +233,8 @@ export const ExchangeMatch = z.object({
   status: ExchangeMatchStatus,
   createdAt: IsoDateTime,
   exchangeRequest: ExchangeRequestSummary,
+  /** The parties who marked their payment sent ('I have paid'), in the order they did. */
+  paidByIds: z.array(Id),
 });
 export type ExchangeMatch = z.infer<typeof ExchangeMatch>;
 

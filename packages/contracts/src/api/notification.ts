@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { Count, Id, IsoDateTime, Message } from './common.ts';
+import { ChatLiveMessage } from './exchange-chat.ts';
 
 /**
  * The spec's five types, then the ones it has no word for: a pending match called off by the matcher or with its
@@ -76,7 +77,7 @@ export const NewNotificationMessage = z.object({ type: z.literal('new_notificati
 export type NewNotificationMessage = z.infer<typeof NewNotificationMessage>;
 
 /** Every JSON message the server sends on /ws. */
-export const LiveMessage = z.discriminatedUnion('type', [MatchSuccessMessage, NewNotificationMessage]);
+export const LiveMessage = z.discriminatedUnion('type', [MatchSuccessMessage, NewNotificationMessage, ChatLiveMessage]);
 export type LiveMessage = z.infer<typeof LiveMessage>;
 
 /** The close code of a /ws socket whose session ended (logout, revocation): the app does not reconnect it. */

@@ -64,6 +64,10 @@ describe('ApiRoutes', () => {
     'POST /api/webhooks/stripe',
     'GET /api/exchange-requests/limits',
     'PUT /api/exchange-matches/{id}/cancel',
+    // In-exchange chat and 'I have paid' (issue 17).
+    'PUT /api/exchange-matches/{id}/paid',
+    'GET /api/exchange-matches/{id}/messages',
+    'POST /api/exchange-matches/{id}/messages',
     'GET /internal/match-accounts',
     'GET /internal/personal-data/bank-accounts',
     'GET /internal/personal-data/trades',

@@ -27,6 +27,9 @@ export const ExchangeMatchSchema = defineEntity({
     cancelledById: p.integer().nullable(),
     /** How many completion reminders were sent (one per COMPLETION_REMINDER_HOURS entry passed). */
     remindersSent: p.integer().default(0),
+    /** When each party marked their payment sent ('I have paid'), once. */
+    requesterPaidAt: p.datetime().nullable(),
+    matcherPaidAt: p.datetime().nullable(),
   },
   uniques: [{
     name: 'exchange_match_live_request_unique', properties: ['requestId'],

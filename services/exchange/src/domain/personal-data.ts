@@ -50,7 +50,7 @@ export async function eraseUser(tx: EntityManager, userId: number, at: Date): Pr
   for (const request of requests) {
     const pending = await tx.findOne(ExchangeMatch, { requestId: request.id, status: 'pending' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (pending) {
-      cancelMatch(tx, pending, request, userId, 'request-cancelled', at);
+      await cancelMatch(tx, pending, request, userId, 'request-cancelled', at);
       parties.add(pending.matcherId);
     }
     request.status = 'cancelled';
@@ -59,7 +59,7 @@ export async function eraseUser(tx: EntityManager, userId: number, at: Date): Pr
   for (const match of await tx.find(ExchangeMatch, { matcherId: userId, status: 'pending' })) {
     const trade = await lockTrade(tx, match);
     if (trade.match.status !== 'pending') continue;
-    cancelMatch(tx, trade.match, trade.request, userId, 'withdrawn', at);
+    await cancelMatch(tx, trade.match, trade.request, userId, 'withdrawn', at);
     parties.add(match.requesterId);
   }
   await tx.flush();

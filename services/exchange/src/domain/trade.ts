@@ -7,6 +7,7 @@ import { moneyString, type EventPayload } from '@puente/contracts';
 import { addToOutbox, makeEvent } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
+import { announceInChat } from './chat.ts';
 
 export function matchParties(m: ExchangeMatch) {
   return { matchId: m.id, requestId: m.requestId, requesterId: m.requesterId, matcherId: m.matcherId };
@@ -26,23 +27,25 @@ export async function lockTrade(tx: EntityManager, match: ExchangeMatch): Promis
 }
 
 /** A pending match called off by a party: it ends, and the request is open again unless it was cancelled itself. */
-export function cancelMatch(
+export async function cancelMatch(
   tx: EntityManager, match: ExchangeMatch, request: ExchangeRequest, by: number,
   reason: EventPayload<'matchCancelled'>['reason'], now: Date,
-): void {
+): Promise<void> {
   match.status = 'cancelled';
   match.endedAt = now;
   match.cancelledById = by;
   if (reason !== 'request-cancelled') reopen(request, now);
   addToOutbox(tx, makeEvent('matchCancelled', match.id, { ...matchParties(match), cancelledById: by, reason }));
+  await announceInChat(tx, match, 'cancelled', by, now);
 }
 
 /** A pending match the requester did not approve in time. */
-export function expireMatch(tx: EntityManager, match: ExchangeMatch, request: ExchangeRequest, now: Date): void {
+export async function expireMatch(tx: EntityManager, match: ExchangeMatch, request: ExchangeRequest, now: Date): Promise<void> {
   match.status = 'expired';
   match.endedAt = now;
   reopen(request, now);
   addToOutbox(tx, makeEvent('matchExpired', match.id, matchParties(match)));
+  await announceInChat(tx, match, 'expired', null, now);
 }
 
 function reopen(request: ExchangeRequest, now: Date): void {

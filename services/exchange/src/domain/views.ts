@@ -56,6 +56,14 @@ export async function requestView(em: EntityManager, request: ExchangeRequest): 
   return view!;
 }
 
+/** The parties who marked their payment sent, first first. */
+function paidByIds(m: ExchangeMatch): number[] {
+  const marks: [number, Date][] = [];
+  if (m.requesterPaidAt) marks.push([m.requesterId, m.requesterPaidAt]);
+  if (m.matcherPaidAt) marks.push([m.matcherId, m.matcherPaidAt]);
+  return marks.sort((a, b) => a[1].getTime() - b[1].getTime()).map(([id]) => id);
+}
+
 export async function matchViews(em: EntityManager, matches: ExchangeMatch[]): Promise<MatchView[]> {
   const requests = matches.length ? await em.find(ExchangeRequest, { id: { $in: [...new Set(matches.map((m) => m.requestId))] } }) : [];
   const byId = new Map(requests.map((r) => [r.id, r]));
@@ -68,6 +76,7 @@ export async function matchViews(em: EntityManager, matches: ExchangeMatch[]): P
     status: m.status,
     createdAt: m.createdAt.toISOString(),
     exchangeRequest: requestSummary(byId.get(m.requestId)!),
+    paidByIds: paidByIds(m),
   }));
 }
 

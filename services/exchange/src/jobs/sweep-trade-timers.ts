@@ -44,7 +44,7 @@ export async function sweepTradeTimers(ctx: Ctx, timers: TradeTimers, now: Date)
     (id) => ctx.transaction(async (tx) => {
       const trade = await lockTrade(tx, await tx.findOneOrFail(ExchangeMatch, { id }));
       if (trade.match.status !== 'pending' || trade.match.createdAt > approvalDue) return false;
-      expireMatch(tx, trade.match, trade.request, now);
+      await expireMatch(tx, trade.match, trade.request, now);
       return true;
     }),
   );

@@ -11,6 +11,7 @@ import { cancelMatch, lockTrade, matchParties, matchTerms } from '../domain/trad
 import { addToTradeRecord, assertNotDeleted, hasBothAccounts, secondsBetween } from '../domain/traders.ts';
 import { matchView, matchViews } from '../domain/views.ts';
 import { lockPair } from '../domain/blocks.ts';
+import { announceInChat } from '../domain/chat.ts';
 import { assertMayTake, assertNotBlocked } from '../domain/who-may-take.ts';
 import { MATCH_NOT_FOUND, NEEDS_BOTH_ACCOUNTS, REQUEST_NOT_FOUND, type RouteDeps } from './deps.ts';
 
@@ -63,6 +64,7 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
           found.status = 'matched';
           await tx.flush();
           addToOutbox(tx, makeEvent('matchCreated', match.id, { ...matchParties(match), ...matchTerms(found) }));
+          await announceInChat(tx, match, 'accepted', userId, at);
           return match;
         });
         return await matchView(request.em, created);
@@ -109,6 +111,7 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
         trade.request.status = 'confirmed';
         await addToTradeRecord(tx, [match.requesterId, match.matcherId], { confirmed_count: 1 });
         addToOutbox(tx, makeEvent('matchConfirmed', match.id, { ...matchParties(trade.match), ...matchTerms(trade.request) }));
+        await announceInChat(tx, trade.match, 'confirmed', userId, at);
         return trade.match;
       });
       return matchView(request.em, confirmed);
@@ -121,7 +124,7 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
       const cancelled = await ctx.transaction(async (tx) => {
         const trade = await lockTrade(tx, match);
         if (trade.match.status !== 'pending') throw conflict(`This match is ${trade.match.status}: only a pending match can be called off`);
-        cancelMatch(tx, trade.match, trade.request, userId, userId === match.matcherId ? 'withdrawn' : 'declined', now());
+        await cancelMatch(tx, trade.match, trade.request, userId, userId === match.matcherId ? 'withdrawn' : 'declined', now());
         return trade.match;
       });
       return matchView(request.em, cancelled);
@@ -149,6 +152,7 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
         addToOutbox(tx, makeEvent('matchCompleted', match.id, {
           ...matchParties(trade.match), ...matchTerms(trade.request), completedById: userId, confirmedAt: confirmedAt?.toISOString(),
         }));
+        await announceInChat(tx, trade.match, 'completed', userId, at);
         return trade.match;
       });
       return matchView(request.em, completed);

@@ -115,7 +115,7 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
           throw conflict(`This exchange request is ${found.status}: only an open or matched request can be cancelled`);
         }
         const pending = await tx.findOne(ExchangeMatch, { requestId: found.id, status: 'pending' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-        if (pending) cancelMatch(tx, pending, found, userId, 'request-cancelled', at);
+        if (pending) await cancelMatch(tx, pending, found, userId, 'request-cancelled', at);
         found.status = 'cancelled';
         addToOutbox(tx, makeEvent('requestCancelled', found.id, { requestId: found.id, userId }));
         return found;

@@ -1,0 +1,82 @@
+/**
+ * A match's chat: the parties' messages and the system messages the service adds at each change of the match,
+ * staged in the transaction of that change. Every message is published (chatMessagePosted) for the gateway to
+ * deliver live to the two parties; its id lets a client drop a repeat.
+ */
+import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
+import {
+  CHAT_OPEN_DAYS_AFTER_COMPLETION, ChatMessageKind, ChatSystemEvent, type ChatMessage as ChatMessageView,
+} from '@puente/contracts';
+import { addToOutbox, conflict, makeEvent } from '@puente/platform';
+import type { ExchangeMatch } from './exchange-match.ts';
+import { Trader } from './traders.ts';
+
+/** An attachment (proof of payment) will be a nullable reference on this row; none is built yet. */
+export const ChatMessageSchema = defineEntity({
+  name: 'ChatMessage',
+  tableName: 'chat_message',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    matchId: p.integer(),
+    kind: p.enum(ChatMessageKind.options),
+    /** The party who wrote it; null for a system message. */
+    authorId: p.integer().nullable(),
+    body: p.text(),
+    event: p.enum(ChatSystemEvent.options).nullable(),
+    /** Who made the change a system message announces (null for an expiry). */
+    subjectId: p.integer().nullable(),
+    createdAt: p.datetime(),
+  },
+  indexes: [{ name: 'chat_message_match_id_id_index', properties: ['matchId', 'id'] }],
+});
+export class ChatMessage extends ChatMessageSchema.class {}
+ChatMessageSchema.setClass(ChatMessage);
+
+const DAY_MS = 86_400_000;
+export const CHAT_CLOSED = `This chat is closed: messages can be posted until ${CHAT_OPEN_DAYS_AFTER_COMPLETION} days after the exchange is completed`;
+
+/** Whether the parties may still post: from acceptance while the trade goes on, and for a while after completion. */
+export function assertChatOpen(match: Pick<ExchangeMatch, 'status' | 'completedAt'>, now: Date): void {
+  const open = match.status === 'pending' || match.status === 'confirmed'
+    || (match.status === 'completed' && !!match.completedAt && now.getTime() < match.completedAt.getTime() + CHAT_OPEN_DAYS_AFTER_COMPLETION * DAY_MS);
+  if (!open) throw conflict(CHAT_CLOSED, 'chat_closed');
+}
+
+export function chatView(m: ChatMessage): ChatMessageView {
+  return {
+    id: m.id, matchId: m.matchId, kind: m.kind, authorId: m.authorId ?? null, body: m.body,
+    event: m.event ?? null, subjectId: m.subjectId ?? null, createdAt: m.createdAt.toISOString(),
+  };
+}
+
+type Fields = Pick<ChatMessage, 'kind' | 'body'> & Partial<Pick<ChatMessage, 'authorId' | 'event' | 'subjectId'>>;
+
+/** Stores a message and stages its event, in the caller's transaction. */
+export async function addToChat(tx: EntityManager, match: ExchangeMatch, fields: Fields, at: Date): Promise<ChatMessage> {
+  const message = tx.create(ChatMessage, {
+    matchId: match.id, authorId: null, event: null, subjectId: null, ...fields, createdAt: at,
+  });
+  await tx.flush(); // the id goes into the event
+  addToOutbox(tx, makeEvent('chatMessagePosted', match.id, {
+    matchId: match.id, requestId: match.requestId, requesterId: match.requesterId, matcherId: match.matcherId, message: chatView(message),
+  }));
+  return message;
+}
+
+const SENTENCES: Record<ChatSystemEvent, (name: string) => string> = {
+  accepted: (name) => `${name} accepted the exchange request`,
+  confirmed: (name) => `${name} approved the match: bank details are shared`,
+  paid: (name) => `${name} marked their payment sent: check your bank`,
+  completed: (name) => `${name} marked the exchange completed`,
+  cancelled: (name) => `${name} called off the match`,
+  expired: () => 'The match expired: it was not approved in time',
+};
+
+/** The system message of a change to the match, made by `subjectId` (none for an expiry). */
+export async function announceInChat(
+  tx: EntityManager, match: ExchangeMatch, event: ChatSystemEvent, subjectId: number | null, at: Date,
+): Promise<ChatMessage> {
+  const trader = subjectId === null ? null : await tx.findOne(Trader, { userId: subjectId }, { fields: ['firstName'] });
+  const body = SENTENCES[event](trader?.firstName || 'A party');
+  return addToChat(tx, match, { kind: 'system', body, event, subjectId }, at);
+}

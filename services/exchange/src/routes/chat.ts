@@ -1,0 +1,73 @@
+/** A match's chat (read by its parties and admins, written by its parties) and 'I have paid'. */
+import type { FastifyInstance } from 'fastify';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Routes } from '@puente/contracts';
+import { conflict, notFound, requireUser, serve, type ServiceContext } from '@puente/platform';
+import { ExchangeMatch } from '../domain/exchange-match.ts';
+import { addToChat, announceInChat, assertChatOpen, chatView, ChatMessage } from '../domain/chat.ts';
+import { changingMarket } from '../domain/market-version.ts';
+import { lockTrade } from '../domain/trade.ts';
+import { matchView } from '../domain/views.ts';
+import { MATCH_NOT_FOUND } from './deps.ts';
+
+const routes = Routes.exchange;
+
+export interface ChatDeps {
+  /** The plain context: a chat message changes no request or match, so no polled version moves with it. */
+  ctx: ServiceContext;
+  now(): Date;
+}
+
+/** The match if the caller is a party (or, to read, an admin); the same 404 as the match routes otherwise. */
+async function visibleMatch(em: EntityManager, id: number, caller: { userId: number; role: string }, toRead: boolean) {
+  const match = await em.findOne(ExchangeMatch, { id });
+  const party = !!match && (match.requesterId === caller.userId || match.matcherId === caller.userId);
+  if (!match || (!party && !(toRead && caller.role === 'admin'))) throw notFound(MATCH_NOT_FOUND);
+  return match;
+}
+
+export function chatRoutes({ ctx, now }: ChatDeps) {
+  const trades = changingMarket(ctx);
+  return async (app: FastifyInstance): Promise<void> => {
+    serve(app, routes.chatMessages, async (request, reply) => {
+      const caller = requireUser(request);
+      const match = await visibleMatch(request.em, request.params.id, caller, true);
+      const { limit, offset, after } = request.query;
+      const [messages, total] = await request.em.findAndCount(ChatMessage,
+        { matchId: match.id, ...(after === undefined ? {} : { id: { $gt: after } }) }, { orderBy: { id: 'asc' }, limit, offset });
+      reply.header('x-total-count', String(total));
+      return messages.map(chatView);
+    });
+
+    serve(app, routes.postChatMessage, async (request) => {
+      const caller = requireUser(request);
+      const match = await visibleMatch(request.em, request.params.id, caller, false);
+      const at = now();
+      assertChatOpen(match, at);
+      // Two posts at once are both kept, in the order of their ids (the order the chat shows).
+      const message = await ctx.transaction((tx) => addToChat(tx, match, { kind: 'text', authorId: caller.userId, body: request.body.text }, at));
+      return chatView(message);
+    });
+
+    /**
+     * A party of a confirmed match marks their own payment sent. Once: a second mark answers the match as it is
+     * (200, nothing announced again), so a double click or a retry is harmless.
+     */
+    serve(app, routes.markPaid, async (request) => {
+      const caller = requireUser(request);
+      const match = await visibleMatch(request.em, request.params.id, caller, false);
+      const at = now();
+      const marked = await trades.transaction(async (tx) => {
+        const trade = await lockTrade(tx, match);
+        const m = trade.match;
+        if (m.status !== 'confirmed') throw conflict(`This match is ${m.status}: only a confirmed match can be marked paid`);
+        const side = m.requesterId === caller.userId ? 'requesterPaidAt' : 'matcherPaidAt';
+        if (m[side]) return m;
+        m[side] = at;
+        await announceInChat(tx, m, 'paid', caller.userId, at);
+        return m;
+      });
+      return matchView(request.em, marked);
+    });
+  };
+}
