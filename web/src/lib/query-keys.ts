@@ -39,6 +39,8 @@ export const queryKeys = {
   matches: [Routes.exchange.matches.path] as const,
   matchForRequest: (requestId: number) => [Routes.exchange.matchForRequest.path, requestId] as const,
   matchAccounts: (matchId: number) => [Routes.exchange.matchAccounts.path, matchId] as const,
+  /** A match's chat (the live channel adds each message it brings to it). */
+  chatMessages: (matchId: number) => [Routes.exchange.chatMessages.path, matchId] as const,
   ratingsForMatch: (matchId: number) => [Routes.rating.forMatch.path, matchId] as const,
   transactionHistory: [Routes.exchange.history.path] as const,
   subscriptionInfo: [Routes.subscription.info.path] as const,

@@ -60,6 +60,22 @@ describe('the live channel', () => {
     expect((await findToast()).textContent).toContain('You have a new notification');
   });
 
+  it('adds a chat message to its chat once, and toasts the partner\'s \'I have paid\' with the trades read again', async () => {
+    const { queryClient, socket } = live();
+    queryClient.setQueryData(queryKeys.currentUser, { id: 7 });
+    queryClient.setQueryData(queryKeys.chatMessages(5), []);
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    const text = { id: 11, matchId: 5, kind: 'text', authorId: 8, body: 'Hola', event: null, subjectId: null, createdAt: new Date().toISOString() };
+    act(() => { socket().receive({ type: 'chat_message', message: text }); socket().receive({ type: 'chat_message', message: text }); });
+    expect(queryClient.getQueryData(queryKeys.chatMessages(5))).toEqual([text]);
+    expect(invalidate).not.toHaveBeenCalled();
+    const paid = { ...text, id: 12, kind: 'system', authorId: null, body: 'Bea marked their payment sent: check your bank', event: 'paid', subjectId: 8 };
+    act(() => socket().receive({ type: 'chat_message', message: paid }));
+    expect(queryClient.getQueryData(queryKeys.chatMessages(5))).toEqual([text, paid]);
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.matches });
+    expect((await findToast()).textContent).toContain('Your exchange partner says they have paid: check your bank.');
+  });
+
   it('only logs a malformed message', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { socket } = live();

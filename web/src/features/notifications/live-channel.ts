@@ -2,14 +2,16 @@
  * The live channel (spec sections 4, 7 and 8): a WebSocket to /ws on the page's host (wss when the page is https),
  * open only while signed in, reconnecting with backoff. match_success: a toast, and the matches and requests read
  * again. new_notification: a toast with its content, the notification listed at once, the count read again, and
- * the current user after a completion or a rating (trust figures follow). A malformed message or a connection
- * error is only logged.
+ * the current user after a completion or a rating (trust figures follow). chat_message: added to that match's chat
+ * (once: by id); a system message reads the trades again, and the partner's 'I have paid' is a toast. A malformed
+ * message or a connection error is only logged.
  */
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
-  LIVE_SESSION_ENDED_CLOSE_CODE, MatchSuccessMessage, NewNotificationMessage, Notification, type Notification as NotificationData,
+  ChatLiveMessage, LIVE_SESSION_ENDED_CLOSE_CODE, MatchSuccessMessage, NewNotificationMessage, Notification,
+  type ChatMessage, type CurrentUser, type Notification as NotificationData,
 } from '@puente/contracts';
 import { toast } from '../../components/ui/toast.tsx';
 import { i18n } from '../../lib/i18n.ts';
@@ -24,6 +26,7 @@ export const RECONNECT_MAX_MS = 30_000;
 const LiveMessage = z.discriminatedUnion('type', [
   MatchSuccessMessage,
   NewNotificationMessage.extend({ notification: Notification.extend({ type: z.string() }) }),
+  ChatLiveMessage,
 ]);
 
 export function liveUrl(location: Pick<Location, 'protocol' | 'host'> = window.location): string {
@@ -57,6 +60,10 @@ export function useLiveChannel(signedIn: boolean) {
         return;
       }
       const message = parsed.data;
+      if (message.type === 'chat_message') {
+        onChatMessage(message.message);
+        return;
+      }
       if (message.type === 'match_success') {
         toast({ title: t('live.matchTitle'), description: t('live.matchText'), variant: 'success' });
         for (const queryKey of queryKeys.trades) void queryClient.invalidateQueries({ queryKey });
@@ -68,6 +75,18 @@ export function useLiveChannel(signedIn: boolean) {
       // What the notification is about changed too: the trade's lists, and the user's figures after a completion or rating.
       for (const queryKey of queryKeys.trades) void queryClient.invalidateQueries({ queryKey });
       if (CHANGES_USER.has(notification.type)) void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
+    };
+
+    const onChatMessage = (chat: ChatMessage) => {
+      queryClient.setQueryData<ChatMessage[]>(queryKeys.chatMessages(chat.matchId), (list) =>
+        (!list || list.some((m) => m.id === chat.id) ? list : [...list, chat].sort((a, b) => a.id - b.id)));
+      if (chat.kind !== 'system') return;
+      for (const queryKey of queryKeys.trades) void queryClient.invalidateQueries({ queryKey });
+      const me = queryClient.getQueryData<CurrentUser | null>(queryKeys.currentUser)?.id;
+      if (chat.event === 'paid' && chat.subjectId !== me) {
+        const te = i18n.getFixedT(null, 'exchange');
+        toast({ title: te('chat.paidToastTitle'), description: te('chat.paidToastText') });
+      }
     };
 
     const connect = () => {

@@ -46,4 +46,6 @@ function useMatchMutation<I, O>(mutationFn: (input: I) => Promise<O>) {
 export const useAcceptRequest = () => useMatchMutation((exchangeRequestId: number) => call(Routes.exchange.createMatch, { body: { exchangeRequestId } }));
 export const useConfirmMatch = () => useMatchMutation((id: number) => call(Routes.exchange.confirmMatch, { params: { id } }));
 export const useCompleteMatch = () => useMatchMutation((id: number) => call(Routes.exchange.completeMatch, { params: { id } }));
+/** 'I have paid': the caller's own payment marked sent (a second mark changes nothing). */
+export const useMarkPaid = () => useMatchMutation((id: number) => call(Routes.exchange.markPaid, { params: { id } }));
 export const useCancelMatch = () => useMatchMutation((id: number) => call(Routes.exchange.cancelMatch, { params: { id } }));

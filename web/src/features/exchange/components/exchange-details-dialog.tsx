@@ -27,6 +27,7 @@ import { useMatchRatings } from '../api/ratings.ts';
 import { useCancelRequest, useCompleteRequest, useExchangeRequest, useNotifyRequest } from '../api/requests.ts';
 import { receiveAmount } from '../money.ts';
 import { StatusChip, TakerRequirements } from './exchange-request-card.tsx';
+import { TradeChat } from './trade-chat.tsx';
 import { takerShortfall } from '../taker.ts';
 import { serverText } from '../../../lib/i18n.ts';
 
@@ -90,7 +91,17 @@ function LoadedDetails({ id, user, onClose, next }: { id: number; user: CurrentU
         ? <Alert severity="info"><strong>{t('details.notFound')}</strong> — {t('details.notFoundText')}</Alert>
         : <Alert severity="error">{serverText(request.error)}</Alert>;
   } else {
-    body = <Terms request={request.data} match={match.data ?? null} />;
+    const m = match.data ?? null;
+    const isOwner = request.data.userId === user.id;
+    body = (
+      <Stack spacing={2}>
+        <Terms request={request.data} match={m} />
+        {m && (isOwner || m.matchedById === user.id) ? (
+          <TradeChat match={m} userId={user.id}
+            partnerName={isOwner ? m.matcherName : `${request.data.user.firstName} ${request.data.user.lastName}`} />
+        ) : null}
+      </Stack>
+    );
     actions = <DetailsActions request={request.data} match={match.data ?? null} user={user} next={next} />;
   }
   return (
