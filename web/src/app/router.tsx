@@ -11,6 +11,7 @@ import { AppShell } from './layout/app-shell.tsx';
 import { AccountsRoute } from './routes/accounts.tsx';
 import { AdminRoute } from './routes/admin.tsx';
 import { AnalyticsRoute } from './routes/analytics.tsx';
+import { HelpRoute } from './routes/help.tsx';
 import { CheckoutRoute } from './routes/checkout.tsx';
 import { DashboardRoute } from './routes/dashboard.tsx';
 import { ErrorRoute } from './routes/error.tsx';
@@ -54,6 +55,7 @@ export const routes: RouteObject[] = [
       { path: paths.checkout, element: signedInOnly(<CheckoutRoute />) },
       { path: paths.admin, element: signedInOnly(<AdminRoute />) },
       { path: paths.analytics, element: signedInOnly(<AnalyticsRoute />) },
+      { path: paths.help, element: signedInOnly(<HelpRoute />) },
       { path: paths.terms, element: <TermsRoute /> },
       { path: paths.verifyEmail, element: <VerifyEmailRoute /> },
       { path: paths.forgotPassword, element: <ForgotPasswordRoute /> },

@@ -13,6 +13,7 @@ export const paths = {
   checkout: '/subscription/checkout',
   admin: '/admin',
   analytics: '/analytics',
+  help: '/help',
   users: '/users',
   terms: '/terms',
   forgotPassword: '/forgot-password',

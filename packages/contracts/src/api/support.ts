@@ -15,11 +15,22 @@ export const SUPPORT_MESSAGE_MAX = 5000;
 /** Open requests a user may have at once: enough for real problems, not a flood of the queue. */
 export const MAX_OPEN_SUPPORT_REQUESTS = 5;
 
+/** The field messages of the support forms (the web app translates them by key). */
+export const SupportMessages = {
+  subjectRequired: 'Subject is required',
+  subjectTooLong: `Subject must be at most ${SUPPORT_SUBJECT_MAX} characters`,
+  messageRequired: 'Message is required',
+  messageTooLong: `Message must be at most ${SUPPORT_MESSAGE_MAX} characters`,
+  replyRequired: 'A reply is required to mark a request answered',
+  replyTooLong: `Reply must be at most ${SUPPORT_MESSAGE_MAX} characters`,
+  statusInvalid: 'Status must be answered or closed',
+} as const;
+const S = SupportMessages;
+
 /** POST /api/support-requests */
 export const SupportRequestCreate = z.object({
-  subject: requiredText('Subject is required').max(SUPPORT_SUBJECT_MAX, `Subject must be at most ${SUPPORT_SUBJECT_MAX} characters`),
-  message: requiredText('Message is required', { multiline: true })
-    .max(SUPPORT_MESSAGE_MAX, `Message must be at most ${SUPPORT_MESSAGE_MAX} characters`),
+  subject: requiredText(S.subjectRequired).max(SUPPORT_SUBJECT_MAX, S.subjectTooLong),
+  message: requiredText(S.messageRequired, { multiline: true }).max(SUPPORT_MESSAGE_MAX, S.messageTooLong),
 });
 export type SupportRequestCreate = z.infer<typeof SupportRequestCreate>;
 
@@ -51,7 +62,7 @@ export type SupportRequestIdParams = z.infer<typeof SupportRequestIdParams>;
 
 /** PUT /api/admin/support-requests/{id}/resolve */
 export const SupportResolve = z.object({
-  status: z.enum(['answered', 'closed'], { error: 'Status must be answered or closed' }),
-  reply: safeText({ multiline: true }).max(SUPPORT_MESSAGE_MAX, `Reply must be at most ${SUPPORT_MESSAGE_MAX} characters`).optional(),
-}).refine((b) => b.status !== 'answered' || !!b.reply, { message: 'A reply is required to mark a request answered', path: ['reply'] });
+  status: z.enum(['answered', 'closed'], { error: S.statusInvalid }),
+  reply: safeText({ multiline: true }).max(SUPPORT_MESSAGE_MAX, S.replyTooLong).optional(),
+}).refine((b) => b.status !== 'answered' || !!b.reply, { message: S.replyRequired, path: ['reply'] });
 export type SupportResolve = z.infer<typeof SupportResolve>;

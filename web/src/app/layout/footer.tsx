@@ -14,6 +14,8 @@ const footerLinks = [
   { label: 'footer.trust', to: paths.dashboard },
   { label: 'footer.users', to: paths.users },
   { label: 'footer.terms', to: paths.terms },
+  // Beyond the spec: support requests (priority support for premium users).
+  { label: 'footer.help', to: paths.help },
 ] as const;
 
 export function Footer() {

@@ -5,6 +5,7 @@ import { Page } from '../../components/ui/page.tsx';
 import { useSignedInUser } from '../../lib/auth.ts';
 import { AdminMonitoring, AdminsOnly } from '../../features/admin/components/admin-monitoring.tsx';
 import { VerificationReview } from '../../features/admin/components/verification-review.tsx';
+import { SupportQueue } from '../../features/admin/components/support-queue.tsx';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -15,7 +16,7 @@ const AdminActivity = lazy(() => import('../../features/admin/components/admin-a
 
 /**
  * Routed for any signed-in user (spec section 6); only an admin's page calls the admin API: the monitoring of the
- * spec, then (beyond it) the charts over a period and the verification requests to review.
+ * spec, then (beyond it) the charts over a period, the verification requests to review and the support queue.
  */
 export function AdminRoute() {
   const { t } = useTranslation('pages');
@@ -29,6 +30,7 @@ export function AdminRoute() {
             <AdminActivity />
           </Suspense>
           <VerificationReview />
+          <SupportQueue />
         </>
       ) : <AdminsOnly />}
     </Page>

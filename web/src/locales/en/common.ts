@@ -25,6 +25,7 @@ export default {
     trust: 'Trust and safety',
     users: 'Users',
     terms: 'Terms',
+    help: 'Help',
     copyright: '© {{year}} Puente',
   },
   theme: { label: 'Theme: {{preference}}', light: 'Light', dark: 'Dark', system: 'System' },

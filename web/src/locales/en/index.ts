@@ -14,7 +14,8 @@ import pages from './pages.ts';
 import profile from './profile.ts';
 import signup from './signup.ts';
 import subscription from './subscription.ts';
+import support from './support.ts';
 import users from './users.ts';
 import validation from './validation.ts';
 
-export const en = { accounts, admin, analytics, auth, common, dashboard, errors, exchange, history, landing, notifications, pages, profile, signup, subscription, users, validation };
+export const en = { accounts, admin, analytics, auth, common, dashboard, errors, exchange, history, landing, notifications, pages, profile, signup, subscription, support, users, validation };

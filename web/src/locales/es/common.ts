@@ -25,6 +25,7 @@ export default {
     trust: 'Confianza y seguridad',
     users: 'Usuarios',
     terms: 'Términos',
+    help: 'Ayuda',
     copyright: '© {{year}} Puente',
   },
   theme: { label: 'Tema: {{preference}}', light: 'Claro', dark: 'Oscuro', system: 'Sistema' },

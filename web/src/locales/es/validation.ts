@@ -83,4 +83,13 @@ export default {
     turnedOff: 'La verificación en dos pasos está desactivada',
     tooManyCodes: 'Demasiados códigos incorrectos.',
   },
+  support: {
+    subjectRequired: 'El asunto es obligatorio',
+    subjectTooLong: 'El asunto debe tener como máximo 120 caracteres',
+    messageRequired: 'El mensaje es obligatorio',
+    messageTooLong: 'El mensaje debe tener como máximo 5000 caracteres',
+    replyRequired: 'Se necesita una respuesta para marcar la solicitud como respondida',
+    replyTooLong: 'La respuesta debe tener como máximo 5000 caracteres',
+    statusInvalid: 'El estado debe ser answered o closed',
+  },
 };
