@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ErrorBody, SupportQueue, SupportQueueItem, SupportRequest, SupportRequestList } from '@puente/contracts';
+import { makeEvent } from '@puente/platform';
 import { startTestService, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { subscriptionService } from './app.ts';
 import { Subscription } from './domain/subscription.ts';
+import { SupportRequest as SupportRequestRow } from './domain/support.ts';
 import { subscribers, type Subscriber } from './testing/subscribers.ts';
 
 const SAME_TIME = '2026-03-10T12:00:00.000Z';
@@ -93,6 +95,14 @@ describeWithInfra(['postgres'], 'priority support', () => {
     for (const [method, url] of [['GET', '/support-requests'], ['POST', '/support-requests']] as const) {
       expect((await call(method, url, undefined, method === 'POST' ? { subject: 'a', message: 'b' } : undefined)).statusCode).toBe(401);
     }
+  });
+
+  it("deletes a deleted user's support requests, from the queue too", async () => {
+    const hana = await user();
+    const request = await ask(hana, 'Close my account');
+    await svc.deliver(makeEvent('userDeleted', hana.userId, { userId: hana.userId }));
+    expect((await queue('?limit=500')).items.map((i) => i.id)).not.toContain(request.id);
+    expect(await svc.ctx.orm.em.fork().count(SupportRequestRow, { userId: hana.userId })).toBe(0);
   });
 
   it('refuses an empty or over-long request with the field\'s message, and a sixth open one', async () => {
