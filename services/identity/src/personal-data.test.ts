@@ -41,7 +41,7 @@ const sections = {
     preferences: { emailDigest: false },
   } satisfies NotificationPersonalData,
   subscription: {
-    tier: 'premium', status: 'active', currentPeriodEnd: at, cancelAtPeriodEnd: false, paymentCustomerId: 'cus_test_1', paymentSubscriptionId: 'sub_test_1',
+    tier: 'premium', status: 'active', currentPeriodEnd: at, cancelAtPeriodEnd: false, paymentCustomerId: 'cus_test_1', paymentSubscriptionId: 'sub_test_1', supportRequests: [],
   } satisfies SubscriptionPersonalData,
   audit: {
     signupAttempts: [],

@@ -51,7 +51,7 @@ describeWithInfra(['postgres'], 'a user\'s subscription in the test payment mode
   it('answers identity with the plan, payment state and provider references, and nobody else', async () => {
     const u = await user();
     expect(await personalData(u.userId)).toEqual({
-      tier: 'free', status: 'none', currentPeriodEnd: null, cancelAtPeriodEnd: false, paymentCustomerId: null, paymentSubscriptionId: null,
+      tier: 'free', status: 'none', currentPeriodEnd: null, cancelAtPeriodEnd: false, paymentCustomerId: null, paymentSubscriptionId: null, supportRequests: [],
     });
     const res = await svc.app.inject({ method: 'GET', url: `/internal/personal-data/subscription?userId=${u.userId}`, headers: await svc.as({ kind: 'service', service: 'exchange' }) });
     expect(res.statusCode).toBe(403);
@@ -64,14 +64,14 @@ describeWithInfra(['postgres'], 'a user\'s subscription in the test payment mode
     const before = await personalData(u.userId);
     expect(before).toEqual({
       tier: 'premium', status: 'active', currentPeriodEnd: expect.any(String), cancelAtPeriodEnd: false,
-      paymentCustomerId: expect.stringMatching(/^cus_test_/), paymentSubscriptionId: subscriptionId,
+      paymentCustomerId: expect.stringMatching(/^cus_test_/), paymentSubscriptionId: subscriptionId, supportRequests: [],
     });
     await cancellations();
 
     await deleteAccount(u);
     expect(await cancellations()).toEqual([u.userId]);
     expect(await personalData(u.userId)).toEqual({
-      tier: 'free', status: 'cancelled', currentPeriodEnd: null, cancelAtPeriodEnd: false, paymentCustomerId: null, paymentSubscriptionId: null,
+      tier: 'free', status: 'cancelled', currentPeriodEnd: null, cancelAtPeriodEnd: false, paymentCustomerId: null, paymentSubscriptionId: null, supportRequests: [],
     });
     expect((await info(u)).tier).toBe('free');
     await expect.poll(() => svc.ctx.orm.em.fork().count(TestSubscription, { customerId: before.paymentCustomerId! })).toBe(0);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ErrorBody, SupportQueue, SupportQueueItem, SupportRequest, SupportRequestList } from '@puente/contracts';
+import { ErrorBody, SubscriptionPersonalData, SupportQueue, SupportQueueItem, SupportRequest, SupportRequestList } from '@puente/contracts';
 import { makeEvent } from '@puente/platform';
 import { startTestService, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
@@ -97,9 +97,11 @@ describeWithInfra(['postgres'], 'priority support', () => {
     }
   });
 
-  it("deletes a deleted user's support requests, from the queue too", async () => {
+  it("gives a user's support requests in their data download, and deletes them with the account", async () => {
     const hana = await user();
     const request = await ask(hana, 'Close my account');
+    const download = await call('GET', `/internal/personal-data/subscription?userId=${hana.userId}`, await svc.as({ kind: 'service', service: 'identity' }));
+    expect(SubscriptionPersonalData.parse(download.json()).supportRequests).toEqual([request]);
     await svc.deliver(makeEvent('userDeleted', hana.userId, { userId: hana.userId }));
     expect((await queue('?limit=500')).items.map((i) => i.id)).not.toContain(request.id);
     expect(await svc.ctx.orm.em.fork().count(SupportRequestRow, { userId: hana.userId })).toBe(0);

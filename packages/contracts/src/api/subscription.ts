@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ClpAmount, Count, GbpAmount, IsoDateTime, Message, SubscriptionTier, requiredText } from './common.ts';
+import { SupportRequest } from './support.ts';
 
 /** A plan and its limits (spec section 9). */
 export const Plan = z.object({
@@ -91,10 +92,12 @@ export type CancelSubscriptionResponse = z.infer<typeof CancelSubscriptionRespon
 
 /**
  * The subscription service's section of a user's data download (GET /internal/personal-data/subscription): the plan,
- * the payment state and the payment provider's references to the user. No card data: the provider holds it.
+ * the payment state and the payment provider's references to the user, and their support requests (newest first). No
+ * card data: the provider holds it.
  */
 export const SubscriptionPersonalData = SubscriptionInfo.pick({ tier: true, status: true, currentPeriodEnd: true, cancelAtPeriodEnd: true }).extend({
   paymentCustomerId: z.string().nullable(),
   paymentSubscriptionId: z.string().nullable(),
+  supportRequests: z.array(SupportRequest),
 });
 export type SubscriptionPersonalData = z.infer<typeof SubscriptionPersonalData>;

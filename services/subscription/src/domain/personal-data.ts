@@ -1,16 +1,16 @@
 /**
  * What the subscription service holds of a user, for their data download (their plan, payment state and the payment
- * provider's references to them; never card data, which only the provider holds), and their account's deletion: a
- * premium plan ends at once (announced, as any end is), the references go, and the provider is told to forget the
- * customer by a job (jobs/erase-payment-customer.ts) that retries while it cannot be reached; their support requests
- * are deleted.
+ * provider's references to them, their support requests; never card data, which only the provider holds), and their
+ * account's deletion: a premium plan ends at once (announced, as any end is), the references go, the provider is told
+ * to forget the customer by a job (jobs/erase-payment-customer.ts) that retries while it cannot be reached, and their
+ * support requests are deleted.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SubscriptionPersonalData } from '@puente/contracts';
 import type { JobQueue } from '@puente/platform';
 import { ended } from './billing.ts';
 import { PLAN_LOCK, Subscription } from './subscription.ts';
-import { SupportRequest } from './support.ts';
+import { SupportRequest, supportView } from './support.ts';
 import { ERASE_PAYMENT_CUSTOMER } from '../jobs/erase-payment-customer.ts';
 
 export async function personalDataOf(em: EntityManager, userId: number): Promise<SubscriptionPersonalData> {
@@ -18,6 +18,7 @@ export async function personalDataOf(em: EntityManager, userId: number): Promise
   return {
     tier: row?.tier ?? 'free', status: row?.status ?? 'none', currentPeriodEnd: row?.currentPeriodEnd?.toISOString() ?? null,
     cancelAtPeriodEnd: row?.cancelAtPeriodEnd ?? false, paymentCustomerId: row?.customerId ?? null, paymentSubscriptionId: row?.providerSubscriptionId ?? null,
+    supportRequests: (await em.find(SupportRequest, { userId }, { orderBy: { createdAt: 'desc', id: 'desc' } })).map(supportView),
   };
 }
 
