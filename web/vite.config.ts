@@ -3,7 +3,8 @@ import react from '@vitejs/plugin-react';
 
 /**
  * MUI X Charts: with what only it uses (its vendored d3, gestures, @base-ui/utils), about 300 KB minified that only
- * the admin page's charts need (loaded there with React.lazy, src/app/routes/admin.tsx). Those dependencies join its
+ * the admin page's and the analytics page's charts need (loaded there with React.lazy, src/app/routes/admin.tsx and
+ * analytics.tsx). Those dependencies join its
  * chunk by themselves: a group takes its modules' dependencies that no earlier group (higher priority) has taken.
  */
 const CHARTS = /node_modules[\\/]@mui[\\/]x-/;
