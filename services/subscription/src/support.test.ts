@@ -72,7 +72,7 @@ describeWithInfra(['postgres'], 'priority support', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(SupportQueueItem.parse(res.json())).toMatchObject({ status: 'answered', reply: 'It arrived this morning.', resolvedAt: '2026-03-11T09:30:00.000Z', tier: 'free' });
     const again = await call('PUT', `/admin/support-requests/${request.id}/resolve`, admin, { status: 'closed' });
-    expect([again.statusCode, ErrorBody.parse(again.json())]).toEqual([409, { message: 'This support request has already been answered or closed', code: 'conflict' }]);
+    expect([again.statusCode, ErrorBody.parse(again.json())]).toEqual([409, { message: 'This support request has already been answered or closed', code: 'support_request_resolved' }]);
     const mine = SupportRequestList.parse((await call('GET', '/support-requests', dan.headers)).json());
     expect(mine.map((r) => [r.subject, r.status, r.reply])).toEqual([['Missing payment', 'answered', 'It arrived this morning.']]);
     expect((await queue()).items.map((i) => i.id)).not.toContain(request.id);
@@ -118,7 +118,8 @@ describeWithInfra(['postgres'], 'priority support', () => {
     expect([long.statusCode, ErrorBody.parse(long.json()).message]).toEqual([400, 'Subject must be at most 120 characters']);
     for (let i = 1; i <= 5; i++) await ask(gina, `Question ${i}`);
     const sixth = await call('POST', '/support-requests', gina.headers, { subject: 'Question 6', message: 'Hi' });
-    expect([sixth.statusCode, ErrorBody.parse(sixth.json()).message]).toEqual([409,
-      'You have 5 open support requests: please wait for an answer before writing another.']);
+    expect([sixth.statusCode, ErrorBody.parse(sixth.json())]).toEqual([409, {
+      message: 'You have 5 open support requests: please wait for an answer before writing another.', code: 'support_requests_open',
+    }]);
   });
 });

@@ -15,6 +15,9 @@ export const SUPPORT_MESSAGE_MAX = 5000;
 /** Open requests a user may have at once: enough for real problems, not a flood of the queue. */
 export const MAX_OPEN_SUPPORT_REQUESTS = 5;
 
+/** The `code` of each refusal (409), so the web app can word it in the user's language. */
+export const SupportRefusal = { tooManyOpen: 'support_requests_open', resolved: 'support_request_resolved' } as const;
+
 /** The field messages of the support forms (the web app translates them by key). */
 export const SupportMessages = {
   subjectRequired: 'Subject is required',

@@ -1,7 +1,7 @@
 /** Priority support (domain/support.ts): users write and read their own requests; admins work the queue. */
 import type { FastifyInstance } from 'fastify';
-import { MAX_OPEN_SUPPORT_REQUESTS, Routes } from '@puente/contracts';
-import { conflict, notFound, requireAdmin, requireUser, serve } from '@puente/platform';
+import { MAX_OPEN_SUPPORT_REQUESTS, Routes, SupportRefusal } from '@puente/contracts';
+import { AppError, notFound, requireAdmin, requireUser, serve } from '@puente/platform';
 import { Subscription } from '../domain/subscription.ts';
 import { queueItem, SupportRequest, supportQueue, supportView } from '../domain/support.ts';
 import type { RouteDeps } from './deps.ts';
@@ -16,7 +16,7 @@ export function supportRoutes({ now }: Pick<RouteDeps, 'now'>) {
     /** 409 over the open limit (two at once may both pass under it: the limit only bounds a flood). */
     serve(app, routes.createSupportRequest, async (request) => {
       const { userId } = requireUser(request);
-      if (await request.em.count(SupportRequest, { userId, status: 'open' }) >= MAX_OPEN_SUPPORT_REQUESTS) throw conflict(TOO_MANY_OPEN);
+      if (await request.em.count(SupportRequest, { userId, status: 'open' }) >= MAX_OPEN_SUPPORT_REQUESTS) throw new AppError(409, SupportRefusal.tooManyOpen, TOO_MANY_OPEN);
       const created = request.em.create(SupportRequest, { userId, ...request.body, status: 'open', createdAt: now() });
       await request.em.flush();
       return supportView(created);
@@ -46,7 +46,7 @@ export function supportRoutes({ now }: Pick<RouteDeps, 'now'>) {
         { status, reply: reply ?? null, resolvedAt: now(), resolvedById: admin.userId });
       const row = await request.em.findOne(SupportRequest, { id });
       if (!row) throw notFound(SUPPORT_REQUEST_NOT_FOUND);
-      if (changed === 0) throw conflict(ALREADY_RESOLVED);
+      if (changed === 0) throw new AppError(409, SupportRefusal.resolved, ALREADY_RESOLVED);
       const plan = await request.em.findOne(Subscription, { userId: row.userId }, { fields: ['tier'] });
       return queueItem(row, plan?.tier ?? null);
     });
