@@ -1,0 +1,109 @@
+/**
+ * The in-exchange chat in real headless Chromium: Ana's request accepted by Bea and approved (set up through the
+ * API); both open the exchange, write to each other and see the other's message arrive live without reloading;
+ * Bea says 'I have paid', and Ana is told to check her bank. Screenshots go to web/e2e/screenshots/chat/; any
+ * uncaught page error or unexpected console error fails the test.
+ */
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { chromiumAvailable } from './app-server.ts';
+import { screenshotFolder, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
+
+/** The live channel's delivery, or at worst the chat's fallback read (15 s), on a busy 2-core machine. */
+const LIVE = { timeout: 20_000 };
+
+interface Trader { name: string; cookie: string; context: BrowserContext; page: Page; watched: WatchedPage }
+
+describe.skipIf(!chromiumAvailable())('two traders chat during an exchange (browser)', () => {
+  const running = useAppAndBrowser();
+  const folder = screenshotFolder('chat');
+  const traders: Trader[] = [];
+
+  async function api(path: string, init: { method?: string; body?: unknown; cookie?: string } = {}) {
+    const headers: Record<string, string> = { origin: running.app.url };
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    if (init.cookie) headers.cookie = init.cookie;
+    const method = init.method ?? (init.body === undefined ? 'GET' : 'POST');
+    const res = await fetch(`${running.app.url}${path}`, { method, headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res;
+  }
+
+  async function trader(firstName: string, lastName: string, digits: string): Promise<Trader> {
+    const email = `${firstName.toLowerCase()}.chat.${Date.now()}@example.com`;
+    const password = 'correct horse battery';
+    const signup = await (await api('/api/signup/request', { body: { email, password, firstName, lastName, referralCode: running.app.admin.referralCode } })).json() as { verificationToken: string };
+    await api('/api/signup/verify', { body: { token: signup.verificationToken } });
+    const login = await api('/api/auth/login', { body: { email, password } });
+    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('puente_session='))!.split(';')[0]!;
+    await api('/api/bank-accounts', { cookie, body: { currency: 'GBP', bankName: 'Monzo', accountNumber: `${digits}926819`, accountHolder: `${firstName} ${lastName}`, sortCode: '04-00-04' } });
+    await api('/api/bank-accounts', { cookie, body: { currency: 'CLP', bankName: 'BancoEstado', accountNumber: `${digits}3456789`, accountHolder: `${firstName} ${lastName}`, rut: '12.345.678-5', accountType: 'vista', email: `${firstName.toLowerCase()}@example.cl` } });
+    const context = await running.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: running.app.url });
+    const [name, value] = cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: running.app.url }]);
+    const watched = await watchedPage(context, folder);
+    const t: Trader = { name: firstName, cookie, context, page: watched.page, watched };
+    traders.push(t);
+    return t;
+  }
+
+  /** Retries a setup call until the services have heard of the new users' accounts (events). */
+  async function eventually<T>(attempt: () => Promise<T>): Promise<T> {
+    for (let i = 0; ; i++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (i >= 40) throw error;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  }
+
+  it('shows each party the other\'s messages live, the steps of the trade, and the partner\'s \'I have paid\'', async () => {
+    const ana = await trader('Ana', 'Rojas', '31');
+    const bea = await trader('Bea', 'Soto', '42');
+    try {
+      const request = await eventually(async () => (await api('/api/exchange-requests', {
+        cookie: ana.cookie, body: { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 100, exchangeRate: 1275 },
+      })).json() as { id: number });
+      const match = await eventually(async () => (await api('/api/exchange-matches', { cookie: bea.cookie, body: { exchangeRequestId: request.id } })).json() as { id: number });
+      await api(`/api/exchange-matches/${match.id}/confirm`, { method: 'PUT', cookie: ana.cookie });
+
+      // The bank details open by themselves once the match is confirmed (spec section 4): closed, then the exchange.
+      for (const t of [ana, bea]) {
+        await t.page.goto('/dashboard');
+        await t.page.getByRole('dialog', { name: 'Exchange Match Confirmed' }).getByRole('button', { name: 'Close' }).click(LIVE);
+        await t.page.goto(`/dashboard?requestId=${request.id}`);
+      }
+      const chatOf = (t: Trader) => t.page.getByRole('dialog', { name: `Exchange #${request.id}` }).getByRole('region', { name: 'Chat' });
+      const [anaChat, beaChat] = [chatOf(ana), chatOf(bea)];
+      await anaChat.getByText('Approved by you: bank details are shared').waitFor();
+      await beaChat.getByText('Approved by Ana Rojas: bank details are shared').waitFor();
+      await beaChat.getByText('Accepted by you').waitFor();
+
+      // Ana writes; Bea sees it without reloading, and answers.
+      await anaChat.getByRole('textbox', { name: 'Write a message' }).fill('Hola Bea, send the pesos when you can');
+      await anaChat.getByRole('button', { name: 'Send' }).click();
+      await beaChat.getByText('Hola Bea, send the pesos when you can').waitFor(LIVE);
+      await beaChat.getByRole('textbox', { name: 'Write a message' }).fill('Sending them now');
+      await beaChat.getByRole('button', { name: 'Send' }).click();
+      await anaChat.getByText('Sending them now').waitFor(LIVE);
+      await Promise.all([ana.watched.shot('01-chat-ana'), bea.watched.shot('01-chat-bea')]);
+
+      // Bea has paid: both see it; Ana is told to check her bank.
+      await beaChat.getByRole('button', { name: 'I have paid' }).click();
+      await beaChat.getByText('You marked your payment sent').waitFor();
+      await anaChat.getByText('Payment marked sent by Bea Soto').waitFor(LIVE);
+      await anaChat.getByText('Bea Soto says they have paid: check your bank before marking the exchange completed.').waitFor(LIVE);
+      await ana.watched.shot('02-partner-paid');
+      // Each message once, in the same order on both screens.
+      const texts = async (t: Trader) => chatOf(t).getByTestId('chat-text').locator('p').allTextContents();
+      expect(await texts(ana)).toEqual(['Hola Bea, send the pesos when you can', 'Sending them now']);
+      expect(await texts(bea)).toEqual(await texts(ana));
+      expect(traders.flatMap((t) => t.watched.problems)).toEqual([]);
+    } catch (error) {
+      await Promise.all(traders.map((t) => t.watched.shot(`failure-${t.name.toLowerCase()}`).catch(() => {})));
+      throw new Error(`${(error as Error).message}\nproblems: ${JSON.stringify(traders.flatMap((t) => t.watched.problems))}\napp output:\n${running.app.output().slice(-3000)}`);
+    }
+  });
+});
