@@ -63,10 +63,9 @@ describe.skipIf(!chromiumAvailable())('two traders chat during an exchange (brow
     const ana = await trader('Ana', 'Rojas', '31');
     const bea = await trader('Bea', 'Soto', '42');
     try {
-      const request = await eventually(async () => (await api('/api/exchange-requests', {
-        cookie: ana.cookie, body: { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 100, exchangeRate: 1275 },
-      })).json() as { id: number });
-      const match = await eventually(async () => (await api('/api/exchange-matches', { cookie: bea.cookie, body: { exchangeRequestId: request.id } })).json() as { id: number });
+      const created = async (path: string, cookie: string, body: unknown) => (await (await api(path, { cookie, body })).json()) as { id: number };
+      const request = await eventually(() => created('/api/exchange-requests', ana.cookie, { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 100, exchangeRate: 1275 }));
+      const match = await eventually(() => created('/api/exchange-matches', bea.cookie, { exchangeRequestId: request.id }));
       await api(`/api/exchange-matches/${match.id}/confirm`, { method: 'PUT', cookie: ana.cookie });
 
       // The bank details open by themselves once the match is confirmed (spec section 4): closed, then the exchange.
