@@ -7,6 +7,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { ChatMessage, ChatMessageList, ErrorBody, ExchangeMatch } from '@puente/contracts';
 import { describeWithInfra } from '@puente/testkit';
 import { publishedPayloads, trader, useExchangeService } from './testing/traders.ts';
+import { sweepTradeTimers } from './jobs/sweep-trade-timers.ts';
 
 type Headers = Record<string, string>;
 const MATCH_NOT_FOUND = { message: 'Exchange match not found', code: 'not_found' };
@@ -148,6 +149,15 @@ describeWithInfra(['postgres'], 'exchange chat', () => {
       const withdrawn = await trade();
       await ok(call('PATCH', `/exchange-requests/${withdrawn.match.exchangeRequestId}/cancel`, withdrawn.ana.headers));
       expect(said(await messages(withdrawn.bruno.headers, withdrawn.match.id)).at(-1)).toBe(`cancelled by ${withdrawn.ana.userId}`);
+    });
+
+    it('tells them when a pending match expires unapproved, by nobody', async () => {
+      const { bruno, match } = await trade();
+      exchange.advance(25 * 3_600_000);
+      await sweepTradeTimers(exchange.svc.ctx, { matchApprovalHours: 24, completionReminderHours: [], requestExpiryDays: 30 }, exchange.now);
+      const all = await messages(bruno.headers, match.id);
+      expect(said(all)).toEqual([`accepted by ${bruno.userId}`, 'expired by nobody']);
+      expect(all[1]!.body).toBe('The match expired: it was not approved in time');
     });
   });
 
