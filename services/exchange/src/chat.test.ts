@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { ChatMessage, ChatMessageList, ErrorBody, ExchangeMatch } from '@puente/contracts';
+import { makeEvent } from '@puente/platform';
 import { describeWithInfra } from '@puente/testkit';
 import { publishedPayloads, trader, useExchangeService } from './testing/traders.ts';
 import { sweepTradeTimers } from './jobs/sweep-trade-timers.ts';
@@ -159,6 +160,17 @@ describeWithInfra(['postgres'], 'exchange chat', () => {
       expect(said(all)).toEqual([`accepted by ${bruno.userId}`, 'expired by nobody']);
       expect(all[1]!.body).toBe('The match expired: it was not approved in time');
     });
+  });
+
+  it('erases a deleted user\'s messages; the system messages name them as a deleted user', async () => {
+    const { ana, bruno, match } = await trade();
+    await ok(write(ana.headers, match.id, 'My number is on the way'), 201);
+    await ok(write(bruno.headers, match.id, 'Thanks Ana'), 201);
+    await exchange.svc.deliver(makeEvent('userDeleted', bruno.userId, { userId: bruno.userId }));
+    const all = await messages(ana.headers, match.id);
+    expect(all.map((m) => m.body)).toEqual([
+      'Deleted user accepted the exchange request', 'My number is on the way', 'Deleted user called off the match',
+    ]);
   });
 
   describe('I have paid', () => {

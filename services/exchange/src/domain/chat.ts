@@ -80,3 +80,11 @@ export async function announceInChat(
   const body = SENTENCES[event](trader?.firstName || 'A party');
   return addToChat(tx, match, { kind: 'system', body, event, subjectId }, at);
 }
+
+/** A deleted user's words leave the chats they were in; the system messages name them as the deleted user. */
+export async function eraseFromChats(tx: EntityManager, userId: number, deletedName: string): Promise<void> {
+  await tx.nativeDelete(ChatMessage, { authorId: userId });
+  for (const event of ChatSystemEvent.options) {
+    await tx.nativeUpdate(ChatMessage, { subjectId: userId, event }, { body: SENTENCES[event](deletedName) });
+  }
+}

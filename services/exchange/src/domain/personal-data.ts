@@ -2,7 +2,8 @@
  * What the exchange service holds of a user, for their data download and their account's deletion. Completed
  * exchanges stay (their partner's history and trade record are made of them), showing the person as a deleted user;
  * what was still open to trade ends: their open and matched requests are cancelled (a pending match on one with it),
- * and their pending acceptances of others' requests withdrawn, each announced as a cancel by them would be.
+ * and their pending acceptances of others' requests withdrawn, each announced as a cancel by them would be. Their
+ * chat messages are erased, and the system messages name them as a deleted user.
  */
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { DeletedUser, type ExchangePersonalData } from '@puente/contracts';
@@ -10,6 +11,7 @@ import { addToOutbox, makeEvent } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
 import { Block, blockChangedKeys, blockedBy } from './blocks.ts';
+import { eraseFromChats } from './chat.ts';
 import { historyOf } from './history.ts';
 import { cardChangedKeys, changedKeys } from './market-version.ts';
 import { cancelMatch, lockTrade } from './trade.ts';
@@ -45,6 +47,7 @@ export async function eraseUser(tx: EntityManager, userId: number, at: Date): Pr
   // Whom they blocked is their data; blocks of them by others stay (a deleted user trades no more anyway).
   const blocked = await tx.find(Block, { blockerId: userId }, { fields: ['blockedId'] });
   await tx.nativeDelete(Block, { blockerId: userId });
+  await eraseFromChats(tx, userId, DeletedUser.firstName);
   const parties = new Set([userId]);
   const requests = await tx.find(ExchangeRequest, { userId, status: { $in: ['open', 'matched'] } }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   for (const request of requests) {
