@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { ChatMessage, ChatMessageList, ErrorBody, ExchangeMatch } from '@puente/contracts';
+import { ChatMessage, ChatMessageList, ErrorBody, ExchangeMatch, ExchangePersonalData } from '@puente/contracts';
 import { makeEvent } from '@puente/platform';
 import { describeWithInfra } from '@puente/testkit';
 import { publishedPayloads, trader, useExchangeService } from './testing/traders.ts';
@@ -162,15 +162,20 @@ describeWithInfra(['postgres'], 'exchange chat', () => {
     });
   });
 
-  it('erases a deleted user\'s messages; the system messages name them as a deleted user', async () => {
+  it('gives a user their messages in their data download; erases them once deleted, naming them as a deleted user', async () => {
     const { ana, bruno, match } = await trade();
     await ok(write(ana.headers, match.id, 'My number is on the way'), 201);
-    await ok(write(bruno.headers, match.id, 'Thanks Ana'), 201);
+    const thanks = ChatMessage.parse(await ok(write(bruno.headers, match.id, 'Thanks Ana'), 201));
+    const identity = await exchange.svc.as({ kind: 'service', service: 'identity' });
+    const download = async (userId: number) => ExchangePersonalData.parse(
+      await ok(exchange.svc.app.inject({ method: 'GET', url: `/internal/personal-data/trades?userId=${userId}`, headers: identity })));
+    expect((await download(bruno.userId)).chatMessages).toEqual([thanks]);
     await exchange.svc.deliver(makeEvent('userDeleted', bruno.userId, { userId: bruno.userId }));
     const all = await messages(ana.headers, match.id);
     expect(all.map((m) => m.body)).toEqual([
       'Deleted user accepted the exchange request', 'My number is on the way', 'Deleted user called off the match',
     ]);
+    expect((await download(bruno.userId)).chatMessages).toEqual([]);
   });
 
   describe('I have paid', () => {

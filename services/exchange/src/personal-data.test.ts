@@ -62,6 +62,7 @@ describeWithInfra(['postgres'], 'a user\'s trades: downloaded, counted before a 
     }]);
     // Whom she blocked (not who blocked her: that is Di's data).
     expect(data.blockedUsers).toEqual([{ userId: bo.userId, firstName: 'Bo', lastName: 'Tester', profileImageUrl: null, blockedAt: expect.any(String) }]);
+    expect(data.chatMessages).toEqual([]);
     expect(await inProgress(ana.userId)).toBe(2);
     expect((await internal(`/internal/trades-in-progress?userId=${ana.userId}`, { kind: 'service', service: 'accounts' })).statusCode).toBe(403);
 

@@ -31,6 +31,7 @@ const sections = {
       exchangeRate: 1275, status: 'completed', completedAt: at, userRole: 'requester',
     }],
     blockedUsers: [],
+    chatMessages: [],
   } satisfies ExchangePersonalData,
   rating: {
     given: [{ id: 4, exchangeMatchId: 8, fromUserId: 2, toUserId: 3, rating: 5, comment: 'Quick and kind', createdAt: at, fromUser: { firstName: 'Zoe' } }],

@@ -25,6 +25,7 @@ import {
   idParam,
 } from './common.ts';
 import { BlockedUserList, TakerRequirements } from './exchange-access.ts';
+import { ChatMessageList } from './exchange-chat.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Path parameters
@@ -380,6 +381,8 @@ export const ExchangePersonalData = z.object({
   matches: ExchangeMatchList,
   history: TransactionHistory,
   blockedUsers: BlockedUserList,
+  /** The chat messages the user wrote, oldest first. */
+  chatMessages: ChatMessageList,
 });
 export type ExchangePersonalData = z.infer<typeof ExchangePersonalData>;
 

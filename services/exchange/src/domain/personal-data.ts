@@ -11,7 +11,7 @@ import { addToOutbox, makeEvent } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
 import { Block, blockChangedKeys, blockedBy } from './blocks.ts';
-import { eraseFromChats } from './chat.ts';
+import { ChatMessage, chatView, eraseFromChats } from './chat.ts';
 import { historyOf } from './history.ts';
 import { cardChangedKeys, changedKeys } from './market-version.ts';
 import { cancelMatch, lockTrade } from './trade.ts';
@@ -27,6 +27,7 @@ export async function personalDataOf(em: EntityManager, userId: number): Promise
   return {
     requests: requests.map(requestSummary), matches: await matchViews(em, matches), history: await historyOf(em, userId, completed),
     blockedUsers: await blockedBy(em, userId),
+    chatMessages: (await em.find(ChatMessage, { authorId: userId }, { orderBy: { id: 'asc' } })).map(chatView),
   };
 }
 
