@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { Logger } from 'pino';
 import { LRUCache } from 'lru-cache';
-import { LIVE_SESSION_ENDED_CLOSE_CODE, topicOf, type EventEnvelope, type LiveMessage } from '@puente/contracts';
+import { Events, LIVE_SESSION_ENDED_CLOSE_CODE, topicOf, type EventEnvelope, type LiveMessage } from '@puente/contracts';
 import { readEvent, type EventBus, type SubscriptionHandle } from '@puente/platform';
 
 /** What /ws sends: the contract's live messages (match_success is a signal to refetch the matches). */
@@ -54,6 +54,8 @@ export class LiveHub {
     this.subscription = await this.opts.bus.subscribe({
       group: this.group,
       topics: [topicOf('notification'), topicOf('exchange')],
+      // Only what a socket is told: the rest of the exchange topic is passed over unhandled (and untraced).
+      types: [Events.notificationCreated.type, Events.matchAnnounced.type, Events.chatMessagePosted.type],
       startFrom: 'latest',
       handle: async (event) => this.onEvent(event),
     });
