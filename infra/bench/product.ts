@@ -163,8 +163,9 @@ async function startEmbeddedProduct(dataDir: string): Promise<Product> {
   const startedInMs = performance.now() - started;
   // The node process itself (npm runs it through a shell whose command line names the script too).
   const embeddedPid = () => [child.pid!, ...descendants(child.pid!)].find((p) => {
-    const [program, script] = argvOf(p);
-    return program?.endsWith('node') && script?.endsWith('infra/embedded.ts');
+    // The script comes after node's own options (`--import @puente/platform/preload`).
+    const [program, ...args] = argvOf(p);
+    return program?.endsWith('node') && args.some((arg) => arg.endsWith('infra/embedded.ts'));
   });
   const pids = () => {
     const pid = embeddedPid();
