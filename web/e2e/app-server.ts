@@ -58,8 +58,22 @@ export interface RunningApp {
   stop: () => Promise<void>;
 }
 
-/** `node infra/embedded.ts` on a free port with a fresh DATA_DIR; resolves once /api/health answers 200. */
+/**
+ * `node infra/embedded.ts` on a free port with a fresh DATA_DIR; resolves once /api/health answers 200. A port found
+ * free can be taken before the app listens on it (other test files' apps open ports of their own meanwhile): then it
+ * starts again on another.
+ */
 export async function startApp(): Promise<RunningApp> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startAppOnce();
+    } catch (err) {
+      if (attempt >= 3 || !(err as Error).message.includes('EADDRINUSE')) throw err;
+    }
+  }
+}
+
+async function startAppOnce(): Promise<RunningApp> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'puente-e2e-'));
   const admin = { email: 'admin@e2e.test', password: 'e2e-admin-password', referralCode: 'E2E-WELCOME' };
