@@ -127,6 +127,8 @@ export const Events = {
   matchCompletionReminded: event('exchange', 'exchange.match.completion-reminded', 1, z.object({
     ...MatchParties, hoursSinceConfirmed: Count,
   })),
+  /** A party of a confirmed match marked their payment sent ('I have paid'), once: the other party checks their bank. */
+  matchPaymentMarked: event('exchange', 'exchange.match.payment-marked', 1, z.object({ ...MatchParties, paidById: Id })),
   /**
    * A message in a match's chat (a party's text or a system message): the gateway delivers it live to the two
    * parties. Carries the parties' ids so nothing has to be looked up; never bank details.

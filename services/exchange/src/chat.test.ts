@@ -190,6 +190,9 @@ describeWithInfra(['postgres'], 'exchange chat', () => {
       expect((await act(ana.headers, match.id, 'paid')).paidByIds).toEqual([bruno.userId, ana.userId]);
       const mine = ExchangeMatch.array().parse(await ok(call('GET', '/exchange-matches', ana.headers)));
       expect(mine.find((m) => m.id === match.id)?.paidByIds).toEqual([bruno.userId, ana.userId]);
+      // Each mark is published once, for the other party's notification.
+      const marked = (await publishedPayloads(exchange.svc, 'matchPaymentMarked')).filter((e) => e.matchId === match.id);
+      expect(marked.map((e) => e.paidById)).toEqual([bruno.userId, ana.userId]);
     });
 
     it('is refused before approval and once completed (409), and to anyone but the parties (404)', async () => {

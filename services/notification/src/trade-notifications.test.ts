@@ -133,6 +133,15 @@ describeWithInfra(['postgres'], 'notifications of an exchange\'s steps', () => {
       expect(await notificationsOf(CARL)).toEqual([{ type: 'request_expired', referenceId: 14, read: false, content: 'Your exchange request #14 expired without a match.' }]);
     });
 
+    it('a party marking their payment sent tells the other party, whichever side paid', async () => {
+      await deliverTwice('matchPaymentMarked', { ...parties, paidById: BOB });
+      await deliverTwice('matchPaymentMarked', { ...parties, paidById: ANA });
+      const told = { type: 'payment_sent', referenceId: 12, read: false,
+        content: 'Your exchange partner on exchange request #12 marked their payment sent. Check your bank account, then mark the exchange completed.' };
+      expect(await notificationsOf(ANA)).toEqual([told]);
+      expect(await notificationsOf(BOB)).toEqual([told]);
+    });
+
     it('a failed premium payment tells the user, about no request', async () => {
       await deliverTwice('subscriptionPaymentFailed', { userId: CARL });
       expect(await notificationsOf(CARL)).toEqual([{

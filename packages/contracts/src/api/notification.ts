@@ -11,8 +11,8 @@ import { ChatLiveMessage } from './exchange-chat.ts';
  * The spec's five types, then the ones it has no word for: a pending match called off by the matcher or with its
  * request (match_cancelled), turned down by the requester (match_declined), or not approved in time
  * (match_expired); a confirmed match still not marked completed (completion_reminder); an open request nobody took
- * in time (request_expired); a premium renewal that could not be charged (payment_failed). A client shows a type it
- * does not know by its content alone.
+ * in time (request_expired); a premium renewal that could not be charged (payment_failed); the other party of a
+ * confirmed match marked their payment sent (payment_sent). A client shows a type it does not know by its content alone.
  */
 export const NotificationType = z.enum([
   'exchange_request',
@@ -26,6 +26,7 @@ export const NotificationType = z.enum([
   'completion_reminder',
   'request_expired',
   'payment_failed',
+  'payment_sent',
 ]);
 export type NotificationType = z.infer<typeof NotificationType>;
 

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Routes } from '@puente/contracts';
-import { conflict, notFound, requireUser, serve, type ServiceContext } from '@puente/platform';
+import { addToOutbox, conflict, makeEvent, notFound, requireUser, serve, type ServiceContext } from '@puente/platform';
 import { ExchangeMatch } from '../domain/exchange-match.ts';
 import { addToChat, announceInChat, assertChatOpen, chatView, ChatMessage } from '../domain/chat.ts';
 import { changingMarket } from '../domain/market-version.ts';
@@ -65,6 +65,10 @@ export function chatRoutes({ ctx, now }: ChatDeps) {
         if (m[side]) return m;
         m[side] = at;
         await announceInChat(tx, m, 'paid', caller.userId, at);
+        // The other party is also told outside the chat (a stored notification), where they may not be looking.
+        addToOutbox(tx, makeEvent('matchPaymentMarked', m.id, {
+          matchId: m.id, requestId: m.requestId, requesterId: m.requesterId, matcherId: m.matcherId, paidById: caller.userId,
+        }));
         return m;
       });
       return matchView(request.em, marked);

@@ -70,6 +70,13 @@ export function completionReminded(m: EventPayload<'matchCompletionReminded'>): 
   return [m.requesterId, m.matcherId].map((userId) => to(userId, 'completion_reminder', m.requestId, content));
 }
 
+/** One party marked their payment sent: the other checks their bank before completing. */
+export function paymentMarked(m: EventPayload<'matchPaymentMarked'>): NewNotification[] {
+  const other = m.paidById === m.requesterId ? m.matcherId : m.requesterId;
+  return [to(other, 'payment_sent', m.requestId,
+    `Your exchange partner on ${request(m.requestId)} marked their payment sent. Check your bank account, then mark the exchange completed.`)];
+}
+
 /** An open request nobody took in time. */
 export function requestExpired(r: EventPayload<'requestExpired'>): NewNotification[] {
   return [to(r.userId, 'request_expired', r.requestId, `Your ${request(r.requestId)} expired without a match.`)];

@@ -44,6 +44,7 @@ export const consumers = [
   telling('matchCancelled', told.matchCancelled),
   telling('matchExpired', told.matchExpired),
   telling('matchCompletionReminded', told.completionReminded),
+  telling('matchPaymentMarked', told.paymentMarked),
   telling('requestExpired', told.requestExpired),
   telling('ratingSubmitted', told.ratingSubmitted),
   telling('subscriptionPaymentFailed', told.paymentFailed),
