@@ -28,6 +28,7 @@ export const queryKeys = {
   referralList: [Routes.identity.referralList.path] as const,
   userDirectory: [Routes.identity.directory.path] as const,
   ratingsForUser: (userId: number) => [Routes.rating.forUser.path, userId] as const,
+  user: (userId: number) => [Routes.identity.user.path, userId] as const,
   notificationCount: [Routes.notification.count.path] as const,
   notifications: [Routes.notification.list.path] as const,
   exchangeRate: [Routes.exchange.rate.path] as const,

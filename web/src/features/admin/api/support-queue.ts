@@ -1,7 +1,7 @@
-/** The admins' support queue: the open requests, premium users' first (GET), and resolving one (PUT). */
+/** The admins' support queue: the open requests, premium users' first (GET), who wrote each, and resolving one (PUT). */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Routes, type SupportResolve } from '@puente/contracts';
-import { callWithHeaders, call } from '../../../lib/api-client.ts';
+import { callWithHeaders, call, read } from '../../../lib/api-client.ts';
 import { queryKeys, type Page } from '../../../lib/query-keys.ts';
 
 export function useSupportQueue(page: Page) {
@@ -11,6 +11,18 @@ export function useSupportQueue(page: Page) {
       const { data, headers } = await callWithHeaders(Routes.subscription.supportQueue, { query: page });
       return { items: data, total: Number(headers.get('x-total-count') ?? data.length) };
     },
+  });
+}
+
+/**
+ * The author of a request as an admin sees them (name and email, to answer outside the app too). Read per author
+ * rather than carried in the queue: the subscription service keeps no names, and a page holds a handful of authors.
+ */
+export function useSupportAuthor(userId: number) {
+  return useQuery({
+    queryKey: queryKeys.user(userId),
+    queryFn: () => read(Routes.identity.user, { params: { id: userId } }),
+    staleTime: 5 * 60_000,
   });
 }
 

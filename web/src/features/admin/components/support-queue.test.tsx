@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { SupportQueueItem } from '@puente/contracts';
+import type { AdminUserView, SupportQueueItem } from '@puente/contracts';
 import { SupportQueue } from './support-queue.tsx';
 import { fakeApi, makeUser, signedIn } from '../../../testing/fake-api.ts';
 import { findToast, renderWithRoutes } from '../../../testing/render.tsx';
@@ -9,12 +9,19 @@ const item = (id: number, subject: string, tier: 'free' | 'premium'): SupportQue
   id, subject, message: `About ${subject}.`, status: 'open', reply: null, createdAt: '2026-03-10T12:00:00.000Z', resolvedAt: null, userId: 40 + id, tier,
 });
 
+const author = (id: number, firstName: string, email: string): AdminUserView => ({
+  id, firstName, lastName: 'Díaz', profileImageUrl: null, trustRating: null, ratingCount: 0, transactionCount: 0, trustLevel: 'Bronze',
+  emailVerified: true, phoneVerified: false, idVerified: false, bankVerified: false, createdAt: '2026-02-01T00:00:00.000Z',
+  completionRate: null, averageCompletionMinutes: null, email, role: 'user', subscriptionTier: 'premium',
+});
+
 describe("the admins' support queue", () => {
   it('shows the open requests in the server\'s order, premium ones with a badge, and answers one with a reply', async () => {
     let open = [item(3, 'Refund', 'premium'), item(1, 'Limits', 'free')];
     const server = fakeApi({
       ...signedIn(makeUser({ role: 'admin' })),
       'GET /api/admin/support-requests': () => ({ body: open, headers: { 'x-total-count': String(open.length) } }),
+      'GET /api/users/43': { body: author(43, 'Rosa', 'rosa@example.com') },
       'PUT /api/admin/support-requests/3/resolve': ({ body }) => {
         open = open.filter((i) => i.id !== 3);
         return { body: { ...item(3, 'Refund', 'premium'), ...(body as object), resolvedAt: '2026-03-11T09:30:00.000Z' } };
@@ -25,7 +32,9 @@ describe("the admins' support queue", () => {
     expect(cards.map((c) => c.getAttribute('aria-label'))).toEqual(['Refund', 'Limits']);
     expect(within(cards[0]!).getByText('Premium')).toBeTruthy();
     expect(within(cards[1]!).queryByText('Premium')).toBeNull();
-    expect(within(cards[0]!).getByText(/User #43/)).toBeTruthy();
+    // Who wrote it, to answer them; an author who cannot be read shows by id.
+    expect(await within(cards[0]!).findByText(/Rosa Díaz <rosa@example.com>/)).toBeTruthy();
+    expect(within(cards[1]!).getByText(/User #41/)).toBeTruthy();
 
     const answer = within(cards[0]!).getByRole('button', { name: 'Mark answered' }) as HTMLButtonElement;
     expect(answer.disabled).toBe(true); // an answer needs a reply

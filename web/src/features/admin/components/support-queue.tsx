@@ -19,7 +19,7 @@ import type { SupportQueueItem } from '@puente/contracts';
 import { toast } from '../../../components/ui/toast.tsx';
 import { serverText } from '../../../lib/i18n.ts';
 import { formatDateTime } from '../../../utils/format.ts';
-import { useResolveSupportRequest, useSupportQueue } from '../api/support-queue.ts';
+import { useResolveSupportRequest, useSupportAuthor, useSupportQueue } from '../api/support-queue.ts';
 
 const PAGE_SIZE = 20;
 
@@ -47,6 +47,11 @@ function QueueItem({ item }: { item: SupportQueueItem }) {
   const { t } = useTranslation('support', { keyPrefix: 'queue' });
   const [reply, setReply] = useState('');
   const resolve = useResolveSupportRequest();
+  const { data: author } = useSupportAuthor(item.userId);
+  // Until the author is read (or if they are gone), the id alone.
+  const authorName = author
+    ? `${author.firstName} ${author.lastName}${'email' in author ? ` <${author.email}>` : ''}`
+    : t('user', { userId: item.userId });
   const act = (status: 'answered' | 'closed') => resolve.mutate({ id: item.id, status, ...(reply.trim() ? { reply } : {}) }, {
     onSuccess: () => toast({ title: t('done'), variant: 'success' }),
     onError: (error) => toast({ title: t('error'), description: t('failed', { message: serverText(error) }), variant: 'destructive' }),
@@ -58,7 +63,7 @@ function QueueItem({ item }: { item: SupportQueueItem }) {
           <Typography sx={{ fontWeight: 600 }}>{item.subject}</Typography>
           {item.tier === 'premium' ? <Chip size="small" color="secondary" label={t('premium')} /> : null}
           <Typography variant="body2" color="text.secondary">
-            {`${t('user', { userId: item.userId })} · ${formatDateTime(item.createdAt)}`}
+            {`${authorName} · ${formatDateTime(item.createdAt)}`}
           </Typography>
         </Stack>
         <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', my: 1 }}>{item.message}</Typography>
