@@ -5,7 +5,8 @@
  * itself with the partner's details; Bea marks it completed; Ana sees that live; both rate each other; both
  * histories show the exchange; Ana's trust rating on the dashboard changes. Then Ana, on the free plan, hits the
  * daily limit, sees 'Subscription Limit Reached', upgrades through the test checkout, comes back to
- * /subscription?success=true and posts a £300 request (the ad gone). Screenshots of every step go to
+ * /subscription?success=true and posts a £300 request (the ad gone); as Premium she reads her own figures on the
+ * Analytics page and asks for help, an admin answers her in the support queue and she reads the answer. Screenshots of every step go to
  * web/e2e/screenshots/two-traders/; any uncaught page error or unexpected console error fails the test.
  */
 import { describe, expect, it } from 'vitest';
@@ -215,6 +216,58 @@ describe.skipIf(!chromiumAvailable())('two traders (browser)', () => {
     } catch (error) {
       await shot('failure-subscription').catch(() => {});
       throw new Error(`${(error as Error).message}\nproblems: ${JSON.stringify(ana.watched.problems)}\napp output:\n${running.app.output().slice(-3000)}`);
+    }
+  });
+
+  it("gives Premium's extras: Ana's own figures, and a support request an admin answers first", async () => {
+    const ana = traders.find((t) => t.name === 'Ana')!;
+    const { page, shot } = ana;
+    const login = await api('/api/auth/login', { body: { email: running.app.admin.email, password: running.app.admin.password } });
+    const [name, value] = login.headers.getSetCookie().find((c) => c.startsWith('puente_session='))!.split(';')[0]!.split('=') as [string, string];
+    const adminContext = await running.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: running.app.url });
+    await adminContext.addCookies([{ name, value, url: running.app.url }]);
+    const admin = await watchedPage(adminContext, folder);
+    try {
+      // Her analytics count the one exchange she completed, with Bea as her counterparty.
+      await page.goto('/analytics');
+      const figure = (label: string) => page.locator('dl > *').filter({ has: page.getByText(label, { exact: true }) }).locator('dd');
+      await figure('Completed exchanges').getByText('1', { exact: true }).waitFor();
+      const counterparties = page.getByRole('table', { name: 'Your counterparties' });
+      expect(await counterparties.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent))))
+        .toEqual([['Bea Soto', '1', '4.0 (1 rating)']]); // Ana gave her the dialog's default, 4 stars
+      // The volume chart's amounts are whole on its axis, not cut short.
+      expect(await page.getByRole('figure', { name: 'Volume in GBP per month' }).getByText('£100.00', { exact: true }).count()).toBeGreaterThan(0);
+      await shot('17-analytics');
+
+      // She asks for help; an admin sees it marked Premium in the queue and answers; she reads the answer.
+      await page.goto('/help');
+      await page.getByRole('textbox', { name: 'Subject' }).fill('Receipt for my exchange');
+      await page.getByRole('textbox', { name: 'Message' }).fill('Could I get a receipt for my last exchange?');
+      await page.getByRole('button', { name: 'Send request' }).click();
+      await toast(page, 'Request sent').waitFor();
+      await page.getByRole('listitem', { name: 'Receipt for my exchange' }).getByText('Open', { exact: true }).waitFor();
+      await shot('18-help');
+
+      await admin.page.goto('/admin');
+      const item = admin.page.getByRole('listitem', { name: 'Receipt for my exchange' });
+      await item.getByText('Premium', { exact: true }).waitFor();
+      await item.getByText(`Ana Rojas <${ana.email}>`, { exact: false }).waitFor();
+      await item.getByRole('textbox', { name: 'Reply' }).fill('Your history page lists it: print that page.');
+      await item.getByRole('button', { name: 'Mark answered' }).click();
+      await toast(admin.page, 'Request resolved').waitFor();
+      await admin.shot('19-support-queue-admin');
+
+      await page.reload();
+      const mine = page.getByRole('listitem', { name: 'Receipt for my exchange' });
+      await mine.getByText('Answered', { exact: true }).waitFor();
+      await mine.getByText('Your history page lists it: print that page.').waitFor();
+      await shot('20-help-answered');
+      expect([...ana.watched.problems, ...admin.problems]).toEqual([]);
+    } catch (error) {
+      await shot('failure-premium-extras').catch(() => {});
+      throw new Error(`${(error as Error).message}\nproblems: ${JSON.stringify([...ana.watched.problems, ...admin.problems])}\napp output:\n${running.app.output().slice(-3000)}`);
+    } finally {
+      await adminContext.close();
     }
   });
 });

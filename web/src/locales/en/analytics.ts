@@ -43,7 +43,8 @@ export default {
     name: 'Name',
     exchanges: 'Exchanges with you',
     rating: 'Rating',
-    ratings: '{{count}} ratings',
+    ratings_one: '{{count}} rating',
+    ratings_other: '{{count}} ratings',
     notRated: 'Not rated yet',
   },
   duration: {

@@ -43,7 +43,9 @@ export default {
     name: 'Nombre',
     exchanges: 'Intercambios contigo',
     rating: 'Calificación',
-    ratings: '{{count}} calificaciones',
+    ratings_one: '{{count}} calificación',
+    ratings_many: '{{count}} calificaciones',
+    ratings_other: '{{count}} calificaciones',
     notRated: 'Sin calificaciones aún',
   },
   duration: {

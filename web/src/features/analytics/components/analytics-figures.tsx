@@ -117,7 +117,8 @@ function Volume({ months }: { months: AnalyticsMonth[] }) {
             <BarChart
               height={240}
               xAxis={[{ scaleType: 'band', data: labels }]}
-              yAxis={[{ valueFormatter: (v: number) => formatCurrency(v, currency) }]}
+              // 'auto': as wide as the longest amount, which a fixed width cut to '£10…'.
+              yAxis={[{ width: 'auto', valueFormatter: (v: number) => formatCurrency(v, currency) }]}
               series={[
                 { data: months.map((m) => m.sent[currency]), label: t('sent'), color: palette.primary.main, valueFormatter: (v) => formatCurrency(v ?? 0, currency) },
                 { data: months.map((m) => m.received[currency]), label: t('received'), color: palette.success.main, valueFormatter: (v) => formatCurrency(v ?? 0, currency) },
