@@ -13,11 +13,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EventEnvelope } from '@puente/contracts';
 import type { EventHeaders } from '../messaging/bus.ts';
 
-/**
- * Asked for at each use, not once at load: a tracer got before the SDK registered stays a no-op when this package's
- * copy of the API is not the SDK's (npm nests one here for sdk-trace-base's peer range).
- */
-const tracer = () => trace.getTracer('@puente/platform');
+/** The API's proxy tracer: it starts delegating to the SDK once the preload has registered one, a no-op until then. */
+const tracer = trace.getTracer('@puente/platform');
 let started = false;
 
 /** Said by tracing.ts once the SDK is registered. */
@@ -90,7 +87,7 @@ export async function publishStored(
   const envelopes: EventEnvelope[] = [];
   const headers: (EventHeaders | undefined)[] = [];
   for (const { headers: stored, ...event } of events) {
-    const span = tracer().startSpan(`outbox publish ${event.type}`, {
+    const span = tracer.startSpan(`outbox publish ${event.type}`, {
       kind: SpanKind.PRODUCER, attributes: messagingAttributes(where.system, where.topic, event, 'send'),
     }, stored ? propagation.extract(ROOT_CONTEXT, stored) : ROOT_CONTEXT);
     const outgoing: Record<string, string> = {};
@@ -116,7 +113,7 @@ export function inConsumeSpan<T>(
 ): Promise<T> {
   const parent: Context = headers ? propagation.extract(ROOT_CONTEXT, headers) : ROOT_CONTEXT;
   const attributes = { ...messagingAttributes(where.system, where.topic, event, 'process'), 'messaging.consumer.group.name': where.group };
-  return tracer().startActiveSpan(`consume ${event.type}`, { kind: SpanKind.CONSUMER, attributes }, parent, async (span) => {
+  return tracer.startActiveSpan(`consume ${event.type}`, { kind: SpanKind.CONSUMER, attributes }, parent, async (span) => {
     try {
       return await handle();
     } catch (err) {
