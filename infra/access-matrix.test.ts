@@ -127,6 +127,7 @@ const rows: Record<string, Row> = {
   'POST /api/auth/two-factor/setup': { call: () => ({ body: {} }), expect: signedIn(OK) },
   'POST /api/auth/two-factor/enable': { call: () => ({ body: {} }), expect: signedIn([400]) },
   'POST /api/auth/two-factor/disable': { call: () => ({ body: {} }), expect: signedIn([400]) },
+  'POST /api/auth/two-factor/recovery-codes': { call: () => ({ body: {} }), expect: signedIn([400]) },
   'GET /api/users/me/login-history': { call: () => ({}), expect: signedIn(OK) },
   'POST /api/users/verification/{type}': { call: () => ({ params: { type: 'phone' }, body: {} }), expect: signedIn([200, 201, 409]) },
   'GET /api/referral/code': { call: () => ({}), expect: signedIn(OK) },

@@ -2,7 +2,7 @@
  * Email in tests, where a service sends it (platform's mail.ts): a minimal SMTP server (RFC 5321 subset: EHLO/HELO,
  * MAIL, RCPT, DATA, RSET, NOOP, QUIT; no TLS, no auth), so the real nodemailer SMTP transport is exercised; and the
  * reading of the .eml files a service writes into its mail folder when no SMTP_URL is set. Bodies are decoded from
- * quoted-printable.
+ * quoted-printable, subjects from RFC 2047, both as UTF-8.
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
@@ -19,8 +19,15 @@ export interface FakeSmtpServer {
   stop(): Promise<void>;
 }
 
+/** Quoted-printable back to text: each run of =XX escapes is UTF-8 bytes (a Spanish email's ó is =C3=B3). */
 const decodeQuotedPrintable = (s: string) =>
-  s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  s.replace(/=\r?\n/g, '').replace(/(?:=[0-9A-F]{2})+/g, (run) => Buffer.from(run.replace(/=/g, ''), 'hex').toString('utf8'));
+
+/** A header's RFC 2047 encoded words (`=?UTF-8?Q?…?=`, `=?UTF-8?B?…?=`, as non-ASCII subjects are sent) as text. */
+export const decodeHeader = (value: string) =>
+  value.replace(/=\?utf-8\?([QB])\?([^?]*)\?=(?:\s+(?==\?))?/gi, (_m, encoding: string, text: string) => (encoding.toUpperCase() === 'B'
+    ? Buffer.from(text, 'base64').toString('utf8')
+    : decodeQuotedPrintable(text.replace(/_/g, ' ').replace(/=([0-9a-f]{2})/g, (_e, hex: string) => `=${hex.toUpperCase()}`))));
 
 export async function startFakeSmtp(): Promise<FakeSmtpServer> {
   const messages: ReceivedMail[] = [];
@@ -92,7 +99,7 @@ async function readMail(file: string): Promise<FolderMail> {
   const headers = raw.slice(0, split).replace(/\n[ \t]+/g, ' ');
   const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(headers)?.[1] ?? '';
   const kind = /^[\dT-]+Z-([a-z0-9-]+)-[0-9a-f]{8}\.eml$/.exec(basename(file))?.[1] ?? '';
-  return { file, kind, to: header('To'), subject: header('Subject'), text: decodeQuotedPrintable(raw.slice(split + 2)) };
+  return { file, kind, to: header('To'), subject: decodeHeader(header('Subject')), text: decodeQuotedPrintable(raw.slice(split + 2)) };
 }
 
 /** Every email in the folder, oldest first (the file names start with the time); none when there is no folder. */

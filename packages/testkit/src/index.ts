@@ -15,7 +15,7 @@ export type { ConnectionFilter, TcpProxyOptions } from './proxy.ts';
 export { startKafkaBehindProxy } from './kafka-proxy.ts';
 export type { ProxiedKafkaCluster } from './kafka-proxy.ts';
 export { describeWithInfra, sharedPostgres, useFreshDatabase } from './vitest.ts';
-export { mailsIn, startFakeSmtp } from './fake-smtp.ts';
+export { decodeHeader, mailsIn, startFakeSmtp } from './fake-smtp.ts';
 export type { FakeSmtpServer, FolderMail, ReceivedMail } from './fake-smtp.ts';
 export { parseForm as parseStripeForm, startFakeStripe } from './stripe-fake.ts';
 export type { FakeStripe, FakeStripeRequest } from './stripe-fake.ts';

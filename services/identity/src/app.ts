@@ -19,7 +19,7 @@ import { challengeKey, secretKeys } from './domain/two-factor-keys.ts';
 import { printAdminBanner, seedAdmin } from './domain/admin-seed.ts';
 import type { IdentityConfig } from './domain/config.ts';
 import { googleClient } from './domain/google.ts';
-import { newDeviceDelivery, tokenDelivery } from './domain/mailer.ts';
+import { noticeDelivery, tokenDelivery } from './domain/mailer.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { referralRoutes } from './routes/referrals.ts';
 import { signupRoutes } from './routes/signup.ts';
@@ -35,6 +35,7 @@ import { consumers } from './events/consumers.ts';
 import { PURGE_EXPIRED_TOKENS, purgeExpiredTokens } from './jobs/purge-expired-tokens.ts';
 import { sendPasswordReset } from './jobs/send-password-reset.ts';
 import { sendNewDeviceAlert } from './jobs/send-new-device-alert.ts';
+import { sendTwoFactorNotice } from './jobs/send-two-factor-notice.ts';
 import { FORGET_OLD_DEVICES, forgetOldDevicesJob } from './jobs/forget-old-devices.ts';
 
 const optional = <S extends z.ZodType>(schema: S) => blankAsUnset(schema.optional());
@@ -118,6 +119,7 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
   const ownMailer = opts.mailer ? null : serviceMailer(config.mail);
   const mailer = opts.mailer ?? ownMailer!;
   const deliverToken = tokenDelivery(mailer);
+  const deliverNotice = noticeDelivery(mailer, config.publicUrl);
   const google = config.google ? googleClient(config.google) : null;
   return defineService({
     name: 'identity',
@@ -128,7 +130,7 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
     consumers,
     jobs: [
       purgeExpiredTokens, sendPasswordReset({ deliverToken, publicUrl: config.publicUrl }),
-      sendNewDeviceAlert({ deliver: newDeviceDelivery(mailer, config.publicUrl) }), forgetOldDevicesJob,
+      sendNewDeviceAlert({ deliver: deliverNotice }), sendTwoFactorNotice({ deliver: deliverNotice }), forgetOldDevicesJob,
     ],
     schedules: [
       { job: PURGE_EXPIRED_TOKENS, everyMs: HOURLY_MS, schedulerId: PURGE_EXPIRED_TOKENS },

@@ -40,7 +40,7 @@ describeWithInfra(['postgres'], 'GET /internal/users (users for other services)'
     expect(users[0]).toEqual({
       id: ana, firstName: 'Ana', lastName: 'Rojas', email: 'ana@puente.test', profileImageUrl: null, trustRating: null,
       ratingCount: 0, transactionCount: 0, emailVerified: true, phoneVerified: false, idVerified: false, bankVerified: false,
-      subscriptionTier: 'free', hasBothAccounts: false, createdAt: expect.any(String),
+      subscriptionTier: 'free', hasBothAccounts: false, createdAt: expect.any(String), language: 'en',
     });
     expect(await ids('/internal/users?ids=9998,9999')).toEqual([]);
     // ids win over a page: afterId and limit do not apply.

@@ -75,7 +75,7 @@ describeWithInfra(['postgres'], 'login and the current user', () => {
     expect(me).toEqual({
       id, email: cy.email, createdAt: expect.any(String), firstName: 'Cy', lastName: 'Rojas', profileImageUrl: null, trustRating: null, ratingCount: 0,
       transactionCount: 0, emailVerified: true, phoneVerified: false, idVerified: false, bankVerified: false,
-      subscriptionTier: 'free', hasBothAccounts: false, role: 'user', trustScore: 5, trustLevel: 'Unverified',
+      subscriptionTier: 'free', hasBothAccounts: false, role: 'user', trustScore: 5, trustLevel: 'Unverified', language: 'en',
     });
     expect(JSON.stringify(res.json())).not.toMatch(/password|referralCode|googleSubject/i);
 

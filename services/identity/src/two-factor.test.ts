@@ -169,6 +169,40 @@ describeWithInfra(['postgres'], 'two-factor sign-in', () => {
     expect(ErrorBody.parse((await post('/auth/two-factor/disable', { password: p.password, code }, headers)).json()).code).toBe('two_factor_off');
   });
 
+  it('replaces the recovery codes for a current code from the app: the old ones stop working, the new ones sign in', async () => {
+    const { id, p, secret, headers, recoveryCodes: old } = await withTwoFactor();
+    const wrong = await post('/auth/two-factor/recovery-codes', { code: totpCode(secret, Date.now() + 10 * STEP_MS) }, headers);
+    expect(wrong.statusCode).toBe(400);
+    expect(ErrorBody.parse(wrong.json())).toEqual({
+      message: 'That code is not right. Check your authenticator app and try again.', code: 'invalid_totp_code',
+      errors: [{ field: 'code', message: 'That code is not right. Check your authenticator app and try again.' }],
+    });
+    // A recovery code does not stand in for the app here.
+    expect(ErrorBody.parse((await post('/auth/two-factor/recovery-codes', { code: old[0] }, headers)).json()).code).toBe('invalid_totp_code');
+
+    const res = await post('/auth/two-factor/recovery-codes', { code: totpCode(secret, Date.now() + STEP_MS) }, headers);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const { recoveryCodes } = TwoFactorEnabled.parse(res.json());
+    expect(recoveryCodes).toHaveLength(10);
+    expect(recoveryCodes.filter((c) => old.includes(c))).toEqual([]);
+    expect(await status(id)).toEqual({ enabled: true, recoveryCodesLeft: 10 });
+
+    const refused = await secondStep(await challengeFor(p), old[1]!);
+    expect(refused.statusCode).toBe(401);
+    expect(ErrorBody.parse(refused.json()).code).toBe('invalid_totp_code');
+    const accepted = await secondStep(await challengeFor(p), recoveryCodes[1]!);
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(await grantOf(accepted)).toEqual({ action: 'grant', userId: id, role: 'user' });
+    expect(await status(id)).toEqual({ enabled: true, recoveryCodesLeft: 9 });
+
+    // Only while two-factor sign-in is on.
+    const other = await registered(svc, person('omar'));
+    const off = await post('/auth/two-factor/recovery-codes', { code: '123456' }, await as(svc, other));
+    expect(off.statusCode).toBe(409);
+    expect(ErrorBody.parse(off.json())).toEqual({ message: 'Two-factor sign-in is not on', code: 'two_factor_off' });
+  });
+
   it('refuses a second step without a challenge or with text that cannot be one: 400', async () => {
     for (const challenge of [undefined, '', 'a\u0000b.c', 'nodot']) {
       const res = await post('/auth/login/two-factor', { challenge, code: '123456' });
@@ -178,7 +212,7 @@ describeWithInfra(['postgres'], 'two-factor sign-in', () => {
   });
 
   it('answers 401 to a visitor on the signed-in routes', async () => {
-    for (const url of ['/auth/two-factor/setup', '/auth/two-factor/enable', '/auth/two-factor/disable']) {
+    for (const url of ['/auth/two-factor/setup', '/auth/two-factor/enable', '/auth/two-factor/disable', '/auth/two-factor/recovery-codes']) {
       expect((await post(url, { password: 'x', code: '123456' })).statusCode).toBe(401);
     }
     expect((await svc.app.inject({ method: 'GET', url: '/auth/two-factor' })).statusCode).toBe(401);

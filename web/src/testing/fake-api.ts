@@ -72,6 +72,7 @@ export function makeUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
     role: 'user',
     trustScore: 5,
     trustLevel: 'Unverified',
+    language: 'en',
     ...overrides,
   };
 }

@@ -4,13 +4,16 @@ import { Message, PaginationQuery } from './common.ts';
 import { PersonalDataExport } from './personal-data.ts';
 import { routeGroup } from './route.ts';
 import {
-  AccountDeletionRequest, AdminVerificationRequest, AdminVerificationRequestList, ChangePasswordRequest, CurrentUser, ForgotPasswordRequest,
+  AdminVerificationRequest, AdminVerificationRequestList, ChangePasswordRequest, CurrentUser, ForgotPasswordRequest,
   ForgotPasswordResponse, GoogleLoginQuery, InternalUserList, InternalUsersQuery, LoginRequest, LoginResponse, PublicUser, AdminUserView, ReferralCodeParams,
   ReferralCodeResponse, ReferralList, ResetPasswordRequest, SignupRequest, SignupRequestResponse, SignupVerifyRequest,
   SignupVerifyResponse, UserDirectory, UserIdParams, UserProfileUpdate, VerificationRequestIdParams,
   VerificationRequestListQuery, VerificationRequestResponse, VerificationTypeParams, VerifyReferralResponse,
 } from './identity.ts';
-import { TwoFactorConfirmRequest, TwoFactorEnabled, TwoFactorLoginRequest, TwoFactorSetup, TwoFactorStatus } from './identity-two-factor.ts';
+import { AccountDeletionRequest } from './identity-personal-data.ts';
+import {
+  TwoFactorConfirmRequest, TwoFactorEnabled, TwoFactorLoginRequest, TwoFactorRecoveryCodesRequest, TwoFactorSetup, TwoFactorStatus,
+} from './identity-two-factor.ts';
 
 export const IdentityRoutes = routeGroup('identity', {
   verifyReferral: {
@@ -25,7 +28,7 @@ export const IdentityRoutes = routeGroup('identity', {
   },
   editCurrentUser: {
     method: 'PATCH', path: '/api/auth/user', access: 'user', body: UserProfileUpdate,
-    summary: 'Edit one\'s own first and last name.',
+    summary: 'Edit one\'s own first and last name, or the language one reads Puente and its emails in.',
     responses: { 200: CurrentUser },
   },
   login: {
@@ -57,6 +60,11 @@ export const IdentityRoutes = routeGroup('identity', {
     method: 'POST', path: '/api/auth/two-factor/disable', access: 'user', body: TwoFactorConfirmRequest,
     summary: 'Turn two-factor sign-in off with a current code (or a recovery code) and the password.',
     responses: { 200: Message },
+  },
+  twoFactorRecoveryCodes: {
+    method: 'POST', path: '/api/auth/two-factor/recovery-codes', access: 'user', body: TwoFactorRecoveryCodesRequest,
+    summary: 'New recovery codes for a current code from the authenticator app, shown once; the old ones stop working.',
+    responses: { 200: TwoFactorEnabled },
   },
   googleLogin: {
     method: 'GET', path: '/api/auth/google', access: 'visitor', query: GoogleLoginQuery, navigation: true,

@@ -1,6 +1,7 @@
 /**
  * Two-factor sign-in (TOTP, RFC 6238): setting it up from the profile, and the login's second step.
- * Calls: GET /api/auth/two-factor, POST /api/auth/two-factor/setup, /enable, /disable, POST /api/auth/login/two-factor.
+ * Calls: GET /api/auth/two-factor, POST /api/auth/two-factor/setup, /enable, /disable, /recovery-codes,
+ * POST /api/auth/login/two-factor.
  */
 import { z } from 'zod';
 import { Count, IsoDateTime, ValidationMessages as M, passwordText } from './common.ts';
@@ -76,6 +77,13 @@ export type TwoFactorConfirmRequest = z.infer<typeof TwoFactorConfirmRequest>;
 /** POST /api/auth/two-factor/enable, 200: the recovery codes, shown this once (only their hashes are kept). */
 export const TwoFactorEnabled = z.object({ recoveryCodes: z.array(z.string()) });
 export type TwoFactorEnabled = z.infer<typeof TwoFactorEnabled>;
+
+/**
+ * POST /api/auth/two-factor/recovery-codes: a current code from the authenticator app (not a recovery code: the app
+ * is what proves the user still holds the second factor). Answers TwoFactorEnabled: new codes, the old ones void.
+ */
+export const TwoFactorRecoveryCodesRequest = z.object({ code: TwoFactorCode });
+export type TwoFactorRecoveryCodesRequest = z.infer<typeof TwoFactorRecoveryCodesRequest>;
 
 /** Two-factor sign-in in the user's data download: whether it is on, since when, and the recovery codes left. */
 export const TwoFactorRecord = TwoFactorStatus.extend({ enabledAt: IsoDateTime.nullable() });

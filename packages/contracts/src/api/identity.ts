@@ -18,8 +18,7 @@ import {
   requiredText,
   safeText,
 } from './common.ts';
-import { KnownDevice } from './devices.ts';
-import { TwoFactorChallenge, TwoFactorRecord } from './identity-two-factor.ts';
+import { TwoFactorChallenge } from './identity-two-factor.ts';
 
 /**
  * Identity's own messages, for what spec section 5 does not word (ValidationMessages holds the spec's). The web app
@@ -37,6 +36,7 @@ export const IdentityMessages = {
   firstNameInvalidCharacters: 'First name contains characters that are not allowed',
   lastNameInvalidCharacters: 'Last name contains characters that are not allowed',
   referralCodeInvalidCharacters: 'Referral code contains characters that are not allowed',
+  languageInvalid: "Language must be 'en' or 'es'",
 } as const;
 const IM = IdentityMessages;
 
@@ -50,6 +50,13 @@ const IM = IdentityMessages;
 export const EmailAddress = safeText({ required: M.emailInvalid, invalid: M.emailInvalid })
   .pipe(z.email({ error: M.emailInvalid }).max(254, IM.emailTooLong));
 export type EmailAddress = z.infer<typeof EmailAddress>;
+
+/**
+ * The language a user reads Puente in (beyond the spec): the web app's, stored with the user so that every device
+ * and every email speaks it. `es` is Chile's Spanish.
+ */
+export const Language = z.enum(['en', 'es'], { error: IM.languageInvalid });
+export type Language = z.infer<typeof Language>;
 
 /** POST /api/auth/login */
 export const LoginRequest = z.object({
@@ -81,6 +88,8 @@ export const SignupRequest = z.object({
   firstName: FirstName,
   lastName: LastName,
   referralCode: ReferralCode,
+  /** The web app's language at sign-up: the verification email is already in it (English when absent). */
+  language: Language.optional(),
 });
 export type SignupRequest = z.infer<typeof SignupRequest>;
 
@@ -117,11 +126,12 @@ export type VerificationTypeParams = z.infer<typeof VerificationTypeParams>;
 export const ReferralCodeParams = z.object({ code: ReferralCode });
 export type ReferralCodeParams = z.infer<typeof ReferralCodeParams>;
 
-/** PATCH /api/auth/user: edit one's own first and/or last name (at least one). */
+/** PATCH /api/auth/user: edit one's own first and/or last name, or the language one reads Puente in (at least one). */
 export const UserProfileUpdate = z.object({
   firstName: FirstName.optional(),
   lastName: LastName.optional(),
-}).refine((u) => u.firstName !== undefined || u.lastName !== undefined, { message: IM.nothingToUpdate });
+  language: Language.optional(),
+}).refine((u) => u.firstName !== undefined || u.lastName !== undefined || u.language !== undefined, { message: IM.nothingToUpdate });
 export type UserProfileUpdate = z.infer<typeof UserProfileUpdate>;
 
 /** POST /api/auth/forgot-password */
@@ -227,14 +237,19 @@ export const InternalUsersQuery = SnapshotQuery.extend({
 });
 export type InternalUsersQuery = z.infer<typeof InternalUsersQuery>;
 
-export const InternalUserList = z.array(User);
+/** A user as other services read them: the User, and the language their emails are written in. */
+export const InternalUser = User.extend({ language: Language.default('en') });
+export type InternalUser = z.infer<typeof InternalUser>;
+
+export const InternalUserList = z.array(InternalUser);
 export type InternalUserList = z.infer<typeof InternalUserList>;
 
-/** GET /api/auth/user: the User plus role, trustScore and trustLevel. */
+/** GET /api/auth/user: the User plus role, trustScore, trustLevel and the stored language. */
 export const CurrentUser = User.extend({
   role: Role,
   trustScore: TrustScore,
   trustLevel: TrustLevel,
+  language: Language,
 });
 export type CurrentUser = z.infer<typeof CurrentUser>;
 
@@ -364,58 +379,3 @@ export const GoogleLoginFailures = {
   invalid_referral_code: 'Invalid referral code. Please ask a friend for a valid code.',
 } as const;
 export type GoogleLoginFailure = keyof typeof GoogleLoginFailures;
-
-// ---------------------------------------------------------------------------------------------------------------
-// Your data (UK GDPR): the download of everything held about a user, and the deletion of their account
-
-/**
- * What a deleted user's personal fields become wherever a service keeps them. The id stays, so completed exchanges,
- * ratings and referrals still add up; nothing says who the person was. The email stays unique per user and can never
- * be delivered (`.invalid` is reserved for that, RFC 2606).
- */
-export const DeletedUser = {
-  firstName: 'Deleted user',
-  lastName: '',
-  email: (userId: number): string => `deleted-${userId}@deleted.invalid`,
-} as const;
-
-/**
- * POST /api/users/me/delete: the password re-entered, for an account that has one. An account that only signs in
- * with Google has none to give: its session and the confirmation are the proof.
- */
-export const AccountDeletionRequest = z.object({
-  password: passwordText(M.passwordRequired).optional(),
-});
-export type AccountDeletionRequest = z.infer<typeof AccountDeletionRequest>;
-
-/** What the deletion answers (the web app shows `message` as it is). */
-export const AccountDeletionMessages = {
-  deleted: 'Your account has been deleted.',
-  passwordWrong: 'Password is incorrect',
-  tradeInProgress: 'You have an exchange in progress. Complete it, or call off its pending match, before deleting your account.',
-  adminAccount: 'Admin accounts cannot be deleted.',
-  unavailable: 'Your account cannot be deleted right now. Please try again later.',
-  downloadUnavailable: 'Your data cannot be downloaded right now. Please try again later.',
-} as const;
-
-/** One of the user's verification requests, as their data download lists it. */
-export const VerificationRequestRecord = AdminVerificationRequest.pick({ id: true, type: true, status: true, createdAt: true, decidedAt: true });
-export type VerificationRequestRecord = z.infer<typeof VerificationRequestRecord>;
-
-/**
- * Identity's section of the data download: the profile as the user reads it, their referral code and who referred
- * them, whether a Google account is linked, their verification requests, the people they referred, the devices
- * they signed in from and whether two-factor sign-in is on. No password, TOTP secret or recovery code
- * hash, no token: those are not data about the person, and handing them out would weaken the account.
- */
-export const IdentityPersonalData = z.object({
-  profile: CurrentUser,
-  referralCode: z.string(),
-  referredById: Id.nullable(),
-  googleAccountLinked: z.boolean(),
-  verificationRequests: z.array(VerificationRequestRecord),
-  referrals: ReferralList,
-  knownDevices: z.array(KnownDevice),
-  twoFactor: TwoFactorRecord,
-});
-export type IdentityPersonalData = z.infer<typeof IdentityPersonalData>;

@@ -2,6 +2,7 @@
 export * from './common.ts';
 export * from './identity.ts';
 export * from './identity-two-factor.ts';
+export * from './identity-personal-data.ts';
 export * from './devices.ts';
 export * from './accounts.ts';
 export * from './exchange.ts';

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { Id, IsoDateTime } from './common.ts';
-import { IdentityPersonalData } from './identity.ts';
+import { IdentityPersonalData } from './identity-personal-data.ts';
 import { AccountsPersonalData } from './accounts.ts';
 import { ExchangePersonalData } from './exchange.ts';
 import { RatingPersonalData } from './rating.ts';

@@ -91,6 +91,7 @@ describe('ApiRoutes', () => {
     'POST /api/auth/two-factor/setup',
     'POST /api/auth/two-factor/enable',
     'POST /api/auth/two-factor/disable',
+    'POST /api/auth/two-factor/recovery-codes',
     'GET /api/users/me/login-history',
     'GET /api/auth/google/callback',
     'GET /api/admin/verification-requests',

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import { Language } from '@puente/contracts';
 
 /**
  * A sign-up waiting for its verification token (POST /signup/request). It becomes a user at POST /signup/verify and
@@ -18,6 +19,8 @@ export const PendingSignupSchema = defineEntity({
     referrerId: p.integer(),
     /** The code as the user typed it (normalised), for the attempt events. */
     referralCode: p.string(),
+    /** The web app's language at sign-up: the verification email's, then the user's. */
+    language: p.enum(Language.options).default('en'),
     /** SHA-256 of the token (hex). */
     tokenHash: p.string().unique(),
     expiresAt: p.datetime().index(),

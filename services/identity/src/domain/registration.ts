@@ -1,5 +1,6 @@
 /** Turning a verified sign-up (email token or Google) into a user, and the referral codes that let people in. */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Language } from '@puente/contracts';
 import { addToOutbox, makeEvent } from '@puente/platform';
 import { NOT_DELETED, User } from './user.ts';
 import { Referral } from './referral.ts';
@@ -27,6 +28,8 @@ export interface NewUser {
   profileImageUrl: string | null;
   referrerId: number;
   googleSubject?: string | null;
+  /** The language chosen at sign-up (English when none was). */
+  language?: Language;
 }
 
 /** Creates the (verified) user with its own referral code, records the referral and announces the registration. */
@@ -35,6 +38,7 @@ export async function registerUser(tx: EntityManager, data: NewUser): Promise<Us
     email: data.email, passwordHash: data.passwordHash, firstName: data.firstName, lastName: data.lastName,
     profileImageUrl: data.profileImageUrl, role: 'user', referralCode: await unusedReferralCode(tx),
     referredById: data.referrerId, googleSubject: data.googleSubject ?? null, emailVerified: true, trustRating: null,
+    language: data.language ?? 'en',
   });
   await tx.flush();
   tx.create(Referral, { referrerId: data.referrerId, referredId: user.id });

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
-import { Role } from '@puente/contracts';
+import { Language, Role } from '@puente/contracts';
 
 export const UserSchema = defineEntity({
   name: 'User',
@@ -36,6 +36,8 @@ export const UserSchema = defineEntity({
     completionSecondsTotal: p.bigint('number').default(0),
     hasBothAccounts: p.boolean().default(false),
     subscriptionTier: p.enum(['free', 'premium']).default('free'),
+    /** The language the user reads Puente and its emails in (chosen in the web app; beyond the spec). */
+    language: p.enum(Language.options).default('en'),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
     /** When the user deleted their account (domain/erasure.ts): the row stays, anonymised, so ids still resolve. */

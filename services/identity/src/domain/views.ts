@@ -5,7 +5,7 @@
  * to complete.
  */
 import {
-  averageCompletionMinutes, completionRate, trustLevel, trustScore, type AdminUserView, type CurrentUser, type PublicUser, type User as UserBody,
+  averageCompletionMinutes, completionRate, trustLevel, trustScore, type AdminUserView, type CurrentUser, type InternalUser, type PublicUser, type User as UserBody,
 } from '@puente/contracts';
 import type { User } from './user.ts';
 
@@ -65,5 +65,10 @@ export function userView(u: User): UserBody {
 }
 
 export function currentUserView(u: User): CurrentUser {
-  return { ...userView(u), role: u.role, ...trust(u) };
+  return { ...userView(u), role: u.role, ...trust(u), language: u.language };
+}
+
+/** A user as other services read them (GET /internal/users): the User and the language to write to them in. */
+export function internalUserView(u: User): InternalUser {
+  return { ...userView(u), language: u.language };
 }

@@ -1,7 +1,7 @@
 /**
  * Emails a user that their account was signed in to from a new device (domain/known-device.ts), off the login's
- * path: the login answers at once, and a failed delivery is retried. The address is read when the job runs, so an
- * account deleted meanwhile is not written to.
+ * path: the login answers at once, and a failed delivery is retried. The address and language are read when the job
+ * runs, so an account deleted meanwhile is not written to.
  */
 import { z } from 'zod';
 import { IsoDateTime } from '@puente/contracts';
@@ -10,7 +10,7 @@ import { defineJob, type JobQueue } from '@puente/platform';
 import { NOT_DELETED, User } from '../domain/user.ts';
 import { deviceOf, recordLoginDevice } from '../domain/known-device.ts';
 import type { ClientMeta } from '../domain/attempts.ts';
-import type { NewDeviceMail } from '../domain/mailer.ts';
+import type { NoticeMail } from '../domain/mailer.ts';
 
 export const SEND_NEW_DEVICE_ALERT = 'send-new-device-alert';
 
@@ -24,7 +24,7 @@ export const NewDeviceAlert = z.object({
 });
 export type NewDeviceAlert = z.infer<typeof NewDeviceAlert>;
 
-export function sendNewDeviceAlert(opts: { deliver: (mail: NewDeviceMail) => Promise<void> }) {
+export function sendNewDeviceAlert(opts: { deliver: (mail: NoticeMail) => Promise<void> }) {
   return defineJob({
     name: SEND_NEW_DEVICE_ALERT,
     schema: NewDeviceAlert,
@@ -32,9 +32,9 @@ export function sendNewDeviceAlert(opts: { deliver: (mail: NewDeviceMail) => Pro
     backoffMs: 10_000,
     timeoutMs: 60_000,
     async handle({ userId, at, browser, os, network }, ctx) {
-      const user = await ctx.orm.em.fork().findOne(User, { id: userId, ...NOT_DELETED }, { fields: ['id', 'email'] });
+      const user = await ctx.orm.em.fork().findOne(User, { id: userId, ...NOT_DELETED }, { fields: ['id', 'email', 'language'] });
       if (!user) return;
-      await opts.deliver({ to: user.email, at: new Date(at), device: { browser, os, network } });
+      await opts.deliver({ kind: 'new-device-login', to: user.email, language: user.language, at: new Date(at), device: { browser, os, network } });
     },
   });
 }

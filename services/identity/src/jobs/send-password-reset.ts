@@ -25,7 +25,7 @@ export function sendPasswordReset(opts: { deliverToken: (mail: TokenMail) => Pro
     backoffMs: 10_000,
     timeoutMs: 60_000,
     async handle({ email }, ctx) {
-      const user = await ctx.orm.em.fork().findOne(User, { email }, { fields: ['id', 'email'] });
+      const user = await ctx.orm.em.fork().findOne(User, { email }, { fields: ['id', 'email', 'language'] });
       if (!user) return;
       const token = newToken();
       await ctx.transaction(async (tx) => {
@@ -37,7 +37,7 @@ export function sendPasswordReset(opts: { deliverToken: (mail: TokenMail) => Pro
           userId: user.id, tokenHash: tokenHash(token), createdAt: new Date(now), expiresAt: new Date(now + RESET_TOKEN_TTL_MS),
         });
       });
-      await opts.deliverToken({ kind: 'password-reset', to: user.email, token, link: `${opts.publicUrl}/reset-password?token=${token}` });
+      await opts.deliverToken({ kind: 'password-reset', to: user.email, language: user.language, token, link: `${opts.publicUrl}/reset-password?token=${token}` });
     },
   });
 }

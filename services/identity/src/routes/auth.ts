@@ -1,5 +1,5 @@
 /**
- * Login with email and password, the current user (read and edit one's name) and the header's Log In link.
+ * Login with email and password, the current user (read and edit one's name and language) and the header's Log In link.
  * POST /api/auth/logout is the gateway's own (it ends the session it holds).
  */
 import type { FastifyInstance } from 'fastify';
@@ -68,7 +68,7 @@ export async function authRoutes(app: FastifyInstance, { ctx, config }: RouteDep
     return currentUserView(user);
   });
 
-  /** Edit one's own name { firstName?, lastName? }: 200 the current user; 400 validation. */
+  /** Edit one's own name and language { firstName?, lastName?, language? }: 200 the current user; 400 validation. */
   serve(app, routes.editCurrentUser, async (request) => {
     const { userId } = requireUser(request);
     const input = request.body;
@@ -78,10 +78,14 @@ export async function authRoutes(app: FastifyInstance, { ctx, config }: RouteDep
       if (!user) throw unauthorized();
       if (input.firstName !== undefined) user.firstName = input.firstName;
       if (input.lastName !== undefined) user.lastName = input.lastName;
+      if (input.language !== undefined) user.language = input.language;
       await tx.flush();
-      addToOutbox(tx, makeEvent('userProfileUpdated', user.id, {
-        userId: user.id, firstName: user.firstName, lastName: user.lastName, profileImageUrl: user.profileImageUrl ?? null,
-      }));
+      // Other services keep names, not the language (they read it from GET /internal/users when they write an email).
+      if (input.firstName !== undefined || input.lastName !== undefined) {
+        addToOutbox(tx, makeEvent('userProfileUpdated', user.id, {
+          userId: user.id, firstName: user.firstName, lastName: user.lastName, profileImageUrl: user.profileImageUrl ?? null,
+        }));
+      }
       return currentUserView(user);
     });
   });

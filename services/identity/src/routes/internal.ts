@@ -15,7 +15,7 @@ import { Routes } from '@puente/contracts';
 import { serve } from '@puente/platform';
 import { clientMeta, loginAttempt, rawEmail, recordFailedAttempt } from '../domain/attempts.ts';
 import { User } from '../domain/user.ts';
-import { userView } from '../domain/views.ts';
+import { internalUserView } from '../domain/views.ts';
 import type { RouteDeps } from './deps.ts';
 
 export async function internalRoutes(app: FastifyInstance, { ctx }: RouteDeps): Promise<void> {
@@ -31,6 +31,6 @@ export async function internalRoutes(app: FastifyInstance, { ctx }: RouteDeps): 
     const users = ids
       ? await request.em.find(User, { id: { $in: ids } }, { orderBy: { id: 'asc' } })
       : await request.em.find(User, { id: { $gt: afterId } }, { orderBy: { id: 'asc' }, limit });
-    return users.map(userView);
+    return users.map(internalUserView);
   });
 }

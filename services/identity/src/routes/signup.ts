@@ -1,6 +1,6 @@
 /**
- * Sign-up in two steps: POST /signup/request keeps a pending sign-up and sends its token (24 h, single use);
- * POST /signup/verify turns it into a user. Every attempt, success or failure, publishes identity.signup.attempted.
+ * Sign-up in two steps: POST /signup/request keeps a pending sign-up and sends its token (24 h, single use), in the
+ * language the web app was showing; POST /signup/verify turns it into a user who keeps that language. Every attempt, success or failure, publishes identity.signup.attempted.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Routes } from '@puente/contracts';
@@ -40,6 +40,7 @@ export async function signupRoutes(app: FastifyInstance, { ctx, config, deliverT
     const referrer = await findReferrer(request.em, referralCode);
     if (!referrer) throw invalidReferral();
     if (await request.em.count(User, { email }) > 0) throw emailTaken();
+    const language = input.language ?? 'en';
     const token = newToken();
     const passwordHash = await hashPassword(input.password);
     await ctx.transaction(async (tx) => {
@@ -47,12 +48,12 @@ export async function signupRoutes(app: FastifyInstance, { ctx, config, deliverT
       await tx.nativeDelete(PendingSignup, { email });
       tx.create(PendingSignup, {
         email, passwordHash, firstName: input.firstName, lastName: input.lastName, referrerId: referrer.id,
-        referralCode, tokenHash: tokenHash(token), expiresAt: new Date(Date.now() + SIGNUP_TOKEN_TTL_MS),
+        referralCode, language, tokenHash: tokenHash(token), expiresAt: new Date(Date.now() + SIGNUP_TOKEN_TTL_MS),
       });
       addToOutbox(tx, signupAttempt({ email, step: 'request', status: 'pending', failureReason: null, referralCode, ...clientMeta(request) }));
     });
     try {
-      await deliverToken({ kind: 'verification', to: email, token, link: `${config.publicUrl}/verify-email?token=${token}` });
+      await deliverToken({ kind: 'verification', to: email, language, token, link: `${config.publicUrl}/verify-email?token=${token}` });
     } catch (err) {
       request.log.error({ err }, 'could not send the verification email');
       throw new AppError(503, 'mail_failed', 'We could not send the verification email. Please try again.');
@@ -85,7 +86,7 @@ export async function signupRoutes(app: FastifyInstance, { ctx, config, deliverT
       if (await tx.count(User, { email }) > 0) throw emailTaken();
       const user = await registerUser(tx, {
         email, passwordHash: pending.passwordHash, firstName: pending.firstName, lastName: pending.lastName,
-        profileImageUrl: null, referrerId: pending.referrerId,
+        profileImageUrl: null, referrerId: pending.referrerId, language: pending.language,
       });
       addToOutbox(tx, signupAttempt({ email, step: 'verify', status: 'completed', failureReason: null, referralCode, userId: user.id, ...clientMeta(request) }));
     });

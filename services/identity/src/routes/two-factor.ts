@@ -1,7 +1,8 @@
 /**
  * Two-factor sign-in (TOTP): the signed-in user sets it up (a secret for their app), turns it on with a first code
  * and their password (recovery codes, shown once), and off with a code and their password; the login's second step
- * takes the challenge the password step answered and a code (or a recovery code) and grants the session.
+ * takes the challenge the password step answered and a code (or a recovery code) and grants the session. Turning it on
+ * or off emails the user (jobs/send-two-factor-notice.ts); a current code from the app replaces the recovery codes.
  *
  * Wrong codes are counted per user (domain/two-factor.ts): past TWO_FACTOR_CODE_LIMIT they are refused with 429 for
  * the rest of the window, from any IP. A wrong code at login is a failed login attempt with its own reason
@@ -20,6 +21,7 @@ import {
 } from '../domain/two-factor.ts';
 import { openSecret, sealSecret, verifyChallenge, type ChallengeMethod } from '../domain/two-factor-keys.ts';
 import { noteLoginDevice } from '../jobs/send-new-device-alert.ts';
+import { noteTwoFactorChange } from '../jobs/send-two-factor-notice.ts';
 import type { RouteDeps } from './deps.ts';
 
 const routes = Routes.identity;
@@ -114,6 +116,7 @@ export async function twoFactorRoutes(app: FastifyInstance, { ctx, config }: Rou
       async (_tx, tf, now) => {
         tf.enabledAt = now;
         tf.recoveryCodeHashes = recoveryCodes.map(recoveryCodeHash);
+        await noteTwoFactorChange(ctx.jobs, user.id, 'on', now, clientMeta(request));
       });
     if (!result.ok) throw settingsRefusal(result.refusal);
     reply.header('cache-control', 'no-store');
@@ -124,9 +127,27 @@ export async function twoFactorRoutes(app: FastifyInstance, { ctx, config }: Rou
   serve(app, routes.twoFactorDisable, async (request) => {
     const user = await caller(request);
     const result = await withCode(user.id, request.body.code, await passwordOk(user, request.body.password), { enabled: true, recovery: true },
-      async (tx, tf) => { tx.remove(tf); });
+      async (tx, tf, now) => {
+        tx.remove(tf);
+        await noteTwoFactorChange(ctx.jobs, user.id, 'off', now, clientMeta(request));
+      });
     if (!result.ok) throw settingsRefusal(result.refusal);
     return { message: TM.turnedOff };
+  });
+
+  /**
+   * { code } from the authenticator app → 200 new recovery codes, shown once; the old ones stop working. 400 a wrong
+   * code (a recovery code is not taken: it would stand in for the app it is meant to replace); 409 not on; 429 too many.
+   */
+  serve(app, routes.twoFactorRecoveryCodes, async (request, reply) => {
+    const { userId } = requireUser(request);
+    const recoveryCodes = newRecoveryCodes();
+    const result = await withCode(userId, request.body.code, true, { enabled: true, recovery: false }, async (_tx, tf) => {
+      tf.recoveryCodeHashes = recoveryCodes.map(recoveryCodeHash);
+    });
+    if (!result.ok) throw settingsRefusal(result.refusal);
+    reply.header('cache-control', 'no-store');
+    return { recoveryCodes };
   });
 
   /**

@@ -68,6 +68,7 @@ export default {
     firstNameInvalidCharacters: 'El nombre contiene caracteres no permitidos',
     lastNameInvalidCharacters: 'El apellido contiene caracteres no permitidos',
     referralCodeInvalidCharacters: 'El código de referido contiene caracteres no permitidos',
+    languageInvalid: "El idioma debe ser 'en' o 'es'",
   },
   twoFactor: {
     codeRequired: 'Ingresa el código de 6 dígitos de tu app de autenticación o un código de recuperación',
