@@ -10,10 +10,10 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ErrorBody, NotificationPreferences, Routes, servicePath, type User } from '@puente/contracts';
+import { ErrorBody, NotificationPreferences, Routes, servicePath, type InternalUser, type Language } from '@puente/contracts';
 import { INTERNAL_TOKEN_HEADER, internalAuth, loadConfig, type Mail } from '@puente/platform';
 import { startTestService, type TestService } from '@puente/platform/testing';
-import { describeWithInfra, mailsIn, startFakeSmtp, useFreshDatabase, type FakeSmtpServer } from '@puente/testkit';
+import { decodeHeader, describeWithInfra, mailsIn, startFakeSmtp, useFreshDatabase, type FakeSmtpServer } from '@puente/testkit';
 import { NotificationSettings, notificationService } from './app.ts';
 import { Notification } from './domain/notification.ts';
 import { NotificationPreference } from './domain/preferences.ts';
@@ -25,13 +25,15 @@ const ANA = 1;
 const BOB = 2;
 /** A user identity no longer knows. */
 const GONE = 3;
+/** A user who reads Puente in Spanish. */
+const CARLA = 4;
 const RULES = { afterMinutes: 10, minIntervalMinutes: 60 };
 const T0 = new Date(Date.UTC(2026, 5, 1, 12, 0));
 const minutes = (n: number) => new Date(T0.getTime() + n * 60_000);
 
-function user(id: number, firstName: string): User {
+function user(id: number, firstName: string, language: Language = 'en'): InternalUser {
   return {
-    id, firstName, lastName: 'Rojas', email: `${firstName.toLowerCase()}@puente.test`, profileImageUrl: null, trustRating: null,
+    id, language, firstName, lastName: 'Rojas', email: `${firstName.toLowerCase()}@puente.test`, profileImageUrl: null, trustRating: null,
     ratingCount: 0, transactionCount: 0, emailVerified: true, phoneVerified: false, idVerified: false, bankVerified: false,
     subscriptionTier: 'free', hasBothAccounts: false, createdAt: '2026-01-15T10:00:00.000Z',
   };
@@ -39,9 +41,9 @@ function user(id: number, firstName: string): User {
 
 interface FakeIdentity { url: string; calls: { ids: string | null; caller: unknown }[]; server: Server }
 
-/** Identity's GET /internal/users?ids=, faked: Ana and Bob exist, user 3 does not. */
+/** Identity's GET /internal/users?ids=, faked: Ana, Bob and Carla (in Spanish) exist, user 3 does not. */
 async function fakeIdentity(): Promise<FakeIdentity> {
-  const users = new Map([[ANA, user(ANA, 'Ana')], [BOB, user(BOB, 'Bob')]]);
+  const users = new Map([[ANA, user(ANA, 'Ana')], [BOB, user(BOB, 'Bob')], [CARLA, user(CARLA, 'Carla', 'es')]]);
   const calls: FakeIdentity['calls'] = [];
   const auth = internalAuth(secret);
   const server = createServer((req, res) => {
@@ -109,6 +111,21 @@ describeWithInfra(['postgres'], 'the email digest over SMTP', () => {
   /** What the every-minute job does at the clock's time: the users it finds due (their send jobs are enqueued). */
   const digestsDueAt = async (at: Date) => { clock = at; return enqueueDueDigests(svc.ctx, RULES, at); };
   const asUser = (userId: number) => svc.as({ kind: 'user', userId, role: 'user' });
+
+  it("writes to a user who reads Puente in Spanish in Spanish, with Chile's dates", async () => {
+    await notify(CARLA, 'Bob rated you 5 stars', T0);
+    await notify(CARLA, 'Bob accepted your request #12', minutes(1));
+    expect(await digestsDueAt(minutes(11))).toBe(1);
+    const [mail] = await smtp.waitFor(1);
+    expect(mail!.to).toEqual(['carla@puente.test']);
+    expect(decodeHeader(/^Subject: (.*)\r?$/m.exec(mail!.raw)?.[1] ?? '')).toBe('Tienes 2 notificaciones sin leer en Puente');
+    expect(mail!.text).toContain('Hola, Carla:');
+    expect(mail!.text).toContain('Tienes 2 notificaciones sin leer en Puente:');
+    expect(mail!.text).toMatch(/^- Bob accepted your request #12 \(1 jun 2026, 12:01 UTC\)\r?\n- Bob rated you 5 stars \(1 jun 2026, 12:00 UTC\)\r?$/m);
+    expect(mail!.text).toContain('Revísalas en Puente: https://puente.test/dashboard');
+    expect(mail!.text).toContain("desactiva 'Envíame un correo sobre notificaciones sin leer' en tu perfil: https://puente.test/profile");
+    expect(mail!.text).not.toMatch(/unread|Hello/);
+  });
 
   it('emails what is unread once the delay has passed, not before, to the address identity gives', async () => {
     const first = await notify(ANA, 'Bob rated you 5 stars', T0);

@@ -104,26 +104,3 @@ export async function releaseDigest(em: EntityManager, now: Date, userId: number
     { userId, lastDigestAt: now, digestedThroughId: digest.throughId },
     { lastDigestAt: digest.previous.lastDigestAt, digestedThroughId: digest.previous.digestedThroughId });
 }
-
-/** UTC, as the email cannot know the reader's time zone: `2026-03-10 12:00 UTC`. */
-const timeOf = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-
-/** The digest's email: the count, each notification's content and time, and links to the app and to turn it off. */
-export function digestEmail(firstName: string, digest: Pick<Digest, 'items' | 'total'>, publicUrl: string): { subject: string; text: string } {
-  const noun = digest.total === 1 ? 'notification' : 'notifications';
-  const more = digest.total - digest.items.length;
-  const lines = [
-    `Hello ${firstName},`,
-    '',
-    `You have ${digest.total} unread ${noun} on Puente:`,
-    '',
-    ...digest.items.map((n) => `- ${n.content} (${timeOf(n.createdAt)})`),
-    ...(more > 0 ? [`and ${more} more`] : []),
-    '',
-    `See them on Puente: ${publicUrl}/dashboard`,
-    '',
-    `You get this email when notifications stay unread. To stop it, turn off 'Email me about unread notifications' on your profile: ${publicUrl}/profile`,
-    '',
-  ];
-  return { subject: `You have ${digest.total} unread ${noun} on Puente`, text: lines.join('\n') };
-}

@@ -2,12 +2,14 @@
  * The email digest's jobs (domain/digest.ts). Every minute `email-digests` walks the users due one, page by page,
  * and enqueues one `send-email-digest` each, its job id naming the user and the highest notification due, so a
  * repeat while it waits is deduplicated. The send job checks again (a digest may have gone out, or been turned off,
- * since), reads the address from identity at send time (never from the bus), claims the digest and sends it.
+ * since), reads the address and language from identity at send time (never from the bus), claims the digest and sends
+ * it in the user's language (domain/email-texts.ts).
  */
 import { z } from 'zod';
 import { Id, Routes } from '@puente/contracts';
 import { callRoute, defineJob, type Mailer, type ServiceContext } from '@puente/platform';
-import { claimDigest, digestEmail, dueDigest, dueDigestsPage, releaseDigest, type DigestRules } from '../domain/digest.ts';
+import { claimDigest, dueDigest, dueDigestsPage, releaseDigest, type DigestRules } from '../domain/digest.ts';
+import { emailTexts } from '../domain/email-texts.ts';
 
 export const EMAIL_DIGESTS = 'email-digests';
 export const EMAIL_DIGESTS_EVERY_MS = 60_000;
@@ -68,7 +70,8 @@ export async function sendEmailDigest(ctx: Pick<ServiceContext, 'orm' | 'callSer
     return 'unknown-user';
   }
   try {
-    await deps.mailer.send({ kind: 'digest', to: user.email, ...digestEmail(user.firstName, digest, deps.publicUrl) });
+    const email = emailTexts[user.language].digest({ firstName: user.firstName, items: digest.items, total: digest.total, publicUrl: deps.publicUrl });
+    await deps.mailer.send({ kind: 'digest', to: user.email, ...email });
   } catch (err) {
     await releaseDigest(em, now, userId, digest);
     throw err;

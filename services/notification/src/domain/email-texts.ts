@@ -1,0 +1,68 @@
+/**
+ * The notification service's emails (today the digest of unread notifications) in each language a user can choose:
+ * English, and Chile's Spanish (tú, as the web app speaks). The language is identity's (`language` of GET
+ * /internal/users), read with the address at send time. Times are UTC, as an email cannot know its reader's time
+ * zone, in each language's style; the notifications' own texts are listed as they were stored.
+ */
+import type { Language } from '@puente/contracts';
+
+export interface DigestContent {
+  firstName: string;
+  /** The newest first, each with when it came. */
+  items: { content: string; createdAt: Date }[];
+  /** All unread in the digest, listed or not. */
+  total: number;
+  publicUrl: string;
+}
+
+export interface Email { subject: string; text: string }
+
+const lines = (parts: string[]) => `${parts.join('\n')}\n`;
+
+/** `2026-06-01 12:00 UTC` */
+const englishTime = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+const spanishTimeFormat = new Intl.DateTimeFormat('es-CL', {
+  day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC',
+});
+/** `1 jun 2026, 12:00 UTC` */
+const spanishTime = (d: Date) => `${spanishTimeFormat.format(d)} UTC`;
+const spanishCount = new Intl.NumberFormat('es-CL');
+
+function englishDigest({ firstName, items, total, publicUrl }: DigestContent): Email {
+  const noun = total === 1 ? 'notification' : 'notifications';
+  const more = total - items.length;
+  return {
+    subject: `You have ${total} unread ${noun} on Puente`,
+    text: lines([
+      `Hello ${firstName},`, '', `You have ${total} unread ${noun} on Puente:`, '',
+      ...items.map((n) => `- ${n.content} (${englishTime(n.createdAt)})`),
+      ...(more > 0 ? [`and ${more} more`] : []), '',
+      `See them on Puente: ${publicUrl}/dashboard`, '',
+      `You get this email when notifications stay unread. To stop it, turn off 'Email me about unread notifications' on your profile: ${publicUrl}/profile`,
+      '',
+    ]),
+  };
+}
+
+function spanishDigest({ firstName, items, total, publicUrl }: DigestContent): Email {
+  const unread = total === 1 ? '1 notificación sin leer' : `${spanishCount.format(total)} notificaciones sin leer`;
+  const more = total - items.length;
+  return {
+    subject: `Tienes ${unread} en Puente`,
+    text: lines([
+      `Hola, ${firstName}:`, '', `Tienes ${unread} en Puente:`, '',
+      ...items.map((n) => `- ${n.content} (${spanishTime(n.createdAt)})`),
+      ...(more > 0 ? [`y ${spanishCount.format(more)} más`] : []), '',
+      `Revísalas en Puente: ${publicUrl}/dashboard`, '',
+      'Recibes este correo cuando tus notificaciones quedan sin leer. Para dejar de recibirlo, desactiva '
+        + `'Envíame un correo sobre notificaciones sin leer' en tu perfil: ${publicUrl}/profile`,
+      '',
+    ]),
+  };
+}
+
+export const emailTexts: Record<Language, { digest(content: DigestContent): Email }> = {
+  en: { digest: englishDigest },
+  es: { digest: spanishDigest },
+};
