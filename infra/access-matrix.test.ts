@@ -90,6 +90,12 @@ async function anotherSessionOfAna(): Promise<Partial<Resources>> {
   const listed = SignedInSessionList.parse(await client.json('/api/auth/sessions', 200, { cookie: cookie! }));
   return { session: listed.find((s) => s.current)!.id };
 }
+/** Ana's confirmed match with Bruno, which she disputed. */
+async function disputedMatch() {
+  const m = await confirmedMatch();
+  await client.json(`/api/exchange-matches/${m.match}/dispute`, 201, { cookie: people.ana.cookie, body: { reason: 'no_payment', statement: 'Nothing arrived' } });
+  return m;
+}
 async function completedMatch() {
   const m = await confirmedMatch();
   await client.json(`/api/exchange-matches/${m.match}/complete`, 200, { method: 'PUT', cookie: people.bruno.cookie });
@@ -173,6 +179,18 @@ const rows: Record<string, Row> = {
   'PUT /api/exchange-matches/{id}/paid': { setup: confirmedMatch, call: (r) => ({ params: { id: r.match } }), expect: owned(OK) },
   'GET /api/exchange-matches/{id}/messages': { call: (r) => ({ params: { id: r.match } }), expect: { visitor: [401], other: [404], admin: OK, party: OK } },
   'POST /api/exchange-matches/{id}/messages': { call: (r) => ({ params: { id: r.match }, body: { text: 'Hola' } }), expect: { ...owned([201]), other: [404], admin: [404] } },
+  // Disputes: a party opens one and reads it with admins; the queue, its actions and suspensions are for admins; a
+  // user's dispute outcomes are public, as a profile shows them.
+  'POST /api/exchange-matches/{id}/dispute': {
+    setup: confirmedMatch, call: (r) => ({ params: { id: r.match }, body: { reason: 'no_payment', statement: 'Nothing arrived' } }),
+    expect: { ...owned([201]), other: [404], admin: [404] },
+  },
+  'GET /api/exchange-matches/{id}/dispute': { setup: disputedMatch, call: (r) => ({ params: { id: r.match } }), expect: { visitor: [401], other: [404], admin: OK, party: OK } },
+  'GET /api/admin/disputes': { call: () => ({}), expect: adminOnly },
+  'GET /api/admin/disputes/{id}': { call: () => ({ params: { id: 999_999 } }), expect: { ...adminOnly, admin: [404] } },
+  'POST /api/admin/disputes/{id}/resolve': { call: () => ({ params: { id: 999_999 }, body: { outcome: 'completed', note: 'Paid' } }), expect: { ...adminOnly, admin: [404] } },
+  'DELETE /api/admin/trading-suspensions/{userId}': { call: (r) => ({ params: { userId: r.partner } }), expect: { ...adminOnly, admin: [404] } },
+  'GET /api/users/{id}/dispute-outcomes': { call: (r) => ({ params: { id: r.user } }), expect: anyone(OK) },
   'GET /api/exchange-matches': { call: () => ({}), expect: signedIn(OK) },
   'GET /api/transaction-history': { call: () => ({}), expect: signedIn(OK) },
   // rating: a match's ratings to its parties; a user's ratings are public to signed-in users

@@ -9,6 +9,8 @@ import { Role, VerificationType } from './api/identity.ts';
 import { LoginAttemptStatus, LoginMethod, SignupAttemptStatus, SignupStep } from './api/audit.ts';
 import { NotificationType } from './api/notification.ts';
 import { ChatMessage } from './api/exchange-chat.ts';
+import { DisputeOutcome, DisputeReason } from './api/exchange.ts';
+import { DisputeSanction } from './api/exchange-disputes.ts';
 
 export const ServiceNames = ['identity', 'accounts', 'exchange', 'rating', 'notification', 'subscription', 'audit'] as const;
 export const ServiceName = z.enum(ServiceNames);
@@ -61,8 +63,11 @@ const AttemptFields = {
 const MatchParties = { matchId: Id, requestId: Id, requesterId: Id, matcherId: Id };
 /** What was agreed: the request's terms, money as decimal strings (the rate CLP per GBP). Never bank details. */
 const MatchTerms = { fromCurrency: Currency, toCurrency: Currency, amount: DecimalString, exchangeRate: DecimalString };
-/** Why a pending match ended without a trade: the matcher withdrew, the requester declined or cancelled the request. */
-export const MatchCancelReason = z.enum(['withdrawn', 'declined', 'request-cancelled']);
+/**
+ * Why a match ended without a trade: the matcher withdrew, the requester declined or cancelled the request (all three
+ * while pending), or an admin resolving a dispute of the confirmed match cancelled it (the request does not reopen).
+ */
+export const MatchCancelReason = z.enum(['withdrawn', 'declined', 'request-cancelled', 'dispute-cancelled']);
 
 export const Events = {
   // identity
@@ -113,11 +118,14 @@ export const Events = {
   matchCreated: event('exchange', 'exchange.match.created', 2, z.object({ ...MatchParties, ...MatchTerms })),
   matchConfirmed: event('exchange', 'exchange.match.confirmed', 2, z.object({ ...MatchParties, ...MatchTerms })),
   /**
-   * completedById: the party who marked it completed; confirmedAt: when the match was confirmed (occurredAt is when it
+   * completedById: the party who marked it completed, absent when an admin resolved its dispute so; confirmedAt: when the match was confirmed (occurredAt is when it
    * was completed). Both absent from events published before they were added.
    */
   matchCompleted: event('exchange', 'exchange.match.completed', 2, z.object({ ...MatchParties, ...MatchTerms, completedById: Id.optional(), confirmedAt: z.iso.datetime().optional() })),
-  /** A pending match called off; the request is open again unless the reason is request-cancelled. */
+  /**
+   * A match called off; the request is open again unless the reason is request-cancelled or dispute-cancelled
+   * (cancelledById is then the admin who resolved the dispute).
+   */
   matchCancelled: event('exchange', 'exchange.match.cancelled', 1, z.object({
     ...MatchParties, cancelledById: Id, reason: MatchCancelReason,
   })),
@@ -129,6 +137,17 @@ export const Events = {
   })),
   /** A party of a confirmed match marked their payment sent ('I have paid'), once: the other party checks their bank. */
   matchPaymentMarked: event('exchange', 'exchange.match.payment-marked', 1, z.object({ ...MatchParties, paidById: Id })),
+  /** A party of a confirmed match opened a dispute: the match is frozen until an admin resolves it. */
+  disputeOpened: event('exchange', 'exchange.dispute.opened', 1, z.object({
+    ...MatchParties, disputeId: Id, openedById: Id, reason: DisputeReason,
+  })),
+  /**
+   * An admin resolved a dispute: the match was completed or cancelled (its own event says so too), and perhaps one
+   * party was warned or suspended from trading.
+   */
+  disputeResolved: event('exchange', 'exchange.dispute.resolved', 1, z.object({
+    ...MatchParties, disputeId: Id, outcome: DisputeOutcome, sanction: DisputeSanction.nullable(),
+  })),
   /**
    * A message in a match's chat (a party's text or a system message): the gateway delivers it live to the two
    * parties. Carries the parties' ids so nothing has to be looked up; never bank details.

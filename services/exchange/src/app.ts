@@ -1,6 +1,6 @@
 /**
- * Exchange: the GBP→CLP rate, exchange requests (and who may take them), matches, plan limits, blocks between
- * users, bank details of a confirmed match, the transaction history, the trade timers and the admins' exchange funnel. Owns schema `exchange`. Keeps projections
+ * Exchange: the GBP→CLP rate, exchange requests (and who may take them), matches and their disputes, plan limits,
+ * blocks between users, bank details of a confirmed match, the transaction history, the trade timers and the admins' exchange funnel. Owns schema `exchange`. Keeps projections
  * of users, their plan tier and their account currencies from identity, rating, subscription and accounts events.
  */
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,9 @@ import { blockRoutes } from './routes/blocks.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { BlockSchema } from './domain/blocks.ts';
 import { chatRoutes } from './routes/chat.ts';
+import { disputeRoutes } from './routes/disputes.ts';
+import { DisputeSchema } from './domain/disputes.ts';
+import { TradingSanctionSchema } from './domain/sanctions.ts';
 import { ChatMessageSchema } from './domain/chat.ts';
 import { changingMarket } from './domain/market-version.ts';
 import { REFRESH_EVERY_MS, REFRESH_EXCHANGE_RATE, refreshExchangeRateJob } from './jobs/refresh-exchange-rate.ts';
@@ -93,7 +96,7 @@ export function exchangeService(settings: ExchangeSettings, { now = () => new Da
   };
   return defineService({
     name: 'exchange',
-    entities: [ExchangeRateEntrySchema, ExchangeRequestSchema, ExchangeMatchSchema, TraderSchema, TraderAccountSchema, BlockSchema, ChatMessageSchema, ProjectionBackfillSchema],
+    entities: [ExchangeRateEntrySchema, ExchangeRequestSchema, ExchangeMatchSchema, TraderSchema, TraderAccountSchema, BlockSchema, ChatMessageSchema, DisputeSchema, TradingSanctionSchema, ProjectionBackfillSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
     jobs: [refreshExchangeRateJob(provider, settings.EXCHANGE_RATE_TIMEOUT_MS), sweepTradeTimersJob(timers, now), backfill.job],
@@ -119,6 +122,7 @@ export function exchangeService(settings: ExchangeSettings, { now = () => new Da
       await app.register(blockRoutes(deps));
       await app.register(chatRoutes({ ctx, now }));
       await app.register(analyticsRoutes);
+      await app.register(disputeRoutes(deps));
     },
   });
 }

@@ -142,6 +142,28 @@ describeWithInfra(['postgres'], 'notifications of an exchange\'s steps', () => {
       expect(await notificationsOf(BOB)).toEqual([told]);
     });
 
+    it('a dispute opened and resolved tells both parties, live, with the outcome and a sanction to the party who got it', async () => {
+      await announced();
+      await deliverTwice('disputeOpened', { ...parties, disputeId: 7, openedById: BOB, reason: 'no_payment' });
+      const onHold = 'The exchange is on hold until an admin resolves it';
+      expect(await notificationsOf(ANA)).toEqual([{ type: 'dispute_opened', referenceId: 12, read: false,
+        content: `Your exchange partner opened a dispute on exchange request #12 (no payment received). ${onHold}: add what you know in its chat.` }]);
+      expect(await notificationsOf(BOB)).toEqual([{ type: 'dispute_opened', referenceId: 12, read: false,
+        content: `You opened a dispute on exchange request #12 (no payment received). ${onHold}.` }]);
+      await deliverTwice('disputeResolved', { ...parties, disputeId: 7, outcome: 'cancelled', sanction: { userId: ANA, kind: 'suspension' } });
+      // The match's own cancellation by the admin says nothing more: the resolution has told them.
+      await deliverTwice('matchCancelled', { ...parties, cancelledById: 900, reason: 'dispute-cancelled' });
+      expect((await notificationsOf(ANA))[0]).toEqual({ type: 'dispute_resolved', referenceId: 12, read: false,
+        content: 'An admin resolved the dispute on exchange request #12: the exchange was cancelled. Your trading is suspended until an admin lifts it.' });
+      expect((await notificationsOf(BOB))[0]).toEqual({ type: 'dispute_resolved', referenceId: 12, read: false,
+        content: 'An admin resolved the dispute on exchange request #12: the exchange was cancelled.' });
+      await deliverTwice('disputeResolved', { ...parties, matchId: 41, disputeId: 8, outcome: 'completed', sanction: { userId: BOB, kind: 'warning' } });
+      expect((await notificationsOf(BOB))[0]!.content).toBe('An admin resolved the dispute on exchange request #12: the exchange was marked completed. You received a warning.');
+      expect((await announced()).map((a) => `${a.to} ${a.type}`).sort()).toEqual([
+        `${ANA} dispute_opened`, `${ANA} dispute_resolved`, `${ANA} dispute_resolved`, `${BOB} dispute_opened`, `${BOB} dispute_resolved`, `${BOB} dispute_resolved`,
+      ]);
+    });
+
     it('a failed premium payment tells the user, about no request', async () => {
       await deliverTwice('subscriptionPaymentFailed', { userId: CARL });
       expect(await notificationsOf(CARL)).toEqual([{

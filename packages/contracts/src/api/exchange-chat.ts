@@ -14,8 +14,8 @@ export const CHAT_MESSAGE_MAX = 2000;
 export const ChatMessageKind = z.enum(['text', 'system']);
 export type ChatMessageKind = z.infer<typeof ChatMessageKind>;
 
-/** What a system message announces; `subjectId` is who did it (absent for an expiry). */
-export const ChatSystemEvent = z.enum(['accepted', 'confirmed', 'paid', 'completed', 'cancelled', 'expired']);
+/** What a system message announces; `subjectId` is who did it (absent for an expiry and a dispute's resolution, an admin's). */
+export const ChatSystemEvent = z.enum(['accepted', 'confirmed', 'paid', 'completed', 'cancelled', 'expired', 'disputed', 'dispute_resolved']);
 export type ChatSystemEvent = z.infer<typeof ChatSystemEvent>;
 
 /**

@@ -11,6 +11,7 @@ import {
 import { BlockCreate, BlockedUser, BlockedUserIdParams, BlockedUserList } from './exchange-access.ts';
 import { ChatMessage, ChatMessageCreate, ChatMessageList, ChatMessagesQuery } from './exchange-chat.ts';
 import { Analytics } from './analytics.ts';
+import { DisputeRouteSpecs } from './exchange-disputes.ts';
 
 /**
  * The versions behind the exchange service's polled lists: the market (every open request and its poster's card),
@@ -116,6 +117,7 @@ export const ExchangeRoutes = routeGroup('exchange', {
     summary: 'A party writes in the match\'s chat (until 30 days after completion); both parties get it live.',
     responses: { 201: ChatMessage },
   },
+  ...DisputeRouteSpecs,
   matches: {
     method: 'GET', path: '/api/exchange-matches', access: 'user', query: PaginationQuery, paginated: true,
     summary: 'The signed-in user\'s matches.',

@@ -217,6 +217,23 @@ export type ExchangeRequestNotifyResponse = z.infer<typeof ExchangeRequestNotify
 export const ExchangeMatchStatus = z.enum(['pending', 'confirmed', 'completed', 'cancelled', 'expired']);
 export type ExchangeMatchStatus = z.infer<typeof ExchangeMatchStatus>;
 
+/** Why a party disputes a match: no payment received, wrong amount, third-party payment, unresponsive, other. */
+export const DisputeReason = z.enum(['no_payment', 'wrong_amount', 'third_party_payment', 'unresponsive', 'other'], {
+  error: 'Choose a reason for the dispute',
+});
+export type DisputeReason = z.infer<typeof DisputeReason>;
+export const DisputeStatus = z.enum(['open', 'resolved']);
+export type DisputeStatus = z.infer<typeof DisputeStatus>;
+/** How an admin ended a disputed match: completed (as a party would) or cancelled (the request does not reopen). */
+export const DisputeOutcome = z.enum(['completed', 'cancelled'], { error: 'Outcome must be completed or cancelled' });
+export type DisputeOutcome = z.infer<typeof DisputeOutcome>;
+
+/** What a match shows of its dispute (exchange-disputes.ts): while `status` is open the match is frozen. */
+export const MatchDisputeSummary = z.object({
+  id: Id, reason: DisputeReason, status: DisputeStatus, openedById: Id, openedAt: IsoDateTime, outcome: DisputeOutcome.nullable(),
+});
+export type MatchDisputeSummary = z.infer<typeof MatchDisputeSummary>;
+
 /** POST /api/exchange-matches: accept an open request. */
 export const ExchangeMatchCreate = z.object({ exchangeRequestId: bodyId(M.exchangeRequestIdInvalid) });
 export type ExchangeMatchCreate = z.infer<typeof ExchangeMatchCreate>;
@@ -236,6 +253,8 @@ export const ExchangeMatch = z.object({
   exchangeRequest: ExchangeRequestSummary,
   /** The parties who marked their payment sent ('I have paid'), in the order they did. */
   paidByIds: z.array(Id),
+  /** Its dispute, when one was ever opened (absent otherwise). */
+  dispute: MatchDisputeSummary.optional(),
 });
 export type ExchangeMatch = z.infer<typeof ExchangeMatch>;
 

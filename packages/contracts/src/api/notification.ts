@@ -12,7 +12,8 @@ import { ChatLiveMessage } from './exchange-chat.ts';
  * request (match_cancelled), turned down by the requester (match_declined), or not approved in time
  * (match_expired); a confirmed match still not marked completed (completion_reminder); an open request nobody took
  * in time (request_expired); a premium renewal that could not be charged (payment_failed); the other party of a
- * confirmed match marked their payment sent (payment_sent). A client shows a type it does not know by its content alone.
+ * confirmed match marked their payment sent (payment_sent); a dispute of one of the user's matches opened
+ * (dispute_opened) or resolved (dispute_resolved). A client shows a type it does not know by its content alone.
  */
 export const NotificationType = z.enum([
   'exchange_request',
@@ -27,6 +28,8 @@ export const NotificationType = z.enum([
   'request_expired',
   'payment_failed',
   'payment_sent',
+  'dispute_opened',
+  'dispute_resolved',
 ]);
 export type NotificationType = z.infer<typeof NotificationType>;
 

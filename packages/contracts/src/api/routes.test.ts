@@ -68,6 +68,14 @@ describe('ApiRoutes', () => {
     'PUT /api/exchange-matches/{id}/paid',
     'GET /api/exchange-matches/{id}/messages',
     'POST /api/exchange-matches/{id}/messages',
+    // Disputes (issue 17).
+    'POST /api/exchange-matches/{id}/dispute',
+    'GET /api/exchange-matches/{id}/dispute',
+    'GET /api/admin/disputes',
+    'GET /api/admin/disputes/{id}',
+    'POST /api/admin/disputes/{id}/resolve',
+    'DELETE /api/admin/trading-suspensions/{userId}',
+    'GET /api/users/{id}/dispute-outcomes',
     'GET /internal/match-accounts',
     'GET /internal/personal-data/bank-accounts',
     'GET /internal/personal-data/trades',
@@ -131,6 +139,7 @@ describe('ApiRoutes', () => {
       if (path === '/api/webhooks/stripe' || /^\/api\/(admin\/)?support-requests\b/.test(path)) return 'subscription';
       if (/^\/api\/admin\/(signup|login|attempts)-/.test(path)) return 'audit';
       if (path === '/api/admin/exchange-funnel' || path.startsWith('/api/blocked-users') || path === '/api/analytics/me') return 'exchange';
+      if (/^\/api\/admin\/(disputes|trading-suspensions)\b/.test(path) || path === '/api/users/{id}/dispute-outcomes') return 'exchange';
       if (path === '/api/users/me/login-history') return 'audit';
       if (/^\/api\/(auth|login|signup|users|referral|admin\/users|admin\/verification-requests)\b/.test(path)) return 'identity';
       if (path.startsWith('/api/bank-accounts')) return 'accounts';

@@ -70,6 +70,8 @@ const SENTENCES: Record<ChatSystemEvent, (name: string) => string> = {
   completed: (name) => `${name} marked the exchange completed`,
   cancelled: (name) => `${name} called off the match`,
   expired: () => 'The match expired: it was not approved in time',
+  disputed: (name) => `${name} opened a dispute: the exchange is on hold until an admin resolves it`,
+  dispute_resolved: () => 'An admin resolved the dispute',
 };
 
 /** The system message of a change to the match, made by `subjectId` (none for an expiry). */

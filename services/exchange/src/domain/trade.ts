@@ -8,6 +8,7 @@ import { addToOutbox, makeEvent } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
 import { announceInChat } from './chat.ts';
+import { addToTradeRecord, secondsBetween } from './traders.ts';
 
 export function matchParties(m: ExchangeMatch) {
   return { matchId: m.id, requestId: m.requestId, requesterId: m.requesterId, matcherId: m.matcherId };
@@ -26,7 +27,10 @@ export async function lockTrade(tx: EntityManager, match: ExchangeMatch): Promis
   return { request, match: locked };
 }
 
-/** A pending match called off by a party: it ends, and the request is open again unless it was cancelled itself. */
+/**
+ * A pending match called off by a party: it ends, and the request is open again unless it was cancelled itself. A
+ * disputed match an admin cancels ends too, with its request (the dispute's resolution says so in the chat).
+ */
 export async function cancelMatch(
   tx: EntityManager, match: ExchangeMatch, request: ExchangeRequest, by: number,
   reason: EventPayload<'matchCancelled'>['reason'], now: Date,
@@ -34,9 +38,30 @@ export async function cancelMatch(
   match.status = 'cancelled';
   match.endedAt = now;
   match.cancelledById = by;
-  if (reason !== 'request-cancelled') reopen(request, now);
+  if (reason === 'dispute-cancelled') request.status = 'cancelled';
+  else if (reason !== 'request-cancelled') reopen(request, now);
   addToOutbox(tx, makeEvent('matchCancelled', match.id, { ...matchParties(match), cancelledById: by, reason }));
-  await announceInChat(tx, match, 'cancelled', by, now);
+  if (reason !== 'dispute-cancelled') await announceInChat(tx, match, 'cancelled', by, now);
+}
+
+/**
+ * A confirmed match completed by a party (`by`), or by an admin resolving its dispute (null: the resolution says so
+ * in the chat): the request is completed, each party's count rises and their record takes the time it took from
+ * confirmation.
+ */
+export async function completeMatch(tx: EntityManager, match: ExchangeMatch, request: ExchangeRequest, by: number | null, now: Date): Promise<void> {
+  match.status = 'completed';
+  match.completedAt = now;
+  request.status = 'completed';
+  await tx.flush();
+  const { confirmedAt } = match;
+  await addToTradeRecord(tx, [match.requesterId, match.matcherId], confirmedAt
+    ? { transaction_count: 1, timed_completion_count: 1, completion_seconds_total: secondsBetween(confirmedAt, now) }
+    : { transaction_count: 1 });
+  addToOutbox(tx, makeEvent('matchCompleted', match.id, {
+    ...matchParties(match), ...matchTerms(request), ...(by === null ? {} : { completedById: by }), confirmedAt: confirmedAt?.toISOString(),
+  }));
+  if (by !== null) await announceInChat(tx, match, 'completed', by, now);
 }
 
 /** A pending match the requester did not approve in time. */

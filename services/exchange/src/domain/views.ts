@@ -5,6 +5,7 @@ import type { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
 import { Trader } from './traders.ts';
 import { requirementsOf } from './who-may-take.ts';
+import { disputeSummary, disputesOf } from './disputes.ts';
 
 type RequestFields = Pick<ExchangeRequest, 'id' | 'userId' | 'fromCurrency' | 'toCurrency' | 'amount' | 'exchangeRate' | 'status' | 'createdAt'>;
 type TraderFields = Pick<Trader,
@@ -68,6 +69,7 @@ export async function matchViews(em: EntityManager, matches: ExchangeMatch[]): P
   const requests = matches.length ? await em.find(ExchangeRequest, { id: { $in: [...new Set(matches.map((m) => m.requestId))] } }) : [];
   const byId = new Map(requests.map((r) => [r.id, r]));
   const traders = await tradersById(em, matches.map((m) => m.matcherId));
+  const disputes = await disputesOf(em, matches.map((m) => m.id));
   return matches.map((m) => ({
     id: m.id,
     exchangeRequestId: m.requestId,
@@ -77,6 +79,7 @@ export async function matchViews(em: EntityManager, matches: ExchangeMatch[]): P
     createdAt: m.createdAt.toISOString(),
     exchangeRequest: requestSummary(byId.get(m.requestId)!),
     paidByIds: paidByIds(m),
+    ...(disputes.has(m.id) ? { dispute: disputeSummary(disputes.get(m.id)!) } : {}),
   }));
 }
 

@@ -2,7 +2,8 @@
  * Trade timers (beyond the spec; anchors: Peach, RoboSats, Bisq Easy), swept every minute over due rows rather
  * than held as delayed jobs, so they survive restarts and a test can run them at any instant:
  * - a pending match not approved within MATCH_APPROVAL_HOURS expires, and its request reopens;
- * - a confirmed match not completed is reminded once per COMPLETION_REMINDER_HOURS entry passed;
+ * - a confirmed match not completed is reminded once per COMPLETION_REMINDER_HOURS entry passed (not while it is
+ *   disputed: it is on hold);
  * - an open request nobody took within REQUEST_EXPIRY_DAYS (counted from when it last became open) expires.
  * Each row is changed under its lock after checking it is still due, so a sweep run twice (or on two replicas at
  * once) changes it once and publishes once.
@@ -14,6 +15,7 @@ import { ExchangeMatch } from '../domain/exchange-match.ts';
 import { ExchangeRequest } from '../domain/exchange-request.ts';
 import { expireMatch, lockTrade, matchParties } from '../domain/trade.ts';
 import { changingMarket } from '../domain/market-version.ts';
+import { Dispute } from '../domain/disputes.ts';
 
 export const SWEEP_TRADE_TIMERS = 'sweep-trade-timers';
 export const SWEEP_EVERY_MS = 60_000;
@@ -54,12 +56,13 @@ export async function sweepTradeTimers(ctx: Ctx, timers: TradeTimers, now: Date)
   const reminders = hours.length === 0 ? 0 : await drain(
     async () => (await em().find(ExchangeMatch, {
       status: 'confirmed',
+      id: { $nin: (await em().find(Dispute, { status: 'open' }, { fields: ['matchId'] })).map((d) => d.matchId) },
       $or: hours.map((h, k) => ({ remindersSent: { $lte: k }, confirmedAt: { $lte: ago(now, h * HOUR_MS) } })),
     }, { fields: ['id'], limit: BATCH, orderBy: { id: 'asc' } })).map((m) => m.id),
     (id) => ctx.transaction(async (tx) => {
       const match = await tx.findOneOrFail(ExchangeMatch, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       const due = match.status === 'confirmed' && match.confirmedAt ? passed(match.confirmedAt) : 0;
-      if (due <= match.remindersSent) return false;
+      if (due <= match.remindersSent || await tx.count(Dispute, { matchId: id, status: 'open' })) return false;
       match.remindersSent = due; // several passed at once (the service was down): one reminder, the latest
       addToOutbox(tx, makeEvent('matchCompletionReminded', match.id, { ...matchParties(match), hoursSinceConfirmed: hours[due - 1]! }));
       return true;

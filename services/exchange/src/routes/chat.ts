@@ -7,6 +7,7 @@ import { ExchangeMatch } from '../domain/exchange-match.ts';
 import { addToChat, announceInChat, assertChatOpen, chatView, ChatMessage } from '../domain/chat.ts';
 import { changingMarket } from '../domain/market-version.ts';
 import { lockTrade } from '../domain/trade.ts';
+import { assertNotDisputed } from '../domain/disputes.ts';
 import { matchView } from '../domain/views.ts';
 import { MATCH_NOT_FOUND } from './deps.ts';
 
@@ -60,6 +61,7 @@ export function chatRoutes({ ctx, now }: ChatDeps) {
       const marked = await trades.transaction(async (tx) => {
         const trade = await lockTrade(tx, match);
         const m = trade.match;
+        await assertNotDisputed(tx, m);
         if (m.status !== 'confirmed') throw conflict(`This match is ${m.status}: only a confirmed match can be marked paid`);
         const side = m.requesterId === caller.userId ? 'requesterPaidAt' : 'matcherPaidAt';
         if (m[side]) return m;

@@ -7,8 +7,10 @@ import { ExchangeMatch, LIVE_MATCH_STATUSES } from '../domain/exchange-match.ts'
 import { ExchangeRequest } from '../domain/exchange-request.ts';
 import { matchAccounts } from '../domain/match-accounts.ts';
 import { checkPlanLimits } from '../domain/plan-limits.ts';
-import { cancelMatch, lockTrade, matchParties, matchTerms } from '../domain/trade.ts';
-import { addToTradeRecord, assertNotDeleted, hasBothAccounts, secondsBetween } from '../domain/traders.ts';
+import { cancelMatch, completeMatch, lockTrade, matchParties, matchTerms } from '../domain/trade.ts';
+import { addToTradeRecord, assertNotDeleted, hasBothAccounts } from '../domain/traders.ts';
+import { assertNotDisputed } from '../domain/disputes.ts';
+import { assertMayTrade } from '../domain/sanctions.ts';
 import { matchView, matchViews } from '../domain/views.ts';
 import { lockPair } from '../domain/blocks.ts';
 import { announceInChat } from '../domain/chat.ts';
@@ -56,6 +58,7 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
           mayAccept(found, userId);
           await assertMayTake(tx, found, userId);
           await assertNotDeleted(tx, userId);
+          await assertMayTrade(tx, userId);
           if (!await hasBothAccounts(tx, userId)) throw forbidden(NEEDS_BOTH_ACCOUNTS);
           await checkPlanLimits(tx, userId, { currency: found.fromCurrency, amount: found.amount }, at);
           const match = tx.create(ExchangeMatch, {
@@ -105,6 +108,7 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
       const at = now();
       const confirmed = await ctx.transaction(async (tx) => {
         const trade = await lockTrade(tx, match);
+        await assertNotDisputed(tx, trade.match);
         if (trade.match.status !== 'pending') throw conflict(`This match is ${trade.match.status}: only a pending match can be approved`);
         trade.match.status = 'confirmed';
         trade.match.confirmedAt = at;
@@ -123,6 +127,7 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
       const match = await partyMatch(request.em, request.params.id, userId);
       const cancelled = await ctx.transaction(async (tx) => {
         const trade = await lockTrade(tx, match);
+        await assertNotDisputed(tx, trade.match);
         if (trade.match.status !== 'pending') throw conflict(`This match is ${trade.match.status}: only a pending match can be called off`);
         await cancelMatch(tx, trade.match, trade.request, userId, userId === match.matcherId ? 'withdrawn' : 'declined', now());
         return trade.match;
@@ -130,29 +135,16 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
       return matchView(request.em, cancelled);
     });
 
-    /**
-     * Either party marks a confirmed match completed: the request is completed, each party's count rises and their
-     * record takes the time it took from confirmation.
-     */
+    /** Either party marks a confirmed match completed (domain/trade.ts), unless it is disputed. */
     serve(app, routes.completeMatch, async (request) => {
       const { userId } = requireUser(request);
       const match = await partyMatch(request.em, request.params.id, userId);
       const at = now();
       const completed = await ctx.transaction(async (tx) => {
         const trade = await lockTrade(tx, match);
+        await assertNotDisputed(tx, trade.match);
         if (trade.match.status !== 'confirmed') throw conflict(`This match is ${trade.match.status}: only a confirmed match can be marked completed`);
-        trade.match.status = 'completed';
-        trade.match.completedAt = at;
-        trade.request.status = 'completed';
-        await tx.flush();
-        const { confirmedAt } = trade.match;
-        await addToTradeRecord(tx, [match.requesterId, match.matcherId], confirmedAt
-          ? { transaction_count: 1, timed_completion_count: 1, completion_seconds_total: secondsBetween(confirmedAt, at) }
-          : { transaction_count: 1 });
-        addToOutbox(tx, makeEvent('matchCompleted', match.id, {
-          ...matchParties(trade.match), ...matchTerms(trade.request), completedById: userId, confirmedAt: confirmedAt?.toISOString(),
-        }));
-        await announceInChat(tx, trade.match, 'completed', userId, at);
+        await completeMatch(tx, trade.match, trade.request, userId, at);
         return trade.match;
       });
       return matchView(request.em, completed);

@@ -10,6 +10,7 @@ import { marketList } from '../domain/market.ts';
 import { checkPlanLimits, limitsOf } from '../domain/plan-limits.ts';
 import { cancelMatch, matchTerms } from '../domain/trade.ts';
 import { TraderAccount, assertNotDeleted, hasBothAccounts } from '../domain/traders.ts';
+import { assertMayTrade } from '../domain/sanctions.ts';
 import { requestView, requestViews } from '../domain/views.ts';
 import { blockedEitherWay, hasBlocks } from '../domain/blocks.ts';
 import { assertVisibleTo } from '../domain/who-may-take.ts';
@@ -73,13 +74,14 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
     });
 
     /**
-     * Not a deleted account, both accounts (the spec's message), then the rate band around the newest market rate, then the plan's
+     * Not a deleted account nor a suspended trader, both accounts (the spec's message), then the rate band around the newest market rate, then the plan's
      * limits, checked and recorded in one transaction under the poster's lock.
      */
     serve(app, routes.createRequest, async (request) => {
       const { userId } = requireUser(request);
       const { fromCurrency, toCurrency, amount, exchangeRate, minTrustLevel, verifiedOnly } = request.body;
       await assertNotDeleted(request.em, userId);
+      await assertMayTrade(request.em, userId);
       if (!await hasBothAccounts(request.em, userId)) throw forbidden(NEEDS_BOTH_ACCOUNTS);
       const market = await newestRate(request.em);
       if (!market) throw new AppError(503, 'rate_unavailable', 'The exchange rate is not available right now.');

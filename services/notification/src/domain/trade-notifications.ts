@@ -53,6 +53,8 @@ export function matchCancelled(m: EventPayload<'matchCancelled'>): NewNotificati
       return [to(m.matcherId, 'match_declined', m.requestId, `The owner of ${request(m.requestId)} declined your match.`)];
     case 'request-cancelled':
       return [to(m.matcherId, 'match_cancelled', m.requestId, `The owner cancelled ${request(m.requestId)}, which you had accepted.`)];
+    case 'dispute-cancelled':
+      return []; // the dispute's resolution tells both parties (disputeResolved)
   }
 }
 
@@ -75,6 +77,33 @@ export function paymentMarked(m: EventPayload<'matchPaymentMarked'>): NewNotific
   const other = m.paidById === m.requesterId ? m.matcherId : m.requesterId;
   return [to(other, 'payment_sent', m.requestId,
     `Your exchange partner on ${request(m.requestId)} marked their payment sent. Check your bank account, then mark the exchange completed.`)];
+}
+
+const DISPUTE_REASONS: Record<EventPayload<'disputeOpened'>['reason'], string> = {
+  no_payment: 'no payment received',
+  wrong_amount: 'wrong amount',
+  third_party_payment: 'third-party payment',
+  unresponsive: 'unresponsive',
+  other: 'other',
+};
+
+/** A party disputed a confirmed match: both are told it is on hold until an admin decides. */
+export function disputeOpened(d: EventPayload<'disputeOpened'>): NewNotification[] {
+  const reason = DISPUTE_REASONS[d.reason];
+  return [d.requesterId, d.matcherId].map((userId) => to(userId, 'dispute_opened', d.requestId, userId === d.openedById
+    ? `You opened a dispute on ${request(d.requestId)} (${reason}). The exchange is on hold until an admin resolves it.`
+    : `Your exchange partner opened a dispute on ${request(d.requestId)} (${reason}). The exchange is on hold until an admin resolves it: add what you know in its chat.`));
+}
+
+/** An admin resolved a dispute: both parties learn the outcome, and a sanctioned party what they received. */
+export function disputeResolved(d: EventPayload<'disputeResolved'>): NewNotification[] {
+  const outcome = d.outcome === 'completed' ? 'the exchange was marked completed' : 'the exchange was cancelled';
+  const sanction = (userId: number) => {
+    if (d.sanction?.userId !== userId) return '';
+    return d.sanction.kind === 'warning' ? ' You received a warning.' : ' Your trading is suspended until an admin lifts it.';
+  };
+  return [d.requesterId, d.matcherId].map((userId) => to(userId, 'dispute_resolved', d.requestId,
+    `An admin resolved the dispute on ${request(d.requestId)}: ${outcome}.${sanction(userId)}`));
 }
 
 /** An open request nobody took in time. */

@@ -45,6 +45,8 @@ export const consumers = [
   telling('matchExpired', told.matchExpired),
   telling('matchCompletionReminded', told.completionReminded),
   telling('matchPaymentMarked', told.paymentMarked),
+  telling('disputeOpened', told.disputeOpened),
+  telling('disputeResolved', told.disputeResolved),
   telling('requestExpired', told.requestExpired),
   telling('ratingSubmitted', told.ratingSubmitted),
   telling('subscriptionPaymentFailed', told.paymentFailed),

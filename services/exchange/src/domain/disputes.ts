@@ -1,0 +1,179 @@
+/**
+ * Disputes: a party of a confirmed match opens one (a reason and a statement); while it is open the match is frozen
+ * (no completion, no 'I have paid', no reminders) and the chat stays open. An admin resolves it: the match completed
+ * as a party would complete it, or cancelled with its request; perhaps a warning or a trading suspension for one
+ * party (domain/sanctions.ts). Every change is made under the trade's locks (request, then match), with its events
+ * and its chat message in the same transaction.
+ */
+import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
+import {
+  DisputeOutcome, DisputeReason, DisputeRefusal, DisputeStatus, SanctionKind,
+  type Dispute as DisputeView, type DisputeCreate, type DisputeOutcomes, type DisputeParty, type DisputePartyHistory,
+  type DisputeResolve, type MatchDisputeSummary,
+} from '@puente/contracts';
+import { addToOutbox, conflict, fieldInvalid, makeEvent } from '@puente/platform';
+import { ExchangeMatch } from './exchange-match.ts';
+import { announceInChat } from './chat.ts';
+import { cancelMatch, completeMatch, lockTrade, matchParties } from './trade.ts';
+import { TradingSanction } from './sanctions.ts';
+import { Trader } from './traders.ts';
+
+export const DisputeSchema = defineEntity({
+  name: 'Dispute',
+  tableName: 'dispute',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    /** One dispute per match: only a confirmed match is disputed, and resolving it ends the match. */
+    matchId: p.integer().unique('dispute_match_id_unique'),
+    requestId: p.integer(),
+    requesterId: p.integer(),
+    matcherId: p.integer(),
+    openedById: p.integer(),
+    reason: p.enum(DisputeReason.options),
+    statement: p.text(),
+    status: p.enum(DisputeStatus.options),
+    openedAt: p.datetime(),
+    outcome: p.enum(DisputeOutcome.options).nullable(),
+    adminNote: p.text().nullable(),
+    resolvedById: p.integer().nullable(),
+    resolvedAt: p.datetime().nullable(),
+    /** The sanction given with the resolution, if any (its row is in trading_sanction). */
+    sanctionUserId: p.integer().nullable(),
+    sanctionKind: p.enum(SanctionKind.options).nullable(),
+  },
+  indexes: [
+    { name: 'dispute_status_opened_at_index', properties: ['status', 'openedAt'] },
+    { name: 'dispute_requester_id_index', properties: ['requesterId'] },
+    { name: 'dispute_matcher_id_index', properties: ['matcherId'] },
+  ],
+});
+export class Dispute extends DisputeSchema.class {}
+DisputeSchema.setClass(Dispute);
+
+export const MATCH_DISPUTED = 'This exchange is under dispute: it is on hold until an admin resolves it';
+export const DISPUTE_EXISTS = 'A dispute is already open for this match';
+export const DISPUTE_RESOLVED = 'This dispute is already resolved';
+export const DISPUTE_NOT_FOUND = 'Dispute not found';
+
+/** 409 `match_disputed` for a change to a match whose dispute is open. */
+export async function assertNotDisputed(em: EntityManager, match: Pick<ExchangeMatch, 'id'>): Promise<void> {
+  if (await em.count(Dispute, { matchId: match.id, status: 'open' })) throw conflict(MATCH_DISPUTED, DisputeRefusal.frozen);
+}
+
+export function disputeView(d: Dispute): DisputeView {
+  return {
+    id: d.id, matchId: d.matchId, exchangeRequestId: d.requestId, openedById: d.openedById, reason: d.reason,
+    statement: d.statement, status: d.status, openedAt: d.openedAt.toISOString(), outcome: d.outcome ?? null,
+    adminNote: d.adminNote ?? null,
+    sanction: d.sanctionUserId && d.sanctionKind ? { userId: d.sanctionUserId, kind: d.sanctionKind } : null,
+    resolvedAt: d.resolvedAt?.toISOString() ?? null,
+  };
+}
+
+export const disputeSummary = (d: Dispute): MatchDisputeSummary => ({
+  id: d.id, reason: d.reason, status: d.status, openedById: d.openedById, openedAt: d.openedAt.toISOString(), outcome: d.outcome ?? null,
+});
+
+/** The disputes of these matches, by match id (for the match views). */
+export async function disputesOf(em: EntityManager, matchIds: number[]): Promise<Map<number, Dispute>> {
+  const found = matchIds.length ? await em.find(Dispute, { matchId: { $in: [...new Set(matchIds)] } }) : [];
+  return new Map(found.map((d) => [d.matchId, d]));
+}
+
+/** A party opens a dispute on a confirmed match (the caller checked they are one). */
+export async function openDispute(tx: EntityManager, match: ExchangeMatch, by: number, body: DisputeCreate, at: Date): Promise<Dispute> {
+  const trade = await lockTrade(tx, match);
+  const m = trade.match;
+  if (await tx.count(Dispute, { matchId: m.id })) throw conflict(DISPUTE_EXISTS, DisputeRefusal.alreadyOpen);
+  if (m.status !== 'confirmed') throw conflict(`This match is ${m.status}: only a confirmed match can be disputed`);
+  const dispute = tx.create(Dispute, {
+    matchId: m.id, requestId: m.requestId, requesterId: m.requesterId, matcherId: m.matcherId, openedById: by,
+    reason: body.reason, statement: body.statement, status: 'open', openedAt: at,
+    outcome: null, adminNote: null, resolvedById: null, resolvedAt: null, sanctionUserId: null, sanctionKind: null,
+  });
+  await tx.flush();
+  addToOutbox(tx, makeEvent('disputeOpened', m.id, { ...matchParties(m), disputeId: dispute.id, openedById: by, reason: body.reason }));
+  await announceInChat(tx, m, 'disputed', by, at);
+  return dispute;
+}
+
+/**
+ * An admin resolves an open dispute: the match ends as decided (its own event, as a party's completion or a
+ * cancellation would publish), the sanction is recorded, and both parties are told (disputeResolved, the chat).
+ */
+export async function resolveDispute(
+  tx: EntityManager, disputeId: number, adminId: number, body: DisputeResolve, at: Date,
+): Promise<Dispute | null> {
+  const seen = await tx.findOne(Dispute, { id: disputeId });
+  if (!seen) return null;
+  const { sanction } = body;
+  if (sanction && sanction.userId !== seen.requesterId && sanction.userId !== seen.matcherId) {
+    throw fieldInvalid('sanction.userId', 'A sanction must be for one of the two parties');
+  }
+  const trade = await lockTrade(tx, await tx.findOneOrFail(ExchangeMatch, { id: seen.matchId }));
+  const dispute = await tx.findOneOrFail(Dispute, { id: disputeId }, { refresh: true });
+  if (dispute.status !== 'open') throw conflict(DISPUTE_RESOLVED, DisputeRefusal.resolved);
+  if (body.outcome === 'completed') await completeMatch(tx, trade.match, trade.request, null, at);
+  else await cancelMatch(tx, trade.match, trade.request, adminId, 'dispute-cancelled', at);
+  Object.assign(dispute, {
+    status: 'resolved', outcome: body.outcome, adminNote: body.note, resolvedById: adminId, resolvedAt: at,
+    sanctionUserId: sanction?.userId ?? null, sanctionKind: sanction?.kind ?? null,
+  });
+  if (sanction) {
+    tx.create(TradingSanction, {
+      userId: sanction.userId, kind: sanction.kind, disputeId: dispute.id, createdById: adminId, createdAt: at, liftedAt: null, liftedById: null,
+    });
+  }
+  await tx.flush();
+  addToOutbox(tx, makeEvent('disputeResolved', trade.match.id, {
+    ...matchParties(trade.match), disputeId: dispute.id, outcome: body.outcome, sanction: sanction ?? null,
+  }));
+  await announceInChat(tx, trade.match, 'dispute_resolved', null, at);
+  return dispute;
+}
+
+/** Parties of disputes as the queue names them (the projection of users; blank for one it has not heard of). */
+export async function partyNames(em: EntityManager, userIds: number[]): Promise<Map<number, DisputeParty>> {
+  const traders = userIds.length ? await em.find(Trader, { userId: { $in: [...new Set(userIds)] } }) : [];
+  const byId = new Map(traders.map((t) => [t.userId, t]));
+  return new Map([...new Set(userIds)].map((userId) => {
+    const t = byId.get(userId);
+    return [userId, { userId, firstName: t?.firstName ?? '', lastName: t?.lastName ?? '' }];
+  }));
+}
+
+/** What an admin weighs of a party: their trade record, their other disputes, warnings and a suspension in force. */
+export async function partyHistory(em: EntityManager, userId: number, exceptDisputeId: number): Promise<DisputePartyHistory> {
+  const trader = await em.findOne(Trader, { userId });
+  const asParty = { $or: [{ requesterId: userId }, { matcherId: userId }] };
+  const count = (status: ExchangeMatch['status']) => em.count(ExchangeMatch, { ...asParty, status });
+  const [matchesCompleted, matchesCancelled, matchesExpired] = await Promise.all([count('completed'), count('cancelled'), count('expired')]);
+  const others = await em.find(Dispute, { ...asParty, id: { $ne: exceptDisputeId } }, { orderBy: { id: 'desc' } });
+  const sanctions = await em.find(TradingSanction, { userId });
+  return {
+    userId, firstName: trader?.firstName ?? '', lastName: trader?.lastName ?? '',
+    profileImageUrl: trader?.profileImageUrl ?? null, memberSince: trader?.memberSince?.toISOString() ?? null,
+    trustRating: trader?.trustRating === null || trader?.trustRating === undefined ? null : Number(trader.trustRating),
+    ratingCount: trader?.ratingCount ?? 0, idVerified: trader?.idVerified ?? false,
+    matchesCompleted, matchesCancelled, matchesExpired,
+    disputes: others.map((d) => ({
+      id: d.id, matchId: d.matchId, reason: d.reason, status: d.status, outcome: d.outcome ?? null,
+      openedByThem: d.openedById === userId, sanctionOnThem: d.sanctionUserId === userId ? d.sanctionKind ?? null : null,
+      openedAt: d.openedAt.toISOString(),
+    })),
+    warnings: sanctions.filter((s) => s.kind === 'warning').length,
+    suspended: sanctions.some((s) => s.kind === 'suspension' && !s.liftedAt),
+  };
+}
+
+/** The counts a profile shows: how the user's resolved disputes ended, and the sanctions they received. */
+export async function disputeOutcomes(em: EntityManager, userId: number): Promise<DisputeOutcomes> {
+  const resolved = { status: 'resolved' as const, $or: [{ requesterId: userId }, { matcherId: userId }] };
+  const [completed, cancelled, warnings, suspensions] = await Promise.all([
+    em.count(Dispute, { ...resolved, outcome: 'completed' }),
+    em.count(Dispute, { ...resolved, outcome: 'cancelled' }),
+    em.count(TradingSanction, { userId, kind: 'warning' }),
+    em.count(TradingSanction, { userId, kind: 'suspension' }),
+  ]);
+  return { completed, cancelled, warnings, suspensions };
+}
