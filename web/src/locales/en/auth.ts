@@ -56,6 +56,10 @@ export default {
     copy: 'Copy codes',
     copied: 'Copied',
     saved: 'I have saved them',
+    newCodes: 'New recovery codes',
+    newCodesIntro: 'Enter a code from your authenticator app. Your current recovery codes will stop working.',
+    confirmNewCodes: 'Get new codes',
+    newCodesReady: 'Your new recovery codes are ready',
     error: 'Error',
   },
   /** The profile's 'Login history' card. */

@@ -55,6 +55,10 @@ export default {
     copy: 'Copiar códigos',
     copied: 'Copiados',
     saved: 'Ya los guardé',
+    newCodes: 'Nuevos códigos de recuperación',
+    newCodesIntro: 'Ingresa un código de tu app de autenticación. Tus códigos de recuperación actuales dejarán de funcionar.',
+    confirmNewCodes: 'Generar códigos nuevos',
+    newCodesReady: 'Tus nuevos códigos de recuperación están listos',
     error: 'Error',
   },
   loginHistory: {

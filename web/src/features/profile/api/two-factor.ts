@@ -30,6 +30,15 @@ export function useEnableTwoFactor() {
   });
 }
 
+/** POST /api/auth/two-factor/recovery-codes: new recovery codes, shown once (the old ones stop working); the count is read again. */
+export function useNewRecoveryCodes() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: BodyOf<typeof Routes.identity.twoFactorRecoveryCodes>) => call(Routes.identity.twoFactorRecoveryCodes, { body }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: twoFactorKey }),
+  });
+}
+
 /** POST /api/auth/two-factor/disable; the status is read again. */
 export function useDisableTwoFactor() {
   const queryClient = useQueryClient();

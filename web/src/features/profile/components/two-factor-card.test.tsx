@@ -8,6 +8,7 @@ import { findToast, renderWithRoutes } from '../../../testing/render.tsx';
 
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const URI = `otpauth://totp/Puente%3Aana%40example.com?secret=${SECRET}&issuer=Puente&algorithm=SHA1&digits=6&period=30`;
+const NEW_CODES = ['zyxw-vuts', 'rqpn-mkjh', 'gfed-cba9', '8765-432z', 'yxwv-utsr', 'qpnm-kjhg', 'fedc-ba98', '7654-32zy', 'xwvu-tsrq', 'pnmk-jhgf'];
 const CODES = ['abcd-efgh', 'jkmn-pqrs', 'tuvw-xyz2', '3456-789a', 'bcde-fghj', 'kmnp-qrst', 'uvwx-yz23', '4567-89ab', 'cdef-ghjk', 'mnpq-rstu'];
 
 /** identity's two-factor routes: the status follows what enable and disable did. */
@@ -23,6 +24,13 @@ function twoFactorApi(initial: { enabled: boolean; recoveryCodesLeft: number }) 
       }
       status = { enabled: true, recoveryCodesLeft: 10 };
       return { body: { recoveryCodes: CODES } };
+    },
+    'POST /api/auth/two-factor/recovery-codes': ({ body }) => {
+      if ((body as { code: string }).code !== '654321') {
+        return { status: 400, body: { message: 'That code is not right. Check your authenticator app and try again.', code: 'invalid_totp_code', errors: [{ field: 'code', message: 'That code is not right. Check your authenticator app and try again.' }] } };
+      }
+      status = { enabled: true, recoveryCodesLeft: 10 };
+      return { body: { recoveryCodes: NEW_CODES } };
     },
     'POST /api/auth/two-factor/disable': () => {
       status = { enabled: false, recoveryCodesLeft: 0 };
@@ -92,5 +100,27 @@ describe('two-factor sign-in on the profile', () => {
     expect(within(await findToast()).getByText('Two-factor sign-in is off')).toBeTruthy();
     expect(server.callsTo('POST /api/auth/two-factor/disable')[0]?.body).toEqual({ password: 'my password', code: 'ABCD-EFGH' });
     expect(await screen.findByRole('button', { name: 'Turn on' })).toBeTruthy();
+  });
+
+  it('replaces the recovery codes for a code from the app, and shows the new ones once', async () => {
+    const server = twoFactorApi({ enabled: true, recoveryCodesLeft: 2 });
+    renderWithRoutes(<TwoFactorCard />);
+    expect(await screen.findByText('2 recovery codes left')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'New recovery codes' }));
+    const form = await screen.findByRole('form', { name: 'New recovery codes' });
+    expect(within(form).getByText('Enter a code from your authenticator app. Your current recovery codes will stop working.')).toBeTruthy();
+    expect(within(form).queryByLabelText('Password', { selector: 'input' })).toBeNull();
+    fireEvent.change(field(form, 'Code from the app'), { target: { value: '111111' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Get new codes' }));
+    expect(within(await findToast()).getByText('That code is not right. Check your authenticator app and try again.')).toBeTruthy();
+
+    fireEvent.change(field(form, 'Code from the app'), { target: { value: '654321' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Get new codes' }));
+    const codes = await screen.findByRole('list', { name: 'Save your recovery codes' });
+    expect(within(codes).getAllByRole('listitem').map((li) => li.textContent)).toEqual(NEW_CODES);
+    expect(server.callsTo('POST /api/auth/two-factor/recovery-codes').at(-1)?.body).toEqual({ code: '654321' });
+    fireEvent.click(screen.getByRole('button', { name: 'I have saved them' }));
+    expect(await screen.findByText('10 recovery codes left')).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Save your recovery codes' })).toBeNull();
   });
 });

@@ -2,7 +2,8 @@
  * The profile's 'Two-factor sign-in' card (beyond the spec): whether a code from an authenticator app is asked at
  * each sign-in. Turning it on shows the app's setup (a QR code of the otpauth link, the link, and the key to type),
  * then takes the password and a first code, then shows the recovery codes this once.
- * Turning it off takes the password and a code (or a recovery code).
+ * Turning it off takes the password and a code (or a recovery code). New recovery codes take a code from the app, and
+ * are shown this once as well.
  */
 import { useEffect, useState } from 'react';
 import QRCode from 'qrcode';
@@ -17,12 +18,12 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { TwoFactorConfirmRequest, type TwoFactorSetup } from '@puente/contracts';
+import { TwoFactorConfirmRequest, TwoFactorRecoveryCodesRequest, type TwoFactorSetup } from '@puente/contracts';
 import { FormPasswordField, FormTextField } from '../../../components/ui/form-fields.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
 import { serverText } from '../../../lib/i18n.ts';
 import { showServerFieldErrors, useSchemaForm } from '../../../lib/form.ts';
-import { useDisableTwoFactor, useEnableTwoFactor, useStartTwoFactorSetup, useTwoFactorStatus } from '../api/two-factor.ts';
+import { useDisableTwoFactor, useEnableTwoFactor, useNewRecoveryCodes, useStartTwoFactorSetup, useTwoFactorStatus } from '../api/two-factor.ts';
 
 /** The otpauth link as a QR code for the app's camera (an SVG: drawn without a canvas). */
 function SetupQrCode({ uri, label }: { uri: string; label: string }) {
@@ -45,7 +46,7 @@ export function TwoFactorCard() {
   const status = useTwoFactorStatus();
   const start = useStartTwoFactorSetup();
   const [setup, setSetup] = useState<TwoFactorSetup | null>(null);
-  const [turningOff, setTurningOff] = useState(false);
+  const [changing, setChanging] = useState<'off' | 'codes' | null>(null);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const enabled = status.data?.enabled ?? false;
 
@@ -91,9 +92,16 @@ export function TwoFactorCard() {
         {status.data && enabled && !recoveryCodes ? (
           <Box sx={{ mt: 2 }}>
             <Typography>{t('codesLeft', { count: status.data.recoveryCodesLeft })}</Typography>
-            {turningOff
-              ? <ConfirmForm turn="off" onCancel={() => setTurningOff(false)} onDone={() => setTurningOff(false)} />
-              : <Button variant="outlined" color="error" sx={{ mt: 2 }} onClick={() => setTurningOff(true)}>{t('turnOff')}</Button>}
+            {changing === 'off' ? <ConfirmForm turn="off" onCancel={() => setChanging(null)} onDone={() => setChanging(null)} /> : null}
+            {changing === 'codes'
+              ? <NewCodesForm onCancel={() => setChanging(null)} onDone={(codes) => { setChanging(null); setRecoveryCodes(codes); }} />
+              : null}
+            {changing === null ? (
+              <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
+                <Button variant="outlined" onClick={() => setChanging('codes')}>{t('newCodes')}</Button>
+                <Button variant="outlined" color="error" onClick={() => setChanging('off')}>{t('turnOff')}</Button>
+              </Stack>
+            ) : null}
           </Box>
         ) : null}
       </CardContent>
@@ -136,6 +144,31 @@ function ConfirmForm({ turn, onCancel, onDone }: { turn: 'on' | 'off'; onCancel:
           {pending ? t('saving') : turn === 'on' ? t('confirmOn') : t('confirmOff')}
         </Button>
         <Button onClick={onCancel} disabled={pending}>{t('cancel')}</Button>
+      </Stack>
+    </Box>
+  );
+}
+
+/** A code from the app, for new recovery codes (the old ones stop working). */
+function NewCodesForm({ onCancel, onDone }: { onCancel: () => void; onDone: (recoveryCodes: string[]) => void }) {
+  const { t } = useTranslation('auth', { keyPrefix: 'twoFactor' });
+  const renew = useNewRecoveryCodes();
+  const { control, handleSubmit, setError } = useSchemaForm(TwoFactorRecoveryCodesRequest, { code: '' });
+  const onSubmit = handleSubmit((body) => renew.mutate(body, {
+    onSuccess: ({ recoveryCodes }) => { toast({ title: t('newCodesReady'), variant: 'success' }); onDone(recoveryCodes); },
+    onError: (error) => {
+      showServerFieldErrors(setError, error);
+      toast({ title: t('error'), description: serverText(error), variant: 'destructive' });
+    },
+  }));
+
+  return (
+    <Box component="form" noValidate onSubmit={onSubmit} aria-label={t('newCodes')} sx={{ mt: 2, maxWidth: 360 }}>
+      <Typography sx={{ mb: 2 }}>{t('newCodesIntro')}</Typography>
+      <FormTextField control={control} name="code" label={t('code')} autoComplete="one-time-code" fullWidth />
+      <Stack direction="row" spacing={1}>
+        <Button type="submit" variant="contained" disabled={renew.isPending}>{renew.isPending ? t('saving') : t('confirmNewCodes')}</Button>
+        <Button onClick={onCancel} disabled={renew.isPending}>{t('cancel')}</Button>
       </Stack>
     </Box>
   );
