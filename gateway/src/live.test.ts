@@ -107,7 +107,7 @@ describe('live channel (/ws) across two gateway instances', () => {
     const dora = sessionCookieOf(await login(one, 'dora@example.com'))!;
     const [anaOnOne, doraOnTwo, benOnTwo] = [await open(one, ana), await open(two, dora), await open(two, ben)];
     const message = {
-      id: 70, matchId: 12, kind: 'text', authorId: 4, body: 'Sent the pesos', event: null, subjectId: null, createdAt: new Date().toISOString(),
+      id: 70, matchId: 12, kind: 'text', authorId: 4, body: 'Sent the pesos', attachment: null, event: null, subjectId: null, createdAt: new Date().toISOString(),
     } as const;
     const posted = makeEvent('chatMessagePosted', 12, { matchId: 12, requestId: 6, requesterId: 1, matcherId: 4, message });
     await bus.publish(topicOf('exchange'), [posted]);

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { ProjectionBackfillSchema, ProjectionBackfillSetting, blankAsUnset, defineService } from '@puente/platform';
+import { ProjectionBackfillSchema, ProjectionBackfillSetting, blankAsUnset, defineService, sealingKeys } from '@puente/platform';
 import { ExchangeRateEntrySchema, seedRate } from './domain/exchange-rate.ts';
 import { ExchangeMatchSchema } from './domain/exchange-match.ts';
 import { ExchangeRequestSchema } from './domain/exchange-request.ts';
@@ -26,6 +26,10 @@ import { disputeRoutes } from './routes/disputes.ts';
 import { DisputeSchema } from './domain/disputes.ts';
 import { TradingSanctionSchema } from './domain/sanctions.ts';
 import { ChatMessageSchema } from './domain/chat.ts';
+import { ChatAttachmentSchema, type ChatFiles } from './domain/chat-attachments.ts';
+import { chatAttachmentRoutes } from './routes/chat-attachments.ts';
+import { filesystemStorage, type AttachmentStorage } from './storage/attachment-storage.ts';
+import { s3Storage } from './storage/s3-storage.ts';
 import { changingMarket } from './domain/market-version.ts';
 import { REFRESH_EVERY_MS, REFRESH_EXCHANGE_RATE, refreshExchangeRateJob } from './jobs/refresh-exchange-rate.ts';
 import { SWEEP_EVERY_MS, SWEEP_TRADE_TIMERS, sweepTradeTimersJob } from './jobs/sweep-trade-timers.ts';
@@ -69,6 +73,14 @@ export const ExchangeSettings = z.object({
    * 'off' where Kafka keeps every event from the beginning and replaying it suffices.
    */
   PROJECTION_BACKFILL: ProjectionBackfillSetting,
+  /** Chat attachments' sealed bytes go to this folder (default .data/attachments), unless ATTACHMENT_S3_BUCKET is set. */
+  ATTACHMENT_STORAGE_DIR: setting(z.string().trim().optional()),
+  ATTACHMENT_S3_BUCKET: setting(z.string().trim().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'ATTACHMENT_S3_BUCKET must be a bucket name (3-63 lowercase letters, digits, dots or dashes)').optional()),
+  ATTACHMENT_S3_ENDPOINT: setting(z.url({ protocol: /^https?$/, error: 'ATTACHMENT_S3_ENDPOINT must be an http(s) URL' }).optional()),
+  ATTACHMENT_S3_REGION: setting(z.string().trim().optional()),
+  /** keyId:base64key,... (the first seals, all open); without it a key derived from INTERNAL_TOKEN_SECRET. */
+  ATTACHMENT_ENCRYPTION_KEYS: setting(z.string().optional()),
+  INTERNAL_TOKEN_SECRET: setting(z.string().optional()),
 }).refine((s) => !s.EXCHANGE_RATE_URL || s.EXCHANGE_RATE_JSON_PATH, {
   message: 'EXCHANGE_RATE_JSON_PATH is required with EXCHANGE_RATE_URL (e.g. rates.CLP)', path: ['EXCHANGE_RATE_JSON_PATH'],
 });
@@ -82,6 +94,24 @@ export function rateProviderFrom(settings: ExchangeSettings): RateProvider {
     : fixedRateProvider(settings.EXCHANGE_RATE_FIXED);
 }
 
+/** The S3-compatible bucket when one is set, else the folder. */
+export function attachmentStorageFrom(settings: ExchangeSettings): AttachmentStorage {
+  const { ATTACHMENT_S3_BUCKET: bucket, ATTACHMENT_S3_ENDPOINT: endpoint, ATTACHMENT_S3_REGION: region } = settings;
+  if (bucket) return s3Storage({ bucket, ...(endpoint ? { endpoint } : {}), ...(region ? { region } : {}) });
+  return filesystemStorage(settings.ATTACHMENT_STORAGE_DIR ?? '.data/attachments');
+}
+
+/** Where chat attachments go and the keys that seal them (a bad ATTACHMENT_ENCRYPTION_KEYS stops the start). */
+export function chatFilesFrom(settings: ExchangeSettings): ChatFiles {
+  return {
+    storage: attachmentStorageFrom(settings),
+    keys: sealingKeys({
+      name: 'ATTACHMENT_ENCRYPTION_KEYS', value: settings.ATTACHMENT_ENCRYPTION_KEYS, purpose: 'chat-attachments',
+      fallbackSecret: settings.INTERNAL_TOKEN_SECRET,
+    }),
+  };
+}
+
 export interface ExchangeOptions {
   /** The clock of the routes and the timers (tests move it across days, months and deadlines). */
   now?: () => Date;
@@ -89,6 +119,7 @@ export interface ExchangeOptions {
 
 export function exchangeService(settings: ExchangeSettings, { now = () => new Date() }: ExchangeOptions = {}) {
   const provider = rateProviderFrom(settings);
+  const files = chatFilesFrom(settings);
   const timers = {
     matchApprovalHours: settings.MATCH_APPROVAL_HOURS,
     completionReminderHours: settings.COMPLETION_REMINDER_HOURS,
@@ -96,9 +127,9 @@ export function exchangeService(settings: ExchangeSettings, { now = () => new Da
   };
   return defineService({
     name: 'exchange',
-    entities: [ExchangeRateEntrySchema, ExchangeRequestSchema, ExchangeMatchSchema, TraderSchema, TraderAccountSchema, BlockSchema, ChatMessageSchema, DisputeSchema, TradingSanctionSchema, ProjectionBackfillSchema],
+    entities: [ExchangeRateEntrySchema, ExchangeRequestSchema, ExchangeMatchSchema, TraderSchema, TraderAccountSchema, BlockSchema, ChatMessageSchema, ChatAttachmentSchema, DisputeSchema, TradingSanctionSchema, ProjectionBackfillSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
-    consumers,
+    consumers: consumers(files),
     jobs: [refreshExchangeRateJob(provider, settings.EXCHANGE_RATE_TIMEOUT_MS), sweepTradeTimersJob(timers, now), backfill.job],
     schedules: [
       { job: REFRESH_EXCHANGE_RATE, everyMs: REFRESH_EVERY_MS, schedulerId: REFRESH_EXCHANGE_RATE },
@@ -109,6 +140,7 @@ export function exchangeService(settings: ExchangeSettings, { now = () => new Da
       // The very first start stores the fixed rate, so the route has a rate before any provider has answered.
       const seeded = await seedRate(orm.em, { rate: settings.EXCHANGE_RATE_FIXED, source: 'fixed', fetchedAt: new Date() });
       if (seeded) logger.info({ rate: settings.EXCHANGE_RATE_FIXED }, 'no exchange rate stored yet: stored the fixed rate');
+      logger.info({ storage: files.storage.description }, 'chat attachments are stored sealed');
       if (settings.PROJECTION_BACKFILL === 'on') await backfill.startIfPending(ctx);
     },
     async routes(app, ctx) {
@@ -121,6 +153,7 @@ export function exchangeService(settings: ExchangeSettings, { now = () => new Da
       await app.register(adminRoutes);
       await app.register(blockRoutes(deps));
       await app.register(chatRoutes({ ctx, now }));
+      await app.register(chatAttachmentRoutes({ ctx, now, files }));
       await app.register(analyticsRoutes);
       await app.register(disputeRoutes(deps));
     },

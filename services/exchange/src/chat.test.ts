@@ -50,7 +50,7 @@ describeWithInfra(['postgres'], 'exchange chat', () => {
       const { ana, bruno, match } = await trade();
       const posted = ChatMessage.parse(await ok(write(bruno.headers, match.id, '  Hola Ana, I will send the pounds today  '), 201));
       expect(posted).toEqual({
-        id: posted.id, matchId: match.id, kind: 'text', authorId: bruno.userId, body: 'Hola Ana, I will send the pounds today',
+        id: posted.id, matchId: match.id, kind: 'text', authorId: bruno.userId, body: 'Hola Ana, I will send the pounds today', attachment: null,
         event: null, subjectId: null, createdAt: exchange.now.toISOString(),
       });
       await ok(write(ana.headers, match.id, 'Great, thanks'), 201);

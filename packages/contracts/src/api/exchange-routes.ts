@@ -9,7 +9,10 @@ import {
   TransactionHistory,
 } from './exchange.ts';
 import { BlockCreate, BlockedUser, BlockedUserIdParams, BlockedUserList } from './exchange-access.ts';
-import { ChatMessage, ChatMessageCreate, ChatMessageList, ChatMessagesQuery } from './exchange-chat.ts';
+import {
+  CHAT_ATTACHMENT_MAX_BYTES, ChatAttachmentCreate, ChatAttachmentFile, ChatAttachmentParams, ChatAttachmentType, ChatMessage, ChatMessageCreate,
+  ChatMessageList, ChatMessagesQuery,
+} from './exchange-chat.ts';
 import { Analytics } from './analytics.ts';
 import { DisputeRouteSpecs } from './exchange-disputes.ts';
 
@@ -106,6 +109,18 @@ export const ExchangeRoutes = routeGroup('exchange', {
     method: 'PUT', path: '/api/exchange-matches/{id}/paid', access: 'user', params: ExchangeMatchIdParams,
     summary: 'A party of a confirmed match marks their own payment sent (again: no change); the other party is told to check their bank.',
     responses: { 200: ExchangeMatch },
+  },
+  postChatAttachment: {
+    method: 'POST', path: '/api/exchange-matches/{id}/attachments', access: 'user', params: ExchangeMatchIdParams,
+    body: ChatAttachmentCreate, multipart: { file: 'file', maxBytes: CHAT_ATTACHMENT_MAX_BYTES },
+    summary: 'A party attaches a file to the match\'s chat (proof of payment: PNG, JPEG or PDF, at most 5 MB, checked by content) with an optional caption; 413 larger, 415 another type.',
+    responses: { 201: ChatMessage },
+  },
+  chatAttachment: {
+    method: 'GET', path: '/api/exchange-matches/{id}/attachments/{attachmentId}', access: 'user', params: ChatAttachmentParams,
+    produces: ChatAttachmentType.options,
+    summary: 'An attachment\'s bytes, with its content type; the match\'s two parties and admins.',
+    responses: { 200: ChatAttachmentFile },
   },
   chatMessages: {
     method: 'GET', path: '/api/exchange-matches/{id}/messages', access: 'user', params: ExchangeMatchIdParams, query: ChatMessagesQuery, paginated: true,

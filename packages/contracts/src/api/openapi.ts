@@ -25,11 +25,15 @@ const REASONS: Record<number, string> = {
 /** The error answers a route can give, from what it takes and who may call it. */
 function errorAnswers(route: ApiRoute): Record<string, unknown> {
   const answers: Record<string, unknown> = {};
-  if (route.params || route.query || route.body) answers[400] = errorAnswer('Invalid input: `message` is the first field\'s, `errors` lists every field.');
+  if (route.params || route.query || route.body || route.multipart) answers[400] = errorAnswer('Invalid input: `message` is the first field\'s, `errors` lists every field.');
   if (route.access === 'user' || route.access === 'admin') answers[401] = errorAnswer('Not signed in.');
   if (route.access === 'admin') answers[403] = errorAnswer('Signed in, but not an admin.');
   if (route.method !== 'GET') answers[403] ??= errorAnswer('A cross-site request (its Origin is not the app\'s).');
   if (route.params) answers[404] = errorAnswer('No such resource, or another user\'s.');
+  if (route.multipart) {
+    answers[413] = errorAnswer('The file is over the route\'s limit.');
+    answers[415] = errorAnswer('Not multipart/form-data, or a file of a type the route does not take.');
+  }
   answers[429] = errorAnswer('Rate limited: see Retry-After.');
   answers[500] = errorAnswer('A fault (details are logged, never sent).');
   return answers;
@@ -50,13 +54,29 @@ function parameters(route: ApiRoute): unknown[] {
   return list;
 }
 
+/** A JSON body's schema, or a multipart form's: its file (binary) beside the declared text fields. */
+function requestContent(route: ApiRoute): Record<string, unknown> {
+  const fields = route.body ? schemaOf(route.body, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] } : {};
+  if (!route.multipart) return { 'application/json': { schema: fields } };
+  const { file, maxBytes } = route.multipart;
+  return {
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        properties: { ...fields.properties, [file]: { type: 'string', format: 'binary', description: `At most ${maxBytes} bytes.` } },
+        required: [file, ...(fields.required ?? [])],
+      },
+    },
+  };
+}
+
 function operation(route: ApiRoute): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   for (const status of successStatuses(route)) {
     const schema = route.responses[status];
     responses[status] = {
       description: REASONS[status] ?? 'OK',
-      ...(schema ? { content: { [route.produces ?? 'application/json']: { schema: schemaOf(schema, 'output') } } } : {}),
+      ...(schema ? { content: Object.fromEntries([route.produces ?? 'application/json'].flat().map((type) => [type, { schema: schemaOf(schema, 'output') }])) } : {}),
       ...(route.paginated ? { headers: { 'X-Total-Count': { schema: { type: 'integer' }, description: 'How many items in all' } } } : {}),
     };
   }
@@ -71,7 +91,7 @@ function operation(route: ApiRoute): Record<string, unknown> {
     'x-access': route.access,
     ...(route.planned ? { 'x-status': 'planned' } : {}),
     ...(parameters(route).length > 0 ? { parameters: parameters(route) } : {}),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.body, 'input') } } } } : {}),
+    ...(route.body || route.multipart ? { requestBody: { required: true, content: requestContent(route) } } : {}),
     responses: { ...responses, ...errorAnswers(route) },
   };
 }

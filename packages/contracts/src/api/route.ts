@@ -34,8 +34,14 @@ export interface RouteSpec {
   responses: { [status: number]: z.ZodType | null };
   /** A browser navigation answered with a redirect (Location), not JSON. */
   navigation?: true;
-  /** The success body's media type when it is not JSON: a file streamed to download (its schema is the text). */
-  produces?: 'text/csv';
+  /** The success body's media type(s) when it is not JSON: a file to download (its schema is the text or bytes). */
+  produces?: 'text/csv' | readonly string[];
+  /**
+   * The body is multipart/form-data, not JSON: one file in the field `file`, at most `maxBytes`, and the text fields
+   * `body` declares (validated as a JSON body would be). The gateway lets such a body be a little over `maxBytes`,
+   * so the service answers its own 413.
+   */
+  multipart?: MultipartForm;
   /** Lists paginated with limit and offset answer their total in an X-Total-Count header. */
   paginated?: true;
   /** For internal routes: who may call (a service, or the gateway). */
@@ -44,6 +50,25 @@ export interface RouteSpec {
   planned?: true;
   /** A GET browsers poll every few seconds, answered conditionally (see Polled). */
   polled?: Polled;
+}
+
+/** A multipart route's file: its form field and largest size. */
+export interface MultipartForm {
+  file: string;
+  maxBytes: number;
+}
+
+/** What the gateway lets a multipart body weigh beyond its file: the other fields and the parts' headers. */
+export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+/** How a multipart route refuses a form: the service's answers, and the web app's own checks in the same words. */
+export function formRefusals(form: MultipartForm) {
+  return {
+    tooLarge: { status: 413, code: 'file_too_large', message: `The file must be at most ${+(form.maxBytes / 1024 / 1024).toFixed(1)} MB` },
+    missing: { status: 400, code: 'file_required', message: 'Choose a file to attach' },
+    notMultipart: { status: 415, code: 'multipart_required', message: 'Send the file as multipart/form-data' },
+    malformed: { status: 400, code: 'form_invalid', message: `Send one file (the ${form.file} field) and the form's fields only` },
+  } as const;
 }
 
 /**

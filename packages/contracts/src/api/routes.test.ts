@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Access, ApiRoutes, Routes, fillPath, openApiDocument, routerPath, servicePath, successStatuses } from './index.ts';
+import { Access, ApiRoutes, Routes, fillPath, formRefusals, openApiDocument, routerPath, servicePath, successStatuses } from './index.ts';
 
 describe('ApiRoutes', () => {
   // Spec section 7, one line per call, as the spec lists them.
@@ -66,6 +66,8 @@ describe('ApiRoutes', () => {
     'PUT /api/exchange-matches/{id}/cancel',
     // In-exchange chat and 'I have paid' (issue 17).
     'PUT /api/exchange-matches/{id}/paid',
+    'POST /api/exchange-matches/{id}/attachments',
+    'GET /api/exchange-matches/{id}/attachments/{attachmentId}',
     'GET /api/exchange-matches/{id}/messages',
     'POST /api/exchange-matches/{id}/messages',
     // Disputes (issue 17).
@@ -183,10 +185,30 @@ describe('route declarations', () => {
 
   it('name the media type of a file download, and the OpenAPI document shows it', () => {
     const files = ApiRoutes.filter((route) => route.produces).map((route) => `${route.method} ${route.path} ${route.produces}`);
-    expect(files).toEqual(['GET /api/admin/signup-attempts/export text/csv', 'GET /api/admin/login-attempts/export text/csv']);
+    expect(files).toEqual([
+      'GET /api/exchange-matches/{id}/attachments/{attachmentId} image/png,image/jpeg,application/pdf',
+      'GET /api/admin/signup-attempts/export text/csv', 'GET /api/admin/login-attempts/export text/csv',
+    ]);
     const paths = openApiDocument('test').paths as Record<string, { get: { responses: { 200: { content: object } } } }>;
     expect(Object.keys(paths['/api/admin/login-attempts/export']!.get.responses[200].content)).toEqual(['text/csv']);
     expect(Object.keys(paths['/api/admin/login-attempts']!.get.responses[200].content)).toEqual(['application/json']);
+    expect(Object.keys(paths['/api/exchange-matches/{id}/attachments/{attachmentId}']!.get.responses[200].content))
+      .toEqual(['image/png', 'image/jpeg', 'application/pdf']);
+  });
+
+  it('show a multipart route\'s form in the OpenAPI document: its file (binary) beside its text fields, and its 413 and 415', () => {
+    const upload = (openApiDocument('test').paths as Record<string, Record<string, { requestBody: { content: object }; responses: object }>>)['/api/exchange-matches/{id}/attachments']!.post!;
+    expect(upload.requestBody.content).toEqual({
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          properties: { caption: expect.objectContaining({ type: 'string' }), file: { type: 'string', format: 'binary', description: 'At most 5242880 bytes.' } },
+          required: ['file'],
+        },
+      },
+    });
+    expect(Object.keys(upload.responses)).toEqual(expect.arrayContaining(['201', '400', '404', '413', '415']));
+    expect(formRefusals(Routes.exchange.postChatAttachment.multipart).tooLarge.message).toBe('The file must be at most 5 MB');
   });
 
   it('give the paths a service and the gateway register', () => {

@@ -4,14 +4,17 @@
  * query and body (validated by fastify-type-provider-zod before the handler runs: 400 with the contract's
  * messages), and the schema of each success answer (the handler's answer is serialised through it, so nothing
  * the contract does not name leaves the service). A polled route is answered 304 from its declared versions while
- * they match the caller's If-None-Match (the app's `versions`), before its handler runs. The handler receives
- * typed, validated input.
+ * they match the caller's If-None-Match (the app's `versions`), before its handler runs. A multipart route's form is
+ * read and checked before its handler too (multipart.ts). The handler receives typed, validated input.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { pollKeys, servicePath, successStatuses, type ApiRoute, type Input, type SuccessBody } from '@puente/contracts';
 import { requireAdmin, requireService, requireUser } from '../auth.ts';
 import { answeredNotModified, type VersionStore } from './versions.ts';
+import { readForm, type UploadedFile } from './multipart.ts';
+
+export type { UploadedFile } from './multipart.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,7 +27,7 @@ export type RouteRequest<R extends ApiRoute> = FastifyRequest<{
   Params: Input<R['params']>;
   Querystring: Input<R['query']>;
   Body: Input<R['body']>;
-}>;
+}> & (R extends { multipart: object } ? { upload: UploadedFile } : unknown);
 
 /** What a handler answers: a success body, nothing where the route answers none (204, a redirect), or the reply. */
 type Answer<R extends ApiRoute> = (undefined extends SuccessBody<R> ? SuccessBody<R> | void : SuccessBody<R>) | FastifyReply;
@@ -52,6 +55,9 @@ export function serve<R extends ApiRoute>(app: FastifyInstance, route: R, handle
   const preValidation = guard(route);
   const { polled } = route;
   if (polled && !app.hasDecorator('versions')) throw new Error(`${route.method} ${route.path} is polled: its app must be decorated with versions`);
+  // A multipart body is read by @fastify/multipart (registered by the service where it serves one) and checked here.
+  const { multipart } = route;
+  if (multipart && !app.hasRequestDecorator('parts')) throw new Error(`${route.method} ${route.path} takes multipart/form-data: register @fastify/multipart first`);
   const routeOptions: RouteOptions = {
     ...options,
     method: route.method,
@@ -59,7 +65,7 @@ export function serve<R extends ApiRoute>(app: FastifyInstance, route: R, handle
     schema: {
       ...(route.params ? { params: route.params } : {}),
       ...(route.query ? { querystring: route.query } : {}),
-      ...(route.body ? { body: route.body } : {}),
+      ...(route.body && !multipart ? { body: route.body } : {}),
       response,
     },
     validatorCompiler: validatorCompiler as RouteOptions['validatorCompiler'],
@@ -67,6 +73,7 @@ export function serve<R extends ApiRoute>(app: FastifyInstance, route: R, handle
     ...(preValidation ? { preValidation } : {}),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       if (polled && await answeredNotModified(request, reply, app.versions, pollKeys(polled, requireUser(request)))) return reply;
+      if (multipart) Object.assign(request, await readForm(request, multipart, route.body));
       if (status !== undefined && status !== 200) reply.code(status);
       const answer = await handler(request as RouteRequest<R>, reply);
       // A route that answers no body (204, a redirect) returns nothing: send the empty answer.

@@ -10,8 +10,8 @@ import {
 import { addToOutbox, conflict, makeEvent } from '@puente/platform';
 import type { ExchangeMatch } from './exchange-match.ts';
 import { Trader } from './traders.ts';
+import { attachmentsById, attachmentView, eraseAttachmentsOf, type ChatAttachment, type ChatFiles } from './chat-attachments.ts';
 
-/** An attachment (proof of payment) will be a nullable reference on this row; none is built yet. */
 export const ChatMessageSchema = defineEntity({
   name: 'ChatMessage',
   tableName: 'chat_message',
@@ -22,12 +22,16 @@ export const ChatMessageSchema = defineEntity({
     /** The party who wrote it; null for a system message. */
     authorId: p.integer().nullable(),
     body: p.text(),
+    /** An attachment message's file (domain/chat-attachments.ts). */
+    attachmentId: p.integer().nullable(),
     event: p.enum(ChatSystemEvent.options).nullable(),
     /** Who made the change a system message announces (null for an expiry). */
     subjectId: p.integer().nullable(),
     createdAt: p.datetime(),
   },
   indexes: [{ name: 'chat_message_match_id_id_index', properties: ['matchId', 'id'] }],
+  // An attachment message has its file, and no other message has one.
+  checks: [{ name: 'chat_message_attachment_check', expression: `("kind" = 'attachment') = ("attachment_id" is not null)` }],
 });
 export class ChatMessage extends ChatMessageSchema.class {}
 ChatMessageSchema.setClass(ChatMessage);
@@ -42,23 +46,31 @@ export function assertChatOpen(match: Pick<ExchangeMatch, 'status' | 'completedA
   if (!open) throw conflict(CHAT_CLOSED, 'chat_closed');
 }
 
-export function chatView(m: ChatMessage): ChatMessageView {
+/** A message as the API shows it; an attachment message with its file's (see chatViews for a list). */
+export function chatView(m: ChatMessage, attachment: ChatAttachment | null = null): ChatMessageView {
   return {
     id: m.id, matchId: m.matchId, kind: m.kind, authorId: m.authorId ?? null, body: m.body,
+    attachment: attachment ? attachmentView(attachment) : null,
     event: m.event ?? null, subjectId: m.subjectId ?? null, createdAt: m.createdAt.toISOString(),
   };
 }
 
+/** Messages as the API shows them, with their attachments. */
+export async function chatViews(em: EntityManager, messages: readonly ChatMessage[]): Promise<ChatMessageView[]> {
+  const attachments = await attachmentsById(em, messages.flatMap((m) => (m.attachmentId ? [m.attachmentId] : [])));
+  return messages.map((m) => chatView(m, (m.attachmentId && attachments.get(m.attachmentId)) || null));
+}
+
 type Fields = Pick<ChatMessage, 'kind' | 'body'> & Partial<Pick<ChatMessage, 'authorId' | 'event' | 'subjectId'>>;
 
-/** Stores a message and stages its event, in the caller's transaction. */
-export async function addToChat(tx: EntityManager, match: ExchangeMatch, fields: Fields, at: Date): Promise<ChatMessage> {
+/** Stores a message (with its attachment, already stored) and stages its event, in the caller's transaction. */
+export async function addToChat(tx: EntityManager, match: ExchangeMatch, fields: Fields, at: Date, attachment: ChatAttachment | null = null): Promise<ChatMessage> {
   const message = tx.create(ChatMessage, {
-    matchId: match.id, authorId: null, event: null, subjectId: null, ...fields, createdAt: at,
+    matchId: match.id, authorId: null, event: null, subjectId: null, ...fields, attachmentId: attachment?.id ?? null, createdAt: at,
   });
   await tx.flush(); // the id goes into the event
   addToOutbox(tx, makeEvent('chatMessagePosted', match.id, {
-    matchId: match.id, requestId: match.requestId, requesterId: match.requesterId, matcherId: match.matcherId, message: chatView(message),
+    matchId: match.id, requestId: match.requestId, requesterId: match.requesterId, matcherId: match.matcherId, message: chatView(message, attachment),
   }));
   return message;
 }
@@ -83,9 +95,13 @@ export async function announceInChat(
   return addToChat(tx, match, { kind: 'system', body, event, subjectId }, at);
 }
 
-/** A deleted user's words leave the chats they were in; the system messages name them as the deleted user. */
-export async function eraseFromChats(tx: EntityManager, userId: number, deletedName: string): Promise<void> {
+/**
+ * A deleted user's words and files leave the chats they were in (the files' bytes leave the storage); the system
+ * messages name them as the deleted user.
+ */
+export async function eraseFromChats(tx: EntityManager, files: ChatFiles, userId: number, deletedName: string): Promise<void> {
   await tx.nativeDelete(ChatMessage, { authorId: userId });
+  await eraseAttachmentsOf(tx, files, userId);
   for (const event of ChatSystemEvent.options) {
     await tx.nativeUpdate(ChatMessage, { subjectId: userId, event }, { body: SENTENCES[event](deletedName) });
   }

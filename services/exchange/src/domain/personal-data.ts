@@ -3,7 +3,7 @@
  * exchanges stay (their partner's history and trade record are made of them), showing the person as a deleted user;
  * what was still open to trade ends: their open and matched requests are cancelled (a pending match on one with it),
  * and their pending acceptances of others' requests withdrawn, each announced as a cancel by them would be. Their
- * chat messages are erased, and the system messages name them as a deleted user.
+ * chat messages and the files they attached are erased, and the system messages name them as a deleted user.
  */
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { DeletedUser, type ExchangePersonalData } from '@puente/contracts';
@@ -11,7 +11,8 @@ import { addToOutbox, makeEvent } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
 import { Block, blockChangedKeys, blockedBy } from './blocks.ts';
-import { ChatMessage, chatView, eraseFromChats } from './chat.ts';
+import { ChatMessage, chatViews, eraseFromChats } from './chat.ts';
+import type { ChatFiles } from './chat-attachments.ts';
 import { historyOf } from './history.ts';
 import { cardChangedKeys, changedKeys } from './market-version.ts';
 import { cancelMatch, lockTrade } from './trade.ts';
@@ -27,7 +28,8 @@ export async function personalDataOf(em: EntityManager, userId: number): Promise
   return {
     requests: requests.map(requestSummary), matches: await matchViews(em, matches), history: await historyOf(em, userId, completed),
     blockedUsers: await blockedBy(em, userId),
-    chatMessages: (await em.find(ChatMessage, { authorId: userId }, { orderBy: { id: 'asc' } })).map(chatView),
+    // An attachment's name, type and size come with its message; its bytes only from the chat.
+    chatMessages: await chatViews(em, await em.find(ChatMessage, { authorId: userId }, { orderBy: { id: 'asc' } })),
   };
 }
 
@@ -42,13 +44,13 @@ export async function matchesInProgress(em: EntityManager, userId: number): Prom
  * is: identity refuses a deletion while one exists, so only one confirmed in the moment between could be found here,
  * and its partner may still complete it.
  */
-export async function eraseUser(tx: EntityManager, userId: number, at: Date): Promise<string[]> {
+export async function eraseUser(tx: EntityManager, files: ChatFiles, userId: number, at: Date): Promise<string[]> {
   const trader = await traderRow(tx, userId);
   Object.assign(trader, { firstName: DeletedUser.firstName, lastName: DeletedUser.lastName, profileImageUrl: null, profileAsOf: at, deletedAt: at });
   // Whom they blocked is their data; blocks of them by others stay (a deleted user trades no more anyway).
   const blocked = await tx.find(Block, { blockerId: userId }, { fields: ['blockedId'] });
   await tx.nativeDelete(Block, { blockerId: userId });
-  await eraseFromChats(tx, userId, DeletedUser.firstName);
+  await eraseFromChats(tx, files, userId, DeletedUser.firstName);
   const parties = new Set([userId]);
   const requests = await tx.find(ExchangeRequest, { userId, status: { $in: ['open', 'matched'] } }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   for (const request of requests) {

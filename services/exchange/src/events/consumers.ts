@@ -10,6 +10,7 @@ import { consume } from '@puente/platform';
 import { TraderAccount, traderRow } from '../domain/traders.ts';
 import { cardChangedKeys } from '../domain/market-version.ts';
 import { eraseUser } from '../domain/personal-data.ts';
+import type { ChatFiles } from '../domain/chat-attachments.ts';
 
 /** Applies a change of the user's names and picture unless a newer one is already in. */
 async function setProfile(em: EntityManager, userId: number, asOf: Date, profile: { firstName: string; lastName: string; profileImageUrl?: string | null }) {
@@ -48,7 +49,8 @@ async function setTier(em: EntityManager, userId: number, asOf: Date, tier: 'fre
   await em.flush();
 }
 
-export const consumers = [
+/** What the exchange service consumes; a deleted user's files are erased from `files`' storage. */
+export const consumers = (files: ChatFiles) => [
   // A trader's card changes (names, picture, trust): the lists showing it answer anew once it is committed.
   consume('userRegistered', async ({ userId, firstName, lastName }, { em, event, bumpAfterCommit }) => {
     const registeredAt = new Date(event.occurredAt);
@@ -88,6 +90,6 @@ export const consumers = [
   }),
   // Their card shows a deleted user from now on; what they had open to trade ends (domain/personal-data.ts).
   consume('userDeleted', async ({ userId }, { em, event, bumpAfterCommit }) => {
-    bumpAfterCommit(await eraseUser(em, userId, new Date(event.occurredAt)));
+    bumpAfterCommit(await eraseUser(em, files, userId, new Date(event.occurredAt)));
   }),
 ];

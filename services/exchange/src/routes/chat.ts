@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Routes } from '@puente/contracts';
 import { addToOutbox, conflict, makeEvent, notFound, requireUser, serve, type ServiceContext } from '@puente/platform';
 import { ExchangeMatch } from '../domain/exchange-match.ts';
-import { addToChat, announceInChat, assertChatOpen, chatView, ChatMessage } from '../domain/chat.ts';
+import { addToChat, announceInChat, assertChatOpen, chatView, chatViews, ChatMessage } from '../domain/chat.ts';
 import { changingMarket } from '../domain/market-version.ts';
 import { lockTrade } from '../domain/trade.ts';
 import { assertNotDisputed } from '../domain/disputes.ts';
@@ -20,7 +20,7 @@ export interface ChatDeps {
 }
 
 /** The match if the caller is a party (or, to read, an admin); the same 404 as the match routes otherwise. */
-async function visibleMatch(em: EntityManager, id: number, caller: { userId: number; role: string }, toRead: boolean) {
+export async function visibleMatch(em: EntityManager, id: number, caller: { userId: number; role: string }, toRead: boolean) {
   const match = await em.findOne(ExchangeMatch, { id });
   const party = !!match && (match.requesterId === caller.userId || match.matcherId === caller.userId);
   if (!match || (!party && !(toRead && caller.role === 'admin'))) throw notFound(MATCH_NOT_FOUND);
@@ -37,7 +37,7 @@ export function chatRoutes({ ctx, now }: ChatDeps) {
       const [messages, total] = await request.em.findAndCount(ChatMessage,
         { matchId: match.id, ...(after === undefined ? {} : { id: { $gt: after } }) }, { orderBy: { id: 'asc' }, limit, offset });
       reply.header('x-total-count', String(total));
-      return messages.map(chatView);
+      return chatViews(request.em, messages);
     });
 
     serve(app, routes.postChatMessage, async (request) => {

@@ -1,4 +1,7 @@
 /** Test users as the exchange service learns of them: through identity's and accounts' events. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { Currency, EventEnvelope, EventName, EventPayload } from '@puente/contracts';
 import { makeEvent, readEvent } from '@puente/platform';
@@ -58,15 +61,23 @@ export async function tierChanged(svc: TestService, userId: number, tier: 'premi
  * The exchange service on a fresh database for the enclosing describe, with a clock the test sets (the routes'
  * created_at and the UTC day and month of the plan limits), and no projection backfill (events feed it).
  */
-export function useExchangeService(start = '2026-03-10T12:00:00.000Z') {
+export function useExchangeService(start = '2026-03-10T12:00:00.000Z', env: Record<string, string> = {}) {
   const db = useFreshDatabase('exchange');
   let svc: TestService | undefined;
   let clock = new Date(start);
+  // Chat attachments in a folder of the suite's own.
+  const attachmentDir = mkdtempSync(join(tmpdir(), 'puente-attachments-'));
   beforeAll(async () => {
-    svc = await startTestService(exchangeService(ExchangeSettings.parse({ PROJECTION_BACKFILL: 'off' }), { now: () => clock }), db.url);
+    const settings = ExchangeSettings.parse({ PROJECTION_BACKFILL: 'off', ATTACHMENT_STORAGE_DIR: attachmentDir, ...env });
+    svc = await startTestService(exchangeService(settings, { now: () => clock }), db.url);
   });
-  afterAll(async () => { await svc?.stop(); });
+  afterAll(async () => {
+    await svc?.stop();
+    rmSync(attachmentDir, { recursive: true, force: true });
+  });
   return {
+    /** Where the service stores chat attachments (unless `env` names a bucket). */
+    attachmentDir,
     get svc(): TestService {
       if (!svc) throw new Error('useExchangeService(): the service runs only while the suite runs');
       return svc;

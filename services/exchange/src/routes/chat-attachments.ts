@@ -1,0 +1,75 @@
+/**
+ * Files in a match's chat (proof of payment): a party attaches one while the chat is open; the two parties and
+ * admins open it. Anyone else gets the same 404 as the match routes.
+ */
+import type { FastifyInstance } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
+import { ATTACHMENT_TYPE_REFUSED, Routes, type ChatAttachmentType } from '@puente/contracts';
+import { AppError, notFound, requireUser, serve, type ServiceContext } from '@puente/platform';
+import { addToChat, assertChatOpen, chatView } from '../domain/chat.ts';
+import { attachmentType, ChatAttachment, openAttachment, storeAttachment, type ChatFiles } from '../domain/chat-attachments.ts';
+import { visibleMatch } from './chat.ts';
+
+const routes = Routes.exchange;
+export const ATTACHMENT_NOT_FOUND = 'Attachment not found';
+
+export interface ChatAttachmentDeps {
+  /** The plain context: an attachment changes no request or match, so no polled version moves with it. */
+  ctx: ServiceContext;
+  now(): Date;
+  files: ChatFiles;
+}
+
+/**
+ * `inline` for an image (the chat shows it), `attachment` for a PDF (saved, never rendered in the app's origin); the
+ * name as a plain ASCII fallback and, exactly, as RFC 5987 UTF-8 — no quote, backslash or line break ever reaches
+ * the header.
+ */
+export function contentDisposition(type: ChatAttachmentType, fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const exact = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${type.startsWith('image/') ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${exact}`;
+}
+
+export function chatAttachmentRoutes({ ctx, now, files }: ChatAttachmentDeps) {
+  return async (app: FastifyInstance): Promise<void> => {
+    // Limits are set per form by serve (the route's declaration); nothing else here reads multipart bodies.
+    await app.register(fastifyMultipart);
+
+    serve(app, routes.postChatAttachment, async (request) => {
+      const caller = requireUser(request);
+      const match = await visibleMatch(request.em, request.params.id, caller, false);
+      const at = now();
+      assertChatOpen(match, at);
+      const type = await attachmentType(request.upload.bytes);
+      if (!type) throw new AppError(415, ATTACHMENT_TYPE_REFUSED.code, ATTACHMENT_TYPE_REFUSED.message);
+      const { message, attachment } = await storeAttachment(files, match.id, request.upload, type, (fields) =>
+        ctx.transaction(async (tx) => {
+          const attachment = tx.create(ChatAttachment, { ...fields, authorId: caller.userId, createdAt: at });
+          await tx.flush(); // its id goes on the message
+          const message = await addToChat(tx, match, { kind: 'attachment', authorId: caller.userId, body: request.body.caption }, at, attachment);
+          return { message, attachment };
+        }));
+      request.log.info({ matchId: match.id, attachmentId: attachment.id, contentType: type, size: attachment.size }, 'chat attachment stored');
+      return chatView(message, attachment);
+    });
+
+    serve(app, routes.chatAttachment, async (request, reply) => {
+      const caller = requireUser(request);
+      const match = await visibleMatch(request.em, request.params.id, caller, true);
+      const attachment = await request.em.findOne(ChatAttachment, { id: request.params.attachmentId, matchId: match.id });
+      if (!attachment) throw notFound(ATTACHMENT_NOT_FOUND);
+      const bytes = await openAttachment(files, attachment);
+      if (!bytes) {
+        request.log.error({ attachmentId: attachment.id }, 'a chat attachment\'s bytes are missing from the storage');
+        throw notFound(ATTACHMENT_NOT_FOUND);
+      }
+      return reply
+        .type(attachment.contentType)
+        .header('content-disposition', contentDisposition(attachment.contentType, attachment.fileName))
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .send(bytes);
+    });
+  };
+}
