@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ExchangeLimits, ExchangeRate } from '@puente/contracts';
 import { Header } from './header.tsx';
+import { chooseLanguage } from '../../lib/i18n.ts';
 import { CreateExchangeButton } from '../../features/exchange/components/create-exchange-button.tsx';
 import { fakeApi, makeUser, signedIn } from '../../testing/fake-api.ts';
 import { findToast, renderWithRoutes } from '../../testing/render.tsx';
@@ -18,7 +19,7 @@ const planLimit = {
 function renderPage() {
   fakeApi({
     ...signedIn(makeUser()), 'GET /api/exchange-rate': { body: rate }, 'GET /api/exchange-requests/limits': { body: limits },
-    'POST /api/exchange-requests': planLimit,
+    'POST /api/exchange-requests': planLimit, 'PATCH /api/auth/user': ({ body }) => ({ body: { ...makeUser(), ...(body as object) } }),
   });
   return renderWithRoutes(<><Header /><CreateExchangeButton hasBothAccounts /></>, { extraRoutes: [{ path: '/subscription', element: <p>planes</p> }] });
 }
@@ -52,5 +53,47 @@ describe('the language switch', () => {
     expect(toast.textContent).toContain('Alcanzaste el límite de tu plan. Mejora a Premium para tener límites más altos.');
     fireEvent.click(within(toast).getByRole('button', { name: 'Mejorar plan', hidden: true }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/subscription'));
+  });
+});
+
+describe("a signed-in user's language", () => {
+  const pick = async (current: string, language: string) => {
+    fireEvent.click(await screen.findByRole('button', { name: current }));
+    fireEvent.click(screen.getByRole('menuitem', { name: language }));
+  };
+
+  it('is saved to their account when they switch, so their other devices and emails follow', async () => {
+    const server = fakeApi({ ...signedIn(makeUser()), 'PATCH /api/auth/user': ({ body }) => ({ body: { ...makeUser(), ...(body as object) } }) });
+    renderWithRoutes(<Header />);
+    await screen.findByRole('link', { name: 'History' }); // signed in
+    await pick('Language: English', 'Español');
+    await waitFor(() => expect(server.callsTo('PATCH /api/auth/user').map((c) => c.body)).toEqual([{ language: 'es' }]));
+    expect(await screen.findByRole('button', { name: 'Idioma: Español' })).toBeTruthy();
+  });
+
+  it('is taken from their account when they open the app signed in, whatever this browser showed', async () => {
+    localStorage.setItem('ui-language', 'en');
+    const server = fakeApi(signedIn(makeUser({ language: 'es' })));
+    renderWithRoutes(<Header />);
+    expect(await screen.findByRole('button', { name: 'Idioma: Español' })).toBeTruthy();
+    expect(localStorage.getItem('ui-language')).toBe('es');
+    expect(screen.getByRole('link', { name: 'Historial' })).toBeTruthy();
+    expect(server.callsTo('PATCH /api/auth/user')).toEqual([]);
+  });
+
+  it("is not saved for a visitor, and a failed save says the account keeps the previous one", async () => {
+    const visitor = fakeApi({ 'GET /api/auth/user': { status: 401, body: { message: 'Not authenticated' } } });
+    const first = renderWithRoutes(<Header />);
+    await pick('Language: English', 'Español');
+    expect(await screen.findByRole('button', { name: 'Idioma: Español' })).toBeTruthy();
+    expect(visitor.callsTo('PATCH /api/auth/user')).toEqual([]);
+    first.unmount();
+    await act(() => chooseLanguage('en'));
+
+    fakeApi({ ...signedIn(makeUser()), 'PATCH /api/auth/user': { status: 503, body: { message: 'Service unavailable' } } });
+    renderWithRoutes(<Header />);
+    await screen.findByRole('link', { name: 'History' }); // signed in
+    await pick('Language: English', 'Español');
+    expect(within(await findToast()).getByText('No se pudo guardar el idioma en tu cuenta, así que tus otros dispositivos y correos siguen con el anterior. Inténtalo de nuevo.')).toBeTruthy();
   });
 });

@@ -30,7 +30,10 @@ export default {
   },
   theme: { label: 'Theme: {{preference}}', light: 'Light', dark: 'Dark', system: 'System' },
   /** Each language is named in itself, whatever the UI's language. */
-  language: { label: 'Language: {{language}}', en: 'English', es: 'Español' },
+  language: {
+    label: 'Language: {{language}}', en: 'English', es: 'Español',
+    saveFailed: 'Your language could not be saved to your account, so your other devices and emails keep the previous one. Please try again.',
+  },
   /** A bank account's fields, as every screen that shows one labels them. */
   bankFields: { accountHolder: 'Account holder', accountNumber: 'Account number', sortCode: 'Sort code', rut: 'RUT', accountType: 'Account type', email: 'Email', iban: 'IBAN' },
   loading: 'Loading',

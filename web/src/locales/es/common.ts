@@ -29,7 +29,10 @@ export default {
     copyright: '© {{year}} Puente',
   },
   theme: { label: 'Tema: {{preference}}', light: 'Claro', dark: 'Oscuro', system: 'Sistema' },
-  language: { label: 'Idioma: {{language}}', en: 'English', es: 'Español' },
+  language: {
+    label: 'Idioma: {{language}}', en: 'English', es: 'Español',
+    saveFailed: 'No se pudo guardar el idioma en tu cuenta, así que tus otros dispositivos y correos siguen con el anterior. Inténtalo de nuevo.',
+  },
   bankFields: { accountHolder: 'Titular', accountNumber: 'Número de cuenta', sortCode: 'Sort code', rut: 'RUT', accountType: 'Tipo de cuenta', email: 'Correo', iban: 'IBAN' },
   loading: 'Cargando',
   close: 'Cerrar',

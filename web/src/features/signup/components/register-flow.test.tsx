@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { chooseLanguage } from '../../../lib/i18n.ts';
 import { RegisterFlow } from './register-flow.tsx';
 import { fakeApi } from '../../../testing/fake-api.ts';
 import { findToast, renderWithRoutes } from '../../../testing/render.tsx';
@@ -95,6 +96,16 @@ describe('the register page', () => {
     expect(field('Confirm password').getAttribute('type')).toBe('text');
   });
 
+  it('signs up in the language the app shows, so the verification email is written in it', async () => {
+    const server = fakeApi({ ...valid, 'POST /api/signup/request': { status: 201, body: { message: 'Check your email for a verification link.' } } });
+    setup('/register/FRIEND1');
+    await openForm();
+    fillForm();
+    await act(() => chooseLanguage('es'));
+    fireEvent.click(screen.getByRole('button', { name: 'Registrarse' }));
+    await waitFor(() => expect(server.callsTo('POST /api/signup/request')[0]?.body).toMatchObject({ email: 'ana@example.com', language: 'es' }));
+  });
+
   it("shows 'Signup Failed' with the server's message, or 'Failed to create account' without one", async () => {
     const server = fakeApi({ ...valid, 'POST /api/signup/request': { status: 409, body: { message: 'An account with this email already exists', code: 'email_taken' } } });
     setup('/register/FRIEND1');
@@ -104,7 +115,7 @@ describe('the register page', () => {
     expect(await screen.findByText('Signup Failed')).toBeTruthy();
     expect(screen.getByText('An account with this email already exists')).toBeTruthy();
     expect(server.callsTo('POST /api/signup/request')[0]?.body).toEqual({
-      firstName: 'Ana', lastName: 'Rojas', email: 'ana@example.com', password: 'password123', referralCode: 'FRIEND1',
+      firstName: 'Ana', lastName: 'Rojas', email: 'ana@example.com', password: 'password123', referralCode: 'FRIEND1', language: 'en',
     });
 
     server.on({ 'POST /api/signup/request': { status: 500, body: '' } });

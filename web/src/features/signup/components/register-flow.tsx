@@ -20,6 +20,7 @@ import { toast } from '../../../components/ui/toast.tsx';
 import { FormPasswordField, FormTextField } from '../../../components/ui/form-fields.tsx';
 import { GoogleIcon } from '../../../components/ui/icons.tsx';
 import { showServerFieldErrors, useSchemaForm } from '../../../lib/form.ts';
+import { currentLanguage } from '../../../lib/i18n.ts';
 import { useVerifyReferral } from '../api/verify-referral.ts';
 import { useRequestSignup } from '../api/request-signup.ts';
 import { useVerifySignup } from '../api/verify-signup.ts';
@@ -138,7 +139,8 @@ function SignupFormStep({ referralCode, codeValid, onSignedUp }: {
   const signup = useRequestSignup();
 
   const submit = handleSubmit(({ confirmPassword: _confirm, ...form }) => {
-    signup.mutate({ ...form, referralCode }, {
+    // The language shown now: the verification email is written in it, and the account keeps it.
+    signup.mutate({ ...form, referralCode, language: currentLanguage() }, {
       onSuccess: (response) => onSignedUp(form.email, response.verificationToken),
       onError: (error) => {
         showServerFieldErrors(setError, error);
