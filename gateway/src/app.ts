@@ -15,7 +15,9 @@ import fastifyWebsocket from '@fastify/websocket';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { Redis } from 'ioredis';
-import { openApiDocument, Routes, ServiceNames, type ServiceName } from '@puente/contracts';
+import {
+  ApiRoutes, formRefusals, MULTIPART_OVERHEAD_BYTES, openApiDocument, routerPath, Routes, ServiceNames, type MultipartForm, type ServiceName,
+} from '@puente/contracts';
 import {
   createHttpApp, INTERNAL_TOKEN_HEADER, MemoryVersionStore, REQUEST_ID_HEADER, TrackedRedisVersionStore, unauthorized,
   type EventBus, type InternalAuth, type Logger, type Metrics, type VersionStore,
@@ -47,7 +49,7 @@ export const API_DOCS_PREFIX = '/api/docs';
 /** The schema of the gateway's tables when it keeps sessions and counters in PostgreSQL. */
 const GATEWAY_SCHEMA = 'gateway';
 
-/** Largest request body (JSON or other), api-conventions: 413 above it. */
+/** Largest request body (JSON or other), api-conventions: 413 above it (a route taking a file: allowUploads). */
 export const BODY_LIMIT = 1024 * 1024;
 
 export interface GatewayOptions {
@@ -100,6 +102,7 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   // Bodies are read whole (within the limit: 413 above it) and forwarded byte for byte; services parse them.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));
+  allowUploads(app);
 
   app.addHook('onRequest', securityHeaders({ isDocument: (url) => url.startsWith(API_DOCS_PREFIX) }));
   if (opts.sessionSecret.length < 32) throw new Error('SESSION_SECRET must be at least 32 characters');
@@ -206,6 +209,25 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     });
   }
   return app;
+}
+
+/**
+ * A route that takes a file (its declaration's `multipart`: a chat attachment) may carry it: its body limit is the
+ * file's and a little more, so that the service checks the file and answers with its own words; and a body over
+ * even that gets the same words here. Every other route keeps BODY_LIMIT.
+ */
+function allowUploads(app: FastifyInstance): void {
+  const forms = new Map<string, MultipartForm>(ApiRoutes.flatMap((route) => (route.multipart ? [[`${route.method} ${routerPath(route)}`, route.multipart]] : [])));
+  app.addHook('onRoute', (route) => {
+    const form = [route.method].flat().map((method) => forms.get(`${method} ${route.url}`)).find(Boolean);
+    if (!form) return;
+    route.bodyLimit = form.maxBytes + MULTIPART_OVERHEAD_BYTES;
+    const tooLarge = formRefusals(form).tooLarge;
+    route.errorHandler = (error, request, reply) => {
+      if ((error as { statusCode?: number }).statusCode !== 413) return app.errorHandler(error, request, reply);
+      return reply.status(413).send({ message: tooLarge.message, code: tooLarge.code });
+    };
+  });
 }
 
 /** The declarations as OpenAPI 3.1 (/api/docs/openapi.json) and Swagger UI on it (/api/docs). */
