@@ -32,8 +32,11 @@ describeWithInfra(['postgres'], 'sign-in with Google (against a local OpenID pro
   afterAll(async () => { await svc?.stop(); await idp?.stop(); });
 
   /** The browser's round trip: start at /auth/google, sign in at the provider as `user`, come back to the callback. */
-  async function roundTrip(user: FakeGoogleUser | null, referralCode?: string, tamper?: (back: URL, cookie: string) => { back: URL; cookie: string }) {
-    const start = await svc.app.inject({ method: 'GET', url: `/auth/google${referralCode ? `?referralCode=${encodeURIComponent(referralCode)}` : ''}` });
+  async function roundTrip(
+    user: FakeGoogleUser | null, referralCode?: string, tamper?: (back: URL, cookie: string) => { back: URL; cookie: string }, language?: string,
+  ) {
+    const query = new URLSearchParams({ ...(referralCode ? { referralCode } : {}), ...(language ? { language } : {}) }).toString();
+    const start = await svc.app.inject({ method: 'GET', url: `/auth/google${query ? `?${query}` : ''}` });
     expect(start.statusCode).toBe(302);
     const authorize = new URL(String(start.headers.location));
     const setCookie = start.headers['set-cookie'];
@@ -141,6 +144,15 @@ describeWithInfra(['postgres'], 'sign-in with Google (against a local OpenID pro
     // A Google-only account has no password to log in with.
     const pw = await svc.app.inject({ method: 'POST', url: '/auth/login', payload: { email: 'bob@gmail.test', password: person().password } });
     expect(pw.statusCode).toBe(401);
+  });
+
+  it('keeps the language the register page showed for a new user (one it does not know is ignored)', async () => {
+    for (const [sub, language, kept] of [['google-dora', 'es', 'es'], ['google-eli', 'fr', 'en']] as const) {
+      const { callback } = await roundTrip({ sub, email: `${sub}@gmail.test`, email_verified: true, given_name: 'Dora' }, ADMIN.referralCode, undefined, language);
+      expect(callback.headers.location).toBe('/dashboard');
+      const user = await svc.ctx.orm.em.fork().findOneOrFail(User, { id: (await grantOf(callback)).userId });
+      expect(user.language).toBe(kept);
+    }
   });
 
   it('refuses a forged state, a tampered cookie, a cancelled sign-in, an unverified email, and a token for another client, another nonce or with a forged signature', async () => {

@@ -12,6 +12,7 @@
 import { EncryptJWT, jwtDecrypt } from 'jose';
 import * as oidc from 'openid-client';
 import { z } from 'zod';
+import { Language } from '@puente/contracts';
 import type { GoogleConfig } from './config.ts';
 
 export const OAUTH_COOKIE = 'puente_oauth';
@@ -19,7 +20,8 @@ export const OAUTH_COOKIE = 'puente_oauth';
 export const OAUTH_COOKIE_PATH = '/api/auth/google';
 export const OAUTH_COOKIE_TTL_SECONDS = 600;
 
-export interface OidcFlow { state: string; nonce: string; codeVerifier: string; referralCode: string | null }
+/** The sign-in's secrets, and what the register page passed for a new user: the referral code and the language shown. */
+export interface OidcFlow { state: string; nonce: string; codeVerifier: string; referralCode: string | null; language: Language }
 
 /** What the provider vouches for about the user. */
 export interface GoogleIdentity {
@@ -32,12 +34,13 @@ export interface GoogleIdentity {
   picture: string | null;
 }
 
-export function newFlow(referralCode: string | null): OidcFlow {
-  return { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier(), referralCode };
+export function newFlow(referralCode: string | null, language: Language = 'en'): OidcFlow {
+  return { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier(), referralCode, language };
 }
 
 const FlowClaims = z.object({
   state: z.string().min(1), nonce: z.string().min(1), codeVerifier: z.string().min(43), referralCode: z.string().nullable(),
+  language: Language.default('en'), // a cookie sealed before languages were kept has none
 });
 
 export async function sealFlow(key: Uint8Array, flow: OidcFlow): Promise<string> {

@@ -1,6 +1,6 @@
 /**
  * Sign-in with Google (OpenID Connect, authorization code with state, nonce and PKCE; see domain/google.ts).
- * GET /auth/google[?referralCode=...] sends the browser to Google; GET /auth/google/callback signs the user in and
+ * GET /auth/google[?referralCode=...&language=...] sends the browser to Google; GET /auth/google/callback signs the user in and
  * redirects to /dashboard, or to /login-failed?reason=<GoogleLoginFailure> (the login page shows the reason).
  * An existing user is found by linked Google account, then by verified email; a new user needs the referral code
  * the register page passed in. Every callback publishes identity.login.attempted (method google), except one that
@@ -50,8 +50,8 @@ export async function googleRoutes(app: FastifyInstance, { ctx, config, google }
       }));
       return loginFailed(reply, 'google_not_configured');
     }
-    const { referralCode } = request.query;
-    const flow = newFlow(referralCode ? normaliseReferralCode(referralCode) : null);
+    const { referralCode, language } = request.query;
+    const flow = newFlow(referralCode ? normaliseReferralCode(referralCode) : null, language);
     let url: string;
     try {
       url = await google.authorizationUrl(flow);
@@ -119,7 +119,7 @@ export async function googleRoutes(app: FastifyInstance, { ctx, config, google }
           await tx.nativeDelete(PendingSignup, { email }); // a Google sign-up supersedes one waiting for its token
           const u = await registerUser(tx, {
             email, passwordHash: null, ...names(identity, email), profileImageUrl: identity.picture && identity.picture.length <= 255 ? identity.picture : null,
-            referrerId: referrer.id, googleSubject: identity.subject,
+            referrerId: referrer.id, googleSubject: identity.subject, language: flow.language,
           });
           addToOutbox(tx,
             signupAttempt({ email, step: 'verify', status: 'completed', failureReason: null, referralCode, userId: u.id, ...meta }),

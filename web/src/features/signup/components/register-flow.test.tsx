@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { chooseLanguage } from '../../../lib/i18n.ts';
 import { RegisterFlow } from './register-flow.tsx';
@@ -104,6 +104,17 @@ describe('the register page', () => {
     await act(() => chooseLanguage('es'));
     fireEvent.click(screen.getByRole('button', { name: 'Registrarse' }));
     await waitFor(() => expect(server.callsTo('POST /api/signup/request')[0]?.body).toMatchObject({ email: 'ana@example.com', language: 'es' }));
+  });
+
+  it('sends a Google sign-up with the referral code and the language shown', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    fakeApi(valid);
+    setup('/register/FRIEND1');
+    expect(await screen.findByText('Valid referral code! You can now register.')).toBeTruthy();
+    await act(() => chooseLanguage('es'));
+    fireEvent.click(screen.getByRole('button', { name: 'Registrarse con Google' }));
+    expect(assign).toHaveBeenCalledWith('/api/auth/google?referralCode=FRIEND1&language=es');
   });
 
   it("shows 'Signup Failed' with the server's message, or 'Failed to create account' without one", async () => {

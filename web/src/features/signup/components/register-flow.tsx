@@ -107,7 +107,7 @@ export function RegisterFlow() {
             <Button
               variant="outlined"
               startIcon={<GoogleIcon />}
-              onClick={() => window.location.assign(`${Routes.identity.googleLogin.path}?referralCode=${encodeURIComponent(code.trim())}`)}
+              onClick={() => window.location.assign(`${Routes.identity.googleLogin.path}?referralCode=${encodeURIComponent(code.trim())}&language=${currentLanguage()}`)}
             >
               {t('google')}
             </Button>
