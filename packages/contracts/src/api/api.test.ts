@@ -504,8 +504,10 @@ describe('response shapes', () => {
       hasBothAccounts: true,
       role: 'user',
       trustScore: 48.5,
+      language: 'es',
     };
     expect(CurrentUser.parse(user)).toEqual(user);
+    expect(CurrentUser.safeParse({ ...user, language: 'fr' }).success).toBe(false);
     expect(CurrentUser.safeParse({ ...user, trustRating: 4.25 }).success).toBe(false);
     expect(CurrentUser.safeParse({ ...user, trustRating: null, trustLevel: 'Diamond' }).success).toBe(false);
     expect(PublicUser.parse(publicUser)).toEqual(publicUser);

@@ -152,16 +152,13 @@ export const ChangePasswordRequest = z.object({
 });
 export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequest>;
 
-/**
- * GET /api/auth/google?referralCode=...&language=...: the register page passes its code and the language it shows for
- * a Google sign-up (a language it does not know is ignored: the navigation still goes to Google).
- */
+/** GET /api/auth/google?referralCode=...&language=...: the register page passes its code and the language it shows. */
 export const GoogleLoginQuery = z.object({
   referralCode: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() !== '' ? v : undefined),
     safeText({ invalid: IM.referralCodeInvalidCharacters }).max(64).optional(),
   ),
-  language: z.preprocess((v) => (Language.safeParse(v).success ? v : undefined), Language.optional()),
+  language: Language.optional(),
 });
 export type GoogleLoginQuery = z.infer<typeof GoogleLoginQuery>;
 
