@@ -58,7 +58,7 @@ COPY --from=prod-deps /app ./
 COPY . .
 COPY --from=web /app/web/dist ./web/dist
 # The one folder a process writes: identity's outgoing mail when no SMTP server is set (a volume in compose).
-RUN mkdir -p /var/lib/puente/mail && chown node /var/lib/puente/mail
+RUN mkdir -p /var/lib/puente/mail /var/lib/puente/attachments && chown node /var/lib/puente/mail /var/lib/puente/attachments
 USER node
 EXPOSE 8080 3001 3002 3003 3004 3005 3006 3007
 CMD ["node", "gateway/src/server.ts"]

@@ -69,7 +69,9 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
   const say = opts.say ?? ((l: string) => process.stdout.write(`• ${l}\n`));
   const dataDir = resolve(settings.DATA_DIR);
   const given = opts.env ?? process.env;
-  const env = withKeptSecrets({ ...given, MAIL_DIR: given.MAIL_DIR ?? join(dataDir, 'mail') }, dataDir);
+  const env = withKeptSecrets({
+    ...given, MAIL_DIR: given.MAIL_DIR ?? join(dataDir, 'mail'), ATTACHMENT_STORAGE_DIR: given.ATTACHMENT_STORAGE_DIR ?? join(dataDir, 'attachments'),
+  }, dataDir);
   say(`secrets not set in the environment are kept in ${secretsFile(dataDir)}`);
   const onOutput = opts.onOutput ?? ((name: string, line: string) => process.stdout.write(`[${name}] ${line}\n`));
   const services = opts.services ?? ServiceNames;

@@ -63,7 +63,9 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
   const settings = loadConfig(Settings, env);
   const logger = createLogger({ name: 'puente', level: settings.LOG_LEVEL });
   const dataDir = resolve(settings.DATA_DIR);
-  const serviceEnv = withKeptSecrets({ ...env, MAIL_DIR: env.MAIL_DIR ?? join(dataDir, 'mail') }, dataDir);
+  const serviceEnv = withKeptSecrets({
+    ...env, MAIL_DIR: env.MAIL_DIR ?? join(dataDir, 'mail'), ATTACHMENT_STORAGE_DIR: env.ATTACHMENT_STORAGE_DIR ?? join(dataDir, 'attachments'),
+  }, dataDir);
 
   say(`starting the embedded database (PGlite) in ${join(dataDir, 'pglite')}`);
   const db = await PGlite.create({ dataDir: join(dataDir, 'pglite') });

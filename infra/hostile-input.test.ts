@@ -131,13 +131,28 @@ const HOSTILE_IN_URL = [['NUL', 'a%00b', 'a\u0000b'], ['a C1 control', 'a%C2%85b
  */
 const LONE_SURROGATE_IN_PATH = 'a%ED%A0%80b';
 
+/** A multipart form as a browser sends one: the text fields, then a small file in `fileField`. */
+function formOf(fileField: string, fields: Record<string, string>): Pick<Call, 'raw' | 'contentType'> {
+  const boundary = 'hostile-input-form';
+  const part = (name: string, value: string, fileName?: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"`
+    + `${fileName ? `; filename="${fileName}"\r\nContent-Type: text/plain` : ''}\r\n\r\n${value}\r\n`;
+  const raw = [...Object.entries(fields).map(([name, value]) => part(name, value)), part(fileField, 'proof', 'proof.txt'), `--${boundary}--\r\n`].join('');
+  return { raw, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
 type Expected = FieldError[] | 'not an object' | 'malformed URL' | 'unsigned';
 interface Case { what: string; send: Omit<Call, 'cookie'>; expected: Expected }
 
 function casesFor(route: ApiRoute): Case[] {
   const cases: Case[] = [];
   const { method } = route;
-  if (route.body) {
+  if (route.body && route.multipart) {
+    // A form's fields, beside a file; a form is UTF-8, which has no lone surrogate to send, and never JSON.
+    for (const field of requestFields(route.body)) {
+      const json = { [field]: HOSTILE[0][1] };
+      cases.push({ what: `${HOSTILE[0][0]} in form field ${field}`, send: { method, path: pathOf(route), ...formOf(route.multipart.file, json) }, expected: expectedErrors(route.body, json, field) });
+    }
+  } else if (route.body) {
     for (const field of requestFields(route.body)) {
       for (const [what, value] of HOSTILE) {
         const json = { [field]: value };

@@ -140,6 +140,11 @@ describeWithInfra(['postgres'], 'exchange chat attachments', () => {
       message: 'Caption must be at most 2000 characters', code: 'validation_failed',
     });
     expect(refusal(await call('POST', `/exchange-matches/${match.id}/attachments`, bruno.headers, { file: 'x' }), 415).code).toBe('multipart_required');
+    const cutShort = await exchange.svc.app.inject({
+      method: 'POST', url: `/exchange-matches/${match.id}/attachments`, payload: '--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nabc',
+      headers: { ...bruno.headers, 'content-type': 'multipart/form-data; boundary=x' },
+    });
+    expect(refusal(cutShort, 400).code).toBe('form_invalid');
     // Only the 5 MB file was kept.
     expect(atRest().length).toBe(before + 1);
   });

@@ -46,13 +46,11 @@ export async function readForm(request: FastifyRequest, form: MultipartForm, fie
     }
   } catch (error) {
     if (error instanceof AppError) throw error;
-    const { code, statusCode } = error as { code?: string; statusCode?: number };
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw refusal(refusals.tooLarge, form.file);
-    // The plugin's refusals of a form (too many parts, a field too long, a broken body) are the sender's fault.
-    if (code?.startsWith('FST_') || (statusCode !== undefined && statusCode < 500) || /multipart|boundary/i.test(String(error))) {
-      throw refusal(refusals.malformed);
-    }
-    throw error;
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw refusal(refusals.tooLarge, form.file);
+    // Whatever else stops the reading of a form (too many parts, a field too long, a body cut short or not a form
+    // at all) is in what was sent.
+    request.log.info({ err: error }, 'refused a malformed form');
+    throw refusal(refusals.malformed);
   }
   if (!upload || upload.bytes.length === 0) throw refusal(refusals.missing, form.file);
   if (!fields) return { body: undefined, upload };
