@@ -92,7 +92,7 @@ function identityEndToEnd(start: () => Promise<RunningApp>): void {
       firstName: 'Ana', lastName: 'Diaz', email: 'ana@puente.test', emailVerified: true, role: 'user',
       phoneVerified: false, idVerified: false, bankVerified: false,
       trustRating: null, ratingCount: 0, transactionCount: 0, hasBothAccounts: false, subscriptionTier: 'free',
-      trustScore: 5, trustLevel: 'Unverified',
+      trustScore: 5, trustLevel: 'Unverified', language: 'en',
     });
   });
 
