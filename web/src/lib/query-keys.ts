@@ -61,4 +61,8 @@ export const queryKeys = {
   analytics: [Routes.exchange.analytics.path] as const,
   mySupportRequests: (page: Page) => [Routes.subscription.mySupportRequests.path, page] as const,
   supportQueue: (page: Page) => [Routes.subscription.supportQueue.path, page] as const,
+  matchDispute: (matchId: number) => [Routes.exchange.matchDispute.path, matchId] as const,
+  disputeQueue: (status: 'open' | 'resolved' | undefined, page: Page) => [Routes.exchange.disputeQueue.path, status ?? 'all', page] as const,
+  disputeDetail: (id: number) => [Routes.exchange.disputeDetail.path, id] as const,
+  disputeOutcomes: (userId: number) => [Routes.exchange.disputeOutcomes.path, userId] as const,
 };

@@ -177,4 +177,4 @@ export const DisputeRouteSpecs = {
     summary: 'How the user\'s resolved disputes ended, and the warnings and suspensions they received (shown on profiles).',
     responses: { 200: DisputeOutcomes },
   },
-} satisfies Record<string, RouteSpec>;
+} as const satisfies Record<string, RouteSpec>;

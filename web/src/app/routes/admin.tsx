@@ -13,10 +13,13 @@ import { useTranslation } from 'react-i18next';
  * when an admin opens this page, not by every page.
  */
 const AdminActivity = lazy(() => import('../../features/admin/components/admin-activity.tsx').then((m) => ({ default: m.AdminActivity })));
+/** The disputes (queue, detail with the chat, resolution) only an admin's page needs: loaded with it, like the charts. */
+const DisputeQueue = lazy(() => import('../../features/admin/components/dispute-queue.tsx').then((m) => ({ default: m.DisputeQueue })));
 
 /**
  * Routed for any signed-in user (spec section 6); only an admin's page calls the admin API: the monitoring of the
- * spec, then (beyond it) the charts over a period, the verification requests to review and the support queue.
+ * spec, then (beyond it) the charts over a period, the disputes, the verification requests to review and the support
+ * queue.
  */
 export function AdminRoute() {
   const { t } = useTranslation('pages');
@@ -28,6 +31,9 @@ export function AdminRoute() {
           <AdminMonitoring />
           <Suspense fallback={<ChartsLoading />}>
             <AdminActivity />
+          </Suspense>
+          <Suspense fallback={<Skeleton variant="rounded" height={160} sx={{ mt: 3 }} aria-label={t('loading', { ns: 'common' })} />}>
+            <DisputeQueue />
           </Suspense>
           <VerificationReview />
           <SupportQueue />

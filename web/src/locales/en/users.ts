@@ -29,4 +29,16 @@ export default {
     since: 'Blocked {{date}}',
     listFailed: 'Unable to load your blocked users: {{message}}',
   },
+  disputes: {
+    label: 'Disputes: {{text}}',
+    none: 'none',
+    completed_one: '{{count}} resolved as completed',
+    completed_other: '{{count}} resolved as completed',
+    cancelled_one: '{{count}} resolved as cancelled',
+    cancelled_other: '{{count}} resolved as cancelled',
+    warnings_one: '{{count}} warning',
+    warnings_other: '{{count}} warnings',
+    suspensions_one: '{{count}} suspension',
+    suspensions_other: '{{count}} suspensions',
+  },
 };

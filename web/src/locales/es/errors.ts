@@ -42,4 +42,8 @@ export default {
   premium_required: 'Las estadísticas avanzadas son parte de Premium. Mejora a Premium para ver tus cifras.',
   support_requests_open: 'Tienes 5 solicitudes de soporte abiertas: espera una respuesta antes de escribir otra.',
   support_request_resolved: 'Esta solicitud de soporte ya fue respondida o cerrada.',
+  match_disputed: 'Este intercambio está en disputa: queda en espera hasta que un administrador la resuelva.',
+  dispute_exists: 'Ya hay una disputa abierta para este match.',
+  dispute_resolved: 'Esta disputa ya fue resuelta.',
+  trading_suspended: 'Tu operación está suspendida tras una disputa: no puedes publicar ni aceptar solicitudes de cambio hasta que un administrador levante la suspensión.',
 } as Record<string, string>;

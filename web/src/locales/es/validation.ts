@@ -93,4 +93,10 @@ export default {
     replyTooLong: 'La respuesta debe tener como máximo 5000 caracteres',
     statusInvalid: 'El estado debe ser answered o closed',
   },
+  disputes: {
+    statementRequired: 'Describe qué pasó',
+    statementTooLong: 'La descripción debe tener como máximo 4000 caracteres',
+    noteRequired: 'Se necesita una nota sobre la decisión',
+    noteTooLong: 'La nota debe tener como máximo 2000 caracteres',
+  },
 };

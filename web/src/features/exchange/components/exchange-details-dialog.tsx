@@ -1,7 +1,8 @@
 /**
  * Exchange details (spec sections 2, 4 and 8), opened from a card or from `?requestId=`: the request's terms, its
  * reference, who may take it, and the actions its state allows the viewer (Accept disabled, with the reason, for a
- * viewer the poster's requirements leave out); each action with its success and failure toasts. A
+ * viewer the poster's requirements leave out; 'Open a dispute' on a confirmed match, and the banner of a disputed
+ * one, whose completion waits for an admin); each action with its success and failure toasts. A
  * non-numeric id, a missing request, a visitor and an expired session each get the spec's own message.
  */
 import type { ReactNode } from 'react';
@@ -28,6 +29,7 @@ import { useCancelRequest, useCompleteRequest, useExchangeRequest, useNotifyRequ
 import { receiveAmount } from '../money.ts';
 import { StatusChip, TakerRequirements } from './exchange-request-card.tsx';
 import { TradeChat } from './trade-chat.tsx';
+import { DisputeBanner, OpenDisputeButton } from './dispute-dialog.tsx';
 import { takerShortfall } from '../taker.ts';
 import { serverText } from '../../../lib/i18n.ts';
 
@@ -93,12 +95,15 @@ function LoadedDetails({ id, user, onClose, next }: { id: number; user: CurrentU
   } else {
     const m = match.data ?? null;
     const isOwner = request.data.userId === user.id;
+    const partnerName = isOwner ? m?.matcherName ?? '' : `${request.data.user.firstName} ${request.data.user.lastName}`;
     body = (
       <Stack spacing={2}>
         <Terms request={request.data} match={m} />
         {m && (isOwner || m.matchedById === user.id) ? (
-          <TradeChat match={m} userId={user.id}
-            partnerName={isOwner ? m.matcherName : `${request.data.user.firstName} ${request.data.user.lastName}`} />
+          <>
+            <DisputeBanner match={m} userId={user.id} partnerName={partnerName} />
+            <TradeChat match={m} userId={user.id} partnerName={partnerName} />
+          </>
         ) : null}
       </Stack>
     );
@@ -202,8 +207,11 @@ function DetailsActions({ request, match, user, next }: { request: ExchangeReque
     buttons.push(<Typography key="waiting" variant="body2" color="text.secondary">{t('details.waitingApproval')}</Typography>);
   }
   if (match && partner && (isOwner || isMatcher) && match.status === 'confirmed') {
+    // A dispute freezes the match until an admin resolves it: no completion (the server refuses it too).
+    const frozen = match.dispute?.status === 'open';
     buttons.push(<Button key="bank" disabled={busy} onClick={() => next.bankDetails(match)}>{t('details.viewBankDetails')}</Button>);
-    buttons.push(<Button key="complete" variant="contained" disabled={busy} onClick={() => complete.mutate(match.id, {
+    if (!match.dispute) buttons.push(<OpenDisputeButton key="dispute" match={match} disabled={busy} />);
+    buttons.push(<Button key="complete" variant="contained" disabled={busy || frozen} onClick={() => complete.mutate(match.id, {
       onSuccess: (completed) => { ok(t('details.completed'), t('details.completedText'))(); next.rate(completed, partner); },
       onError: failed(() => t('details.failedComplete')),
     })}>{t('details.complete')}</Button>);

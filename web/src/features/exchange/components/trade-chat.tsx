@@ -103,7 +103,8 @@ function PaymentMarks({ match, userId, partnerName }: { match: ExchangeMatch; us
       <Chip size="small" color={iPaid ? 'success' : 'default'} label={iPaid ? t('chat.youPaid') : t('chat.youNotPaid')} />
       <Chip size="small" color={partnerPaid ? 'success' : 'default'}
         label={partnerPaid ? t('chat.partnerPaid', { name: partnerName }) : t('chat.partnerNotPaid', { name: partnerName })} />
-      {iPaid ? null : (
+      {/* A disputed match is on hold: no payment marks until an admin resolves it. */}
+      {iPaid || match.dispute?.status === 'open' ? null : (
         <Button size="small" variant="contained" disabled={markPaid.isPending} onClick={() => markPaid.mutate(match.id, {
           onSuccess: () => toast({ title: t('chat.paidDone'), description: t('chat.paidDoneText', { name: partnerName }), variant: 'success' }),
           onError: (error) => toast({ title: t('chat.failed'), description: serverText(error), variant: 'destructive' }),

@@ -1,6 +1,6 @@
 /**
  * The user directory (spec section 2): one card per user with its directory tier (spec section 9); for a signed-in
- * viewer, Block (or Unblock) on everyone else's card.
+ * viewer, Block (or Unblock) on everyone else's card; each card counts the user's dispute outcomes.
  */
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -18,6 +18,7 @@ import { useCurrentUser } from '../../../lib/auth.ts';
 import { useUserDirectory } from '../api/get-users.ts';
 import { useBlockedUsers } from '../api/blocks.ts';
 import { BlockButton } from './block-button.tsx';
+import { DisputeOutcomes } from './dispute-outcomes.tsx';
 
 type Entry = Directory[number];
 
@@ -47,6 +48,7 @@ function UserCard({ user, block }: { user: Entry; block?: { blocked: boolean } }
           {'role' in user && user.role === 'admin' ? t('admin') : ''}
           {'subscriptionTier' in user ? t('plan', { tier: user.subscriptionTier }) : ''}
         </Typography>
+        <DisputeOutcomes userId={user.id} />
         {block ? <BlockButton userId={user.id} name={`${user.firstName} ${user.lastName}`} blocked={block.blocked} /> : null}
       </CardContent>
     </Card>
