@@ -3,7 +3,7 @@
  * Spanish gets the landing page in Spanish on its first visit; a trader whose browser is in English switches to
  * Español in the header, and the dashboard, the create dialog, the details dialog and the toasts are in Spanish with
  * Chile's figures ($637.750, £100,00); the plan limit refusal still offers the upgrade (told by its code); the choice
- * survives a reload. Screenshots go to web/e2e/screenshots/spanish/.
+ * survives a reload, and is saved to the account, so another browser signed in as the trader opens in Spanish. Screenshots go to web/e2e/screenshots/spanish/.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -108,6 +108,20 @@ describe.skipIf(!chromiumAvailable())('the app in Spanish (browser)', () => {
       expect(problems).toEqual([]);
     } finally {
       await context.close();
+    }
+
+    // The choice was saved to Camila's account: another browser (in English, nothing stored) opens in Spanish.
+    const laptop = await running.browser.newContext({ locale: 'en-GB', baseURL: running.app.url });
+    await laptop.addCookies([{ name, value, url: running.app.url }]);
+    const other = await watchedPage(laptop, folder);
+    try {
+      await other.page.goto('/dashboard');
+      await other.page.getByRole('heading', { name: '¡Hola de nuevo, Camila!' }).waitFor();
+      await other.page.getByRole('button', { name: 'Idioma: Español' }).waitFor();
+      await other.shot('07-another-browser');
+      expect(other.problems).toEqual([]);
+    } finally {
+      await laptop.close();
     }
   });
 });
