@@ -5,14 +5,18 @@ import { TradeChat } from './trade-chat.tsx';
 import { makeMatch, makeRequest } from '../testing.ts';
 import { fakeApi, signedIn, makeUser } from '../../../testing/fake-api.ts';
 import { findToast, renderWithRoutes } from '../../../testing/render.tsx';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 // Bea (1) posted the request; Ana (7) accepted it.
 const ana = makeUser({ id: 7 });
 const at = new Date().toISOString();
 const system = (id: number, event: ChatMessage['event'], subjectId: number): ChatMessage =>
-  ({ id, matchId: 5, kind: 'system', authorId: null, body: `${event}`, event, subjectId, createdAt: at });
+  ({ id, matchId: 5, kind: 'system', authorId: null, body: `${event}`, attachment: null, event, subjectId, createdAt: at });
 const text = (id: number, authorId: number, body: string): ChatMessage =>
-  ({ id, matchId: 5, kind: 'text', authorId, body, event: null, subjectId: null, createdAt: at });
+  ({ id, matchId: 5, kind: 'text', authorId, body, attachment: null, event: null, subjectId: null, createdAt: at });
+const proof = (id: number, authorId: number, fileName: string, contentType: 'image/png' | 'application/pdf', body = ''): ChatMessage =>
+  ({ id, matchId: 5, kind: 'attachment', authorId, body, attachment: { id: id * 10, fileName, contentType, size: 2048 }, event: null, subjectId: null, createdAt: at });
+const file = (name: string, bytes: number, type = 'image/png') => new File([new Uint8Array(bytes)], name, { type });
 
 function open(status: 'pending' | 'confirmed' | 'cancelled', paidByIds: number[] = []) {
   const match = makeMatch(makeRequest({ userId: 1 }), { status, paidByIds });
@@ -55,6 +59,67 @@ describe('the chat of a trade', () => {
   });
 });
 
+describe('attachments', () => {
+  it('shows an image as a thumbnail that opens it and a PDF as a download link, both through the gateway', async () => {
+    fakeApi({
+      ...signedIn(ana),
+      'GET /api/exchange-matches/5/messages': { body: [proof(3, 1, 'transfer.png', 'image/png', 'Paid'), proof(4, 7, 'statement.pdf', 'application/pdf')] },
+    });
+    open('confirmed');
+    const image = await screen.findByRole('img', { name: 'transfer.png' });
+    expect(image.getAttribute('src')).toBe('/api/exchange-matches/5/attachments/30');
+    expect(screen.getByRole('link', { name: 'transfer.png (2 KB)' }).getAttribute('href')).toBe('/api/exchange-matches/5/attachments/30');
+    const pdf = screen.getByRole('link', { name: 'statement.pdf (2 KB)' });
+    expect([pdf.getAttribute('href'), pdf.getAttribute('download')]).toEqual(['/api/exchange-matches/5/attachments/40', 'statement.pdf']);
+    expect(screen.getAllByTestId('chat-attachment').map((l) => l.textContent)).toEqual(['Bea SotoPaid', 'Youstatement.pdf (2 KB)']);
+  });
+
+  it('sends a picked file with the box\'s text as its caption; refuses another type or over 5 MB before sending, in the server\'s words', async () => {
+    const server = fakeApi({
+      ...signedIn(ana), 'GET /api/exchange-matches/5/messages': { body: [] },
+      'POST /api/exchange-matches/5/attachments': { status: 201, body: proof(6, 7, 'transfer.png', 'image/png', 'Sent') },
+    });
+    open('confirmed');
+    const input = await screen.findByTestId('chat-attach-input');
+    expect(input.getAttribute('accept')).toBe('.png,.jpg,.jpeg,.pdf');
+    fireEvent.change(input, { target: { files: [file('notes.txt', 10, 'text/plain')] } });
+    expect((await findToast()).textContent).toContain('Only PNG, JPEG or PDF files can be attached');
+    fireEvent.change(input, { target: { files: [file('huge.jpg', 5 * 1024 * 1024 + 1, 'image/jpeg')] } });
+    await waitFor(() => expect(document.body.textContent).toContain('The file must be at most 5 MB'));
+    expect(server.callsTo('POST /api/exchange-matches/5/attachments')).toHaveLength(0);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Write a message' }), { target: { value: ' Sent ' } });
+    fireEvent.change(input, { target: { files: [file('transfer.png', 100)] } });
+    await screen.findByRole('img', { name: 'transfer.png' });
+    const form = server.callsTo('POST /api/exchange-matches/5/attachments')[0]!.init.body as FormData;
+    expect([form.get('caption'), (form.get('file') as File).name]).toEqual(['Sent', 'transfer.png']);
+  });
+
+  it('shows the server\'s refusal of a file whose content is not what its name says', async () => {
+    fakeApi({
+      ...signedIn(ana), 'GET /api/exchange-matches/5/messages': { body: [] },
+      'POST /api/exchange-matches/5/attachments': { status: 415, body: { message: 'Only PNG, JPEG or PDF files can be attached', code: 'attachment_type_not_allowed' } },
+    });
+    open('confirmed');
+    fireEvent.change(await screen.findByTestId('chat-attach-input'), { target: { files: [file('fake.png', 10)] } });
+    const shown = await findToast();
+    expect(shown.textContent).toContain('File not attached');
+    expect(shown.textContent).toContain('Only PNG, JPEG or PDF files can be attached');
+  });
+
+  it('polls for only what is past the last message held', async () => {
+    const server = fakeApi({ ...signedIn(ana), 'GET /api/exchange-matches/5/messages': { body: [system(1, 'accepted', 7), text(2, 1, 'Hola')] } });
+    const { queryClient } = renderWithRoutes(<TradeChat match={makeMatch(makeRequest({ userId: 1 }), { status: 'confirmed' })} userId={ana.id} partnerName="Bea Soto" />);
+    await screen.findByText('Hola');
+    server.on({ 'GET /api/exchange-matches/5/messages': { body: [text(3, 1, 'Already paid')] } });
+    await queryClient.refetchQueries({ queryKey: queryKeys.chatMessages(5) });
+    await screen.findByText('Already paid');
+    expect(server.callsTo('GET /api/exchange-matches/5/messages').map((c) => c.url)).toEqual([
+      '/api/exchange-matches/5/messages?limit=500', '/api/exchange-matches/5/messages?limit=500&after=2',
+    ]);
+    expect(screen.getAllByTestId('chat-text').map((l) => l.textContent)).toEqual(['Bea SotoHola', 'Bea SotoAlready paid']);
+  });
+});
+
 describe('I have paid', () => {
   it('marks the viewer\'s payment sent on a confirmed match, and shows who has paid', async () => {
     const server = fakeApi({
@@ -65,8 +130,36 @@ describe('I have paid', () => {
     expect(screen.getByText('You have not marked your payment sent')).toBeTruthy();
     expect(screen.getByText('Bea Soto has not marked their payment sent')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'I have paid' }));
+    const dialog = await screen.findByRole('dialog', { name: 'I have paid' });
+    expect(within(dialog).getByText('No proof attached (optional)')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Mark as paid' }));
     expect((await findToast()).textContent).toContain('Bea Soto is told to check their bank.');
     expect(server.callsTo('PUT /api/exchange-matches/5/paid')).toHaveLength(1);
+    expect(server.callsTo('POST /api/exchange-matches/5/attachments')).toHaveLength(0);
+  });
+
+  it('sends the proof picked into the chat first, then marks the payment', async () => {
+    const server = fakeApi({
+      ...signedIn(ana), 'GET /api/exchange-matches/5/messages': { body: [] },
+      'POST /api/exchange-matches/5/attachments': { status: 201, body: proof(9, 7, 'receipt.pdf', 'application/pdf') },
+      'PUT /api/exchange-matches/5/paid': () => {
+        expect(server.callsTo('POST /api/exchange-matches/5/attachments')).toHaveLength(1);
+        return { body: {} };
+      },
+    });
+    open('confirmed');
+    fireEvent.click(screen.getByRole('button', { name: 'I have paid' }));
+    const dialog = await screen.findByRole('dialog', { name: 'I have paid' });
+    fireEvent.change(within(dialog).getByTestId('paid-proof-input'), { target: { files: [file('big.png', 5 * 1024 * 1024 + 1)] } });
+    expect(within(dialog).getByText('The file must be at most 5 MB')).toBeTruthy();
+    fireEvent.change(within(dialog).getByTestId('paid-proof-input'), { target: { files: [file('receipt.pdf', 300, 'application/pdf')] } });
+    expect(within(dialog).getByTestId('paid-proof-name').textContent).toBe('receipt.pdf');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Mark as paid' }));
+    expect((await findToast()).textContent).toContain('Bea Soto is told to check their bank.');
+    const sent = server.callsTo('POST /api/exchange-matches/5/attachments')[0]!.init.body as FormData;
+    expect((sent.get('file') as File).name).toBe('receipt.pdf');
+    expect(server.callsTo('PUT /api/exchange-matches/5/paid')).toHaveLength(1);
+    expect(await screen.findByRole('link', { name: 'receipt.pdf (2 KB)' })).toBeTruthy();
   });
 
   it('tells the viewer to check their bank once the partner has paid; no button once they have', () => {

@@ -1,13 +1,17 @@
 /**
  * The chat of a match, for its two parties (issue 17): the messages oldest first, each system message (what
  * happened to the match) set apart in the middle, a box to write in, and 'I have paid' on a confirmed match with
- * who has marked their payment sent. New messages come over the live channel; the chat is also read again slowly.
+ * who has marked their payment sent (with an optional proof). A party attaches a file (proof of payment: PNG, JPEG or
+ * PDF): an image shows as a thumbnail, a PDF as a link, both opened through the gateway with the session. New messages
+ * come over the live channel; the chat is also read again slowly, for only what is new (api/chat.ts).
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import LinearProgress from '@mui/material/LinearProgress';
+import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -16,8 +20,10 @@ import { useTranslation } from 'react-i18next';
 import { CHAT_MESSAGE_MAX, type ChatMessage, type ExchangeMatch } from '@puente/contracts';
 import { toast } from '../../../components/ui/toast.tsx';
 import { serverText } from '../../../lib/i18n.ts';
-import { useChat, usePostChatMessage } from '../api/chat.ts';
-import { useMarkPaid } from '../api/matches.ts';
+import {
+  ATTACHMENT_ACCEPT, attachmentProblem, attachmentUrl, refusedAttachment, useAttachToChat, useChat, usePostChatMessage,
+} from '../api/chat.ts';
+import { PaidDialog } from './paid-dialog.tsx';
 
 /** Where the parties may still write: the server has the last word (30 days after completion). */
 const WRITABLE = new Set<ExchangeMatch['status']>(['pending', 'confirmed', 'completed']);
@@ -26,6 +32,8 @@ export function TradeChat({ match, userId, partnerName }: { match: ExchangeMatch
   const { t } = useTranslation('exchange');
   const chat = useChat(match.id);
   const post = usePostChatMessage(match.id);
+  const attach = useAttachToChat(match.id);
+  const picker = useRef<HTMLInputElement>(null);
   const [text, setText] = useState('');
   const end = useRef<HTMLDivElement>(null);
   const count = chat.data?.length ?? 0;
@@ -40,6 +48,21 @@ export function TradeChat({ match, userId, partnerName }: { match: ExchangeMatch
     post.mutate(trimmed, {
       onSuccess: () => setText(''),
       onError: (error) => toast({ title: t('chat.failed'), description: serverText(error), variant: 'destructive' }),
+    });
+  };
+  // The file goes with what is in the box as its caption.
+  const attachFile = (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    e.target.value = ''; // the same file may be picked again
+    if (!file) return;
+    const problem = attachmentProblem(file);
+    if (problem) return toast({ title: t('chat.attachFailed'), description: t(`chat.attachRefused.${problem}`), variant: 'destructive' });
+    attach.mutate({ file, caption: text.trim() }, {
+      onSuccess: () => setText(''),
+      onError: (error) => {
+        const refused = refusedAttachment(error);
+        toast({ title: t('chat.attachFailed'), description: refused ? t(`chat.attachRefused.${refused}`) : serverText(error), variant: 'destructive' });
+      },
     });
   };
 
@@ -57,6 +80,12 @@ export function TradeChat({ match, userId, partnerName }: { match: ExchangeMatch
         </Stack>
         <div ref={end} />
       </Paper>
+      {attach.isPending ? (
+        <Box role="status" aria-label={t('chat.uploading')}>
+          <Typography variant="caption" color="text.secondary">{t('chat.uploading')}</Typography>
+          <LinearProgress />
+        </Box>
+      ) : null}
       {WRITABLE.has(match.status) ? (
         <Stack component="form" direction="row" spacing={1} onSubmit={send}>
           <TextField
@@ -64,6 +93,10 @@ export function TradeChat({ match, userId, partnerName }: { match: ExchangeMatch
             placeholder={t('chat.placeholder')} slotProps={{ htmlInput: { maxLength: CHAT_MESSAGE_MAX, 'aria-label': t('chat.placeholder') } }}
           />
           <Button type="submit" variant="outlined" disabled={post.isPending || !text.trim()}>{t('chat.send')}</Button>
+          <input ref={picker} type="file" hidden accept={ATTACHMENT_ACCEPT} onChange={attachFile} data-testid="chat-attach-input" />
+          <Button variant="text" disabled={attach.isPending} onClick={() => picker.current?.click()} sx={{ whiteSpace: 'nowrap' }}>
+            {t('chat.attach')}
+          </Button>
         </Stack>
       ) : <Typography variant="body2" color="text.secondary">{t('chat.closed')}</Typography>}
     </Stack>
@@ -83,19 +116,36 @@ function SystemLine({ message, name }: { message: ChatMessage; name: string }) {
 
 function TextLine({ message, mine, name }: { message: ChatMessage; mine: boolean; name: string }) {
   return (
-    <Box sx={{ alignSelf: mine ? 'flex-end' : 'flex-start', maxWidth: '80%' }} data-testid="chat-text">
+    <Box sx={{ alignSelf: mine ? 'flex-end' : 'flex-start', maxWidth: '80%' }} data-testid={message.attachment ? 'chat-attachment' : 'chat-text'}>
       <Typography variant="caption" color="text.secondary">{name}</Typography>
       <Paper elevation={0} sx={{ px: 1.25, py: 0.75, bgcolor: mine ? 'primary.main' : 'action.hover', color: mine ? 'primary.contrastText' : 'text.primary' }}>
-        <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{message.body}</Typography>
+        {message.attachment ? <AttachmentView matchId={message.matchId} attachment={message.attachment} /> : null}
+        {message.body ? <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{message.body}</Typography> : null}
       </Paper>
     </Box>
   );
 }
 
-/** Who has marked their payment sent, and the caller's 'I have paid' until they have. */
+/** An image as a thumbnail that opens it whole; a PDF as a link that downloads it (the server says `attachment`). */
+function AttachmentView({ matchId, attachment }: { matchId: number; attachment: NonNullable<ChatMessage['attachment']> }) {
+  const { t, i18n } = useTranslation('exchange');
+  const url = attachmentUrl(matchId, attachment);
+  const size = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 }).format(attachment.size / 1024);
+  const label = t('chat.attachmentLabel', { name: attachment.fileName, size });
+  if (attachment.contentType.startsWith('image/')) {
+    return (
+      <Link href={url} target="_blank" rel="noopener" aria-label={label} color="inherit">
+        <Box component="img" src={url} alt={attachment.fileName} sx={{ display: 'block', maxWidth: 220, maxHeight: 160, borderRadius: 1 }} />
+      </Link>
+    );
+  }
+  return <Link href={url} download={attachment.fileName} color="inherit" aria-label={label}>{label}</Link>;
+}
+
+/** Who has marked their payment sent, and the caller's 'I have paid' (with an optional proof) until they have. */
 function PaymentMarks({ match, userId, partnerName }: { match: ExchangeMatch; userId: number; partnerName: string }) {
   const { t } = useTranslation('exchange');
-  const markPaid = useMarkPaid();
+  const [paying, setPaying] = useState(false);
   const iPaid = match.paidByIds.includes(userId);
   const partnerPaid = match.paidByIds.some((id) => id !== userId);
   return (
@@ -105,11 +155,9 @@ function PaymentMarks({ match, userId, partnerName }: { match: ExchangeMatch; us
         label={partnerPaid ? t('chat.partnerPaid', { name: partnerName }) : t('chat.partnerNotPaid', { name: partnerName })} />
       {/* A disputed match is on hold: no payment marks until an admin resolves it. */}
       {iPaid || match.dispute?.status === 'open' ? null : (
-        <Button size="small" variant="contained" disabled={markPaid.isPending} onClick={() => markPaid.mutate(match.id, {
-          onSuccess: () => toast({ title: t('chat.paidDone'), description: t('chat.paidDoneText', { name: partnerName }), variant: 'success' }),
-          onError: (error) => toast({ title: t('chat.failed'), description: serverText(error), variant: 'destructive' }),
-        })}>{t('chat.iHavePaid')}</Button>
+        <Button size="small" variant="contained" onClick={() => setPaying(true)}>{t('chat.iHavePaid')}</Button>
       )}
+      {paying ? <PaidDialog match={match} partnerName={partnerName} onClose={() => setPaying(false)} /> : null}
       {partnerPaid ? <Alert severity="info" sx={{ width: '100%' }}>{t('chat.checkBank', { name: partnerName })}</Alert> : null}
     </Stack>
   );
