@@ -202,6 +202,9 @@ describeWithInfra(['postgres'], 'exchange disputes', () => {
     expect(after).toMatchObject({ id: match.id, status: 'cancelled', exchangeRequest: { status: 'cancelled' } });
     const market = ExchangeRequest.array().parse(await ok(call('GET', '/exchange-requests?limit=500', (await user()).headers)));
     expect(market.map((r) => r.id)).not.toContain(request.id);
+    // Its parties still find it from the request, to see how it ended.
+    expect(ExchangeMatch.parse(await ok(call('GET', `/exchange-matches/request/${request.id}`, ana.headers))))
+      .toMatchObject({ id: match.id, status: 'cancelled', dispute: { status: 'resolved', outcome: 'cancelled' } });
     const cancelled = (await publishedPayloads(exchange.svc, 'matchCancelled')).filter((e) => e.matchId === match.id);
     expect(cancelled).toEqual([{ matchId: match.id, requestId: request.id, requesterId: ana.userId, matcherId: bruno.userId, cancelledById: 900, reason: 'dispute-cancelled' }]);
   });

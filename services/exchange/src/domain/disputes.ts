@@ -80,6 +80,12 @@ export async function disputesOf(em: EntityManager, matchIds: number[]): Promise
   return new Map(found.map((d) => [d.matchId, d]));
 }
 
+/** The match of a request an admin cancelled resolving its dispute (the request ended with it: no other match follows). */
+export async function matchCancelledByDispute(em: EntityManager, requestId: number): Promise<ExchangeMatch | null> {
+  const dispute = await em.findOne(Dispute, { requestId, outcome: 'cancelled' }, { fields: ['matchId'] });
+  return dispute ? em.findOne(ExchangeMatch, { id: dispute.matchId }) : null;
+}
+
 /** A party opens a dispute on a confirmed match (the caller checked they are one). */
 export async function openDispute(tx: EntityManager, match: ExchangeMatch, by: number, body: DisputeCreate, at: Date): Promise<Dispute> {
   const trade = await lockTrade(tx, match);

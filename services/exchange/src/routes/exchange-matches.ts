@@ -9,7 +9,7 @@ import { matchAccounts } from '../domain/match-accounts.ts';
 import { checkPlanLimits } from '../domain/plan-limits.ts';
 import { cancelMatch, completeMatch, lockTrade, matchParties, matchTerms } from '../domain/trade.ts';
 import { addToTradeRecord, assertNotDeleted, hasBothAccounts } from '../domain/traders.ts';
-import { assertNotDisputed } from '../domain/disputes.ts';
+import { assertNotDisputed, matchCancelledByDispute } from '../domain/disputes.ts';
 import { assertMayTrade } from '../domain/sanctions.ts';
 import { matchView, matchViews } from '../domain/views.ts';
 import { lockPair } from '../domain/blocks.ts';
@@ -93,10 +93,15 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
       return matchViews(request.em, matches);
     });
 
-    /** The request's live match, for its two parties; null for anyone else, and while it has none. */
+    /**
+     * The request's live match (or the match an admin cancelled with it, resolving its dispute: its parties see how
+     * it ended), for its two parties; null for anyone else, and while it has none.
+     */
     serve(app, routes.matchForRequest, async (request) => {
       const { userId } = requireUser(request);
-      const match = await request.em.findOne(ExchangeMatch, { requestId: request.params.requestId, status: { $in: [...LIVE_MATCH_STATUSES] } });
+      const { requestId } = request.params;
+      const match = await request.em.findOne(ExchangeMatch, { requestId, status: { $in: [...LIVE_MATCH_STATUSES] } })
+        ?? await matchCancelledByDispute(request.em, requestId);
       return match && isParty(match, userId) ? matchView(request.em, match) : null;
     });
 
