@@ -1,9 +1,11 @@
 /**
  * The in-exchange chat in real headless Chromium: Ana's request accepted by Bea and approved (set up through the
  * API); both open the exchange, write to each other and see the other's message arrive live without reloading;
- * Bea says 'I have paid', and Ana is told to check her bank. Screenshots go to web/e2e/screenshots/chat/; any
- * uncaught page error or unexpected console error fails the test.
+ * Ana attaches a PDF with a caption; Bea says 'I have paid' with a proof of payment (a PNG made here), and Ana sees
+ * the proof, opens it, and is told to check her bank. Screenshots go to web/e2e/screenshots/chat/; any uncaught page
+ * error or unexpected console error fails the test.
  */
+import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable } from './app-server.ts';
@@ -13,6 +15,26 @@ import { screenshotFolder, useAppAndBrowser, watchedPage, type WatchedPage } fro
 const LIVE = { timeout: 20_000 };
 
 interface Trader { name: string; cookie: string; context: BrowserContext; page: Page; watched: WatchedPage }
+
+/** A PNG of `size`×`size` pixels of one colour: a receipt's stand-in a browser can draw. */
+function png(size: number, [r, g, b]: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => [r, g, b]).flat())]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+}
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
 describe.skipIf(!chromiumAvailable())('two traders chat during an exchange (browser)', () => {
   const running = useAppAndBrowser();
@@ -89,12 +111,34 @@ describe.skipIf(!chromiumAvailable())('two traders chat during an exchange (brow
       await anaChat.getByText('Sending them now').waitFor(LIVE);
       await Promise.all([ana.watched.shot('01-chat-ana'), bea.watched.shot('01-chat-bea')]);
 
-      // Bea has paid: both see it; Ana is told to check her bank.
+      // Ana attaches her bank's statement with the box's text as its caption: Bea sees a link to it.
+      await anaChat.getByRole('textbox', { name: 'Write a message' }).fill('My statement');
+      await anaChat.getByTestId('chat-attach-input').setInputFiles({ name: 'statement.pdf', mimeType: 'application/pdf', buffer: PDF });
+      await beaChat.getByRole('link', { name: `statement.pdf (${(PDF.length / 1024).toFixed(1)} KB)` }).waitFor(LIVE);
+      await beaChat.getByText('My statement').waitFor();
+
+      // Bea has paid, with a proof: both see it; Ana sees the proof, opens it, and is told to check her bank.
+      const receipt = png(48, [200, 30, 60]);
       await beaChat.getByRole('button', { name: 'I have paid' }).click();
+      const paying = bea.page.getByRole('dialog', { name: 'I have paid' });
+      await paying.getByTestId('paid-proof-input').setInputFiles({ name: 'transfer.png', mimeType: 'image/png', buffer: receipt });
+      await paying.getByText('transfer.png').waitFor();
+      await bea.watched.shot('02-proof-picked');
+      await paying.getByRole('button', { name: 'Mark as paid' }).click();
       await beaChat.getByText('You marked your payment sent').waitFor();
       await anaChat.getByText('Payment marked sent by Bea Soto').waitFor(LIVE);
       await anaChat.getByText('Bea Soto says they have paid: check your bank before marking the exchange completed.').waitFor(LIVE);
-      await ana.watched.shot('02-partner-paid');
+      const proof = anaChat.getByRole('img', { name: 'transfer.png' });
+      await proof.waitFor(LIVE);
+      // The browser drew it: fetched through the gateway with Ana's session.
+      await expect.poll(() => proof.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), LIVE).toBe(48);
+      await ana.watched.shot('03-partner-paid-with-proof');
+      // Opening it answers the very bytes Bea sent, as a PNG never sniffed; an outsider's request is refused.
+      const href = (await anaChat.getByRole('link', { name: /^transfer\.png/ }).getAttribute('href'))!;
+      const opened = await ana.page.request.get(href);
+      expect([opened.status(), opened.headers()['content-type'], opened.headers()['x-content-type-options']]).toEqual([200, 'image/png', 'nosniff']);
+      expect(Buffer.from(await opened.body()).equals(receipt)).toBe(true);
+      expect((await fetch(`${running.app.url}${href}`)).status).toBe(401);
       // Each message once, in the same order on both screens.
       const texts = async (t: Trader) => chatOf(t).getByTestId('chat-text').locator('p').allTextContents();
       expect(await texts(ana)).toEqual(['Hola Bea, send the pesos when you can', 'Sending them now']);
