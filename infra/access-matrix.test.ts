@@ -32,6 +32,8 @@ interface Resources {
   user: number; partner: number;
   /** The list's id of one of Ana's sessions. */
   session: string;
+  /** A file Ana attached to the match's chat. */
+  attachment?: number;
 }
 
 interface Row {
@@ -89,6 +91,19 @@ async function anotherSessionOfAna(): Promise<Partial<Resources>> {
   const { cookie } = await client.login(people.ana.email, people.ana.password);
   const listed = SignedInSessionList.parse(await client.json('/api/auth/sessions', 200, { cookie: cookie! }));
   return { session: listed.find((s) => s.current)!.id };
+}
+/** A proof of payment as a browser sends it: a 1×1 PNG in a form. */
+function proofForm(): FormData {
+  const form = new FormData();
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  form.append('file', new Blob([png], { type: 'image/png' }), 'proof.png');
+  return form;
+}
+/** Ana's confirmed match with Bruno, with a proof she attached to its chat. */
+async function attachedProof(): Promise<Partial<Resources>> {
+  const m = await confirmedMatch();
+  const message = await client.json(`/api/exchange-matches/${m.match}/attachments`, 201, { cookie: people.ana.cookie, body: proofForm() }) as { attachment: { id: number } };
+  return { ...m, attachment: message.attachment.id };
 }
 /** Ana's confirmed match with Bruno, which she disputed. */
 async function disputedMatch() {
@@ -179,6 +194,10 @@ const rows: Record<string, Row> = {
   'PUT /api/exchange-matches/{id}/paid': { setup: confirmedMatch, call: (r) => ({ params: { id: r.match } }), expect: owned(OK) },
   'GET /api/exchange-matches/{id}/messages': { call: (r) => ({ params: { id: r.match } }), expect: { visitor: [401], other: [404], admin: OK, party: OK } },
   'POST /api/exchange-matches/{id}/messages': { call: (r) => ({ params: { id: r.match }, body: { text: 'Hola' } }), expect: { ...owned([201]), other: [404], admin: [404] } },
+  'POST /api/exchange-matches/{id}/attachments': { call: (r) => ({ params: { id: r.match }, body: proofForm() }), expect: { ...owned([201]), other: [404], admin: [404] } },
+  'GET /api/exchange-matches/{id}/attachments/{attachmentId}': {
+    setup: attachedProof, call: (r) => ({ params: { id: r.match, attachmentId: r.attachment! } }), expect: { visitor: [401], other: [404], admin: OK, party: OK },
+  },
   // Disputes: a party opens one and reads it with admins; the queue, its actions and suspensions are for admins; a
   // user's dispute outcomes are public, as a profile shows them.
   'POST /api/exchange-matches/{id}/dispute': {

@@ -13,6 +13,7 @@ export interface RunningApp {
   output(): string[];
 }
 
+/** A body is sent as JSON, or as a browser sends a form when it is FormData (a file upload). */
 export interface CallInit { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> }
 
 export interface Person { email: string; password: string; firstName: string; lastName: string }
@@ -27,10 +28,11 @@ export function appClient(url: string) {
     const method = init.method ?? (init.body === undefined ? 'GET' : 'POST');
     const headers: Record<string, string> = { ...init.headers };
     if (method !== 'GET') headers.origin ??= base;
-    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    const form = init.body instanceof FormData ? init.body : undefined;
+    if (init.body !== undefined && !form) headers['content-type'] = 'application/json';
     if (init.cookie) headers.cookie = init.cookie;
     return fetch(`${base}${path}`, {
-      method, headers, redirect: 'manual', ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      method, headers, redirect: 'manual', ...(init.body !== undefined ? { body: form ?? JSON.stringify(init.body) } : {}),
     });
   };
 
