@@ -30,7 +30,10 @@ describeWithInfra(['postgres'], 'exchange service', () => {
     expect((await svc.app.inject({ method: 'GET', url: '/ready' })).statusCode).toBe(200);
     const { schemas, tables } = await schemaReport(svc);
     expect(schemas).toEqual(['exchange']);
-    expect(tables).toEqual([...PLATFORM_TABLES, 'block', 'chat_message', 'exchange_match', 'exchange_rate', 'exchange_request', 'projection_backfill', 'trader', 'trader_account'].sort());
+    expect(tables).toEqual([
+      ...PLATFORM_TABLES, 'block', 'chat_attachment', 'chat_message', 'dispute', 'exchange_match', 'exchange_rate', 'exchange_request', 'projection_backfill',
+      'trader', 'trader_account', 'trading_sanction',
+    ].sort());
     // Rates are exact decimals in the database, never floats.
     const [column] = await svc.ctx.orm.em.fork().execute<{ data_type: string; numeric_precision: number; numeric_scale: number }[]>(
       `select data_type, numeric_precision, numeric_scale from information_schema.columns
