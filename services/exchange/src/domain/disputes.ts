@@ -90,8 +90,9 @@ export async function matchCancelledByDispute(em: EntityManager, requestId: numb
 export async function openDispute(tx: EntityManager, match: ExchangeMatch, by: number, body: DisputeCreate, at: Date): Promise<Dispute> {
   const trade = await lockTrade(tx, match);
   const m = trade.match;
-  if (await tx.count(Dispute, { matchId: m.id })) throw conflict(DISPUTE_EXISTS, DisputeRefusal.alreadyOpen);
   if (m.status !== 'confirmed') throw conflict(`This match is ${m.status}: only a confirmed match can be disputed`);
+  // A confirmed match's dispute is still open (resolving one ends the match).
+  if (await tx.count(Dispute, { matchId: m.id })) throw conflict(DISPUTE_EXISTS, DisputeRefusal.alreadyOpen);
   const dispute = tx.create(Dispute, {
     matchId: m.id, requestId: m.requestId, requesterId: m.requesterId, matcherId: m.matcherId, openedById: by,
     reason: body.reason, statement: body.statement, status: 'open', openedAt: at,
