@@ -105,7 +105,7 @@ describe.skipIf(!chromiumAvailable())('a dispute opened by a party and resolved 
       await detail.getByText('I sent £100 on Monday; no pesos have arrived and Ana does not answer.').waitFor();
       await detail.getByLabel('Requester: Ana Rojas').getByText('Matches completed: 0 · cancelled: 0 · expired: 0').waitFor();
       await detail.getByLabel('Matcher: Bea Soto').getByText('0 warnings').waitFor();
-      await detail.getByTestId('dispute-chat').getByText('Bea opened a dispute', { exact: false }).waitFor();
+      await detail.getByTestId('dispute-chat').getByText('Dispute opened by Bea Soto', { exact: false }).waitFor();
       await detail.getByRole('radio', { name: 'Completed' }).check();
       await detail.getByRole('combobox', { name: 'Sanction' }).click();
       await admin.page.getByRole('option', { name: 'Warning for Bea Soto' }).click();

@@ -24,7 +24,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import {
-  DISPUTE_NOTE_MAX, DisputeResolve, Routes, fillPath, type DisputeDetail as Detail, type DisputeOutcome, type DisputePartyHistory, type SanctionKind,
+  DISPUTE_NOTE_MAX, DisputeResolve, Routes, fillPath, type ChatMessage, type DisputeDetail as Detail, type DisputeOutcome, type DisputePartyHistory, type SanctionKind,
 } from '@puente/contracts';
 import { toast } from '../../../components/ui/toast.tsx';
 import { fieldText, serverText } from '../../../lib/i18n.ts';
@@ -120,8 +120,13 @@ function PartyCard({ party, role }: { party: DisputePartyHistory; role: string }
 
 function DisputeChat({ matchId, detail }: { matchId: number; detail: Detail }) {
   const { t } = useTranslation('admin', { keyPrefix: 'disputes' });
+  const { t: trade } = useTranslation('exchange');
   const chat = useDisputeChat(matchId);
   const names = new Map([detail.requester, detail.matcher].map((p) => [p.userId, fullName(p)]));
+  // What happened to the match, in the admin's language (the trade's own words, naming the party who did it).
+  const systemText = (m: ChatMessage) => (m.event
+    ? trade(`chat.system.${m.event}`, { name: names.get(m.subjectId ?? 0) ?? '' })
+    : m.body);
   return (
     <Box component="section" aria-label={t('chat')}>
       <Typography variant="subtitle2">{t('chat')}</Typography>
@@ -132,7 +137,7 @@ function DisputeChat({ matchId, detail }: { matchId: number; detail: Detail }) {
           {chat.data?.map((m) => (
             <Typography key={m.id} variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', ...(m.kind === 'system' ? { fontStyle: 'italic', color: 'text.secondary' } : {}) }}>
               <Box component="span" sx={{ color: 'text.secondary' }}>{formatDateTime(m.createdAt)} · </Box>
-              {m.kind === 'system' ? m.body : `${names.get(m.authorId ?? 0) ?? '?'}: ${m.body}`}
+              {m.kind === 'system' ? systemText(m) : `${names.get(m.authorId ?? 0) ?? '?'}: ${m.body}`}
               {m.attachment ? ( // a proof of payment: its file opens in a new tab
                 <> <Link href={fillPath(Routes.exchange.chatAttachment.path, { id: matchId, attachmentId: m.attachment.id })} target="_blank" rel="noopener">
                   {t('proof', { name: m.attachment.fileName })}
