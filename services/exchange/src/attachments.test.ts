@@ -6,11 +6,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import type { LightMyRequestResponse } from 'fastify';
-import { ChatMessage, ChatMessageList, ErrorBody, ExchangeMatch, ExchangePersonalData } from '@puente/contracts';
+import { ChatMessage, ChatMessageList, ExchangeMatch, ExchangePersonalData } from '@puente/contracts';
 import { makeEvent } from '@puente/platform';
 import { describeWithInfra } from '@puente/testkit';
-import { publishedPayloads, trader, useExchangeService } from './testing/traders.ts';
+import { ok, publishedPayloads, refusal, trader, useExchangeService } from './testing/traders.ts';
 import { contentDisposition } from './routes/chat-attachments.ts';
 
 type Headers = Record<string, string>;
@@ -38,17 +37,7 @@ describeWithInfra(['postgres'], 'exchange chat attachments', () => {
   const exchange = useExchangeService();
   let nextUser = 1;
   const user = (firstName?: string) => trader(exchange.svc, nextUser++, firstName ? { firstName } : {});
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, headers: Headers, payload?: object) =>
-    exchange.svc.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-  const refusal = (res: LightMyRequestResponse, status: number) => {
-    expect(res.statusCode, res.body).toBe(status);
-    return ErrorBody.parse(res.json());
-  };
-  async function ok(res: Promise<LightMyRequestResponse>, status = 200) {
-    const answer = await res;
-    expect(answer.statusCode, answer.body).toBe(status);
-    return answer.json() as unknown;
-  }
+  const { call } = exchange;
   const attach = (headers: Headers, matchId: number, ...parts: Part[]) => {
     const body = form(...parts);
     return exchange.svc.app.inject({

@@ -3,11 +3,10 @@
  * each change of the match (in order, with its event for the live channel) and the payment marks.
  */
 import { describe, expect, it } from 'vitest';
-import type { LightMyRequestResponse } from 'fastify';
-import { ChatMessage, ChatMessageList, ErrorBody, ExchangeMatch, ExchangePersonalData } from '@puente/contracts';
+import { ChatMessage, ChatMessageList, ExchangeMatch, ExchangePersonalData } from '@puente/contracts';
 import { makeEvent } from '@puente/platform';
 import { describeWithInfra } from '@puente/testkit';
-import { publishedPayloads, trader, useExchangeService } from './testing/traders.ts';
+import { ok, publishedPayloads, refusal, trader, useExchangeService } from './testing/traders.ts';
 import { sweepTradeTimers } from './jobs/sweep-trade-timers.ts';
 
 type Headers = Record<string, string>;
@@ -18,17 +17,7 @@ describeWithInfra(['postgres'], 'exchange chat', () => {
   const exchange = useExchangeService();
   let nextUser = 1;
   const user = (firstName?: string) => trader(exchange.svc, nextUser++, firstName ? { firstName } : {});
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, headers: Headers, payload?: object) =>
-    exchange.svc.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-  const refusal = (res: LightMyRequestResponse, status: number) => {
-    expect(res.statusCode, res.body).toBe(status);
-    return ErrorBody.parse(res.json());
-  };
-  async function ok(res: Promise<LightMyRequestResponse>, status = 200) {
-    const answer = await res;
-    expect(answer.statusCode, answer.body).toBe(status);
-    return answer.json() as unknown;
-  }
+  const { call } = exchange;
   const messages = async (headers: Headers, matchId: number, query = '') =>
     ChatMessageList.parse(await ok(call('GET', `/exchange-matches/${matchId}/messages${query}`, headers)));
   const write = (headers: Headers, matchId: number, text: unknown) => call('POST', `/exchange-matches/${matchId}/messages`, headers, { text });

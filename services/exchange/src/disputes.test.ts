@@ -5,12 +5,11 @@
  * stop posting and accepting until lifted), and the outcome counts a profile shows.
  */
 import { beforeAll, expect, it } from 'vitest';
-import type { LightMyRequestResponse } from 'fastify';
 import {
-  ChatMessageList, Dispute, DisputeDetail, DisputeOutcomes, DisputeQueue, ErrorBody, ExchangeMatch, ExchangeRequest,
+  ChatMessageList, Dispute, DisputeDetail, DisputeOutcomes, DisputeQueue, ExchangeMatch, ExchangeRequest,
 } from '@puente/contracts';
 import { describeWithInfra } from '@puente/testkit';
-import { publishedPayloads, trader, useExchangeService } from './testing/traders.ts';
+import { ok, publishedPayloads, refusal, trader, useExchangeService } from './testing/traders.ts';
 import { sweepTradeTimers } from './jobs/sweep-trade-timers.ts';
 
 type Headers = Record<string, string>;
@@ -27,17 +26,7 @@ describeWithInfra(['postgres'], 'exchange disputes', () => {
   let nextUser = 1;
   let admin: Headers;
   const user = (firstName?: string) => trader(exchange.svc, nextUser++, firstName ? { firstName } : {});
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, headers: Headers, payload?: object) =>
-    exchange.svc.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-  const refusal = (res: LightMyRequestResponse, status: number) => {
-    expect(res.statusCode, res.body).toBe(status);
-    return ErrorBody.parse(res.json());
-  };
-  async function ok(res: Promise<LightMyRequestResponse>, status = 200) {
-    const answer = await res;
-    expect(answer.statusCode, answer.body).toBe(status);
-    return answer.json() as unknown;
-  }
+  const { call } = exchange;
   const post = (headers: Headers) => call('POST', '/exchange-requests', headers, { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 100, exchangeRate: 1275 });
   const act = (headers: Headers, matchId: number, action: 'confirm' | 'complete' | 'cancel' | 'paid') => call('PUT', `/exchange-matches/${matchId}/${action}`, headers);
   const dispute = (headers: Headers, matchId: number, body: object = { reason: 'no_payment', statement: '  I sent £100 on Monday and nothing came back  ' }) =>

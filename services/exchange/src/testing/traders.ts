@@ -2,8 +2,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
-import type { Currency, EventEnvelope, EventName, EventPayload } from '@puente/contracts';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { ErrorBody, type Currency, type EventEnvelope, type EventName, type EventPayload } from '@puente/contracts';
 import { makeEvent, readEvent } from '@puente/platform';
 import { startTestService, type TestService } from '@puente/platform/testing';
 import { useFreshDatabase } from '@puente/testkit';
@@ -75,13 +76,14 @@ export function useExchangeService(start = '2026-03-10T12:00:00.000Z', env: Reco
     await svc?.stop();
     rmSync(attachmentDir, { recursive: true, force: true });
   });
+  const running = (): TestService => {
+    if (!svc) throw new Error('useExchangeService(): the service runs only while the suite runs');
+    return svc;
+  };
   return {
     /** Where the service stores chat attachments (unless `env` names a bucket). */
     attachmentDir,
-    get svc(): TestService {
-      if (!svc) throw new Error('useExchangeService(): the service runs only while the suite runs');
-      return svc;
-    },
+    get svc(): TestService { return running(); },
     get now(): Date { return clock; },
     /** Sets the clock to an ISO date-time. */
     setClock(iso: string) { clock = new Date(iso); },
@@ -89,7 +91,23 @@ export function useExchangeService(start = '2026-03-10T12:00:00.000Z', env: Reco
     advance(ms: number) { clock = new Date(clock.getTime() + ms); },
     /** Every event the service has published so far (once the outbox relay has caught up), once each. */
     published(): Promise<EventEnvelope[]> { return publishedOnce(this.svc); },
+    /** A request to the service as the gateway forwards it (`headers` say who asks), with a JSON body if given. */
+    call: (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, headers: Record<string, string>, payload?: object) =>
+      running().app.inject({ method, url, headers, ...(payload ? { payload } : {}) }),
   };
+}
+
+/** A refused request: its status checked, its body the error body of the conventions. */
+export function refusal(res: LightMyRequestResponse, status: number) {
+  expect(res.statusCode, res.body).toBe(status);
+  return ErrorBody.parse(res.json());
+}
+
+/** An answered request: its status checked, its JSON body (for the caller to parse with the route's contract). */
+export async function ok(res: Promise<LightMyRequestResponse>, status = 200): Promise<unknown> {
+  const answer = await res;
+  expect(answer.statusCode, answer.body).toBe(status);
+  return answer.json() as unknown;
 }
 
 /**
