@@ -1,12 +1,13 @@
 /**
- * A user's data: their requests, matches and completed exchanges in their data download, the count that lets
- * identity refuse a deletion mid-trade, and what their deletion does here: their card shows a deleted user, what they
- * had open ends, their completed exchanges stay, and they can no longer post or accept.
+ * A user's data: their requests, matches, completed exchanges and disputes in their data download, the count that
+ * lets identity refuse a deletion mid-trade, and what their deletion does here: their card shows a deleted user, what
+ * they had open ends, their completed exchanges stay, their disputes stay without their statements or sanctions, and
+ * they can no longer post or accept.
  */
 import { expect, it } from 'vitest';
 import {
-  DeletedUser, ErrorBody, ExchangeMatch, ExchangeMatchList, ExchangePersonalData, ExchangeRequest, ExchangeRequestList, TradesInProgress,
-  TransactionHistory,
+  DeletedUser, Dispute, DisputeDetail, DisputeOutcomes, ErrorBody, ExchangeMatch, ExchangeMatchList, ExchangePersonalData, ExchangeRequest,
+  ExchangeRequestList, TradesInProgress, TransactionHistory,
 } from '@puente/contracts';
 import { makeEvent, type Caller } from '@puente/platform';
 import { describeWithInfra } from '@puente/testkit';
@@ -19,9 +20,10 @@ const IDENTITY: Caller = { kind: 'service', service: 'identity' };
 
 describeWithInfra(['postgres'], 'a user\'s trades: downloaded, counted before a deletion, and ended by it', () => {
   const exchange = useExchangeService();
-  const call = (method: 'GET' | 'POST' | 'PUT', url: string, headers: Headers, payload?: object) =>
+  type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+  const call = (method: Method, url: string, headers: Headers, payload?: object) =>
     exchange.svc.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-  const ok = async (method: 'GET' | 'POST' | 'PUT', url: string, headers: Headers, payload?: object) => {
+  const ok = async (method: Method, url: string, headers: Headers, payload?: object) => {
     const res = await call(method, url, headers, payload);
     expect(res.statusCode, res.body).toBeLessThan(300);
     return res.json<unknown>();
@@ -63,6 +65,7 @@ describeWithInfra(['postgres'], 'a user\'s trades: downloaded, counted before a 
     // Whom she blocked (not who blocked her: that is Di's data).
     expect(data.blockedUsers).toEqual([{ userId: bo.userId, firstName: 'Bo', lastName: 'Tester', profileImageUrl: null, blockedAt: expect.any(String) }]);
     expect(data.chatMessages).toEqual([]);
+    expect(data.disputes).toEqual([]);
     expect(await inProgress(ana.userId)).toBe(2);
     expect((await internal(`/internal/trades-in-progress?userId=${ana.userId}`, { kind: 'service', service: 'accounts' })).statusCode).toBe(403);
 
@@ -104,5 +107,56 @@ describeWithInfra(['postgres'], 'a user\'s trades: downloaded, counted before a 
     // Delivered again, the deletion changes nothing more.
     await exchange.svc.deliver(deleted);
     expect((await exchange.published()).length).toBe(before + published.length);
+  });
+
+  it('downloads the disputes of a user\'s matches with only their own statements; once deleted, keeps the disputes without their words or sanctions', async () => {
+    const [ana, bo, cy] = [await trader(exchange.svc, 11, { firstName: 'Ana' }), await trader(exchange.svc, 12, { firstName: 'Bo' }),
+      await trader(exchange.svc, 13, { firstName: 'Cy' })];
+    const admin = await exchange.svc.as({ kind: 'user', userId: 900, role: 'admin' });
+    const confirmed = async (requester: typeof ana, matcher: typeof ana) => {
+      const match = await accept(matcher.headers, (await post(requester.headers)).id);
+      await ok('PUT', `/exchange-matches/${match.id}/confirm`, requester.headers);
+      return match;
+    };
+    const outcomes = async (userId: number) => DisputeOutcomes.parse(await ok('GET', `/users/${userId}/dispute-outcomes`, {}));
+    const download = async (userId: number) => ExchangePersonalData.parse((await internal(`/internal/personal-data/trades?userId=${userId}`)).json()).disputes;
+    // Ana disputes her trade with Bo, who is warned; Cy disputes hers with Ana, who is suspended until an admin lifts it.
+    const withBo = await confirmed(ana, bo);
+    const anasStatement = 'Bo\'s pesos never arrived in my account';
+    const byAna = Dispute.parse(await ok('POST', `/exchange-matches/${withBo.id}/dispute`, ana.headers, { reason: 'no_payment', statement: anasStatement }));
+    await ok('POST', `/admin/disputes/${byAna.id}/resolve`, admin, { outcome: 'completed', sanction: { userId: bo.userId, kind: 'warning' }, note: 'Bo paid late' });
+    const withCy = await confirmed(cy, ana);
+    const cysStatement = 'The pounds came from a stranger\'s account';
+    const byCy = Dispute.parse(await ok('POST', `/exchange-matches/${withCy.id}/dispute`, cy.headers, { reason: 'third_party_payment', statement: cysStatement }));
+    await ok('POST', `/admin/disputes/${byCy.id}/resolve`, admin, { outcome: 'cancelled', sanction: { userId: ana.userId, kind: 'suspension' }, note: 'Third-party payment' });
+    expect((await call('DELETE', `/admin/trading-suspensions/${ana.userId}`, admin)).statusCode).toBe(204);
+
+    const resolvedAt = exchange.now.toISOString();
+    const common = { status: 'resolved', openedAt: resolvedAt, resolvedAt };
+    const first = { id: byAna.id, matchId: withBo.id, exchangeRequestId: withBo.exchangeRequestId, openedById: ana.userId, reason: 'no_payment', outcome: 'completed', adminNote: 'Bo paid late', ...common };
+    const second = { id: byCy.id, matchId: withCy.id, exchangeRequestId: withCy.exchangeRequestId, openedById: cy.userId, reason: 'third_party_payment', outcome: 'cancelled', adminNote: 'Third-party payment', ...common };
+    // Her own statement in full, not Cy's (Cy's words are Cy's data); the sanction she got, not the one Bo got.
+    expect(await download(ana.userId)).toEqual([
+      { ...first, statement: anasStatement, sanctionOnUser: null },
+      { ...second, statement: null, sanctionOnUser: { kind: 'suspension', liftedAt: resolvedAt } },
+    ]);
+    expect(await download(bo.userId)).toEqual([{ ...first, statement: null, sanctionOnUser: { kind: 'warning', liftedAt: null } }]);
+    const countsBefore = { bo: await outcomes(bo.userId), cy: await outcomes(cy.userId) };
+    expect(countsBefore).toEqual({ bo: { completed: 1, cancelled: 0, warnings: 1, suspensions: 0 }, cy: { completed: 0, cancelled: 1, warnings: 0, suspensions: 0 } });
+    expect(await outcomes(ana.userId)).toEqual({ completed: 1, cancelled: 1, warnings: 0, suspensions: 1 });
+
+    await exchange.svc.deliver(makeEvent('userDeleted', ana.userId, { userId: ana.userId }));
+    // Both disputes stay, with how they ended: Bo and Cy's profiles count them as before; Ana's sanctions are gone.
+    expect({ bo: await outcomes(bo.userId), cy: await outcomes(cy.userId) }).toEqual(countsBefore);
+    expect(await outcomes(ana.userId)).toEqual({ completed: 1, cancelled: 1, warnings: 0, suspensions: 0 });
+    // Her statement is erased wherever the dispute shows; Cy's stays, and so does Bo's warning.
+    const seenByBo = Dispute.parse(await ok('GET', `/exchange-matches/${withBo.id}/dispute`, bo.headers));
+    expect([seenByBo.statement, seenByBo.outcome, seenByBo.sanction]).toEqual(['', 'completed', { userId: bo.userId, kind: 'warning' }]);
+    const decided = DisputeDetail.parse(await ok('GET', `/admin/disputes/${byCy.id}`, admin));
+    expect([decided.dispute.statement, decided.dispute.outcome, decided.dispute.sanction]).toEqual([cysStatement, 'cancelled', null]);
+    expect([decided.matcher.firstName, decided.matcher.warnings, decided.matcher.suspended]).toEqual([DeletedUser.firstName, 0, false]);
+    expect((await download(bo.userId))[0]!.sanctionOnUser).toEqual({ kind: 'warning', liftedAt: null });
+    expect((await download(cy.userId)).map((d) => [d.id, d.statement])).toEqual([[byCy.id, cysStatement]]);
+    expect((await download(ana.userId)).map((d) => [d.statement, d.sanctionOnUser])).toEqual([['', null], [null, null]]);
   });
 });

@@ -32,13 +32,14 @@ const sections = {
     }],
     blockedUsers: [],
     chatMessages: [],
+    disputes: [],
   } satisfies ExchangePersonalData,
   rating: {
     given: [{ id: 4, exchangeMatchId: 8, fromUserId: 2, toUserId: 3, rating: 5, comment: 'Quick and kind', createdAt: at, fromUser: { firstName: 'Zoe' } }],
     received: [],
   } satisfies RatingPersonalData,
   notification: {
-    notifications: [{ id: 9, type: 'exchange_completed', content: 'The exchange on request #5 was marked completed.', read: true, referenceId: 5, createdAt: at }],
+    notifications: [{ id: 9, type: 'exchange_completed', content: 'The exchange on request #5 was marked completed.', params: null, read: true, referenceId: 5, createdAt: at }],
     preferences: { emailDigest: false },
   } satisfies NotificationPersonalData,
   subscription: {

@@ -8,12 +8,9 @@
  */
 import { z } from 'zod';
 import { Count, Id, IsoDateTime, PaginationQuery, TrustRating, idParam, requiredText, ValidationMessages as M } from './common.ts';
-import { DisputeOutcome, DisputeReason, DisputeStatus, ExchangeMatch, ExchangeMatchIdParams } from './exchange.ts';
+import { DisputeOutcome, DisputeReason, DisputeStatus, ExchangeMatch, ExchangeMatchIdParams, SanctionKind } from './exchange.ts';
 import { UserIdParams } from './identity.ts';
 import type { RouteSpec } from './route.ts';
-
-export const SanctionKind = z.enum(['warning', 'suspension'], { error: 'Sanction must be a warning or a suspension' });
-export type SanctionKind = z.infer<typeof SanctionKind>;
 
 export const DISPUTE_STATEMENT_MAX = 4000;
 export const DISPUTE_NOTE_MAX = 2000;

@@ -227,6 +227,9 @@ export type DisputeStatus = z.infer<typeof DisputeStatus>;
 /** How an admin ended a disputed match: completed (as a party would) or cancelled (the request does not reopen). */
 export const DisputeOutcome = z.enum(['completed', 'cancelled'], { error: 'Outcome must be completed or cancelled' });
 export type DisputeOutcome = z.infer<typeof DisputeOutcome>;
+/** What an admin may give one party when resolving (exchange-disputes.ts); here because a user's data shows theirs. */
+export const SanctionKind = z.enum(['warning', 'suspension'], { error: 'Sanction must be a warning or a suspension' });
+export type SanctionKind = z.infer<typeof SanctionKind>;
 
 /** What a match shows of its dispute (exchange-disputes.ts): while `status` is open the match is frozen. */
 export const MatchDisputeSummary = z.object({
@@ -391,9 +394,33 @@ export type TransactionHistory = z.infer<typeof TransactionHistory>;
 // A user's data (internal: identity composes the download and checks before a deletion)
 
 /**
+ * A dispute of the user's matches, in their data download: how it went and what it meant for them. The statement is
+ * there only when they wrote it (they opened the dispute): the other party's statement is that person's account of
+ * events, in their words, so the download says only who opened it (`openedById`).
+ */
+export const PersonalDataDispute = z.object({
+  id: Id,
+  matchId: Id,
+  exchangeRequestId: Id,
+  openedById: Id,
+  reason: DisputeReason,
+  /** Their statement; null when the other party opened the dispute. */
+  statement: z.string().nullable(),
+  status: DisputeStatus,
+  openedAt: IsoDateTime,
+  outcome: DisputeOutcome.nullable(),
+  /** The admin's note on the decision, as both parties are shown it. */
+  adminNote: z.string().nullable(),
+  resolvedAt: IsoDateTime.nullable(),
+  /** The warning or suspension its resolution gave them (null when none, or when it was the other party's). */
+  sanctionOnUser: z.object({ kind: SanctionKind, liftedAt: IsoDateTime.nullable() }).nullable(),
+});
+export type PersonalDataDispute = z.infer<typeof PersonalDataDispute>;
+
+/**
  * The exchange service's section of a user's data download (GET /internal/personal-data/trades): every request they
  * posted, every match they were a party of, their completed exchanges from their side (without the other party's
- * name and email, which are that person's data), and the users they blocked.
+ * name and email, which are that person's data), the users they blocked, their chat messages and their disputes.
  */
 export const ExchangePersonalData = z.object({
   requests: z.array(ExchangeRequestSummary),
@@ -402,6 +429,8 @@ export const ExchangePersonalData = z.object({
   blockedUsers: BlockedUserList,
   /** The chat messages the user wrote, oldest first. */
   chatMessages: ChatMessageList,
+  /** The disputes they opened or were the other party of, oldest first. */
+  disputes: z.array(PersonalDataDispute),
 });
 export type ExchangePersonalData = z.infer<typeof ExchangePersonalData>;
 

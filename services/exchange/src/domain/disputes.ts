@@ -9,7 +9,7 @@ import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
 import {
   DisputeOutcome, DisputeReason, DisputeRefusal, DisputeStatus, SanctionKind,
   type Dispute as DisputeView, type DisputeCreate, type DisputeOutcomes, type DisputeParty, type DisputePartyHistory,
-  type DisputeResolve, type MatchDisputeSummary,
+  type DisputeResolve, type MatchDisputeSummary, type PersonalDataDispute,
 } from '@puente/contracts';
 import { addToOutbox, conflict, fieldInvalid, makeEvent } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
@@ -183,4 +183,30 @@ export async function disputeOutcomes(em: EntityManager, userId: number): Promis
     em.count(TradingSanction, { userId, kind: 'suspension' }),
   ]);
   return { completed, cancelled, warnings, suspensions };
+}
+
+/** The disputes of the user's matches for their data download: their own statements only, and the sanctions on them. */
+export async function disputesInPersonalData(em: EntityManager, userId: number): Promise<PersonalDataDispute[]> {
+  const disputes = await em.find(Dispute, { $or: [{ requesterId: userId }, { matcherId: userId }] }, { orderBy: { id: 'asc' } });
+  const sanctions = new Map((await em.find(TradingSanction, { userId })).map((s) => [s.disputeId, s]));
+  return disputes.map((d) => {
+    const sanction = sanctions.get(d.id);
+    return {
+      id: d.id, matchId: d.matchId, exchangeRequestId: d.requestId, openedById: d.openedById, reason: d.reason,
+      statement: d.openedById === userId ? d.statement : null, status: d.status, openedAt: d.openedAt.toISOString(),
+      outcome: d.outcome ?? null, adminNote: d.adminNote ?? null, resolvedAt: d.resolvedAt?.toISOString() ?? null,
+      sanctionOnUser: sanction ? { kind: sanction.kind, liftedAt: sanction.liftedAt?.toISOString() ?? null } : null,
+    };
+  });
+}
+
+/**
+ * A deleted user's part of their disputes, in the caller's transaction: the statements they wrote are blanked (the
+ * column is required) and the sanctions given them go, as they trade no more. Each dispute stays with its parties and
+ * outcome, which the other party's profile counts and history are made of; sanctions on the other party stay too.
+ */
+export async function eraseFromDisputes(tx: EntityManager, userId: number): Promise<void> {
+  await tx.nativeUpdate(Dispute, { openedById: userId }, { statement: '' });
+  await tx.nativeUpdate(Dispute, { sanctionUserId: userId }, { sanctionUserId: null, sanctionKind: null });
+  await tx.nativeDelete(TradingSanction, { userId });
 }

@@ -3,7 +3,8 @@
  * exchanges stay (their partner's history and trade record are made of them), showing the person as a deleted user;
  * what was still open to trade ends: their open and matched requests are cancelled (a pending match on one with it),
  * and their pending acceptances of others' requests withdrawn, each announced as a cancel by them would be. Their
- * chat messages and the files they attached are erased, and the system messages name them as a deleted user.
+ * chat messages and the files they attached are erased, and the system messages name them as a deleted user. Their
+ * disputes stay (the other party's record counts them) without the statements they wrote or the sanctions they got.
  */
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { DeletedUser, type ExchangePersonalData } from '@puente/contracts';
@@ -12,6 +13,7 @@ import { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
 import { Block, blockChangedKeys, blockedBy } from './blocks.ts';
 import { ChatMessage, chatViews, eraseFromChats } from './chat.ts';
+import { disputesInPersonalData, eraseFromDisputes } from './disputes.ts';
 import type { ChatFiles } from './chat-attachments.ts';
 import { historyOf } from './history.ts';
 import { cardChangedKeys, changedKeys } from './market-version.ts';
@@ -30,6 +32,7 @@ export async function personalDataOf(em: EntityManager, userId: number): Promise
     blockedUsers: await blockedBy(em, userId),
     // An attachment's name, type and size come with its message; its bytes only from the chat.
     chatMessages: await chatViews(em, await em.find(ChatMessage, { authorId: userId }, { orderBy: { id: 'asc' } })),
+    disputes: await disputesInPersonalData(em, userId),
   };
 }
 
@@ -51,6 +54,7 @@ export async function eraseUser(tx: EntityManager, files: ChatFiles, userId: num
   const blocked = await tx.find(Block, { blockerId: userId }, { fields: ['blockedId'] });
   await tx.nativeDelete(Block, { blockerId: userId });
   await eraseFromChats(tx, files, userId, DeletedUser.firstName);
+  await eraseFromDisputes(tx, userId);
   const parties = new Set([userId]);
   const requests = await tx.find(ExchangeRequest, { userId, status: { $in: ['open', 'matched'] } }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   for (const request of requests) {

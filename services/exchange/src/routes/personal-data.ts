@@ -1,8 +1,8 @@
 /**
  * Routes for identity only (never proxied by the gateway; a service token is required), for a user's data:
  *
- * GET /internal/personal-data/trades?userId=7 — their requests, matches and completed exchanges, for their data
- * download (identity composes it for the signed-in user only).
+ * GET /internal/personal-data/trades?userId=7 — their requests, matches, completed exchanges, blocks, chat messages
+ * and disputes, for their data download (identity composes it for the signed-in user only).
  *
  * GET /internal/trades-in-progress?userId=7 — how many of their matches are pending or confirmed: identity refuses to
  * delete the account while any is (a partner is waiting on them, or has their bank details to pay).
