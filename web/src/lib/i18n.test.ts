@@ -29,6 +29,15 @@ describe('i18n', () => {
     expect(serverText(new ApiError(400, 'Bad Request', JSON.stringify({ message: 'Weird', code: 'not_a_code' })))).toBe('Weird');
   });
 
+  it("shows a refusal of issue 17 in the server's words in English and in Spanish by its code", async () => {
+    const closed = new ApiError(409, 'Conflict', JSON.stringify({
+      message: 'This chat is closed: messages can be posted until 30 days after the exchange is completed', code: 'chat_closed',
+    }));
+    expect(serverText(closed)).toBe('This chat is closed: messages can be posted until 30 days after the exchange is completed');
+    await chooseLanguage('es');
+    expect(serverText(closed)).toBe('Este chat está cerrado: se pueden enviar mensajes hasta 30 días después de completado el cambio.');
+  });
+
   it('tells a plan limit refusal by its code in either language, and by the spec words when there is no code', async () => {
     expect(isPlanLimitError(refused)).toBe(true);
     await chooseLanguage('es');

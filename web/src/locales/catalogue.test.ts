@@ -4,6 +4,9 @@
  * the other's text, or the raw key.
  */
 import { describe, expect, it } from 'vitest';
+import {
+  ATTACHMENT_TYPE_REFUSED, AcceptRefusal, DisputeRefusal, PREMIUM_REQUIRED, Routes, SupportRefusal, formRefusals,
+} from '@puente/contracts';
 import { i18n } from '../lib/i18n.ts';
 import { en } from './en/index.ts';
 import { es } from './es/index.ts';
@@ -88,6 +91,15 @@ describe('the English and Spanish catalogues', () => {
     ];
     expect(missingFrom(codes, new Set(Object.keys(es.errors)))).toEqual([]);
     expect(Object.keys(en.errors)).toEqual([]);
+  });
+
+  it("translate the codes of the trade-safety refusals (issue 17) into Spanish, as the contracts declare them", () => {
+    const codes = [
+      ...Object.values(DisputeRefusal), ...Object.values(AcceptRefusal), ...Object.values(SupportRefusal), PREMIUM_REQUIRED,
+      ATTACHMENT_TYPE_REFUSED.code, ...Object.values(formRefusals(Routes.exchange.postChatAttachment.multipart)).map((r) => r.code),
+      'chat_closed', 'totp_required', 'two_factor_not_started', 'trade_in_progress',
+    ];
+    expect(missingFrom(codes, new Set(Object.keys(es.errors)))).toEqual([]);
   });
 
   it('name trust levels in the language of the text that shows them', () => {

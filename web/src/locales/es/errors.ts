@@ -46,4 +46,10 @@ export default {
   dispute_exists: 'Ya hay una disputa abierta para este match.',
   dispute_resolved: 'Esta disputa ya fue resuelta.',
   trading_suspended: 'Tu operación está suspendida tras una disputa: no puedes publicar ni aceptar solicitudes de cambio hasta que un administrador levante la suspensión.',
+  chat_closed: 'Este chat está cerrado: se pueden enviar mensajes hasta 30 días después de completado el cambio.',
+  attachment_type_not_allowed: 'Solo se pueden adjuntar archivos PNG, JPEG o PDF.',
+  file_too_large: 'El archivo supera el tamaño máximo permitido.',
+  file_required: 'Elige un archivo para adjuntar.',
+  form_invalid: 'El formulario no es válido: envía un solo archivo junto con los campos del formulario.',
+  multipart_required: 'Envía el archivo como multipart/form-data.',
 } as Record<string, string>;
