@@ -76,12 +76,13 @@ describe('live channel (/ws) across two gateway instances', () => {
     const anaOnTwo = await open(two, ana);
     const benOnTwo = await open(two, ben);
 
-    await publish(makeEvent('notificationCreated', 41, { notificationId: 41, userId: 1, type: 'exchange_match', content: 'Someone matched your request', referenceId: 7 }));
+    const terms = { amount: '500.00', fromCurrency: 'GBP', toCurrency: 'CLP' } as const; // what the web words it from
+    await publish(makeEvent('notificationCreated', 41, { notificationId: 41, userId: 1, type: 'exchange_match', content: 'Someone matched your request', params: terms, referenceId: 7 }));
     for (const c of [anaOnOne, anaOnTwo]) {
       const message = await c.next();
       expect(NewNotificationMessage.parse(message)).toEqual({
         type: 'new_notification',
-        notification: { id: 41, type: 'exchange_match', content: 'Someone matched your request', read: false, referenceId: 7, createdAt: expect.any(String) },
+        notification: { id: 41, type: 'exchange_match', content: 'Someone matched your request', params: terms, read: false, referenceId: 7, createdAt: expect.any(String) },
       });
     }
 
@@ -194,7 +195,7 @@ describeWithInfra(['kafka', 'redis'], 'live channel across two gateway processes
         .toContain(500);
       expect(c.messages.every((m) => (m as { type: string }).type === 'new_notification')).toBe(true);
       expect(NewNotificationMessage.parse(c.messages.at(-1)).notification).toEqual({
-        id: 500, type: 'exchange_confirmed', content: 'Confirmed', read: false, referenceId: 77, createdAt: expect.any(String),
+        id: 500, type: 'exchange_confirmed', content: 'Confirmed', params: null, read: false, referenceId: 77, createdAt: expect.any(String), // an event from before params
       });
     }
     expect(benSocket.messages).toHaveLength(1);

@@ -115,7 +115,7 @@ export class LiveHub {
       this.deliver(created.userId, {
         type: 'new_notification',
         notification: {
-          id: created.notificationId, type: created.type, content: created.content, read: false,
+          id: created.notificationId, type: created.type, content: created.content, params: created.params ?? null, read: false,
           referenceId: created.referenceId, createdAt: event.occurredAt,
         },
       });

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { Count, Currency, DecimalString, Id } from './api/common.ts';
 import { Role, VerificationType } from './api/identity.ts';
 import { LoginAttemptStatus, LoginMethod, SignupAttemptStatus, SignupStep } from './api/audit.ts';
-import { NotificationType } from './api/notification.ts';
+import { NotificationParams, NotificationType } from './api/notification.ts';
 import { ChatMessage } from './api/exchange-chat.ts';
 import { DisputeOutcome, DisputeReason } from './api/exchange.ts';
 import { DisputeSanction } from './api/exchange-disputes.ts';
@@ -166,6 +166,8 @@ export const Events = {
     notificationId: Id, userId: Id,
     type: NotificationType,
     content: z.string(), referenceId: Id.nullable(),
+    /** Absent from events published before notifications had params. */
+    params: NotificationParams.nullable().optional(),
   })),
   matchAnnounced: event('notification', 'notification.match.announced', 1, z.object({
     userId: Id, matchId: Id, requestId: Id,

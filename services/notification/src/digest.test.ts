@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorBody, NotificationPreferences, Routes, servicePath, type InternalUser, type Language } from '@puente/contracts';
-import { INTERNAL_TOKEN_HEADER, internalAuth, loadConfig, type Mail } from '@puente/platform';
+import { INTERNAL_TOKEN_HEADER, internalAuth, loadConfig, makeEvent, type Mail } from '@puente/platform';
 import { startTestService, type TestService } from '@puente/platform/testing';
 import { decodeHeader, describeWithInfra, mailsIn, startFakeSmtp, useFreshDatabase, type FakeSmtpServer } from '@puente/testkit';
 import { NotificationSettings, notificationService } from './app.ts';
@@ -125,6 +125,22 @@ describeWithInfra(['postgres'], 'the email digest over SMTP', () => {
     expect(mail!.text).toContain('Revísalas en Puente: https://puente.test/dashboard');
     expect(mail!.text).toContain("desactiva 'Envíame un correo sobre notificaciones sin leer' en tu perfil: https://puente.test/profile");
     expect(mail!.text).not.toMatch(/unread|Hello/);
+  });
+
+  it('lists a notification in Spanish from its params for a Spanish reader, and in its stored English for an English one', async () => {
+    // Each is told someone accepted their request (as the consumer stores it: content and params), at T0.
+    const accepted = (requesterId: number) => makeEvent('matchCreated', 40 + requesterId, {
+      matchId: 40 + requesterId, requestId: 12, requesterId, matcherId: BOB, fromCurrency: 'GBP', toCurrency: 'CLP', amount: '1234.50', exchangeRate: '1275.0000',
+    });
+    await svc.deliver(accepted(CARLA), accepted(ANA));
+    await em().nativeUpdate(Notification, {}, { createdAt: T0 });
+    expect(await digestsDueAt(minutes(11))).toBe(2);
+    const mails = await smtp.waitFor(2);
+    const to = (address: string) => mails.find((m) => m.to.includes(address))!.text;
+    expect(to('carla@puente.test')).toMatch(
+      /^- Alguien aceptó tu solicitud de cambio #12 \(£1\.234,50 por CLP\)\. Aprueba el match para intercambiar los datos bancarios\. \(1 jun 2026, 12:00 UTC\)\r?$/m);
+    expect(to('ana@puente.test')).toMatch(
+      /^- Someone accepted your exchange request #12 \(£1,234\.50 for CLP\)\. Approve the match to exchange bank details\. \(2026-06-01 12:00 UTC\)\r?$/m);
   });
 
   it('emails what is unread once the delay has passed, not before, to the address identity gives', async () => {

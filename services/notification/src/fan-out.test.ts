@@ -174,7 +174,7 @@ describeWithInfra(['postgres'], 'the exchange request fan-out', () => {
     expect(inbox).toEqual({ n: 1 });
 
     // A page that runs again (a retry after a crash between its insert and its next page) notifies nobody twice.
-    const again = { eventId: event.id, requestId: Number(event.aggregateId), ownerId: 1, content: 'again', afterUserId: 0 };
+    const again = { eventId: event.id, requestId: Number(event.aggregateId), ownerId: 1, content: 'again', params: {}, afterUserId: 0 };
     expect(await notifyTakersPage(em(), again, PAGE_SIZE)).toEqual({ users: 2, notified: [], lastUserId: 3 });
     expect(await notifyTakersPage(em(), { ...again, afterUserId: 3 }, PAGE_SIZE)).toEqual({ users: 1, notified: [], lastUserId: 4 });
     // And a second enqueue of the whole fan-out (a redelivery after a lost commit) changes nothing.

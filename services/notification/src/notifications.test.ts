@@ -33,7 +33,10 @@ describeWithInfra(['postgres'], 'the notification routes', () => {
   const inject = async (method: 'GET' | 'PUT', url: string, userId?: number) =>
     svc.app.inject({ method, url, headers: userId === undefined ? {} : await as(userId) });
 
-  /** Writes notifications for a user, oldest first, one minute apart; returns them as the contract shows them. */
+  /**
+   * Writes notifications for a user, oldest first, one minute apart, without params (as those stored before
+   * notifications had them); returns them as the contract shows them.
+   */
   async function notify(userId: number, ...contents: string[]): Promise<NotificationBody[]> {
     const fork = em();
     const rows = contents.map((content, i) => fork.create(Notification, {
@@ -42,7 +45,7 @@ describeWithInfra(['postgres'], 'the notification routes', () => {
     }));
     await fork.flush();
     return rows.map((n) => ({
-      id: n.id, type: n.type, content: n.content, read: false, referenceId: n.referenceId ?? null, createdAt: n.createdAt.toISOString(),
+      id: n.id, type: n.type, content: n.content, params: null, read: false, referenceId: n.referenceId ?? null, createdAt: n.createdAt.toISOString(),
     }));
   }
 
@@ -80,7 +83,10 @@ describeWithInfra(['postgres'], 'the notification routes', () => {
     const [row] = await em().find(Notification, { userId: BOB });
     const content = 'New exchange request #12: £500.00 for CLP at 1275.0000 CLP per GBP';
     expect(await list(BOB)).toEqual({
-      items: [{ id: row!.id, type: 'exchange_request', content, read: false, referenceId: 12, createdAt: row!.createdAt.toISOString() }],
+      items: [{
+        id: row!.id, type: 'exchange_request', content, read: false, referenceId: 12, createdAt: row!.createdAt.toISOString(),
+        params: { amount: '500.00', fromCurrency: 'GBP', toCurrency: 'CLP', exchangeRate: '1275.0000' },
+      }],
       total: 1,
     });
     expect(await list(ANA)).toEqual({ items: [], total: 0 }); // the owner is not told of their own request
@@ -103,6 +109,13 @@ describeWithInfra(['postgres'], 'the notification routes', () => {
     expect(bad.statusCode).toBe(400);
     const message = 'limit must be a whole number from 1 to 500';
     expect(ErrorBody.parse(bad.json())).toEqual({ message, code: 'validation_failed', errors: [{ field: 'limit', message }] });
+  });
+
+  it('lists a notification stored before params existed (a row without the column\'s value) with params null', async () => {
+    const [row] = await em().execute<{ id: number }[]>(
+      `insert into notification.notification (user_id, type, content, read, reference_id, created_at)
+       values (?, 'request_expired', 'Your exchange request #7 expired without a match.', false, 7, now()) returning id`, [ANA]);
+    expect((await list(ANA)).items).toEqual([expect.objectContaining({ id: row!.id, content: 'Your exchange request #7 expired without a match.', params: null })]);
   });
 
   it('counts the caller\'s unread; reading one drops the count, and reading it again changes nothing', async () => {

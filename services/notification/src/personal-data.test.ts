@@ -37,7 +37,7 @@ describeWithInfra(['postgres'], 'a user\'s notifications: downloaded, and erased
   const personalData = async (userId: number, caller: Caller = { kind: 'service', service: 'identity' }) =>
     svc.app.inject({ method: 'GET', url: `/internal/personal-data/notifications?userId=${userId}`, headers: await svc.as(caller) });
   const notificationsOf = async (userId: number) => NotificationList.parse((await svc.app.inject({ method: 'GET', url: '/notifications', headers: await as(userId) })).json());
-  const takers = async () => (await notifyTakersPage(svc.ctx.orm.em.fork(), { eventId: randomUUID(), requestId: 99, ownerId: 3, afterUserId: 0, content: 'A request' }, 10))
+  const takers = async () => (await notifyTakersPage(svc.ctx.orm.em.fork(), { eventId: randomUUID(), requestId: 99, ownerId: 3, afterUserId: 0, content: 'A request', params: {} }, 10))
     .notified.map((n) => n.userId);
 
   it('answers identity with the user\'s notifications and preference, and nobody else', async () => {

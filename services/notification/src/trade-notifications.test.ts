@@ -18,6 +18,8 @@ const CARL = 3; // nobody in this trade
 
 const parties = { matchId: 40, requestId: 12, requesterId: ANA, matcherId: BOB };
 const terms = { fromCurrency: 'GBP', toCurrency: 'CLP', amount: '500.00', exchangeRate: '1275.0000' } as const;
+/** The params of a notification naming the terms (the rate aside: only a new request's names it). */
+const termParams = { amount: '500.00', fromCurrency: 'GBP', toCurrency: 'CLP' };
 
 describeWithInfra(['postgres'], 'notifications of an exchange\'s steps', () => {
   const db = useFreshDatabase('notification');
@@ -35,7 +37,7 @@ describeWithInfra(['postgres'], 'notifications of an exchange\'s steps', () => {
   async function notificationsOf(userId: number) {
     const res = await get('/notifications', userId);
     expect(res.statusCode, res.body).toBe(200);
-    return NotificationList.parse(res.json()).map(({ type, content, referenceId, read }) => ({ type, content, referenceId, read }));
+    return NotificationList.parse(res.json()).map(({ type, content, params, referenceId, read }) => ({ type, content, params, referenceId, read }));
   }
 
   /** Delivers the event twice (a redelivery), as the bus may. */
@@ -51,9 +53,9 @@ describeWithInfra(['postgres'], 'notifications of an exchange\'s steps', () => {
   async function announced() {
     await svc.ctx.relay.flush();
     const events = svc.published().filter((e) => !seen.has(e.id) && seen.add(e.id));
-    return events.flatMap((e): { to: number; type: string; referenceId: number | null }[] => {
+    return events.flatMap((e): { to: number; type: string; referenceId: number | null; params?: unknown }[] => {
       const created = readEvent('notificationCreated', e);
-      if (created) return [{ to: created.userId, type: created.type, referenceId: created.referenceId }];
+      if (created) return [{ to: created.userId, type: created.type, referenceId: created.referenceId, params: created.params }];
       const match = readEvent('matchAnnounced', e);
       return match ? [{ to: match.userId, type: 'match_success', referenceId: match.requestId }] : [];
     });
@@ -65,31 +67,31 @@ describeWithInfra(['postgres'], 'notifications of an exchange\'s steps', () => {
     it('a match created tells the requester', async () => {
       await deliverTwice('matchCreated', { ...parties, ...terms });
       expect(await notificationsOf(ANA)).toEqual([{
-        type: 'exchange_match', referenceId: 12, read: false,
+        type: 'exchange_match', referenceId: 12, read: false, params: termParams,
         content: 'Someone accepted your exchange request #12 (£500.00 for CLP). Approve the match to exchange bank details.',
       }]);
       expect(await notificationsOf(BOB)).toEqual([]);
-      expect(await announced()).toEqual([{ to: ANA, type: 'exchange_match', referenceId: 12 }]);
+      expect(await announced()).toEqual([{ to: ANA, type: 'exchange_match', referenceId: 12, params: termParams }]);
     });
 
     it('a match confirmed tells the matcher, and announces match_success to both parties', async () => {
       await deliverTwice('matchConfirmed', { ...parties, ...terms });
       expect(await notificationsOf(BOB)).toEqual([{
-        type: 'exchange_confirmed', referenceId: 12, read: false,
+        type: 'exchange_confirmed', referenceId: 12, read: false, params: termParams,
         content: 'Your match on exchange request #12 (£500.00 for CLP) was approved. Bank details are now available to both of you.',
       }]);
       expect(await notificationsOf(ANA)).toEqual([]);
       const byUserAndType = (a: { to: number; type: string }, b: { to: number; type: string }) => a.to - b.to || a.type.localeCompare(b.type);
       expect((await announced()).sort(byUserAndType)).toEqual([
         { to: ANA, type: 'match_success', referenceId: 12 },
-        { to: BOB, type: 'exchange_confirmed', referenceId: 12 },
+        { to: BOB, type: 'exchange_confirmed', referenceId: 12, params: termParams },
         { to: BOB, type: 'match_success', referenceId: 12 },
       ]);
     });
 
     it('a match completed tells the other party (both when the event does not say who completed it)', async () => {
       await deliverTwice('matchCompleted', { ...parties, ...terms, completedById: BOB });
-      const completed = { type: 'exchange_completed', referenceId: 12, read: false,
+      const completed = { type: 'exchange_completed', referenceId: 12, read: false, params: termParams,
         content: 'The exchange on exchange request #12 (£500.00 for CLP) was marked completed. Rate your exchange partner.' };
       expect(await notificationsOf(ANA)).toEqual([completed]);
       expect(await notificationsOf(BOB)).toEqual([]);
@@ -100,7 +102,7 @@ describeWithInfra(['postgres'], 'notifications of an exchange\'s steps', () => {
 
     it('a rating tells the rated user, without who gave it', async () => {
       await deliverTwice('ratingSubmitted', { ratingId: 5, matchId: 40, requestId: 12, fromUserId: ANA, toUserId: BOB, rating: 4, toUserAverage: '4.0000', toUserCount: 1 });
-      expect(await notificationsOf(BOB)).toEqual([{ type: 'rating', referenceId: 12, read: false, content: 'You received a 4-star rating for exchange request #12.' }]);
+      expect(await notificationsOf(BOB)).toEqual([{ type: 'rating', referenceId: 12, read: false, params: { stars: 4 }, content: 'You received a 4-star rating for exchange request #12.' }]);
       expect(await notificationsOf(ANA)).toEqual([]);
     });
 
@@ -109,11 +111,11 @@ describeWithInfra(['postgres'], 'notifications of an exchange\'s steps', () => {
       await deliverTwice('matchCancelled', { ...parties, matchId: 41, cancelledById: ANA, reason: 'declined' });
       await deliverTwice('matchCancelled', { ...parties, matchId: 42, cancelledById: ANA, reason: 'request-cancelled' });
       expect(await notificationsOf(ANA)).toEqual([
-        { type: 'match_cancelled', referenceId: 12, read: false, content: 'The user who accepted your exchange request #12 withdrew. Your request is open again.' },
+        { type: 'match_cancelled', referenceId: 12, read: false, params: { cancelReason: 'withdrawn' }, content: 'The user who accepted your exchange request #12 withdrew. Your request is open again.' },
       ]);
       expect(await notificationsOf(BOB)).toEqual([
-        { type: 'match_cancelled', referenceId: 12, read: false, content: 'The owner cancelled exchange request #12, which you had accepted.' },
-        { type: 'match_declined', referenceId: 12, read: false, content: 'The owner of exchange request #12 declined your match.' },
+        { type: 'match_cancelled', referenceId: 12, read: false, params: { cancelReason: 'request-cancelled' }, content: 'The owner cancelled exchange request #12, which you had accepted.' },
+        { type: 'match_declined', referenceId: 12, read: false, params: {}, content: 'The owner of exchange request #12 declined your match.' },
       ]);
     });
 
@@ -121,22 +123,22 @@ describeWithInfra(['postgres'], 'notifications of an exchange\'s steps', () => {
       await deliverTwice('matchExpired', parties);
       await deliverTwice('matchCompletionReminded', { ...parties, hoursSinceConfirmed: 24 });
       await deliverTwice('requestExpired', { requestId: 14, userId: CARL });
-      const reminder = { type: 'completion_reminder', referenceId: 12, read: false,
+      const reminder = { type: 'completion_reminder', referenceId: 12, read: false, params: { hoursSinceConfirmed: 24 },
         content: 'Your exchange on exchange request #12 was confirmed 24 hours ago. Once you have paid and been paid, mark it completed.' };
       expect(await notificationsOf(ANA)).toEqual([reminder, {
-        type: 'match_expired', referenceId: 12, read: false,
+        type: 'match_expired', referenceId: 12, read: false, params: { role: 'requester' },
         content: 'The match on your exchange request #12 expired before you approved it. Your request is open again.',
       }]);
       expect(await notificationsOf(BOB)).toEqual([reminder, {
-        type: 'match_expired', referenceId: 12, read: false, content: 'Your match on exchange request #12 expired: its owner did not approve it in time.',
+        type: 'match_expired', referenceId: 12, read: false, params: { role: 'matcher' }, content: 'Your match on exchange request #12 expired: its owner did not approve it in time.',
       }]);
-      expect(await notificationsOf(CARL)).toEqual([{ type: 'request_expired', referenceId: 14, read: false, content: 'Your exchange request #14 expired without a match.' }]);
+      expect(await notificationsOf(CARL)).toEqual([{ type: 'request_expired', referenceId: 14, read: false, params: {}, content: 'Your exchange request #14 expired without a match.' }]);
     });
 
     it('a party marking their payment sent tells the other party, whichever side paid', async () => {
       await deliverTwice('matchPaymentMarked', { ...parties, paidById: BOB });
       await deliverTwice('matchPaymentMarked', { ...parties, paidById: ANA });
-      const told = { type: 'payment_sent', referenceId: 12, read: false,
+      const told = { type: 'payment_sent', referenceId: 12, read: false, params: {},
         content: 'Your exchange partner on exchange request #12 marked their payment sent. Check your bank account, then mark the exchange completed.' };
       expect(await notificationsOf(ANA)).toEqual([told]);
       expect(await notificationsOf(BOB)).toEqual([told]);
@@ -146,19 +148,20 @@ describeWithInfra(['postgres'], 'notifications of an exchange\'s steps', () => {
       await announced();
       await deliverTwice('disputeOpened', { ...parties, disputeId: 7, openedById: BOB, reason: 'no_payment' });
       const onHold = 'The exchange is on hold until an admin resolves it';
-      expect(await notificationsOf(ANA)).toEqual([{ type: 'dispute_opened', referenceId: 12, read: false,
+      expect(await notificationsOf(ANA)).toEqual([{ type: 'dispute_opened', referenceId: 12, read: false, params: { disputeReason: 'no_payment', openedByYou: false },
         content: `Your exchange partner opened a dispute on exchange request #12 (no payment received). ${onHold}: add what you know in its chat.` }]);
-      expect(await notificationsOf(BOB)).toEqual([{ type: 'dispute_opened', referenceId: 12, read: false,
+      expect(await notificationsOf(BOB)).toEqual([{ type: 'dispute_opened', referenceId: 12, read: false, params: { disputeReason: 'no_payment', openedByYou: true },
         content: `You opened a dispute on exchange request #12 (no payment received). ${onHold}.` }]);
       await deliverTwice('disputeResolved', { ...parties, disputeId: 7, outcome: 'cancelled', sanction: { userId: ANA, kind: 'suspension' } });
       // The match's own cancellation by the admin says nothing more: the resolution has told them.
       await deliverTwice('matchCancelled', { ...parties, cancelledById: 900, reason: 'dispute-cancelled' });
-      expect((await notificationsOf(ANA))[0]).toEqual({ type: 'dispute_resolved', referenceId: 12, read: false,
+      expect((await notificationsOf(ANA))[0]).toEqual({ type: 'dispute_resolved', referenceId: 12, read: false, params: { outcome: 'cancelled', sanction: 'suspension' },
         content: 'An admin resolved the dispute on exchange request #12: the exchange was cancelled. Your trading is suspended until an admin lifts it.' });
-      expect((await notificationsOf(BOB))[0]).toEqual({ type: 'dispute_resolved', referenceId: 12, read: false,
+      expect((await notificationsOf(BOB))[0]).toEqual({ type: 'dispute_resolved', referenceId: 12, read: false, params: { outcome: 'cancelled' },
         content: 'An admin resolved the dispute on exchange request #12: the exchange was cancelled.' });
       await deliverTwice('disputeResolved', { ...parties, matchId: 41, disputeId: 8, outcome: 'completed', sanction: { userId: BOB, kind: 'warning' } });
-      expect((await notificationsOf(BOB))[0]!.content).toBe('An admin resolved the dispute on exchange request #12: the exchange was marked completed. You received a warning.');
+      expect((await notificationsOf(BOB))[0]).toMatchObject({ params: { outcome: 'completed', sanction: 'warning' },
+        content: 'An admin resolved the dispute on exchange request #12: the exchange was marked completed. You received a warning.' });
       expect((await announced()).map((a) => `${a.to} ${a.type}`).sort()).toEqual([
         `${ANA} dispute_opened`, `${ANA} dispute_resolved`, `${ANA} dispute_resolved`, `${BOB} dispute_opened`, `${BOB} dispute_resolved`, `${BOB} dispute_resolved`,
       ]);
@@ -167,7 +170,7 @@ describeWithInfra(['postgres'], 'notifications of an exchange\'s steps', () => {
     it('a failed premium payment tells the user, about no request', async () => {
       await deliverTwice('subscriptionPaymentFailed', { userId: CARL });
       expect(await notificationsOf(CARL)).toEqual([{
-        type: 'payment_failed', referenceId: null, read: false,
+        type: 'payment_failed', referenceId: null, read: false, params: {},
         content: 'Your Premium payment failed. It will be tried again: check your card on the Subscription page to keep Premium.',
       }]);
     });
@@ -178,7 +181,7 @@ describeWithInfra(['postgres'], 'notifications of an exchange\'s steps', () => {
       await svc.ctx.orm.em.fork().execute('delete from "notification"."inbox_entry"');
       await svc.deliver(event);
       expect(await notificationsOf(ANA)).toHaveLength(1);
-      expect(await announced()).toEqual([{ to: ANA, type: 'exchange_match', referenceId: 12 }]);
+      expect(await announced()).toEqual([{ to: ANA, type: 'exchange_match', referenceId: 12, params: termParams }]);
     });
   });
 

@@ -622,8 +622,13 @@ describe('response shapes', () => {
   it('ratings, notifications, live messages', () => {
     const rating = { id: 1, exchangeMatchId: 9, fromUserId: 2, toUserId: 1, rating: 4, comment: null, createdAt: now, fromUser: { firstName: 'Ben' } };
     expect(Rating.parse(rating)).toEqual(rating);
-    const notification = { id: 3, type: 'exchange_match', content: 'Ben accepted your request', read: false, referenceId: 5, createdAt: now };
+    const params = { amount: '500.00', fromCurrency: 'GBP', toCurrency: 'CLP' };
+    const notification = { id: 3, type: 'exchange_match', content: 'Ben accepted your request', params, read: false, referenceId: 5, createdAt: now };
     expect(Notification.parse(notification)).toEqual(notification);
+    // One stored before params is listed with null; a value the contract does not know, or a wrong one, is refused.
+    expect(Notification.parse({ ...notification, params: null }).params).toBeNull();
+    expect(Notification.safeParse({ ...notification, params: { ...params, name: 'Ben' } }).success).toBe(false);
+    expect(Notification.safeParse({ ...notification, params: { stars: 6 } }).success).toBe(false);
     expect(NotificationCount.parse({ count: 12 })).toEqual({ count: 12 });
     expect(LiveMessage.parse({ type: 'new_notification', notification })).toEqual({ type: 'new_notification', notification });
     const data = { matchId: 9, requestId: 5 };

@@ -4,7 +4,8 @@
  * PUT /api/notifications/{id}/read; WebSocket /ws.
  */
 import { z } from 'zod';
-import { Count, Id, IsoDateTime, Message } from './common.ts';
+import { Count, Currency, DecimalString, Id, IsoDateTime, Message } from './common.ts';
+import { DisputeOutcome, DisputeReason, SanctionKind } from './exchange.ts';
 import { ChatLiveMessage } from './exchange-chat.ts';
 
 /**
@@ -34,14 +35,39 @@ export const NotificationType = z.enum([
 export type NotificationType = z.infer<typeof NotificationType>;
 
 /**
+ * What a client needs to word a notification itself, in its reader's language (`content` is the spec's English
+ * sentence): only the values the sentence of its type names, the request being referenceId. The terms (amount,
+ * fromCurrency, toCurrency; exchangeRate too for exchange_request); hoursSinceConfirmed (completion_reminder);
+ * stars (rating); cancelReason (match_cancelled); role: the reader's side of the match (match_expired);
+ * disputeReason and openedByYou (dispute_opened); outcome, and sanction when the reader received one
+ * (dispute_resolved). None for match_declined, payment_sent, request_expired and payment_failed ({}).
+ */
+export const NotificationParams = z.strictObject({
+  amount: DecimalString.optional(),
+  fromCurrency: Currency.optional(),
+  toCurrency: Currency.optional(),
+  exchangeRate: DecimalString.optional(),
+  hoursSinceConfirmed: Count.optional(),
+  stars: z.number().int().min(1).max(5).optional(),
+  cancelReason: z.enum(['withdrawn', 'request-cancelled']).optional(),
+  role: z.enum(['requester', 'matcher']).optional(),
+  disputeReason: DisputeReason.optional(),
+  openedByYou: z.boolean().optional(),
+  outcome: DisputeOutcome.optional(),
+  sanction: SanctionKind.optional(),
+});
+export type NotificationParams = z.infer<typeof NotificationParams>;
+
+/**
  * A notification: the items of GET /api/notifications and the answer to PUT .../{id}/read (200). referenceId is the
  * exchange request it is about, whatever the type (the web app opens /dashboard?requestId=...), or null for what is
- * about no request (a failed payment).
+ * about no request (a failed payment). params: null for one stored before notifications had them (shown by content).
  */
 export const Notification = z.object({
   id: Id,
   type: NotificationType,
   content: z.string(),
+  params: NotificationParams.nullable(),
   read: z.boolean(),
   referenceId: Id.nullable(),
   createdAt: IsoDateTime,

@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { qualifiedTable } from '@puente/platform';
 import { Notification } from './notification.ts';
 import { NotificationPreference } from './preferences.ts';
+import type { WordedNotification } from './spanish-notifications.ts';
 
 export interface DigestRules {
   /** A notification unread this long after it came is due in a digest. */
@@ -48,7 +49,8 @@ export async function dueDigestsPage(em: EntityManager, rules: DigestRules, now:
 /** Notifications listed in one email; the rest are counted. */
 export const DIGEST_LIST_LIMIT = 20;
 
-export interface DigestItem { content: string; createdAt: Date }
+/** A listed notification: its English content and what words it in another language (domain/spanish-notifications.ts). */
+export interface DigestItem extends WordedNotification { createdAt: Date }
 
 /** What a digest for one user at `now` would hold; null when none is due (turned off, too soon, nothing new). */
 export interface Digest {
@@ -66,8 +68,8 @@ export async function dueDigest(em: EntityManager, rules: DigestRules, now: Date
   const preference = await em.findOne(NotificationPreference, { userId });
   if (preference && (!preference.emailDigest || (preference.lastDigestAt && preference.lastDigestAt > lastSentBefore))) return null;
   const previous = { lastDigestAt: preference?.lastDigestAt ?? null, digestedThroughId: preference?.digestedThroughId ?? 0 };
-  const rows = await em.execute<{ id: number; content: string; created_at: Date | string; total: number }[]>(
-    `select id, content, created_at, count(*) over ()::int as total
+  const rows = await em.execute<(Pick<DigestItem, 'type' | 'content' | 'params'> & { id: number; reference_id: number | null; created_at: Date | string; total: number })[]>(
+    `select id, type, content, params, reference_id, created_at, count(*) over ()::int as total
        from ${qualifiedTable(em, Notification)}
       where user_id = ? and not read and id > ? and created_at <= ?
       order by id desc
@@ -75,7 +77,7 @@ export async function dueDigest(em: EntityManager, rules: DigestRules, now: Date
     [userId, previous.digestedThroughId, dueBefore, DIGEST_LIST_LIMIT]);
   if (rows.length === 0) return null;
   return {
-    items: rows.map((r) => ({ content: r.content, createdAt: new Date(r.created_at) })),
+    items: rows.map((r) => ({ type: r.type, content: r.content, params: r.params, referenceId: r.reference_id, createdAt: new Date(r.created_at) })),
     total: rows[0]!.total,
     throughId: rows[0]!.id,
     previous,

@@ -2,14 +2,17 @@
  * The notification service's emails (today the digest of unread notifications) in each language a user can choose:
  * English, and Chile's Spanish (tú, as the web app speaks). The language is identity's (`language` of GET
  * /internal/users), read with the address at send time. Times are UTC, as an email cannot know its reader's time
- * zone, in each language's style; the notifications' own texts are listed as they were stored.
+ * zone, in each language's style. The notifications are listed in English as they were stored, in Spanish as
+ * domain/spanish-notifications.ts words them.
  */
 import type { Language } from '@puente/contracts';
+import type { DigestItem } from './digest.ts';
+import { spanishNotification } from './spanish-notifications.ts';
 
 export interface DigestContent {
   firstName: string;
   /** The newest first, each with when it came. */
-  items: { content: string; createdAt: Date }[];
+  items: DigestItem[];
   /** All unread in the digest, listed or not. */
   total: number;
   publicUrl: string;
@@ -52,7 +55,7 @@ function spanishDigest({ firstName, items, total, publicUrl }: DigestContent): E
     subject: `Tienes ${unread} en Puente`,
     text: lines([
       `Hola, ${firstName}:`, '', `Tienes ${unread} en Puente:`, '',
-      ...items.map((n) => `- ${n.content} (${spanishTime(n.createdAt)})`),
+      ...items.map((n) => `- ${spanishNotification(n)} (${spanishTime(n.createdAt)})`),
       ...(more > 0 ? [`y ${spanishCount.format(more)} más`] : []), '',
       `Revísalas en Puente: ${publicUrl}/dashboard`, '',
       'Recibes este correo cuando tus notificaciones quedan sin leer. Para dejar de recibirlo, desactiva '

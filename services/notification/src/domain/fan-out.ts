@@ -4,6 +4,7 @@
  * ids, and the insert that skips a user this event already notified (a retried page, a redelivered event).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { NotificationParams } from '@puente/contracts';
 import { qualifiedTable } from '@puente/platform';
 import { AccountHolder } from './account-holders.ts';
 import { Notification } from './notification.ts';
@@ -17,6 +18,7 @@ export interface FanOutPage {
   /** Users blocked by or blocking the owner: left out of every page. */
   excludedUserIds?: readonly number[];
   content: string;
+  params: NotificationParams;
 }
 
 export interface FanOutPageResult {
@@ -36,14 +38,14 @@ export async function notifyTakersPage(em: EntityManager, page: FanOutPage, page
         group by user_id having count(distinct currency) = 2
         order by user_id limit ?
      ), added as (
-       insert into ${qualifiedTable(em, Notification)} (user_id, type, content, read, reference_id, created_at, source_event_id)
-       select user_id, 'exchange_request', ?, false, ?, now(), ? from page
+       insert into ${qualifiedTable(em, Notification)} (user_id, type, content, params, read, reference_id, created_at, source_event_id)
+       select user_id, 'exchange_request', ?, ?::jsonb, false, ?, now(), ? from page
        on conflict (user_id, source_event_id) do nothing
        returning id, user_id
      )
      select (select count(*) from page)::int as users, (select json_agg(added) from added) as notified,
             (select max(user_id) from page) as last_user_id`,
-    [page.afterUserId, page.ownerId, `{${(page.excludedUserIds ?? []).join(',')}}`, pageSize, page.content, page.requestId, page.eventId]);
-  const notified = (row?.notified ?? []).map(({ id, user_id: userId }) => ({ id, userId, type: 'exchange_request' as const, content: page.content, referenceId: page.requestId }));
+    [page.afterUserId, page.ownerId, `{${(page.excludedUserIds ?? []).join(',')}}`, pageSize, page.content, JSON.stringify(page.params), page.requestId, page.eventId]);
+  const notified = (row?.notified ?? []).map(({ id, user_id: userId }) => ({ id, userId, type: 'exchange_request' as const, content: page.content, params: page.params, referenceId: page.requestId }));
   return { users: row?.users ?? 0, notified, lastUserId: row?.last_user_id ?? null };
 }

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
-import { NotificationType, type Notification as NotificationView } from '@puente/contracts';
+import { NotificationType, type NotificationParams, type Notification as NotificationView } from '@puente/contracts';
 
 /**
  * A user's in-app notification (spec section 3). `referenceId` is what it is about (a request, a match, a rating).
@@ -15,6 +15,8 @@ export const NotificationSchema = defineEntity({
     userId: p.integer(),
     type: p.enum(NotificationType.options),
     content: p.text(),
+    // What a client words the notification from in its reader's language; null for those stored before it.
+    params: p.json<NotificationParams>().nullable(),
     read: p.boolean().default(false),
     referenceId: p.integer().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
@@ -33,5 +35,5 @@ NotificationSchema.setClass(Notification);
 
 /** A notification as the contract shows it (without the user and the source event). */
 export function notificationView(n: Notification): NotificationView {
-  return { id: n.id, type: n.type, content: n.content, read: n.read, referenceId: n.referenceId ?? null, createdAt: n.createdAt.toISOString() };
+  return { id: n.id, type: n.type, content: n.content, params: n.params ?? null, read: n.read, referenceId: n.referenceId ?? null, createdAt: n.createdAt.toISOString() };
 }

@@ -16,7 +16,7 @@ export interface StoredNotification extends NewNotification { id: number }
 /** Stages a notificationCreated event for each stored notification; returns the version keys to bump. */
 export function announce(em: EntityManager, stored: readonly StoredNotification[]): string[] {
   addToOutbox(em, ...stored.map((n) => makeEvent('notificationCreated', n.id, {
-    notificationId: n.id, userId: n.userId, type: n.type, content: n.content, referenceId: n.referenceId,
+    notificationId: n.id, userId: n.userId, type: n.type, content: n.content, params: n.params, referenceId: n.referenceId,
   })));
   return [...new Set(stored.map((n) => NotificationVersions.user(n.userId)))];
 }
@@ -25,11 +25,11 @@ export function announce(em: EntityManager, stored: readonly StoredNotification[
 export async function notify(em: EntityManager, sourceEventId: string, told: readonly NewNotification[]): Promise<string[]> {
   const items = await withoutDeletedAccounts(em, told);
   if (items.length === 0) return [];
-  const rows = await em.execute<{ id: number; user_id: number; type: NewNotification['type']; content: string; reference_id: number | null }[]>(
-    `insert into ${qualifiedTable(em, Notification)} (user_id, type, content, read, reference_id, created_at, source_event_id)
-     values ${items.map(() => '(?, ?, ?, false, ?, now(), ?)').join(', ')}
+  const rows = await em.execute<{ id: number; user_id: number; type: NewNotification['type']; content: string; params: NewNotification['params']; reference_id: number | null }[]>(
+    `insert into ${qualifiedTable(em, Notification)} (user_id, type, content, params, read, reference_id, created_at, source_event_id)
+     values ${items.map(() => '(?, ?, ?, ?::jsonb, false, ?, now(), ?)').join(', ')}
      on conflict (user_id, source_event_id) do nothing
-     returning id, user_id, type, content, reference_id`,
-    items.flatMap((n) => [n.userId, n.type, n.content, n.referenceId, sourceEventId]));
-  return announce(em, rows.map((r) => ({ id: r.id, userId: r.user_id, type: r.type, content: r.content, referenceId: r.reference_id })));
+     returning id, user_id, type, content, params, reference_id`,
+    items.flatMap((n) => [n.userId, n.type, n.content, JSON.stringify(n.params), n.referenceId, sourceEventId]));
+  return announce(em, rows.map((r) => ({ id: r.id, userId: r.user_id, type: r.type, content: r.content, params: r.params, referenceId: r.reference_id })));
 }

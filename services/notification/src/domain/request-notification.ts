@@ -32,6 +32,17 @@ export function formatMoney(currency: Currency, amount: string): string {
   return currency === 'GBP' ? `£${groupThousands(roundDecimal(amount, 2))}` : `$${groupThousands(roundDecimal(amount, 0))} CLP`;
 }
 
+/** A rounded decimal string as Chile writes it: '.' between thousands, ',' before decimals ('1234.50' → '1.234,50'). */
+const chilean = (value: string) => groupThousands(value).replace(/[,.]/g, (c) => (c === ',' ? '.' : ','));
+
+/** As the web app writes it in Spanish: '£1.234,50' for GBP, '$255.000' for CLP. */
+export function formatMoneySpanish(currency: Currency, amount: string): string {
+  return currency === 'GBP' ? `£${chilean(roundDecimal(amount, 2))}` : `$${chilean(roundDecimal(amount, 0))}`;
+}
+
+/** The rate in Spanish: '1.275,0000' (CLP per GBP). */
+export const formatRateSpanish = (rate: string): string => chilean(roundDecimal(rate, 4));
+
 /** The rate, always CLP per GBP, with 4 decimals. */
 export const formatRate = (rate: string): string => `${roundDecimal(rate, 4)} CLP per GBP`;
 

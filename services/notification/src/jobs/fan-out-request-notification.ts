@@ -43,7 +43,7 @@ export function fanOutRequestNotificationJob(pageSize: number) {
       const { eventId, requestId, ownerId, terms, afterUserId, excludedUserIds } = data;
       const content = requestNotificationContent(requestId, terms);
       const { page, changed } = await ctx.transaction(async (tx) => {
-        const stored = await notifyTakersPage(tx, { eventId, requestId, ownerId, afterUserId, excludedUserIds, content }, pageSize);
+        const stored = await notifyTakersPage(tx, { eventId, requestId, ownerId, afterUserId, excludedUserIds, content, params: terms }, pageSize);
         return { page: stored, changed: announce(tx, stored.notified) };
       });
       await ctx.versions.bump(changed);
