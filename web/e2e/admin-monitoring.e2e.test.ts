@@ -15,7 +15,7 @@ import { appClient, type AppClient, type SignedIn } from '../../infra/testing/ap
 import { parse as parseCsv } from 'csv-parse/sync';
 import { formatDateTime } from '../src/utils/format.ts';
 import { chromiumAvailable } from './app-server.ts';
-import { screenshotFolder, useAppAndBrowser, watchedPage } from './browser.ts';
+import { screenshotFolder, signedInContext, useAppAndBrowser, watchedPage } from './browser.ts';
 
 const today = new Date().toISOString().slice(0, 10);
 
@@ -84,9 +84,7 @@ describe.skipIf(!chromiumAvailable())('admin monitoring (browser)', () => {
       .toEqual([200, 'text/csv; charset=utf-8', null, 'chunked']);
     expect(parseCsv(await file.text())).toHaveLength(1 + 5);
 
-    const context = await running.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: running.app.url, acceptDownloads: true });
-    const [name, value] = adminCookie!.split('=') as [string, string];
-    await context.addCookies([{ name, value, url: running.app.url }]);
+    const context = await signedInContext(running, adminCookie!, { acceptDownloads: true });
     const { page, problems, shot } = await watchedPage(context, folder);
     try {
       await page.goto('/admin');

@@ -2,7 +2,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { buildWeb, CHROMIUM_ARGS, CHROMIUM_PATH, startApp, webDir, type RunningApp } from './app-server.ts';
 
 export function launchChromium(): Promise<Browser> {
@@ -22,6 +22,17 @@ export function useAppAndBrowser(): { app: RunningApp; browser: Browser } {
     await running.app?.stop();
   });
   return running;
+}
+
+/**
+ * A browser context signed in with `cookie` (`puente_session=...`, as the login answered it): a desktop viewport on
+ * the app, unless `options` say otherwise.
+ */
+export async function signedInContext(running: { app: RunningApp; browser: Browser }, cookie: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await running.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: running.app.url, ...options });
+  const [name, value] = cookie.split(';')[0]!.split('=') as [string, string];
+  await context.addCookies([{ name, value, url: running.app.url }]);
+  return context;
 }
 
 /**

@@ -6,10 +6,10 @@
  * error or unexpected console error fails the test.
  */
 import { crc32, deflateSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable } from './app-server.ts';
-import { screenshotFolder, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
+import { screenshotFolder, signedInContext, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
 
 /** The live channel's delivery, or at worst the chat's fallback read (15 s), on a busy 2-core machine. */
 const LIVE = { timeout: 20_000 };
@@ -60,9 +60,7 @@ describe.skipIf(!chromiumAvailable())('two traders chat during an exchange (brow
     const cookie = login.headers.getSetCookie().find((c) => c.startsWith('puente_session='))!.split(';')[0]!;
     await api('/api/bank-accounts', { cookie, body: { currency: 'GBP', bankName: 'Monzo', accountNumber: `${digits}926819`, accountHolder: `${firstName} ${lastName}`, sortCode: '04-00-04' } });
     await api('/api/bank-accounts', { cookie, body: { currency: 'CLP', bankName: 'BancoEstado', accountNumber: `${digits}3456789`, accountHolder: `${firstName} ${lastName}`, rut: '12.345.678-5', accountType: 'vista', email: `${firstName.toLowerCase()}@example.cl` } });
-    const context = await running.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: running.app.url });
-    const [name, value] = cookie.split('=') as [string, string];
-    await context.addCookies([{ name, value, url: running.app.url }]);
+    const context = await signedInContext(running, cookie);
     const watched = await watchedPage(context, folder);
     const t: Trader = { name: firstName, cookie, context, page: watched.page, watched };
     traders.push(t);
@@ -70,16 +68,7 @@ describe.skipIf(!chromiumAvailable())('two traders chat during an exchange (brow
   }
 
   /** Retries a setup call until the services have heard of the new users' accounts (events). */
-  async function eventually<T>(attempt: () => Promise<T>): Promise<T> {
-    for (let i = 0; ; i++) {
-      try {
-        return await attempt();
-      } catch (error) {
-        if (i >= 40) throw error;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
-  }
+  const eventually = <T>(attempt: () => Promise<T>): Promise<T> => vi.waitFor(attempt, { timeout: 10_000, interval: 250 });
 
   it('shows each party the other\'s messages live, the steps of the trade, and the partner\'s \'I have paid\'', async () => {
     const ana = await trader('Ana', 'Rojas', '31');

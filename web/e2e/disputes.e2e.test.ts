@@ -6,11 +6,11 @@
  * profile counts it. Screenshots go to web/e2e/screenshots/disputes/; an uncaught page error or unexpected console
  * error fails the test.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { appClient, type AppClient, type SignedIn } from '../../infra/testing/app-client.ts';
 import { chromiumAvailable } from './app-server.ts';
-import { screenshotFolder, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
+import { screenshotFolder, signedInContext, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
 
 /** A poll of the match (every few seconds) or a query refreshed after an action, on a busy 2-core machine. */
 const SOON = { timeout: 20_000 };
@@ -31,9 +31,7 @@ describe.skipIf(!chromiumAvailable())('a dispute opened by a party and resolved 
   }
 
   async function viewer(name: string, cookie: string): Promise<Viewer> {
-    const context = await running.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: running.app.url });
-    const [cookieName, value] = cookie.split('=') as [string, string];
-    await context.addCookies([{ name: cookieName, value, url: running.app.url }]);
+    const context = await signedInContext(running, cookie);
     const watched = await watchedPage(context, folder);
     const v = { name, context, page: watched.page, watched };
     viewers.push(v);
@@ -41,16 +39,7 @@ describe.skipIf(!chromiumAvailable())('a dispute opened by a party and resolved 
   }
 
   /** Retries a setup call until the services have heard of the new users' accounts (events). */
-  async function eventually<T>(attempt: () => Promise<T>): Promise<T> {
-    for (let i = 0; ; i++) {
-      try {
-        return await attempt();
-      } catch (error) {
-        if (i >= 40) throw error;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
-  }
+  const eventually = <T>(attempt: () => Promise<T>): Promise<T> => vi.waitFor(attempt, { timeout: 10_000, interval: 250 });
 
   it('Bea opens a dispute, an admin resolves it, and both parties see the outcome', async () => {
     client = appClient(running.app.url);

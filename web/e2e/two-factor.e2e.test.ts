@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumAvailable } from './app-server.ts';
-import { screenshotFolder, useAppAndBrowser, watchedPage } from './browser.ts';
+import { screenshotFolder, signedInContext, useAppAndBrowser, watchedPage } from './browser.ts';
 
 /**
  * The code an authenticator app shows (RFC 6238: HMAC-SHA1, 30 s, 6 digits), written here apart from identity's own
@@ -44,9 +44,7 @@ describe.skipIf(!chromiumAvailable())('two-factor sign-in (browser)', () => {
     const signup = await (await api('/api/signup/request', { ...user, referralCode: running.app.admin.referralCode })).json() as { verificationToken: string };
     await api('/api/signup/verify', { token: signup.verificationToken });
     const login = await api('/api/auth/login', { email: user.email, password: user.password });
-    const [name, value] = login.headers.getSetCookie().find((c) => c.startsWith('puente_session='))!.split(';')[0]!.split('=') as [string, string];
-    const context = await running.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: running.app.url });
-    await context.addCookies([{ name, value, url: running.app.url }]);
+    const context = await signedInContext(running, login.headers.getSetCookie().find((c) => c.startsWith('puente_session='))!);
     const { page, problems, shot } = await watchedPage(context, folder);
     try {
       // Turn it on: the setup key off the page, a code from it, the password.

@@ -12,7 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable } from './app-server.ts';
-import { screenshotFolder, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
+import { screenshotFolder, signedInContext, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
 
 /** One poll (3 s) and the time to answer it, on a busy 2-core machine. */
 const WITHIN_A_POLL = { timeout: 10_000 };
@@ -51,9 +51,7 @@ describe.skipIf(!chromiumAvailable())('two traders (browser)', () => {
     const cookie = login.headers.getSetCookie().find((c) => c.startsWith('puente_session='))!.split(';')[0]!;
     await api('/api/bank-accounts', { cookie, body: { currency: 'GBP', bankName: 'Monzo', accountNumber: `${firstName === 'Ana' ? '11' : '22'}926819`, accountHolder: `${firstName} ${lastName}`, sortCode: '04-00-04' } });
     await api('/api/bank-accounts', { cookie, body: { currency: 'CLP', bankName: 'BancoEstado', accountNumber: `${firstName === 'Ana' ? '11' : '22'}3456789`, accountHolder: `${firstName} ${lastName}`, rut: '12.345.678-5', accountType: 'vista', email: `${firstName.toLowerCase()}@example.cl` } });
-    const context = await running.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: running.app.url, permissions: ['clipboard-read', 'clipboard-write'] });
-    const [name, value] = cookie.split('=') as [string, string];
-    await context.addCookies([{ name, value, url: running.app.url }]);
+    const context = await signedInContext(running, cookie, { permissions: ['clipboard-read', 'clipboard-write'] });
     const watched = await watchedPage(context, folder);
     const t: Trader = { name: firstName, email, context, page: watched.page, watched, shot: (step) => watched.shot(`${step}-${firstName.toLowerCase()}`) };
     traders.push(t);
@@ -223,9 +221,7 @@ describe.skipIf(!chromiumAvailable())('two traders (browser)', () => {
     const ana = traders.find((t) => t.name === 'Ana')!;
     const { page, shot } = ana;
     const login = await api('/api/auth/login', { body: { email: running.app.admin.email, password: running.app.admin.password } });
-    const [name, value] = login.headers.getSetCookie().find((c) => c.startsWith('puente_session='))!.split(';')[0]!.split('=') as [string, string];
-    const adminContext = await running.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: running.app.url });
-    await adminContext.addCookies([{ name, value, url: running.app.url }]);
+    const adminContext = await signedInContext(running, login.headers.getSetCookie().find((c) => c.startsWith('puente_session='))!);
     const admin = await watchedPage(adminContext, folder);
     try {
       // Her analytics count the one exchange she completed, with Bea as her counterparty.
