@@ -65,7 +65,7 @@ describe('the live channel', () => {
     queryClient.setQueryData(queryKeys.currentUser, { id: 7 });
     queryClient.setQueryData(queryKeys.chatMessages(5), []);
     const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
-    const text = { id: 11, matchId: 5, kind: 'text', authorId: 8, body: 'Hola', event: null, subjectId: null, createdAt: new Date().toISOString() };
+    const text = { id: 11, matchId: 5, kind: 'text', authorId: 8, body: 'Hola', event: null, subjectId: null, attachment: null, createdAt: new Date().toISOString() };
     act(() => { socket().receive({ type: 'chat_message', message: text }); socket().receive({ type: 'chat_message', message: text }); });
     expect(queryClient.getQueryData(queryKeys.chatMessages(5))).toEqual([text]);
     expect(invalidate).not.toHaveBeenCalled();
