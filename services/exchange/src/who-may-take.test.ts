@@ -186,7 +186,7 @@ describeWithInfra(['postgres'], 'who may take my request', () => {
       expect(await answers(await block(ana, 999_999))).toEqual([404, 'User not found']);
       expect(await answers(await call('POST', '/blocked-users', ana.headers, { userId: 'x' }))).toEqual([400, 'Invalid user ID']);
       expect((await block(ana, bob.userId)).statusCode).toBe(201);
-      expect(await answers(await block(ana, bob.userId))).toEqual([409, 'You have already blocked this user']);
+      expect(ErrorBody.parse((await block(ana, bob.userId)).json())).toEqual({ message: 'You have already blocked this user', code: 'user_already_blocked' });
       expect(await answers(await call('DELETE', `/blocked-users/${ana.userId}`, bob.headers))).toEqual([404, 'You have not blocked this user']);
     });
 

@@ -62,3 +62,6 @@ export type BlockedUserList = z.infer<typeof BlockedUserList>;
 
 /** How many users one may block (bounds the market's per-viewer filter). */
 export const MAX_BLOCKED_USERS = 500;
+
+/** The `code` of each refused block (409), so the web app can word it in the user's language. */
+export const BlockRefusal = { alreadyBlocked: 'user_already_blocked', tooMany: 'too_many_blocked_users' } as const;

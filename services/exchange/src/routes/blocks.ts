@@ -1,7 +1,7 @@
 /** /api/blocked-users: block a user, unblock them, list whom the caller blocked (domain/blocks.ts). */
 import type { FastifyInstance } from 'fastify';
 import { UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import { MAX_BLOCKED_USERS, Routes } from '@puente/contracts';
+import { BlockRefusal, MAX_BLOCKED_USERS, Routes } from '@puente/contracts';
 import { conflict, fieldInvalid, notFound, requireUser, serve } from '@puente/platform';
 import { Block, blockChangedKeys, blockedBy, lockPair } from '../domain/blocks.ts';
 import { Trader } from '../domain/traders.ts';
@@ -26,12 +26,12 @@ export function blockRoutes({ ctx, now }: RouteDeps) {
           await lockPair(tx, userId, target);
           // Counted under the pair's lock only: two blocks at once may pass one over the limit, which only bounds a filter.
           if (await tx.count(Block, { blockerId: userId }) >= MAX_BLOCKED_USERS) {
-            throw conflict(`You can block at most ${MAX_BLOCKED_USERS} users: unblock someone first.`);
+            throw conflict(`You can block at most ${MAX_BLOCKED_USERS} users: unblock someone first.`, BlockRefusal.tooMany);
           }
           await tx.insert(Block, { blockerId: userId, blockedId: target, createdAt: now() });
         });
       } catch (err) {
-        if (err instanceof UniqueConstraintViolationException) throw conflict('You have already blocked this user');
+        if (err instanceof UniqueConstraintViolationException) throw conflict('You have already blocked this user', BlockRefusal.alreadyBlocked);
         throw err;
       }
       await ctx.versions.bump(blockChangedKeys(userId, target));

@@ -33,6 +33,8 @@ export default {
   trust_level_too_low: 'Tu nivel de confianza es menor al que pide esta solicitud.',
   id_verification_required: 'Solo los usuarios con identidad verificada pueden aceptar esta solicitud. Verifica tu identidad desde tu perfil.',
   user_blocked: 'Bloqueaste a este usuario: desbloquéalo para aceptar su solicitud de cambio.',
+  user_already_blocked: 'Ya bloqueaste a este usuario.',
+  too_many_blocked_users: 'Puedes bloquear hasta 500 usuarios: desbloquea a alguien primero.',
   rate_unavailable: 'El tipo de cambio no está disponible en este momento.',
   account_gone: 'Una cuenta bancaria de este cambio ya no existe.',
   account_in_exchange: 'Esta cuenta es parte de un cambio en curso.',
