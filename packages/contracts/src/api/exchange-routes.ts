@@ -171,7 +171,7 @@ export const ExchangeRoutes = routeGroup('exchange', {
   },
   personalData: {
     method: 'GET', path: '/internal/personal-data/trades', access: 'internal', callers: ['identity'], query: PersonalDataQuery,
-    summary: 'A user\'s requests, matches and completed exchanges, for their data download.',
+    summary: 'A user\'s requests, matches, completed exchanges, chat messages and attachments, and disputes, for their data download.',
     responses: { 200: ExchangePersonalData },
   },
   internalMatch: {
