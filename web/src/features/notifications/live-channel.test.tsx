@@ -1,10 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { act, renderHook } from '@testing-library/react';
+import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { LIVE_SESSION_ENDED_CLOSE_CODE, Notification } from '@puente/contracts';
 import { RECONNECT_MAX_MS, RECONNECT_MIN_MS, liveUrl, useLiveChannel } from './live-channel.ts';
 import { createQueryClient } from '../../lib/query-client.ts';
+import { chooseLanguage } from '../../lib/i18n.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { Toaster } from '../../components/ui/toast.tsx';
 import { FakeWebSocket } from '../../testing/fake-websocket.ts';
@@ -17,7 +18,7 @@ function live(signedIn = true) {
   return { queryClient, hook, socket: () => FakeWebSocket.sockets.at(-1)! };
 }
 
-const notification = Notification.parse({ id: 9, type: 'rating', content: 'Bea rated you 5 stars', read: false, referenceId: 42, createdAt: new Date().toISOString() });
+const notification = Notification.parse({ id: 9, type: 'rating', content: 'Bea rated you 5 stars', params: null, read: false, referenceId: 42, createdAt: new Date().toISOString() });
 
 describe('the live channel', () => {
   it('connects to /ws on the page host, wss on https, only while signed in', () => {
@@ -58,6 +59,21 @@ describe('the live channel', () => {
     const { socket } = live();
     act(() => socket().receive({ type: 'new_notification', notification: { ...notification, type: 'something_new', content: '' } }));
     expect((await findToast()).textContent).toContain('You have a new notification');
+  });
+
+  it('toasts a notification in Spanish from its params for a Spanish reader, and by its content without them', async () => {
+    const { queryClient, socket } = live();
+    await act(() => chooseLanguage('es'));
+    const confirmed = { ...notification, id: 10, type: 'completion_reminder', params: { hoursSinceConfirmed: 24 }, referenceId: 12,
+      content: 'Your exchange on exchange request #12 was confirmed 24 hours ago. Once you have paid and been paid, mark it completed.' };
+    act(() => socket().receive({ type: 'new_notification', notification: confirmed }));
+    const toast = await findToast();
+    expect(toast.textContent).toContain('Nueva notificación');
+    expect(toast.textContent).toContain('Tu cambio de la solicitud de cambio #12 se confirmó hace 24 horas. Cuando hayas pagado y te hayan pagado, márcalo como completado.');
+    expect(queryClient.getQueryData(queryKeys.notifications)).toEqual([confirmed]);
+    // Params from a newer server than this app, or none: its content.
+    act(() => socket().receive({ type: 'new_notification', notification: { ...notification, id: 11, params: { stars: 5, giftCard: true } } }));
+    await waitFor(() => expect(document.body.textContent).toContain('Bea rated you 5 stars'));
   });
 
   it('adds a chat message to its chat once, and toasts the partner\'s \'I have paid\' with the trades read again', async () => {

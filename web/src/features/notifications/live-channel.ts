@@ -1,7 +1,7 @@
 /**
  * The live channel (spec sections 4, 7 and 8): a WebSocket to /ws on the page's host (wss when the page is https),
  * open only while signed in, reconnecting with backoff. match_success: a toast, and the matches and requests read
- * again. new_notification: a toast with its content, the notification listed at once, the count read again, and
+ * again. new_notification: a toast with its text in the reader's language, the notification listed at once, the count read again, and
  * the current user after a completion or a rating (trust figures follow). chat_message: added to that match's chat
  * (once: by id); a system message reads the trades again, and the partner's 'I have paid' is a toast. A malformed
  * message or a connection error is only logged.
@@ -10,22 +10,26 @@ import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
-  ChatLiveMessage, LIVE_SESSION_ENDED_CLOSE_CODE, MatchSuccessMessage, NewNotificationMessage, Notification,
+  ChatLiveMessage, LIVE_SESSION_ENDED_CLOSE_CODE, MatchSuccessMessage, NewNotificationMessage, Notification, NotificationParams,
   type ChatMessage, type CurrentUser, type Notification as NotificationData,
 } from '@puente/contracts';
 import { toast } from '../../components/ui/toast.tsx';
 import { i18n } from '../../lib/i18n.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { addNotification } from './api/notifications.ts';
+import { notificationText } from './notification-text.ts';
 
 export const LIVE_PATH = '/ws';
 export const RECONNECT_MIN_MS = 1_000;
 export const RECONNECT_MAX_MS = 30_000;
 
-/** A notification of a type this app does not know yet is still shown (as its text). */
+/**
+ * A notification of a type this app does not know yet is still shown (as its text), and so is one whose params are
+ * missing (an older gateway) or newer than this app (null: worded by its content).
+ */
 const LiveMessage = z.discriminatedUnion('type', [
   MatchSuccessMessage,
-  NewNotificationMessage.extend({ notification: Notification.extend({ type: z.string() }) }),
+  NewNotificationMessage.extend({ notification: Notification.extend({ type: z.string(), params: NotificationParams.nullable().catch(null) }) }),
   ChatLiveMessage,
 ]);
 
@@ -70,7 +74,7 @@ export function useLiveChannel(signedIn: boolean) {
         return;
       }
       const { notification } = message;
-      toast({ title: t('live.newTitle'), description: notification.content || t('live.newFallback') });
+      toast({ title: t('live.newTitle'), description: notificationText(notification) || t('live.newFallback') });
       void addNotification(queryClient, notification as NotificationData);
       // What the notification is about changed too: the trade's lists, and the user's figures after a completion or rating.
       for (const queryKey of queryKeys.trades) void queryClient.invalidateQueries({ queryKey });

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Notification, NotificationCount } from '@puente/contracts';
 import { NotificationBell } from './notification-bell.tsx';
+import { chooseLanguage } from '../../../lib/i18n.ts';
 import { fakeApi, signedIn } from '../../../testing/fake-api.ts';
 import { findToast, renderWithRoutes } from '../../../testing/render.tsx';
 
 const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 const notification = (id: number, overrides: Record<string, unknown> = {}) => Notification.parse({
-  id, type: 'exchange_match', content: `Bea accepted your exchange request #${id}`, read: false, referenceId: id, createdAt: ago(id * 5), ...overrides,
+  id, type: 'exchange_match', content: `Bea accepted your exchange request #${id}`, params: null, read: false, referenceId: id, createdAt: ago(id * 5), ...overrides,
 });
 
 function api(count: number, list: unknown[]) {
@@ -38,6 +39,31 @@ describe('the notification bell', () => {
     const popover = await openPopover();
     const items = await within(popover).findAllByRole('button', { name: /accepted|verified/ });
     expect(items.map((i) => i.textContent)).toEqual(['Bea accepted your exchange request #15 minutes ago', 'Your ID was verified10 minutes ago']);
+  });
+
+  it('lists them in Spanish from their params, money as Chile writes it; one without params or of an unknown type by its content', async () => {
+    const accepted = 'Someone accepted your exchange request #12 ($255,000 CLP for GBP). Approve the match to exchange bank details.';
+    api(4, [
+      notification(1, { type: 'exchange_match', content: accepted, referenceId: 12, params: { amount: '255000.00', fromCurrency: 'CLP', toCurrency: 'GBP' } }),
+      notification(2, { type: 'dispute_resolved', referenceId: 12, params: { outcome: 'cancelled', sanction: 'warning' },
+        content: 'An admin resolved the dispute on exchange request #12: the exchange was cancelled. You received a warning.' }),
+      notification(3, { type: 'rating', content: 'You received a 5-star rating for exchange request #9.', referenceId: 9 }), // stored before params
+      { ...notification(4), type: 'identity_verified', content: 'Your ID was verified', params: { stars: 5 } },
+    ]);
+    renderWithRoutes(<NotificationBell />);
+    await act(() => chooseLanguage('es'));
+    fireEvent.click(await screen.findByRole('button', { name: /^Notificaciones/ }));
+    const popover = await screen.findByRole('dialog', { name: 'Notificaciones' });
+    const items = await within(popover).findAllByRole('button', { name: /aceptó|resolvió|rating|verified/ });
+    expect(items.map((i) => i.querySelector('.MuiListItemText-primary')?.textContent)).toEqual([
+      'Alguien aceptó tu solicitud de cambio #12 ($255.000 por GBP). Aprueba el match para intercambiar los datos bancarios.',
+      'Un administrador resolvió la disputa de la solicitud de cambio #12: el cambio se canceló. Recibiste una advertencia.',
+      'You received a 5-star rating for exchange request #9.',
+      'Your ID was verified',
+    ]);
+    // Back in English: the server's own sentence.
+    await act(() => chooseLanguage('en'));
+    expect(await within(popover).findByText(accepted)).toBeTruthy();
   });
 
   it('marks one read on click and opens its request', async () => {

@@ -1,7 +1,8 @@
 /**
  * The header's bell (spec sections 2, 4 and 9): the unread count badge ('9+' above 9) and a popover listing the
  * notifications newest first with relative times. Clicking one marks it read and opens its request
- * (/dashboard?requestId=); 'Mark all read' marks them all. A type the app does not know is shown as its text.
+ * (/dashboard?requestId=); 'Mark all read' marks them all. Each in the reader's language (notification-text.ts); a
+ * type the app does not know is shown as its text.
  */
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -25,6 +26,7 @@ import { serverText } from '../../../lib/i18n.ts';
 import { badgeCount, formatRelativeTime } from '../../../utils/format.ts';
 import { useNotificationCount } from '../api/get-notification-count.ts';
 import { useMarkAllRead, useMarkRead, useNotifications } from '../api/notifications.ts';
+import { notificationText } from '../notification-text.ts';
 
 export function NotificationBell() {
   const { t } = useTranslation('notifications');
@@ -77,7 +79,7 @@ export function NotificationBell() {
           {list.map((n) => (
             <ListItemButton key={n.id} onClick={() => open(n)} sx={{ alignItems: 'flex-start', bgcolor: n.read ? undefined : 'action.hover' }} data-read={n.read}>
               <Box sx={{ width: 8, height: 8, borderRadius: '50%', mt: 1, mr: 1.5, flexShrink: 0, bgcolor: n.read ? 'transparent' : 'primary.main' }} aria-label={n.read ? undefined : t('unread')} role={n.read ? undefined : 'img'} />
-              <ListItemText primary={n.content} secondary={formatRelativeTime(n.createdAt)} slotProps={{ primary: { sx: { fontWeight: n.read ? 400 : 600 } } }} />
+              <ListItemText primary={notificationText(n)} secondary={formatRelativeTime(n.createdAt)} slotProps={{ primary: { sx: { fontWeight: n.read ? 400 : 600 } } }} />
             </ListItemButton>
           ))}
         </List>
