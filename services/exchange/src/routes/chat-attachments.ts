@@ -8,7 +8,7 @@ import { ATTACHMENT_TYPE_REFUSED, Routes, type ChatAttachmentType } from '@puent
 import { AppError, notFound, requireUser, serve, type ServiceContext } from '@puente/platform';
 import { addToChat, assertChatOpen, chatView } from '../domain/chat.ts';
 import { attachmentType, ChatAttachment, openAttachment, storeAttachment, type ChatFiles } from '../domain/chat-attachments.ts';
-import { visibleMatch } from './chat.ts';
+import { visibleMatch } from './deps.ts';
 
 const routes = Routes.exchange;
 export const ATTACHMENT_NOT_FOUND = 'Attachment not found';

@@ -1,15 +1,13 @@
 /** A match's chat (read by its parties and admins, written by its parties) and 'I have paid'. */
 import type { FastifyInstance } from 'fastify';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { Routes } from '@puente/contracts';
-import { addToOutbox, conflict, makeEvent, notFound, requireUser, serve, type ServiceContext } from '@puente/platform';
-import { ExchangeMatch } from '../domain/exchange-match.ts';
+import { addToOutbox, conflict, makeEvent, requireUser, serve, type ServiceContext } from '@puente/platform';
 import { addToChat, announceInChat, assertChatOpen, chatView, chatViews, ChatMessage } from '../domain/chat.ts';
 import { changingMarket } from '../domain/market-version.ts';
 import { lockTrade } from '../domain/trade.ts';
 import { assertNotDisputed } from '../domain/disputes.ts';
 import { matchView } from '../domain/views.ts';
-import { MATCH_NOT_FOUND } from './deps.ts';
+import { visibleMatch } from './deps.ts';
 
 const routes = Routes.exchange;
 
@@ -17,14 +15,6 @@ export interface ChatDeps {
   /** The plain context: a chat message changes no request or match, so no polled version moves with it. */
   ctx: ServiceContext;
   now(): Date;
-}
-
-/** The match if the caller is a party (or, to read, an admin); the same 404 as the match routes otherwise. */
-export async function visibleMatch(em: EntityManager, id: number, caller: { userId: number; role: string }, toRead: boolean) {
-  const match = await em.findOne(ExchangeMatch, { id });
-  const party = !!match && (match.requesterId === caller.userId || match.matcherId === caller.userId);
-  if (!match || (!party && !(toRead && caller.role === 'admin'))) throw notFound(MATCH_NOT_FOUND);
-  return match;
 }
 
 export function chatRoutes({ ctx, now }: ChatDeps) {

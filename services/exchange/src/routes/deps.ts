@@ -1,4 +1,6 @@
-import type { ServiceContext } from '@puente/platform';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { notFound, type ServiceContext } from '@puente/platform';
+import { ExchangeMatch } from '../domain/exchange-match.ts';
 
 /** What the exchange routes share: the service, and the clock (tests move it to cross days, months and timers). */
 export interface RouteDeps {
@@ -11,3 +13,14 @@ export interface RouteDeps {
 export const NEEDS_BOTH_ACCOUNTS = 'You need both GBP and CLP accounts to create an exchange request';
 export { REQUEST_NOT_FOUND } from '../domain/who-may-take.ts';
 export const MATCH_NOT_FOUND = 'Exchange match not found';
+
+/**
+ * The match if the caller is a party (or, to read it, an admin); the same 404 as the match routes otherwise, so an
+ * outsider learns nothing of a match's existence. The chat, its attachments and the dispute routes use it.
+ */
+export async function visibleMatch(em: EntityManager, id: number, caller: { userId: number; role: string }, toRead: boolean) {
+  const match = await em.findOne(ExchangeMatch, { id });
+  const party = !!match && (match.requesterId === caller.userId || match.matcherId === caller.userId);
+  if (!match || (!party && !(toRead && caller.role === 'admin'))) throw notFound(MATCH_NOT_FOUND);
+  return match;
+}

@@ -4,7 +4,6 @@
  * outcomes (shown on profiles).
  */
 import type { FastifyInstance } from 'fastify';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { Routes } from '@puente/contracts';
 import { notFound, requireUser, serve } from '@puente/platform';
 import { ExchangeMatch } from '../domain/exchange-match.ts';
@@ -13,18 +12,10 @@ import {
 } from '../domain/disputes.ts';
 import { TradingSanction } from '../domain/sanctions.ts';
 import { matchView } from '../domain/views.ts';
-import { MATCH_NOT_FOUND, type RouteDeps } from './deps.ts';
+import { visibleMatch, type RouteDeps } from './deps.ts';
 
 const routes = Routes.exchange;
 const NOT_SUSPENDED = 'This user\'s trading is not suspended';
-
-/** The match if the caller is a party (or, to read, an admin); the match routes' 404 otherwise. */
-async function visibleMatch(em: EntityManager, id: number, caller: { userId: number; role: string }, toRead: boolean) {
-  const match = await em.findOne(ExchangeMatch, { id });
-  const party = !!match && (match.requesterId === caller.userId || match.matcherId === caller.userId);
-  if (!match || (!party && !(toRead && caller.role === 'admin'))) throw notFound(MATCH_NOT_FOUND);
-  return match;
-}
 
 export function disputeRoutes({ ctx, now }: RouteDeps) {
   return async (app: FastifyInstance): Promise<void> => {
