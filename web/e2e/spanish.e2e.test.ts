@@ -3,9 +3,10 @@
  * Spanish gets the landing page in Spanish on its first visit; a trader whose browser is in English switches to
  * Español in the header, and the dashboard, the create dialog, the details dialog and the toasts are in Spanish with
  * Chile's figures ($637.750, £100,00); the plan limit refusal still offers the upgrade (told by its code); the choice
- * survives a reload, and is saved to the account, so another browser signed in as the trader opens in Spanish. Screenshots go to web/e2e/screenshots/spanish/.
+ * survives a reload; a notification that arrives meanwhile (another trader takes her request) is worded in Spanish in
+ * its toast and the bell; the choice is saved to the account, so another browser signed in as the trader opens in Spanish. Screenshots go to web/e2e/screenshots/spanish/.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumAvailable } from './app-server.ts';
 import { screenshotFolder, useAppAndBrowser, watchedPage } from './browser.ts';
@@ -24,6 +25,19 @@ describe.skipIf(!chromiumAvailable())('the app in Spanish (browser)', () => {
     return res;
   }
 
+  /** A signed-up trader with a GBP and a CLP account; their session cookie (`name=value`). */
+  async function trader(firstName: string, lastName: string): Promise<string> {
+    const user = { email: `${firstName.toLowerCase()}.${Date.now()}@example.com`, password: 'correct horse battery', firstName, lastName };
+    const signup = await (await api('/api/signup/request', { ...user, referralCode: running.app.admin.referralCode })).json() as { verificationToken: string };
+    await api('/api/signup/verify', { token: signup.verificationToken });
+    const login = await api('/api/auth/login', { email: user.email, password: user.password });
+    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('puente_session='))!.split(';')[0]!;
+    const holder = `${firstName} ${lastName}`;
+    await api('/api/bank-accounts', { currency: 'GBP', bankName: 'Monzo', accountNumber: '33926819', accountHolder: holder, sortCode: '04-00-04' }, cookie);
+    await api('/api/bank-accounts', { currency: 'CLP', bankName: 'BancoEstado', accountNumber: '333456789', accountHolder: holder, rut: '12.345.678-5', accountType: 'vista', email: 'trader@example.cl' }, cookie);
+    return cookie;
+  }
+
   it('follows a Spanish browser on the first visit', async () => {
     const context = await running.browser.newContext({ locale: 'es-CL', baseURL: running.app.url });
     const { page, problems, shot } = await watchedPage(context, folder);
@@ -39,13 +53,7 @@ describe.skipIf(!chromiumAvailable())('the app in Spanish (browser)', () => {
   });
 
   it('switches to Español: the dashboard, dialogs and toasts in Spanish with Chilean figures, kept after a reload', async () => {
-    const user = { email: `camila.${Date.now()}@example.com`, password: 'correct horse battery', firstName: 'Camila', lastName: 'Muñoz' };
-    const signup = await (await api('/api/signup/request', { ...user, referralCode: running.app.admin.referralCode })).json() as { verificationToken: string };
-    await api('/api/signup/verify', { token: signup.verificationToken });
-    const login = await api('/api/auth/login', { email: user.email, password: user.password });
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('puente_session='))!.split(';')[0]!;
-    await api('/api/bank-accounts', { currency: 'GBP', bankName: 'Monzo', accountNumber: '33926819', accountHolder: 'Camila Muñoz', sortCode: '04-00-04' }, cookie);
-    await api('/api/bank-accounts', { currency: 'CLP', bankName: 'BancoEstado', accountNumber: '333456789', accountHolder: 'Camila Muñoz', rut: '12.345.678-5', accountType: 'vista', email: 'camila@example.cl' }, cookie);
+    const cookie = await trader('Camila', 'Muñoz');
     const context = await running.browser.newContext({ locale: 'en-GB', viewport: { width: 1280, height: 900 }, baseURL: running.app.url });
     const [name, value] = cookie.split('=') as [string, string];
     await context.addCookies([{ name, value, url: running.app.url }]);
@@ -105,6 +113,17 @@ describe.skipIf(!chromiumAvailable())('the app in Spanish (browser)', () => {
       expect(await page.getAttribute('html', 'lang')).toBe('es-CL');
       await page.getByRole('button', { name: 'Idioma: Español' }).waitFor();
       await shot('06-after-reload');
+
+      // A notification while she reads Spanish: Diego takes her first request; its toast and the bell word it in Spanish.
+      const diego = await trader('Diego', 'Soto');
+      await vi.waitFor(() => api('/api/exchange-matches', { exchangeRequestId: requestId }, diego), { timeout: 30_000, interval: 250 });
+      const accepted = `Alguien aceptó tu solicitud de cambio #${requestId} (£100,00 por CLP). Aprueba el match para intercambiar los datos bancarios.`;
+      await page.getByRole('region', { name: 'Notificaciones (F8)', includeHidden: true }).getByText(accepted).waitFor();
+      await toast(page, 'Nueva notificación').waitFor();
+      await page.getByRole('button', { name: 'Notificaciones, 1 sin leer' }).click();
+      await page.getByRole('dialog', { name: 'Notificaciones' }).getByText(accepted).waitFor();
+      await shot('07-notification');
+      await page.keyboard.press('Escape');
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -118,7 +137,7 @@ describe.skipIf(!chromiumAvailable())('the app in Spanish (browser)', () => {
       await other.page.goto('/dashboard');
       await other.page.getByRole('heading', { name: '¡Hola de nuevo, Camila!' }).waitFor();
       await other.page.getByRole('button', { name: 'Idioma: Español' }).waitFor();
-      await other.shot('07-another-browser');
+      await other.shot('08-another-browser');
       expect(other.problems).toEqual([]);
     } finally {
       await laptop.close();
