@@ -98,6 +98,9 @@ describeWithInfra(['postgres'], 'profiles, the directory, referrals and verifica
     const pending = await get('/admin/verification-requests', { id: adminId, role: 'admin' });
     const request = { userId: bea, status: 'pending', createdAt: expect.any(String), decidedAt: null, firstName: 'Bea', lastName: 'Rojas', email: 'bea@puente.test' };
     expect(AdminVerificationRequestList.parse(pending.json())).toEqual([{ ...request, id: phone.id, type: 'phone' }, { ...request, id, type: 'bank' }]);
+    // A page at a time, oldest first, the total in X-Total-Count.
+    const second = await get('/admin/verification-requests?limit=1&offset=1', { id: adminId, role: 'admin' });
+    expect([AdminVerificationRequestList.parse(second.json()).map((r) => r.id), second.headers['x-total-count']]).toEqual([[id], '2']);
 
     const adminHeaders = await as(svc, adminId, 'admin');
     const events = await eventsDuring(svc, async () => {

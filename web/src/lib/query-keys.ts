@@ -56,7 +56,7 @@ export const queryKeys = {
   loginAttempts: (filters: AttemptFilters, page: Page) => [Routes.audit.loginAttempts.path, filters, page] as const,
   attemptsPerDay: (period: Period) => [Routes.audit.attemptsPerDay.path, period] as const,
   exchangeFunnel: (period: Period) => [Routes.exchange.funnel.path, period] as const,
-  verificationRequests: [Routes.identity.verificationRequests.path] as const,
+  verificationRequests: (page: Page) => [Routes.identity.verificationRequests.path, page] as const,
   blockedUsers: [Routes.exchange.blockedUsers.path] as const,
   analytics: [Routes.exchange.analytics.path] as const,
   mySupportRequests: (page: Page) => [Routes.subscription.mySupportRequests.path, page] as const,

@@ -142,7 +142,7 @@ export const IdentityRoutes = routeGroup('identity', {
     responses: { 200: UserDirectory },
   },
   verificationRequests: {
-    method: 'GET', path: '/api/admin/verification-requests', access: 'admin', query: VerificationRequestListQuery,
+    method: 'GET', path: '/api/admin/verification-requests', access: 'admin', query: VerificationRequestListQuery, paginated: true,
     summary: 'Verification requests by status (default: pending), oldest first.',
     responses: { 200: AdminVerificationRequestList },
   },

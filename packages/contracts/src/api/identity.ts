@@ -9,6 +9,7 @@ import {
   Id,
   IsoDateTime,
   Message,
+  PaginationQuery,
   SnapshotQuery,
   SubscriptionTier,
   TrustRating,
@@ -355,7 +356,7 @@ export const AdminVerificationRequestList = z.array(AdminVerificationRequest);
 export type AdminVerificationRequestList = z.infer<typeof AdminVerificationRequestList>;
 
 /** Query of GET /api/admin/verification-requests: which requests (default: those waiting for review). */
-export const VerificationRequestListQuery = z.object({ status: VerificationRequestStatus.default('pending') });
+export const VerificationRequestListQuery = PaginationQuery.extend({ status: VerificationRequestStatus.default('pending') });
 export type VerificationRequestListQuery = z.infer<typeof VerificationRequestListQuery>;
 
 /** Route params of POST /api/admin/verification-requests/{id}/approve and /reject */

@@ -30,9 +30,10 @@ async function views(em: EntityManager, requests: VerificationRequest[]): Promis
 
 export async function adminRoutes(app: FastifyInstance, { ctx }: RouteDeps): Promise<void> {
   /** Verification requests [?status=pending|approved|rejected] (admins): oldest first. */
-  serve(app, routes.verificationRequests, async (request) => {
-    const { status } = request.query;
-    const requests = await request.em.find(VerificationRequest, { status }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 500 });
+  serve(app, routes.verificationRequests, async (request, reply) => {
+    const { status, limit, offset } = request.query;
+    const [requests, total] = await request.em.findAndCount(VerificationRequest, { status }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit, offset });
+    reply.header('x-total-count', String(total));
     return views(request.em, requests);
   });
 

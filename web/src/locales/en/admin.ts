@@ -47,6 +47,7 @@ export default {
     title: 'Verification requests',
     intro: 'Waiting for review, oldest first.',
     none: 'No verification requests are waiting for review.',
+    pages: 'Pages of verification requests',
     columns: { user: 'User', email: 'Email', type: 'Verification', requested: 'Requested', decision: 'Decision' },
     types: { email: 'Email', phone: 'Phone', id: 'ID', bank: 'Bank' },
     approve: 'Approve',

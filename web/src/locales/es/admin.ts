@@ -46,6 +46,7 @@ export default {
     title: 'Solicitudes de verificación',
     intro: 'Pendientes de revisión, las más antiguas primero.',
     none: 'No hay solicitudes de verificación pendientes.',
+    pages: 'Páginas de solicitudes de verificación',
     columns: { user: 'Usuario', email: 'Correo', type: 'Verificación', requested: 'Solicitada', decision: 'Decisión' },
     types: { email: 'Correo', phone: 'Teléfono', id: 'Identidad', bank: 'Banco' },
     approve: 'Aprobar',

@@ -1,19 +1,17 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Routes } from '@puente/contracts';
-import { call, read } from '../../../lib/api-client.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { call, callWithHeaders } from '../../../lib/api-client.ts';
+import { queryKeys, type Page } from '../../../lib/query-keys.ts';
 
-/** GET /api/admin/verification-requests: the requests waiting for review, oldest first. */
-export async function getPendingVerificationRequests() {
-  return (await read(Routes.identity.verificationRequests)) ?? [];
-}
-
-export function pendingVerificationRequestsQueryOptions() {
-  return queryOptions({ queryKey: queryKeys.verificationRequests, queryFn: getPendingVerificationRequests });
-}
-
-export function usePendingVerificationRequests() {
-  return useQuery(pendingVerificationRequestsQueryOptions());
+/** GET /api/admin/verification-requests: a page of the requests waiting for review, oldest first, and how many wait. */
+export function usePendingVerificationRequests(page: Page) {
+  return useQuery({
+    queryKey: queryKeys.verificationRequests(page),
+    queryFn: async () => {
+      const { data, headers } = await callWithHeaders(Routes.identity.verificationRequests, { query: page });
+      return { items: data, total: Number(headers.get('x-total-count') ?? data.length) };
+    },
+  });
 }
 
 export type VerificationDecision = 'approve' | 'reject';
@@ -30,6 +28,6 @@ export function useDecideVerificationRequest() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: decideVerificationRequest,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.verificationRequests }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: [Routes.identity.verificationRequests.path] }),
   });
 }

@@ -22,7 +22,12 @@ function reviewApi(more: Record<string, Handler> = {}, initially = [bea, cai]) {
   };
   return fakeApi({
     ...signedIn(makeUser({ role: 'admin' })),
-    'GET /api/admin/verification-requests': () => ({ body: waiting }),
+    'GET /api/admin/verification-requests': (call) => {
+      const query = new URL(call.url, 'http://localhost').searchParams;
+      const offset = Number(query.get('offset') ?? 0);
+      const limit = Number(query.get('limit') ?? 50);
+      return { body: waiting.slice(offset, offset + limit), headers: { 'x-total-count': String(waiting.length) } };
+    },
     'POST /api/admin/verification-requests/3/approve': decided('approved'),
     'POST /api/admin/verification-requests/4/reject': decided('rejected'),
     ...more,
@@ -41,6 +46,18 @@ describe('verification review', () => {
       ['Bea Soto', 'bea@example.com', 'ID', '1 Mar 2026, 10:00 UTC'],
       ['Cai Soto', 'cai@example.com', 'Bank', '1 Mar 2026, 10:00 UTC'],
     ]);
+  });
+
+  it('shows 20 a page, oldest first, and the next page on demand', async () => {
+    const many = Array.from({ length: 25 }, (_, i) => pending(10 + i, 'phone', `User${i + 1}`));
+    const server = reviewApi({}, many);
+    renderWithRoutes(<VerificationReview />);
+    await screen.findByRole('table', { name: 'Verification requests' });
+    expect(rows().map((r) => r[0])).toEqual(many.slice(0, 20).map((r) => `${r.firstName} Soto`));
+    fireEvent.click(within(screen.getByRole('navigation', { name: 'Pages of verification requests' })).getByRole('button', { name: 'Go to page 2' }));
+    await waitFor(() => expect(rows().map((r) => r[0])).toEqual(many.slice(20).map((r) => `${r.firstName} Soto`)));
+    expect(server.callsTo('GET /api/admin/verification-requests').map((c) => c.url))
+      .toEqual(['/api/admin/verification-requests?limit=20&offset=0', '/api/admin/verification-requests?limit=20&offset=20']);
   });
 
   it('approves one, says so, and reads the list again', async () => {

@@ -1,10 +1,12 @@
 /**
- * The verification requests waiting for review (beyond the spec, issue 16), oldest first, each approved or rejected
- * by the admin; the list is read again after every decision.
+ * The verification requests waiting for review (beyond the spec, issue 16), oldest first, a page at a time, each
+ * approved or rejected by the admin; the list is read again after every decision.
  */
+import { useEffect, useState } from 'react';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
+import Pagination from '@mui/material/Pagination';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -21,9 +23,17 @@ import { formatDateTime } from '../../../utils/format.ts';
 import { useDecideVerificationRequest, usePendingVerificationRequests, type VerificationDecision } from '../api/verification-requests.ts';
 import { Loaded } from './loaded.tsx';
 
+const PAGE_SIZE = 20;
+
 export function VerificationReview() {
   const { t } = useTranslation('admin', { keyPrefix: 'verification' });
-  const pending = usePendingVerificationRequests();
+  const [page, setPage] = useState(1);
+  const pending = usePendingVerificationRequests({ limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  const pages = Math.ceil((pending.data?.total ?? 0) / PAGE_SIZE);
+  // Deciding the last request of the last page leaves it empty: show the page before.
+  useEffect(() => {
+    if (page > 1 && pending.data && page > pages) setPage(Math.max(1, pages));
+  }, [page, pages, pending.data]);
   return (
     <Card component="section" aria-labelledby="verification-title" sx={{ mt: 3 }}>
       <CardContent sx={{ pb: 0 }}>
@@ -31,10 +41,11 @@ export function VerificationReview() {
         <Typography color="text.secondary" variant="body2">{t('intro')}</Typography>
       </CardContent>
       <Loaded query={pending}>
-        {(requests) => (requests.length === 0
+        {({ items }) => (items.length === 0
           ? <Typography color="text.secondary" sx={{ p: 2 }}>{t('none')}</Typography>
-          : <RequestTable requests={requests} />)}
+          : <RequestTable requests={items} />)}
       </Loaded>
+      {pages > 1 ? <Pagination sx={{ p: 2 }} count={pages} page={page} onChange={(_, next) => setPage(next)} aria-label={t('pages')} /> : null}
     </Card>
   );
 }
