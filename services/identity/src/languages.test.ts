@@ -125,4 +125,17 @@ describeWithInfra(['postgres'], "a user's language: stored, and the language of 
     expect(off.text).toContain('Browser: Firefox on Windows\nNetwork: 198.51.100.0/24 (approximate)\n');
     expect(off.text).toContain("If this wasn't you, change your password now");
   }, MAIL_TEST_TIMEOUT_MS);
+
+  it('emails the user when new recovery codes replace the old ones, in their language', async () => {
+    const tomas = person('tomas');
+    const id = await signUp(tomas, 'es');
+    const headers = { ...(await as(svc, id)), 'user-agent': FIREFOX_ON_WINDOWS, 'x-client-ip': '198.51.100.23' };
+    const { secret } = TwoFactorSetup.parse((await post('/auth/two-factor/setup', {}, headers)).json());
+    expect((await post('/auth/two-factor/enable', { password: tomas.password, code: totpCode(secret) }, headers)).statusCode).toBe(200);
+    expect((await post('/auth/two-factor/recovery-codes', { code: totpCode(secret, Date.now() + 30_000) }, headers)).statusCode).toBe(200);
+    const replaced = await waitForMail(svc.mailDir, tomas.email, 'recovery-codes-replaced');
+    expect(replaced.subject).toBe('Nuevos códigos de recuperación para tu cuenta de Puente');
+    expect(replaced.text).toContain('Se crearon nuevos códigos de recuperación para la verificación en dos pasos de tu cuenta de Puente: los anteriores ya no sirven.');
+    expect(replaced.text).toContain('Navegador: Firefox en Windows\nRed: 198.51.100.0/24 (aproximada)\n');
+  }, MAIL_TEST_TIMEOUT_MS);
 });

@@ -18,6 +18,8 @@ export interface IdentityEmailTexts {
   newDevice(moment: DeviceMoment, publicUrl: string): Email;
   twoFactorOn(moment: DeviceMoment, publicUrl: string): Email;
   twoFactorOff(moment: DeviceMoment, publicUrl: string): Email;
+  /** New recovery codes were made: the old ones no longer sign in. */
+  recoveryCodesReplaced(moment: DeviceMoment, publicUrl: string): Email;
 }
 
 const lines = (...parts: string[]) => `${parts.join('\n')}\n`;
@@ -81,6 +83,14 @@ const english: IdentityEmailTexts = {
       ...englishNotYou(url),
     ),
   }),
+  recoveryCodesReplaced: (moment, url) => ({
+    subject: 'New recovery codes for your Puente account',
+    text: lines(
+      'New recovery codes were made for your Puente account\'s two-factor sign-in: the old ones no longer work.', '',
+      ...englishDetails(moment), '', 'If this was you, keep the new codes somewhere safe.', '',
+      ...englishNotYou(url),
+    ),
+  }),
 };
 
 function englishDetails({ at, device }: DeviceMoment): string[] {
@@ -137,6 +147,14 @@ const spanish: IdentityEmailTexts = {
     text: lines(
       'Se desactivó la verificación en dos pasos en tu cuenta de Puente: ahora basta tu contraseña para iniciar sesión.', '',
       ...spanishDetails(moment), '', `Si fuiste tú, no tienes que hacer nada. Puedes volver a activarla en tu perfil (${url}/profile).`, '',
+      ...spanishNotYou(url),
+    ),
+  }),
+  recoveryCodesReplaced: (moment, url) => ({
+    subject: 'Nuevos códigos de recuperación para tu cuenta de Puente',
+    text: lines(
+      'Se crearon nuevos códigos de recuperación para la verificación en dos pasos de tu cuenta de Puente: los anteriores ya no sirven.', '',
+      ...spanishDetails(moment), '', 'Si fuiste tú, guarda los nuevos códigos en un lugar seguro.', '',
       ...spanishNotYou(url),
     ),
   }),

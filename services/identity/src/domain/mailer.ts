@@ -9,7 +9,7 @@ import type { Mailer } from '@puente/platform';
 import { emailTexts, type DeviceMoment } from './email-texts.ts';
 
 export type TokenMailKind = 'verification' | 'password-reset';
-export type NoticeKind = 'new-device-login' | 'two-factor-on' | 'two-factor-off';
+export type NoticeKind = 'new-device-login' | 'two-factor-on' | 'two-factor-off' | 'recovery-codes-replaced';
 export type MailKind = TokenMailKind | NoticeKind;
 
 export interface TokenMail { kind: TokenMailKind; to: string; link: string; token: string; language: Language }
@@ -33,7 +33,9 @@ export interface NoticeMail extends DeviceMoment { kind: NoticeKind; to: string;
 export function noticeDelivery(mailer: Mailer, publicUrl: string) {
   return async function deliver(mail: NoticeMail): Promise<void> {
     const texts = emailTexts[mail.language];
-    const write = { 'new-device-login': texts.newDevice, 'two-factor-on': texts.twoFactorOn, 'two-factor-off': texts.twoFactorOff }[mail.kind];
+    const write = { 'new-device-login': texts.newDevice, 'two-factor-on': texts.twoFactorOn, 'two-factor-off': texts.twoFactorOff,
+      'recovery-codes-replaced': texts.recoveryCodesReplaced,
+    }[mail.kind];
     await mailer.send({ kind: mail.kind, to: mail.to, ...write(mail, publicUrl) });
   };
 }

@@ -142,8 +142,9 @@ export async function twoFactorRoutes(app: FastifyInstance, { ctx, config }: Rou
   serve(app, routes.twoFactorRecoveryCodes, async (request, reply) => {
     const { userId } = requireUser(request);
     const recoveryCodes = newRecoveryCodes();
-    const result = await withCode(userId, request.body.code, true, { enabled: true, recovery: false }, async (_tx, tf) => {
+    const result = await withCode(userId, request.body.code, true, { enabled: true, recovery: false }, async (_tx, tf, now) => {
       tf.recoveryCodeHashes = recoveryCodes.map(recoveryCodeHash);
+      await noteTwoFactorChange(ctx.jobs, userId, 'recovery-codes', now, clientMeta(request));
     });
     if (!result.ok) throw settingsRefusal(result.refusal);
     reply.header('cache-control', 'no-store');
