@@ -6,10 +6,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { Redis } from 'ioredis';
 import { ErrorBody, SignedInSessionList, type SignedInSession } from '@puente/contracts';
 import { describeWithInfra, startRedis, useFreshDatabase, type RedisServer } from '@puente/testkit';
 import { publicSessionId } from './sessions/routes.ts';
 import { PostgresSessionStore } from './sessions/postgres-store.ts';
+import { RedisSessionStore } from './sessions/redis-store.ts';
 import { MemorySessionStore } from './sessions/store.ts';
 import { buildTestGateway, OWN_ORIGIN, PASSWORD, sessionCookieOf, startFakeService, type FakeUpstream } from './test-helpers.ts';
 
@@ -227,5 +229,28 @@ describeWithInfra(['redis'], 'signed-in devices on two gateways sharing Redis', 
     // The other instance remembered the session: it forgets it when Redis announces the revocation.
     await expect.poll(async () => (await whoAmI(two, there)).statusCode, { timeout: 2_000, interval: 20 }).toBe(401);
     expect((await sessionsOf(two, here, office)).map((s) => s.id)).toEqual([listedId(here)]);
+  });
+
+  it('deletes a session\'s use with the session, whether revoked alone or with the user\'s others', async () => {
+    const client = new Redis(redis.url);
+    try {
+      const store = new RedisSessionStore(client);
+      const record = { userId: 7, role: 'user' as const, expiresAt: Date.now() + 3_600_000 };
+      for (const id of ['alone', 'kept', 'other']) {
+        await store.save(id, record);
+        await store.recordUse(id, record, { at: Date.now(), userAgent: SAFARI_ON_MACOS, ip: '198.51.100.23' });
+      }
+      const used = async () => {
+        const ids = ['alone', 'kept', 'other'];
+        const kept = await Promise.all(ids.map((id) => client.exists(`puente:gateway:session-use:${id}`)));
+        return ids.filter((_, i) => kept[i] === 1);
+      };
+      expect(await used()).toEqual(['alone', 'kept', 'other']);
+      await store.delete('alone');
+      expect(await store.deleteUserSessions(7, 'kept')).toEqual(['other']);
+      expect(await used()).toEqual(['kept']);
+    } finally {
+      client.disconnect();
+    }
   });
 });

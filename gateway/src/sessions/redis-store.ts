@@ -4,8 +4,8 @@
  * `puente:gateway:user-sessions:<userId>` → set of the user's session ids, expiring with their newest session.
  * Ids of sessions that expired on their own linger in the set until the next revocation deletes them (harmless).
  * Every ending is published on `puente:gateway:sessions-ended`, so each gateway forgets the sessions it remembers.
- * `puente:gateway:session-use:<id>` → hash of the session's use (signed-in devices), expiring with the session; it is
- * only ever listed beside a live session, so one left behind by a revocation is harmless until it expires.
+ * `puente:gateway:session-use:<id>` → hash of the session's use (signed-in devices), expiring with the session and
+ * deleted with it; a use written in the instant after a revocation is never listed (no live session) and expires.
  */
 import type { Redis } from 'ioredis';
 import type { ListableSessionStore, SessionRecord, SessionUse, UserSession } from './store.ts';
@@ -44,7 +44,7 @@ export class RedisSessionStore implements ListableSessionStore {
 
   async delete(sessionId: string): Promise<void> {
     const record = await this.get(sessionId);
-    const tx = this.redis.multi().del(sessionKey(sessionId)).publish(ENDED_CHANNEL, JSON.stringify([sessionId]));
+    const tx = this.redis.multi().del(sessionKey(sessionId), useKey(sessionId)).publish(ENDED_CHANNEL, JSON.stringify([sessionId]));
     if (record) tx.srem(userKey(record.userId), sessionId);
     await tx.exec();
   }
@@ -52,7 +52,7 @@ export class RedisSessionStore implements ListableSessionStore {
   async deleteUserSessions(userId: number, keep?: string): Promise<string[]> {
     const ids = (await this.redis.smembers(userKey(userId))).filter((id) => id !== keep);
     if (ids.length === 0) return [];
-    await this.redis.multi().del(...ids.map(sessionKey)).srem(userKey(userId), ...ids).publish(ENDED_CHANNEL, JSON.stringify(ids)).exec();
+    await this.redis.multi().del(...ids.map(sessionKey), ...ids.map(useKey)).srem(userKey(userId), ...ids).publish(ENDED_CHANNEL, JSON.stringify(ids)).exec();
     return ids;
   }
 
