@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { Count, Id, IsoDateTime, PaginationQuery, TrustRating, idParam, requiredText, ValidationMessages as M } from './common.ts';
-import { DisputeOutcome, DisputeReason, DisputeStatus, ExchangeMatch, ExchangeMatchIdParams, SanctionKind } from './exchange.ts';
+import { DisputeOutcome, DisputeReason, DisputeStatus, ExchangeMatch, ExchangeMatchIdParams } from './exchange.ts';
 import { UserIdParams } from './identity.ts';
 import type { RouteSpec } from './route.ts';
 
@@ -42,6 +42,10 @@ export const DisputeCreate = z.object({
   statement: requiredText(D.statementRequired, { multiline: true }).max(DISPUTE_STATEMENT_MAX, D.statementTooLong),
 });
 export type DisputeCreate = z.infer<typeof DisputeCreate>;
+
+/** What an admin may give one party when resolving a dispute. */
+export const SanctionKind = z.enum(['warning', 'suspension'], { error: 'Sanction must be a warning or a suspension' });
+export type SanctionKind = z.infer<typeof SanctionKind>;
 
 /** A warning or a suspension an admin gave one party when resolving. */
 export const DisputeSanction = z.object({ userId: Id, kind: SanctionKind });

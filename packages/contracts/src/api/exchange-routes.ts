@@ -5,7 +5,7 @@ import { AdminPeriodQuery } from './audit.ts';
 import {
   ExchangeMatch, ExchangeMatchCreate, ExchangeMatchForRequest, ExchangeMatchIdParams, ExchangeMatchList, ExchangeRate,
   ExchangeFunnel, ExchangeLimits, ExchangeRequest, ExchangeRequestCreate, ExchangeRequestIdParams, ExchangeRequestList,
-  ExchangePersonalData, ExchangeRequestNotifyResponse, ExchangeRequestsQuery, InternalMatch, MatchAccountsResponse, MatchesByRequestParams, TradesInProgress,
+  ExchangeRequestNotifyResponse, ExchangeRequestsQuery, InternalMatch, MatchAccountsResponse, MatchesByRequestParams,
   TransactionHistory,
 } from './exchange.ts';
 import { BlockCreate, BlockedUser, BlockedUserIdParams, BlockedUserList } from './exchange-access.ts';
@@ -15,6 +15,7 @@ import {
 } from './exchange-chat.ts';
 import { Analytics } from './analytics.ts';
 import { DisputeRouteSpecs } from './exchange-disputes.ts';
+import { ExchangePersonalData, TradesInProgress } from './exchange-personal-data.ts';
 
 /**
  * The versions behind the exchange service's polled lists: the market (every open request and its poster's card),

@@ -24,8 +24,7 @@ import {
   fitsCurrency,
   idParam,
 } from './common.ts';
-import { BlockedUserList, TakerRequirements } from './exchange-access.ts';
-import { ChatMessageList } from './exchange-chat.ts';
+import { TakerRequirements } from './exchange-access.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Path parameters
@@ -227,9 +226,6 @@ export type DisputeStatus = z.infer<typeof DisputeStatus>;
 /** How an admin ended a disputed match: completed (as a party would) or cancelled (the request does not reopen). */
 export const DisputeOutcome = z.enum(['completed', 'cancelled'], { error: 'Outcome must be completed or cancelled' });
 export type DisputeOutcome = z.infer<typeof DisputeOutcome>;
-/** What an admin may give one party when resolving (exchange-disputes.ts); here because a user's data shows theirs. */
-export const SanctionKind = z.enum(['warning', 'suspension'], { error: 'Sanction must be a warning or a suspension' });
-export type SanctionKind = z.infer<typeof SanctionKind>;
 
 /** What a match shows of its dispute (exchange-disputes.ts): while `status` is open the match is frozen. */
 export const MatchDisputeSummary = z.object({
@@ -391,48 +387,7 @@ export const TransactionHistory = z.array(TransactionHistoryItem);
 export type TransactionHistory = z.infer<typeof TransactionHistory>;
 
 // ---------------------------------------------------------------------------------------------------------------
-// A user's data (internal: identity composes the download and checks before a deletion)
-
-/**
- * A dispute of the user's matches, in their data download: how it went and what it meant for them. The statement is
- * there only when they wrote it (they opened the dispute): the other party's statement is that person's account of
- * events, in their words, so the download says only who opened it (`openedById`).
- */
-export const PersonalDataDispute = z.object({
-  id: Id,
-  matchId: Id,
-  exchangeRequestId: Id,
-  openedById: Id,
-  reason: DisputeReason,
-  /** Their statement; null when the other party opened the dispute. */
-  statement: z.string().nullable(),
-  status: DisputeStatus,
-  openedAt: IsoDateTime,
-  outcome: DisputeOutcome.nullable(),
-  /** The admin's note on the decision, as both parties are shown it. */
-  adminNote: z.string().nullable(),
-  resolvedAt: IsoDateTime.nullable(),
-  /** The warning or suspension its resolution gave them (null when none, or when it was the other party's). */
-  sanctionOnUser: z.object({ kind: SanctionKind, liftedAt: IsoDateTime.nullable() }).nullable(),
-});
-export type PersonalDataDispute = z.infer<typeof PersonalDataDispute>;
-
-/**
- * The exchange service's section of a user's data download (GET /internal/personal-data/trades): every request they
- * posted, every match they were a party of, their completed exchanges from their side (without the other party's
- * name and email, which are that person's data), the users they blocked, their chat messages and their disputes.
- */
-export const ExchangePersonalData = z.object({
-  requests: z.array(ExchangeRequestSummary),
-  matches: ExchangeMatchList,
-  history: TransactionHistory,
-  blockedUsers: BlockedUserList,
-  /** The chat messages the user wrote, oldest first. */
-  chatMessages: ChatMessageList,
-  /** The disputes they opened or were the other party of, oldest first. */
-  disputes: z.array(PersonalDataDispute),
-});
-export type ExchangePersonalData = z.infer<typeof ExchangePersonalData>;
+// Internal and admin reads
 
 /**
  * GET /internal/matches/{id}: one match's parties and status as the exchange service has them now — for a service
@@ -443,10 +398,6 @@ export const InternalMatch = z.object({
   id: Id, exchangeRequestId: Id, requesterId: Id, matcherId: Id, status: ExchangeMatchStatus,
 });
 export type InternalMatch = z.infer<typeof InternalMatch>;
-
-/** GET /internal/trades-in-progress: the user's matches still pending or confirmed (an account is not deleted mid-trade). */
-export const TradesInProgress = z.object({ matchesInProgress: Count });
-export type TradesInProgress = z.infer<typeof TradesInProgress>;
 
 /**
  * GET /api/admin/exchange-funnel (admins): of the requests posted in the period, how many were ever accepted

@@ -9,6 +9,7 @@ export * from './exchange.ts';
 export * from './exchange-access.ts';
 export * from './exchange-chat.ts';
 export * from './exchange-disputes.ts';
+export * from './exchange-personal-data.ts';
 export * from './analytics.ts';
 export * from './rating.ts';
 export * from './notification.ts';

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { Count, Currency, DecimalString, Id, IsoDateTime, Message } from './common.ts';
-import { DisputeOutcome, DisputeReason, SanctionKind } from './exchange.ts';
+import { DisputeOutcome, DisputeReason } from './exchange.ts';
+import { SanctionKind } from './exchange-disputes.ts';
 import { ChatLiveMessage } from './exchange-chat.ts';
 
 /**

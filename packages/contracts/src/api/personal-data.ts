@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { Id, IsoDateTime } from './common.ts';
 import { IdentityPersonalData } from './identity-personal-data.ts';
 import { AccountsPersonalData } from './accounts.ts';
-import { ExchangePersonalData } from './exchange.ts';
+import { ExchangePersonalData } from './exchange-personal-data.ts';
 import { RatingPersonalData } from './rating.ts';
 import { NotificationPersonalData } from './notification.ts';
 import { SubscriptionPersonalData } from './subscription.ts';
