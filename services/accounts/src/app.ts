@@ -6,11 +6,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { ProjectionBackfillSchema, ProjectionBackfillSetting, defineService } from '@puente/platform';
+import { ProjectionBackfillSchema, ProjectionBackfillSetting, defineService, type SealingKeys } from '@puente/platform';
 import { BankAccountSchema } from './domain/bank-account.ts';
 import { TradeLockSchema } from './domain/trade-lock.ts';
 import { ProfileNameSchema } from './domain/profile-name.ts';
-import { bankCipher, parseEncryptionKeys, type EncryptionKeys } from './domain/encryption.ts';
+import { bankCipher, parseEncryptionKeys } from './domain/encryption.ts';
 import { bankAccountRoutes } from './routes/bank-accounts.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { RESEAL_JOB, resealJob } from './jobs/reseal-bank-accounts.ts';
@@ -21,7 +21,7 @@ export const AccountsSettings = z.object({
   /** `keyId:base64key[,keyId2:base64key2...]`, 32-byte keys; the first encrypts, all decrypt (rotation). */
   BANK_ENCRYPTION_KEYS: z
     .string({ error: 'BANK_ENCRYPTION_KEYS is required: keyId:base64key with a 32-byte key, e.g. k1:$(openssl rand -base64 32)' })
-    .transform((value, ctx): EncryptionKeys => {
+    .transform((value, ctx): SealingKeys => {
       try {
         return parseEncryptionKeys(value);
       } catch (err) {

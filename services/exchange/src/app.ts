@@ -106,8 +106,8 @@ export function chatFilesFrom(settings: ExchangeSettings): ChatFiles {
   return {
     storage: attachmentStorageFrom(settings),
     keys: sealingKeys({
-      name: 'ATTACHMENT_ENCRYPTION_KEYS', value: settings.ATTACHMENT_ENCRYPTION_KEYS, purpose: 'chat-attachments',
-      fallbackSecret: settings.INTERNAL_TOKEN_SECRET,
+      name: 'ATTACHMENT_ENCRYPTION_KEYS', value: settings.ATTACHMENT_ENCRYPTION_KEYS,
+      derived: { purpose: 'chat-attachments', secret: settings.INTERNAL_TOKEN_SECRET },
     }),
   };
 }

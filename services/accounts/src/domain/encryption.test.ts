@@ -60,7 +60,7 @@ describe('sealing bank details (AES-256-GCM)', () => {
     const before = bankCipher(parseEncryptionKeys(`k1:${oldKey}`)).seal('sortCode', 3, '123456');
     const rotated = bankCipher(parseEncryptionKeys(`k2:${key()},k1:${oldKey}`));
     expect(rotated.open('sortCode', 3, before)).toBe('123456');
-    expect(rotated.keyIdOf(rotated.seal('sortCode', 3, '123456'))).toBe('k2');
+    expect(rotated.seal('sortCode', 3, '123456')).toMatch(/^k2:/);
     const retired = bankCipher(parseEncryptionKeys(`k2:${key()}`));
     expect(() => retired.open('sortCode', 3, before)).toThrow('sealed with key "k1", which BANK_ENCRYPTION_KEYS does not list');
   });

@@ -1,6 +1,5 @@
 /** Identity's settings once resolved (defaults applied, secrets derived): what routes and jobs read. */
-import type { MailConfig } from '@puente/platform';
-import type { SecretKeys } from './two-factor-keys.ts';
+import type { MailConfig, SealingKeys } from '@puente/platform';
 import type { CodeLimit } from './two-factor.ts';
 
 export interface GoogleConfig {
@@ -28,7 +27,7 @@ export interface IdentityConfig {
   oauthCookieKey: Uint8Array;
   twoFactor: {
     /** Seal and open TOTP secrets at rest. */
-    secretKeys: SecretKeys;
+    secretKeys: SealingKeys;
     /** Signs the login's challenge between the password and the code. */
     challengeKey: Buffer;
     /** Wrong codes (and wrong passwords when turning it on or off) per user and window: TWO_FACTOR_CODE_LIMIT. */

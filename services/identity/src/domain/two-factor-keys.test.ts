@@ -12,7 +12,7 @@ describe('sealing TOTP secrets', () => {
     expect(sealed).toMatch(/^t2:[^:]+:[^:]+:[^:]+$/);
     expect(sealed).not.toContain(SECRET);
     expect(openSecret(keys, 7, sealed)).toBe(SECRET);
-    expect(() => openSecret(keys, 8, sealed)).toThrow("a stored TOTP secret failed authentication (wrong key, or not this user's value)");
+    expect(() => openSecret(keys, 8, sealed)).toThrow("a sealed value failed authentication (wrong key, or not this owner's value)");
   });
 
   it('keeps opening what the key derived from INTERNAL_TOKEN_SECRET sealed once TOTP_ENCRYPTION_KEYS is set, and what an older key sealed', () => {
@@ -23,7 +23,7 @@ describe('sealing TOTP secrets', () => {
     const rotated = secretKeys(`t2:${key()},${old}`, 'internal secret');
     expect(openSecret(rotated, 7, sealedByDerived)).toBe(SECRET);
     expect(openSecret(rotated, 7, sealedByOld)).toBe(SECRET);
-    expect(() => openSecret(secretKeys(`t2:${key()}`, 'internal secret'), 7, sealedByOld)).toThrow('a TOTP secret is sealed with key "t1", which TOTP_ENCRYPTION_KEYS does not list');
+    expect(() => openSecret(secretKeys(`t2:${key()}`, 'internal secret'), 7, sealedByOld)).toThrow('a value is sealed with key "t1", which TOTP_ENCRYPTION_KEYS does not list');
   });
 
   it('says what is wrong with TOTP_ENCRYPTION_KEYS without echoing a key', () => {
