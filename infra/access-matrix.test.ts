@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { ApiRoutes, ExchangeMatch, ExchangeRequest, NotificationList, SignedInSessionList, fillPath, type ApiRoute } from '@puente/contracts';
+import { appClient, type AppClient, type SignedIn } from '@puente/testkit';
 import { startEmbeddedApp, type RunningTestApp } from './testing/running-app.ts';
-import { appClient, type AppClient, type SignedIn } from './testing/app-client.ts';
 
 const ADMIN = { email: 'admin@puente.test', password: 'admin password 1', code: 'MATRIX-CODE' };
 const PLENTY = '100000/1m';

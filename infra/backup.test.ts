@@ -12,8 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { ExchangeMatch, ExchangeRequest, ServiceNames } from '@puente/contracts';
-import { describeWithInfra } from '@puente/testkit';
-import { appClient } from './testing/app-client.ts';
+import { appClient, describeWithInfra } from '@puente/testkit';
 import { startDistributedApp, type RunningTestApp } from './testing/running-app.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

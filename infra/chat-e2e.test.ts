@@ -6,9 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ChatMessage, ChatMessageList, ExchangeMatch, ExchangeRequest } from '@puente/contracts';
-import { describeWithInfra } from '@puente/testkit';
+import { appClient, describeWithInfra } from '@puente/testkit';
 import { startDistributedApp, startEmbeddedApp, type RunningTestApp } from './testing/running-app.ts';
-import { appClient } from './testing/app-client.ts';
 import { openLiveSocket as open, type LiveSocket } from './testing/live-socket.ts';
 import { addBankAccounts, bankAccountsOf, onceAccountsKnown, traders } from './testing/traders.ts';
 

@@ -12,9 +12,8 @@ import {
   ExchangeRequest, ExchangeRequestList, MatchAccountsResponse, PublicUser, Rating, RatingList, TransactionHistory,
   type BankAccountCreateInput,
 } from '@puente/contracts';
-import { describeWithInfra } from '@puente/testkit';
+import { appClient, describeWithInfra, type AppClient, type RunningApp, type SignedIn } from '@puente/testkit';
 import { startDistributedApp, startEmbeddedApp } from './testing/running-app.ts';
-import { appClient, type AppClient, type RunningApp, type SignedIn } from './testing/app-client.ts';
 
 const ADMIN = { email: 'admin@puente.test', password: 'admin password 1', code: 'EXCH-CODE' };
 const appEnv = {

@@ -30,10 +30,9 @@ import {
   type ServiceName,
 } from '@puente/contracts';
 import { RedisSessionStore, sessionCookieHeader } from '@puente/gateway';
-import { describeWithInfra } from '@puente/testkit';
+import { appClient, describeWithInfra, type AppClient, type SignedIn } from '@puente/testkit';
 import { serviceDefinitions } from './services.ts';
 import { startDistributedApp, type Faults, type RunningTestApp } from './testing/running-app.ts';
-import { appClient, type AppClient, type SignedIn } from './testing/app-client.ts';
 import { addBankAccounts, bankAccountsOf, onceAccountsKnown, traders, viaBus } from './testing/traders.ts';
 
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);

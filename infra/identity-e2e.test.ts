@@ -9,9 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import {
   BankAccount, CurrentUser, ErrorBody, LoginAttemptList, SignupAttemptList, SignupRequestResponse, UserDirectory,
 } from '@puente/contracts';
-import { describeWithInfra } from '@puente/testkit';
+import { describeWithInfra, type RunningApp } from '@puente/testkit';
 import { startDistributedApp, startEmbeddedApp } from './testing/running-app.ts';
-import type { RunningApp } from './testing/app-client.ts';
 
 const ADMIN = { email: 'admin@puente.test', password: 'admin password 1', code: 'E2E-CODE' };
 const appEnv = {

@@ -8,9 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExchangeMatch, ExchangeRequest } from '@puente/contracts';
-import { describeWithInfra } from '@puente/testkit';
+import { appClient, describeWithInfra } from '@puente/testkit';
 import { startDistributedApp, startEmbeddedApp, type RunningTestApp } from './testing/running-app.ts';
-import { appClient } from './testing/app-client.ts';
 import { openLiveSocket as open, said, type LiveSocket as Socket } from './testing/live-socket.ts';
 import { addBankAccounts, bankAccountsOf, onceAccountsKnown, traders } from './testing/traders.ts';
 

@@ -10,9 +10,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExchangeMatch, ExchangeRequest, Rating, ServiceNames } from '@puente/contracts';
-import { describeWithInfra } from '@puente/testkit';
+import { appClient, describeWithInfra, type AppClient } from '@puente/testkit';
 import { startDistributedApp, startEmbeddedApp, type RunningTestApp } from './testing/running-app.ts';
-import { appClient, type AppClient } from './testing/app-client.ts';
 import { openLiveSocket, type LiveSocket } from './testing/live-socket.ts';
 import { Scrape } from './testing/metrics.ts';
 import { addBankAccounts, bankAccountsOf, onceAccountsKnown, traders, viaBus } from './testing/traders.ts';

@@ -11,8 +11,8 @@ import {
   AccountDeletionMessages as Says, CurrentUser, DeletedUser, ErrorBody, ExchangeMatch, ExchangeRequest, LoginAttemptList, Message,
   NotificationList, PersonalDataExport, Rating, RatingList, TransactionHistory, UserDirectory, type BankAccount,
 } from '@puente/contracts';
+import { appClient, type AppClient, type SignedIn } from '@puente/testkit';
 import { startEmbeddedApp, type RunningTestApp } from './testing/running-app.ts';
-import { appClient, type AppClient, type SignedIn } from './testing/app-client.ts';
 import { addBankAccounts, bankAccountsOf, onceAccountsKnown, traders, viaBus } from './testing/traders.ts';
 
 const ADMIN = { email: 'admin@puente.test', password: 'admin password 1', code: 'DATA-CODE' };

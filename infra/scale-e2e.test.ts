@@ -13,9 +13,8 @@ import pg from 'pg';
 import {
   CurrentUser, ErrorBody, ExchangeMatch, ExchangeRequest, MatchAccountsResponse, NotificationList, Rating, ServiceNames,
 } from '@puente/contracts';
-import { describeWithInfra } from '@puente/testkit';
+import { appClient, describeWithInfra, type AppClient, type SignedIn } from '@puente/testkit';
 import { startDistributedApp, type RunningTestApp } from './testing/running-app.ts';
-import { appClient, type AppClient, type SignedIn } from './testing/app-client.ts';
 import { openLiveSocket, saying, type LiveSocket } from './testing/live-socket.ts';
 import { addBankAccounts, bankAccountsOf, onceAccountsKnown, traders, viaBus } from './testing/traders.ts';
 

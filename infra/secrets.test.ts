@@ -10,8 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { BankAccount, ExchangeMatch, ExchangeRequest, PersonalDataExport, SignupRequestResponse, type BankAccountCreateInput } from '@puente/contracts';
-import { describeWithInfra } from '@puente/testkit';
-import { appClient, type SignedIn } from './testing/app-client.ts';
+import { appClient, describeWithInfra, type SignedIn } from '@puente/testkit';
 import { startDistributedApp, type RunningTestApp } from './testing/running-app.ts';
 
 const ADMIN = { email: 'admin@puente.test', password: 'Admin-Pw-q8v2m5x1', code: 'SECRET-CODE' };

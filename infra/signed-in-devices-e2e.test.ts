@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { SignedInSessionList } from '@puente/contracts';
-import { mailsIn } from '@puente/testkit';
+import { appClient, mailsIn, type AppClient, type SignedIn } from '@puente/testkit';
 import { startEmbeddedApp, type RunningTestApp } from './testing/running-app.ts';
-import { appClient, type AppClient, type SignedIn } from './testing/app-client.ts';
 
 const ADMIN = { email: 'admin@puente.test', password: 'admin password 1', code: 'DEVICES-CODE' };
 const FIREFOX_ON_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';

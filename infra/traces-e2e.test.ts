@@ -9,9 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { ExchangeMatch, ExchangeRequest, NotificationList } from '@puente/contracts';
-import { describeWithInfra } from '@puente/testkit';
+import { appClient, describeWithInfra, type AppClient } from '@puente/testkit';
 import { startDistributedApp, type RunningTestApp } from './testing/running-app.ts';
-import { appClient, type AppClient } from './testing/app-client.ts';
 import { addBankAccounts, bankAccountsOf, onceAccountsKnown, traders, viaBus } from './testing/traders.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './testing/otlp-receiver.ts';
 

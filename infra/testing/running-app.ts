@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  startKafka, startKafkaBehindProxy, startPostgres, startRedis, startTcpProxy, testPortBase, type KafkaCluster, type ProxiedKafkaCluster, type TcpProxy,
+  startKafka, startKafkaBehindProxy, startPostgres, startRedis, startTcpProxy, testPortBase, type KafkaCluster,
+  type ProxiedKafkaCluster, type RunningApp, type TcpProxy,
 } from '@puente/testkit';
 import { startEmbedded } from '../embedded.ts';
 import { startDistributed, type DistributedOptions } from '../distributed.ts';
-import type { RunningApp } from './app-client.ts';
 
 export interface RunningTestApp extends RunningApp {
   /** Every gateway instance's URL (`url` first). */

@@ -5,7 +5,7 @@
  */
 import { expect, vi } from 'vitest';
 import { BankAccount, type BankAccountCreateInput } from '@puente/contracts';
-import type { AppClient, SignedIn } from './app-client.ts';
+import type { AppClient, SignedIn } from '@puente/testkit';
 
 export const traders = {
   ana: { email: 'ana@puente.test', password: 'password1', firstName: 'Ana', lastName: 'Diaz' },

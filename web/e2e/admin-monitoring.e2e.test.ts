@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it, vi } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { LoginAttemptCsvColumns, SignupAttemptCsvColumns } from '@puente/contracts';
-import { appClient, type AppClient, type SignedIn } from '../../infra/testing/app-client.ts';
+import { appClient, type AppClient, type SignedIn } from '@puente/testkit';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { formatDateTime } from '../src/utils/format.ts';
 import { chromiumAvailable } from './app-server.ts';

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { appClient, type AppClient, type SignedIn } from '../../infra/testing/app-client.ts';
+import { appClient, type AppClient, type SignedIn } from '@puente/testkit';
 import { chromiumAvailable } from './app-server.ts';
 import { screenshotFolder, signedInContext, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
 

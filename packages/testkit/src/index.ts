@@ -1,4 +1,5 @@
-// @puente/testkit: real infrastructure for tests (Postgres, Redis, Kafka), started on demand and torn down after.
+// @puente/testkit: real infrastructure for tests (Postgres, Redis, Kafka), started on demand and torn down after,
+// the fake servers of what cannot run here (SMTP, Stripe), and a browser-like client of the running app.
 //
 // Each start*() uses, in order: the URL from the environment (DATABASE_URL, REDIS_URL, KAFKA_BROKERS), a throwaway
 // server from local binaries (Debian: postgresql, redis-server, kcat), a testcontainers container if a Docker engine
@@ -19,6 +20,8 @@ export { decodeHeader, mailsIn, startFakeSmtp } from './fake-smtp.ts';
 export type { FakeSmtpServer, FolderMail, ReceivedMail } from './fake-smtp.ts';
 export { parseForm as parseStripeForm, startFakeStripe } from './stripe-fake.ts';
 export type { FakeStripe, FakeStripeRequest } from './stripe-fake.ts';
+export { appClient } from './app-client.ts';
+export type { AppClient, CallInit, Person, RunningApp, SignedIn } from './app-client.ts';
 
 /** How start<Kind>() would get its server; synchronous and cheap (env vars and file checks only, no processes). */
 export function infraAvailability(kind: Infra): InfraAvailability {
