@@ -73,6 +73,12 @@ describeWithInfra(['postgres'], 'profiles, the directory, referrals and verifica
     const cy = await registered(svc, person('cy'), referralCode);
     const list = await get('/referral/list', { id: ana });
     expect(ReferralList.parse(list.json())).toEqual([{ id: expect.any(Number), referredId: cy, createdAt: expect.any(String), firstName: 'Cy', lastName: 'Rojas' }]);
+    expect(list.headers['x-total-count']).toBe('1');
+    // A page at a time, newest first, the total in X-Total-Count.
+    const dee = await registered(svc, person('dee'), referralCode);
+    const second = await get('/referral/list?limit=1&offset=1', { id: ana });
+    expect([ReferralList.parse(second.json()).map((r) => r.referredId), second.headers['x-total-count']]).toEqual([[cy], '2']);
+    expect(ReferralList.parse((await get('/referral/list?limit=1', { id: ana })).json()).map((r) => r.referredId)).toEqual([dee]);
     expect(ReferralList.parse((await get('/referral/list', { id: bea })).json())).toEqual([]);
     expect((await get('/referral/code')).statusCode).toBe(401);
     expect((await get('/referral/list')).statusCode).toBe(401);
@@ -133,11 +139,12 @@ describeWithInfra(['postgres'], 'profiles, the directory, referrals and verifica
     em.create(PasswordReset, { userId: bea, tokenHash: 'new', expiresAt: new Date(Date.now() + 3600_000) });
     await em.flush();
 
+    const users = await svc.ctx.orm.em.fork().count(User, {});
     await svc.ctx.jobs.enqueue(PURGE_EXPIRED_TOKENS, {});
     await expect.poll(async () => svc.ctx.orm.em.fork().count(PendingSignup, { email: stale.email })).toBe(0);
     const after = svc.ctx.orm.em.fork();
     expect(await after.count(PendingSignup, { email: fresh.email })).toBe(1);
     expect((await after.find(PasswordReset, {})).map((r) => r.tokenHash)).toEqual(['new']);
-    expect(await after.count(User, {})).toBe(4);
+    expect(await after.count(User, {})).toBe(users);
   });
 });

@@ -25,7 +25,7 @@ export const queryKeys = {
   currentUser: [Routes.identity.currentUser.path] as const,
   bankAccounts: [Routes.accounts.list.path] as const,
   referralCode: [Routes.identity.referralCode.path] as const,
-  referralList: [Routes.identity.referralList.path] as const,
+  referralList: (page: Page) => [Routes.identity.referralList.path, page] as const,
   userDirectory: [Routes.identity.directory.path] as const,
   ratingsForUser: (userId: number) => [Routes.rating.forUser.path, userId] as const,
   user: (userId: number) => [Routes.identity.user.path, userId] as const,

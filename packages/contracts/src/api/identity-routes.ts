@@ -132,8 +132,8 @@ export const IdentityRoutes = routeGroup('identity', {
     responses: { 200: ReferralCodeResponse },
   },
   referralList: {
-    method: 'GET', path: '/api/referral/list', access: 'user',
-    summary: 'The people the signed-in user referred, newest first.',
+    method: 'GET', path: '/api/referral/list', access: 'user', query: PaginationQuery, paginated: true,
+    summary: 'The people the signed-in user referred, newest first, a page at a time (X-Total-Count: how many in all).',
     responses: { 200: ReferralList },
   },
   directory: {

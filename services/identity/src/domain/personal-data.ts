@@ -25,7 +25,7 @@ export async function personalDataOf(em: EntityManager, user: User): Promise<Ide
     verificationRequests: requests.map((r) => ({
       id: r.id, type: r.type, status: r.status, createdAt: r.createdAt.toISOString(), decidedAt: r.decidedAt?.toISOString() ?? null,
     })),
-    referrals: await referralsMadeBy(em, user.id),
+    referrals: (await referralsMadeBy(em, user.id)).referrals,
     knownDevices: await knownDevicesOf(em, user.id),
     twoFactor: twoFactorRecord(await em.findOne(TwoFactor, { userId: user.id })),
   };

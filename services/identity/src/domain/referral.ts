@@ -17,16 +17,24 @@ export const ReferralSchema = defineEntity({
 export class Referral extends ReferralSchema.class {}
 ReferralSchema.setClass(Referral);
 
-/** The people a user brought in, newest first, with their names (the profile's Referrals tab, the data download). */
-export async function referralsMadeBy(em: EntityManager, referrerId: number): Promise<ReferralBody[]> {
-  const referrals = await em.find(Referral, { referrerId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+/**
+ * The people a user brought in, newest first, with their names, and how many there are in all: a page of them (the
+ * profile's Referrals tab) or, without `page`, every one (the data download).
+ */
+export async function referralsMadeBy(
+  em: EntityManager, referrerId: number, page?: { limit: number; offset: number },
+): Promise<{ referrals: ReferralBody[]; total: number }> {
+  const [referrals, total] = await em.findAndCount(Referral, { referrerId }, { orderBy: { createdAt: 'desc', id: 'desc' }, ...page });
   const users = await em.find(User, { id: { $in: referrals.map((r) => r.referredId) } }, { fields: ['firstName', 'lastName'] });
   const byId = new Map(users.map((u) => [u.id, u]));
-  return referrals.map((r) => ({
-    id: r.id,
-    referredId: r.referredId,
-    createdAt: r.createdAt.toISOString(),
-    firstName: byId.get(r.referredId)?.firstName ?? '',
-    lastName: byId.get(r.referredId)?.lastName ?? '',
-  }));
+  return {
+    total,
+    referrals: referrals.map((r) => ({
+      id: r.id,
+      referredId: r.referredId,
+      createdAt: r.createdAt.toISOString(),
+      firstName: byId.get(r.referredId)?.firstName ?? '',
+      lastName: byId.get(r.referredId)?.lastName ?? '',
+    })),
+  };
 }

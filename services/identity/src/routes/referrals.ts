@@ -24,9 +24,11 @@ export async function referralRoutes(app: FastifyInstance): Promise<void> {
     return { referralCode: user.referralCode };
   });
 
-  /** The people the signed-in user brought in, newest first, with their names. */
-  serve(app, routes.referralList, async (request) => {
+  /** The people the signed-in user brought in, newest first, with their names: a page, the total in X-Total-Count. */
+  serve(app, routes.referralList, async (request, reply) => {
     const { userId } = requireUser(request);
-    return referralsMadeBy(request.em, userId);
+    const { referrals, total } = await referralsMadeBy(request.em, userId, request.query);
+    reply.header('x-total-count', String(total));
+    return referrals;
   });
 }

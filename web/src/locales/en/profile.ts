@@ -17,6 +17,7 @@ export default {
     failed: 'Unable to load your referrals. Please try again later.',
     none: 'You have not referred anyone yet. Use Invite Friends to share your referral code.',
     joined: 'Joined {{when}}',
+    pages: 'Referral pages',
   },
   inviteDialog: {
     title: 'Invite Friends',

@@ -17,6 +17,7 @@ export default {
     failed: 'No se pudieron cargar tus referidos. Inténtalo más tarde.',
     none: 'Todavía no has invitado a nadie. Usa Invitar amigos para compartir tu código de referido.',
     joined: 'Se unió {{when}}',
+    pages: 'Páginas de referidos',
   },
   inviteDialog: {
     title: 'Invitar amigos',

@@ -1,17 +1,17 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Routes } from '@puente/contracts';
-import { read } from '../../../lib/api-client.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { callWithHeaders } from '../../../lib/api-client.ts';
+import { queryKeys, type Page } from '../../../lib/query-keys.ts';
 
-/** GET /api/referral/list: the people the user referred, newest first. */
-export async function getReferrals() {
-  return (await read(Routes.identity.referralList)) ?? [];
-}
-
-export function referralsQueryOptions() {
-  return queryOptions({ queryKey: queryKeys.referralList, queryFn: getReferrals });
-}
-
-export function useReferrals() {
-  return useQuery(referralsQueryOptions());
+/** GET /api/referral/list: a page of the people the user referred, newest first, and how many there are in all. */
+export function useReferrals(page: Page) {
+  return useQuery({
+    queryKey: queryKeys.referralList(page),
+    queryFn: async () => {
+      const { data, headers } = await callWithHeaders(Routes.identity.referralList, { query: page });
+      return { items: data, total: Number(headers.get('x-total-count') ?? data.length) };
+    },
+    // Turning a page keeps the one shown (and the stat's total) until the next arrives.
+    placeholderData: keepPreviousData,
+  });
 }

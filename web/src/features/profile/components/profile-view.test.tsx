@@ -36,6 +36,30 @@ describe('the profile', () => {
     await waitFor(() => expect((screen.getByRole('switch', { name: 'Email me about unread notifications' }) as HTMLInputElement).checked).toBe(true));
   });
 
+  it('lists referrals 20 a page, newest first, and counts them all in the stat', async () => {
+    const referred = Array.from({ length: 23 }, (_, i) => ({
+      id: 23 - i, referredId: 100 + i, createdAt: '2026-02-01T00:00:00.000Z', firstName: `Friend${i + 1}`, lastName: 'Soto',
+    }));
+    const api = profileApi();
+    api.on({
+      'GET /api/referral/list': ({ url }) => {
+        const query = new URLSearchParams(url.slice(url.indexOf('?')));
+        const offset = Number(query.get('offset'));
+        return { body: referred.slice(offset, offset + Number(query.get('limit'))), headers: { 'x-total-count': String(referred.length) } };
+      },
+    });
+    renderWithRoutes(<ProfileView user={user} />);
+    const stats = screen.getByLabelText('Statistics');
+    await waitFor(() => expect(stats.textContent).toContain('Referrals made23'));
+    fireEvent.click(screen.getByRole('tab', { name: 'Referrals' }));
+    const panel = screen.getByRole('tabpanel');
+    const listed = () => within(panel).getAllByText(/^Friend\d+ Soto$/).map((item) => item.textContent);
+    expect(listed()).toEqual(referred.slice(0, 20).map((r) => `${r.firstName} Soto`));
+    fireEvent.click(within(screen.getByRole('navigation', { name: 'Referral pages' })).getByRole('button', { name: 'Go to page 2' }));
+    await waitFor(() => expect(listed()).toEqual(['Friend21 Soto', 'Friend22 Soto', 'Friend23 Soto']));
+    expect(stats.textContent).toContain('Referrals made23');
+  });
+
   it('invites friends with the referral code and link, and copies them', async () => {
     profileApi();
     const writeText = vi.fn().mockResolvedValue(undefined);

@@ -14,6 +14,7 @@ import CardContent from '@mui/material/CardContent';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
+import Pagination from '@mui/material/Pagination';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
@@ -38,11 +39,15 @@ import { YourData } from './your-data.tsx';
 
 type Open = 'invite' | 'verify' | 'name' | null;
 
+/** Referrals listed a page at a time: a referral programme's keenest members bring in hundreds. */
+const REFERRALS_PER_PAGE = 20;
+
 export function ProfileView({ user, actions }: { user: CurrentUser; actions?: ReactNode }) {
   const { t } = useTranslation('profile');
   const [open, setOpen] = useState<Open>(null);
   const [tab, setTab] = useState<'ratings' | 'referrals'>('ratings');
-  const referrals = useReferrals();
+  const [referralPage, setReferralPage] = useState(1);
+  const referrals = useReferrals({ limit: REFERRALS_PER_PAGE, offset: (referralPage - 1) * REFERRALS_PER_PAGE });
 
   return (
     <Box>
@@ -81,7 +86,7 @@ export function ProfileView({ user, actions }: { user: CurrentUser; actions?: Re
         <Stat label={t('stats.trustRating')} value={trustRatingLabel(user.trustRating)} />
         <Stat label={t('stats.totalRatings')} value={String(user.ratingCount)} />
         <Stat label={t('stats.transactions')} value={String(user.transactionCount)} />
-        <Stat label={t('stats.referrals')} value={referrals.isPending ? '…' : String(referrals.data?.length ?? 0)} />
+        <Stat label={t('stats.referrals')} value={referrals.isPending ? '…' : String(referrals.data?.total ?? 0)} />
       </Box>
 
       <Card>
@@ -92,7 +97,7 @@ export function ProfileView({ user, actions }: { user: CurrentUser; actions?: Re
           </Tabs>
         </Box>
         <Box role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} sx={{ p: 2 }}>
-          {tab === 'ratings' ? <RatingsTab userId={user.id} /> : <ReferralsTab referrals={referrals} />}
+          {tab === 'ratings' ? <RatingsTab userId={user.id} /> : <ReferralsTab referrals={referrals} page={referralPage} onPage={setReferralPage} />}
         </Box>
       </Card>
 
@@ -143,20 +148,24 @@ function RatingsTab({ userId }: { userId: number }) {
   );
 }
 
-function ReferralsTab({ referrals }: { referrals: ReturnType<typeof useReferrals> }) {
+function ReferralsTab({ referrals, page, onPage }: { referrals: ReturnType<typeof useReferrals>; page: number; onPage: (page: number) => void }) {
   const { t } = useTranslation('profile');
   if (referrals.isPending) return <Skeleton variant="rounded" height={80} />;
   if (referrals.isError) return <Alert severity="error">{t('referrals.failed')}</Alert>;
-  if (referrals.data.length === 0) {
+  if (referrals.data.total === 0) {
     return <Typography color="text.secondary">{t('referrals.none')}</Typography>;
   }
+  const pages = Math.ceil(referrals.data.total / REFERRALS_PER_PAGE);
   return (
-    <List disablePadding>
-      {referrals.data.map((referral) => (
-        <ListItem key={referral.id} divider disableGutters>
-          <ListItemText primary={`${referral.firstName} ${referral.lastName}`} secondary={t('referrals.joined', { when: formatRelativeTime(referral.createdAt) })} />
-        </ListItem>
-      ))}
-    </List>
+    <>
+      <List disablePadding>
+        {referrals.data.items.map((referral) => (
+          <ListItem key={referral.id} divider disableGutters>
+            <ListItemText primary={`${referral.firstName} ${referral.lastName}`} secondary={t('referrals.joined', { when: formatRelativeTime(referral.createdAt) })} />
+          </ListItem>
+        ))}
+      </List>
+      {pages > 1 ? <Pagination sx={{ pt: 2 }} count={pages} page={page} onChange={(_, next) => onPage(next)} aria-label={t('referrals.pages')} /> : null}
+    </>
   );
 }
