@@ -11,7 +11,7 @@ import {
   type ServiceName,
 } from '@puente/contracts';
 import { answeredNotModified, createHttpApp, MemoryVersionStore, requireUser, serve, serviceVersions } from '@puente/platform';
-import { auth, buildTestGateway, login, logger, sessionCookieOf, startFakeService, type FakeUpstream } from './test-helpers.ts';
+import { auth, buildTestGateway, login, logger, sessionCookieOf, startFakeService, users, type FakeUpstream } from './test-helpers.ts';
 
 const versions = new MemoryVersionStore();
 
@@ -41,6 +41,8 @@ describe('polled reads answered at the gateway', () => {
   let ana: string;
   let ben: string;
   let dora: string;
+  /** How many times the fake market built its list (a 304 builds none). */
+  let listed = 0;
   /** Users with blocks (the market hides user 9's requests from them), as the exchange service would find them. */
   const withBlocks = new Set<number>();
 
@@ -48,9 +50,10 @@ describe('polled reads answered at the gateway', () => {
     identity = await startFakeService('identity');
     // As the exchange service answers: the shared list, with the market's ETag, to a viewer without blocks.
     exchange = await pollingService('exchange', (app) => serve(app, Routes.exchange.requests, async (req, reply) => {
-      if (withBlocks.has(requireUser(req).userId)) return market.filter((r) => r.userId !== 9);
+      if (withBlocks.has(requireUser(req).userId)) return (listed++, market.filter((r) => r.userId !== 9));
       reply.header(POLL_AUDIENCE_HEADER, 'everyone');
       if (await answeredNotModified(req, reply, app.versions, Routes.exchange.requests.polled.keys())) return reply;
+      listed++;
       return market;
     }));
     notification = await pollingService('notification', (app) => serve(app, Routes.notification.count, async (req) => ({ count: unread[requireUser(req).userId] ?? 0 })));
@@ -218,6 +221,27 @@ describe('polled reads answered at the gateway', () => {
     // Everyone else keeps the shared copy, unasked.
     expect((await poll('/api/exchange-requests', ben, tag)).statusCode).toBe(304);
     expect(exchange.asked()).toBe(asked + 1);
+  });
+
+  it('asks the service of a new user\'s first poll on the kept answer: a 304 from it, and the user gets the kept copy', async () => {
+    withBlocks.clear();
+    const shared = await poll('/api/exchange-requests', ben);
+    const [asked, built] = [exchange.asked(), listed];
+    Object.assign(users, { 'eve@example.com': { id: 5, role: 'user' }, 'fay@example.com': { id: 6, role: 'user' } });
+    const eve = sessionCookieOf(await login(gateway, 'eve@example.com'))!;
+    const first = await poll('/api/exchange-requests', eve);
+    expect(first.statusCode).toBe(200);
+    expect([first.body, first.headers.etag, first.headers['x-total-count']]).toEqual([shared.body, shared.headers.etag, shared.headers['x-total-count']]);
+    expect([exchange.asked(), listed]).toEqual([asked + 1, built]); // asked, but no list built
+    expect((await poll('/api/exchange-requests', eve, String(first.headers.etag))).statusCode).toBe(304);
+    expect(exchange.asked()).toBe(asked + 1); // heard: Eve sees the list everyone sees
+    // A new user with blocks is still given their own list.
+    withBlocks.add(6);
+    const fay = sessionCookieOf(await login(gateway, 'fay@example.com'))!;
+    const own = await poll('/api/exchange-requests', fay);
+    expect(ExchangeRequestList.parse(own.json()).every((r) => r.userId !== 9)).toBe(true);
+    expect(own.headers.etag).not.toBe(shared.headers.etag);
+    expect(listed).toBe(built + 1);
   });
 
   it('asks the service of a visitor\'s poll (no session, no versions): 401 as before', async () => {

@@ -14,7 +14,9 @@
  * A shared route some callers see filtered (`viewer`: the market without the requests of users they blocked or who
  * blocked them) puts the caller's own version in their ETag; the gateway serves them the shared copy, under the
  * shared ETag, only while that version is the one at which the service last answered them as everyone
- * (POLL_AUDIENCE_HEADER). A caller with blocks is proxied on every change (their own 304s are still answered here).
+ * (POLL_AUDIENCE_HEADER). Such a caller is asked for conditionally on the kept shared answer, so that the service
+ * answers a caller who sees it (a new one, most of them) with a 304 instead of the list. A caller with blocks is
+ * proxied on every change (their own 304s are still answered here).
  * When the versions cannot be read, the request is simply proxied (the service decides).
  */
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
@@ -56,9 +58,14 @@ export interface PolledReads {
 
 /**
  * Not answered here: for a shared route, `etag` and `fetched` when this caller fetches for everyone; for a `viewer`
- * route's caller not known to see the shared answer, `heard`, to be given the service's answer headers.
+ * route's caller not known to see the shared answer, `heard`, to be given the service's answer headers, and
+ * `ifShared` when the shared answer is kept here.
  */
-export type Poll = { answered: true } | { answered: false; etag?: string; fetched?: () => void; heard?: (headers: Record<string, unknown>) => void };
+export type Poll = { answered: true } | {
+  answered: false; etag?: string; fetched?: () => void; heard?: (headers: Record<string, unknown>) => void;
+  /** Ask the service with If-None-Match: `etag`; its 304 means the caller sees that shared answer, which `send` sends. */
+  ifShared?: { etag: string; send: () => Promise<void> };
+};
 
 /** The URL the service sees (the gateway strips /api): the ETag is made of it, on both sides. */
 export const serviceUrlOf = (url: string) => url.replace(/^\/api(?=\/)/, '');
@@ -126,10 +133,14 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
         return { answered: true };
       }
       if (viewer && !shared) {
-        return {
-          answered: false,
-          heard: (headers) => { if (headers[POLL_AUDIENCE_HEADER] === 'everyone') everyoneAt.set(viewer.key, viewer.version); },
+        const heard = (headers: Record<string, unknown>) => {
+          if (headers[POLL_AUDIENCE_HEADER] === 'everyone') everyoneAt.set(viewer.key, viewer.version);
         };
+        // Asked on the shared answer kept here: a viewer who sees it (most: no blocks) costs the service a 304.
+        const sharedEtag = pollEtag(current.slice(0, -1), url);
+        const keptShared = kept?.get(sharedEtag);
+        if (!keptShared || etagMatches(request.headers['if-none-match'], sharedEtag)) return { answered: false, heard };
+        return { answered: false, heard, ifShared: { etag: sharedEtag, send: () => sendAnswer(request, reply, keptShared) } };
       }
       if (!shared || !kept) return { answered: false };
       if (await sendKept(request, reply, etag)) return { answered: true };

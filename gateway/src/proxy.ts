@@ -43,6 +43,8 @@ interface Exchange {
   shared?: { etag: string; fetched: () => void };
   /** A polled answer whose headers say whether its caller sees the shared one (polled.ts). */
   heard?: (headers: Record<string, unknown>) => void;
+  /** Asked on the shared answer kept here: the service's 304 means this caller gets that answer (polled.ts). */
+  ifShared?: { etag: string; send: () => Promise<void> };
 }
 
 /**
@@ -80,8 +82,12 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
 
   const proxyOptions = (service: ServiceName) => ({
     retryDelay: retryOnceIfUnsent,
-    rewriteRequestHeaders: (request: FastifyRequest, headers: IncomingHttpHeaders) =>
-      upstreamHeaders(request, headers, exchanges.get(request)?.internalToken),
+    rewriteRequestHeaders: (request: FastifyRequest, headers: IncomingHttpHeaders) => {
+      const exchange = exchanges.get(request);
+      const upstream = upstreamHeaders(request, headers, exchange?.internalToken);
+      if (exchange?.ifShared) upstream['if-none-match'] = exchange.ifShared.etag;
+      return upstream;
+    },
     rewriteHeaders: (headers: IncomingHttpHeaders, request: FastifyRequest | undefined) => {
       const action = headers[SESSION_ACTION_HEADER];
       if (action !== undefined) {
@@ -111,6 +117,12 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
       if ((res.statusCode ?? 500) < 400) exchange?.heard?.(reply.getHeaders());
       void afterResponse(deps, request, reply, res.statusCode ?? 0, exchange?.sessionAction)
         .then(async () => {
+          if (exchange?.ifShared && res.statusCode === 304) {
+            // The caller sees the shared answer (the 304 answers the If-None-Match sent for them): theirs is the kept one.
+            res.stream.resume();
+            reply.removeHeader('content-length');
+            return await exchange.ifShared.send();
+          }
           const shared = exchange?.shared;
           if (!shared) return reply.send(res.stream);
           try {
@@ -154,6 +166,7 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
               if (poll.answered) return reply;
               if (poll.etag && poll.fetched) exchange.shared = { etag: poll.etag, fetched: poll.fetched };
               if (poll.heard) exchange.heard = poll.heard;
+              if (poll.ifShared) exchange.ifShared = poll.ifShared;
             }
             if (session) exchange.internalToken = await callerToken(session);
             exchanges.set(request, exchange);
