@@ -89,12 +89,12 @@ export function TradeChat({ match, userId, partnerName }: { match: ExchangeMatch
       {WRITABLE.has(match.status) ? (
         <Stack component="form" direction="row" spacing={1} onSubmit={send}>
           <TextField
-            size="small" fullWidth value={text} onChange={(e) => setText(e.target.value)}
+            size="small" fullWidth sx={{ minWidth: 0 }} value={text} onChange={(e) => setText(e.target.value)}
             placeholder={t('chat.placeholder')} slotProps={{ htmlInput: { maxLength: CHAT_MESSAGE_MAX, 'aria-label': t('chat.placeholder') } }}
           />
-          <Button type="submit" variant="outlined" disabled={post.isPending || !text.trim()}>{t('chat.send')}</Button>
+          <Button type="submit" variant="outlined" disabled={post.isPending || !text.trim()} sx={{ flexShrink: 0 }}>{t('chat.send')}</Button>
           <input ref={picker} type="file" hidden accept={ATTACHMENT_ACCEPT} onChange={attachFile} data-testid="chat-attach-input" />
-          <Button variant="text" disabled={attach.isPending} onClick={() => picker.current?.click()} sx={{ whiteSpace: 'nowrap' }}>
+          <Button variant="text" disabled={attach.isPending} onClick={() => picker.current?.click()} sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}>
             {t('chat.attach')}
           </Button>
         </Stack>

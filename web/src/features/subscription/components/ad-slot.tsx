@@ -18,7 +18,7 @@ export function AdSlot({ tier }: { tier: SubscriptionTier }) {
           <Typography variant="overline" color="text.secondary">{t('ad.label')}</Typography>
           <Typography variant="body2">{t('ad.text')}</Typography>
         </div>
-        <Button component={RouterLink} to={paths.subscription} size="small" variant="outlined">{t('ad.cta')}</Button>
+        <Button component={RouterLink} to={paths.subscription} size="small" variant="outlined" sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}>{t('ad.cta')}</Button>
       </Stack>
     </Paper>
   );
