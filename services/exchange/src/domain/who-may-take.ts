@@ -5,9 +5,9 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AcceptRefusal, meetsTrustLevel, type ExchangeRequest as RequestView } from '@puente/contracts';
-import { AppError, notFound } from '@puente/platform';
-import { blockBetween } from './blocks.ts';
-import type { ExchangeRequest } from './exchange-request.ts';
+import { AppError, notFound, qualifiedTable } from '@puente/platform';
+import { Block, blockBetween } from './blocks.ts';
+import { ExchangeRequest } from './exchange-request.ts';
 import { Trader, trustLevelOf } from './traders.ts';
 
 export const REQUEST_NOT_FOUND = 'Exchange request not found';
@@ -18,19 +18,37 @@ export async function assertVisibleTo(em: EntityManager, posterId: number, viewe
 }
 
 /** An accept's refusal for a block: 404 when the poster blocked the taker, 403 (with a code) the other way round. */
-export async function assertNotBlocked(em: EntityManager, posterId: number, takerId: number): Promise<void> {
-  const block = await blockBetween(em, posterId, takerId);
+function refuseBlock(block: 'first' | 'second' | null): void {
   if (block === 'first') throw notFound(REQUEST_NOT_FOUND);
   if (block === 'second') {
     throw new AppError(403, AcceptRefusal.youBlocked, 'You have blocked this user: unblock them to accept their exchange request.');
   }
 }
 
+/**
+ * The request an accept names, as its early refusal reads it (no transaction, no lock): its poster and status, and
+ * the refusal for a block between the poster and the taker, in one query — a crowd accepting a sought-after
+ * request is refused by this read alone. Null when there is no such request.
+ */
+export async function requestSeenByTaker(
+  em: EntityManager, requestId: number, takerId: number,
+): Promise<(Pick<ExchangeRequest, 'userId' | 'status'> & { refuseBlock(): void }) | null> {
+  const [row] = await em.execute<{ user_id: number; status: ExchangeRequest['status']; blocker_id: number | null }[]>(
+    `select r.user_id, r.status,
+       (select b.blocker_id from ${qualifiedTable(em, Block)} b
+         where (b.blocker_id = r.user_id and b.blocked_id = ?) or (b.blocker_id = ? and b.blocked_id = r.user_id)
+         order by b.blocker_id = r.user_id desc limit 1) as blocker_id
+     from ${qualifiedTable(em, ExchangeRequest)} r where r.id = ?`, [takerId, takerId, requestId]);
+  if (!row) return null;
+  const block = row.blocker_id === null ? null : row.blocker_id === row.user_id ? 'first' : 'second';
+  return { userId: row.user_id, status: row.status, refuseBlock: () => refuseBlock(block) };
+}
+
 /** Throws the refusal (404, or 403 with a code) when `takerId` may not accept `request`. */
 export async function assertMayTake(
   em: EntityManager, request: Pick<ExchangeRequest, 'userId' | 'minTrustLevel' | 'verifiedOnly'>, takerId: number,
 ): Promise<void> {
-  await assertNotBlocked(em, request.userId, takerId);
+  refuseBlock(await blockBetween(em, request.userId, takerId));
   if (!request.minTrustLevel && !request.verifiedOnly) return;
   const taker = await em.findOne(Trader, { userId: takerId });
   if (request.verifiedOnly && !taker?.idVerified) {

@@ -14,7 +14,7 @@ import { assertMayTrade } from '../domain/sanctions.ts';
 import { matchView, matchViews } from '../domain/views.ts';
 import { lockPair } from '../domain/blocks.ts';
 import { announceInChat } from '../domain/chat.ts';
-import { assertMayTake, assertNotBlocked } from '../domain/who-may-take.ts';
+import { assertMayTake, requestSeenByTaker } from '../domain/who-may-take.ts';
 import { MATCH_NOT_FOUND, NEEDS_BOTH_ACCOUNTS, REQUEST_NOT_FOUND, type RouteDeps } from './deps.ts';
 
 const routes = Routes.exchange;
@@ -42,20 +42,21 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
      * Accept an open request. Most accepts of a sought-after request come once it is taken: one read, without a
      * transaction or a lock, refuses them (409). The others queue on the request's row lock, and each one after the
      * first finds it matched; the unique index on a request's live match is the last word should anything slip by.
-     * A block between the two is refused before anything else (domain/who-may-take.ts).
+     * A block between the two is refused before anything else, by the same read (domain/who-may-take.ts).
      */
     serve(app, routes.createMatch, async (request) => {
       const { userId } = requireUser(request);
       const id = request.body.exchangeRequestId;
-      const seen = await request.em.findOne(ExchangeRequest, { id }, { fields: ['userId', 'status'] });
-      if (seen && seen.userId !== userId) await assertNotBlocked(request.em, seen.userId, userId);
+      const seen = await requestSeenByTaker(request.em, id, userId);
+      seen?.refuseBlock();
       mayAccept(seen, userId);
       const at = now();
       try {
         const created = await ctx.transaction(async (tx) => {
           const found = await tx.findOne(ExchangeRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-          if (found) await lockPair(tx, found.userId, userId);
+          // Those queued behind the first accept stop here, holding the row's lock no longer than this.
           mayAccept(found, userId);
+          await lockPair(tx, found.userId, userId);
           await assertMayTake(tx, found, userId);
           await assertNotDeleted(tx, userId);
           await assertMayTrade(tx, userId);
