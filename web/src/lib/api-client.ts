@@ -77,6 +77,12 @@ export async function callWithHeaders<R extends ApiRoute>(route: R, ...[input]: 
   return { data: (text ? JSON.parse(text) : undefined) as SuccessData<R>, headers: response.headers };
 }
 
+/** One page of a paginated route and how many items there are in all: its X-Total-Count (the page's length without it). */
+export async function callPage<R extends ApiRoute>(route: R, ...args: CallArgs<R>): Promise<{ items: SuccessData<R>; total: number }> {
+  const { data, headers } = await callWithHeaders(route, ...args);
+  return { items: data, total: Number(headers.get('x-total-count') ?? (data as unknown[]).length) };
+}
+
 /** The request of one call, as every call sends it (cookies; JSON only when there is a body). */
 function send(route: ApiRoute, input: object | undefined): Promise<Response> {
   const { params, query, body } = (input ?? {}) as { params?: Record<string, string | number>; query?: object; body?: unknown };

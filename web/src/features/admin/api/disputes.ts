@@ -1,16 +1,13 @@
 /** The admins' disputes: the queue (GET), one dispute with both parties' history, its chat, resolving it and lifting a suspension. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Routes, type DisputeResolve } from '@puente/contracts';
-import { call, callWithHeaders, read } from '../../../lib/api-client.ts';
+import { call, callPage, read } from '../../../lib/api-client.ts';
 import { queryKeys, type Page } from '../../../lib/query-keys.ts';
 
 export function useDisputeQueue(status: 'open' | 'resolved' | undefined, page: Page) {
   return useQuery({
     queryKey: queryKeys.disputeQueue(status, page),
-    queryFn: async () => {
-      const { data, headers } = await callWithHeaders(Routes.exchange.disputeQueue, { query: { ...page, ...(status ? { status } : {}) } });
-      return { items: data, total: Number(headers.get('x-total-count') ?? data.length) };
-    },
+    queryFn: () => callPage(Routes.exchange.disputeQueue, { query: { ...page, ...(status ? { status } : {}) } }),
   });
 }
 

@@ -1,23 +1,21 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { Routes } from '@puente/contracts';
-import { callWithHeaders, unlessSignedOut, type ApiResponse } from '../../../lib/api-client.ts';
+import { callPage, unlessSignedOut } from '../../../lib/api-client.ts';
 import { queryKeys, type AttemptFilters, type Page } from '../../../lib/query-keys.ts';
 
 /** One page of attempts, newest first, and how many match the filters in all (X-Total-Count); 401 reads as none. */
-async function attemptsPage<T>(reading: Promise<ApiResponse<T[]>>): Promise<{ items: T[]; total: number }> {
-  const answer = await unlessSignedOut(reading);
-  if (!answer) return { items: [], total: 0 };
-  return { items: answer.data, total: Number(answer.headers.get('x-total-count') ?? answer.data.length) };
+async function attemptsPage<T>(reading: Promise<{ items: T[]; total: number }>): Promise<{ items: T[]; total: number }> {
+  return (await unlessSignedOut(reading)) ?? { items: [], total: 0 };
 }
 
 /** GET /api/admin/signup-attempts?email&from&to&limit&offset */
 export function getSignupAttempts(filters: AttemptFilters, page: Page) {
-  return attemptsPage(callWithHeaders(Routes.audit.signupAttempts, { query: { ...filters, ...page } }));
+  return attemptsPage(callPage(Routes.audit.signupAttempts, { query: { ...filters, ...page } }));
 }
 
 /** GET /api/admin/login-attempts?email&from&to&limit&offset */
 export function getLoginAttempts(filters: AttemptFilters, page: Page) {
-  return attemptsPage(callWithHeaders(Routes.audit.loginAttempts, { query: { ...filters, ...page } }));
+  return attemptsPage(callPage(Routes.audit.loginAttempts, { query: { ...filters, ...page } }));
 }
 
 export function signupAttemptsQueryOptions(filters: AttemptFilters, page: Page) {

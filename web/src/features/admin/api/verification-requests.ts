@@ -1,16 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Routes } from '@puente/contracts';
-import { call, callWithHeaders } from '../../../lib/api-client.ts';
+import { call, callPage } from '../../../lib/api-client.ts';
 import { queryKeys, type Page } from '../../../lib/query-keys.ts';
 
 /** GET /api/admin/verification-requests: a page of the requests waiting for review, oldest first, and how many wait. */
 export function usePendingVerificationRequests(page: Page) {
   return useQuery({
     queryKey: queryKeys.verificationRequests(page),
-    queryFn: async () => {
-      const { data, headers } = await callWithHeaders(Routes.identity.verificationRequests, { query: page });
-      return { items: data, total: Number(headers.get('x-total-count') ?? data.length) };
-    },
+    queryFn: () => callPage(Routes.identity.verificationRequests, { query: page }),
   });
 }
 

@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Routes } from '@puente/contracts';
-import { callWithHeaders } from '../../../lib/api-client.ts';
+import { callPage } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 export const HISTORY_PAGE_SIZE = 20;
@@ -10,10 +10,10 @@ export function useTransactionHistory() {
   return useInfiniteQuery({
     queryKey: queryKeys.transactionHistory,
     initialPageParam: 0,
-    queryFn: async ({ pageParam }) => {
-      const { data, headers } = await callWithHeaders(Routes.exchange.history, { query: { limit: HISTORY_PAGE_SIZE, offset: pageParam } });
-      return { items: data, offset: pageParam, total: Number(headers.get('x-total-count') ?? data.length) };
-    },
+    queryFn: async ({ pageParam }) => ({
+      ...await callPage(Routes.exchange.history, { query: { limit: HISTORY_PAGE_SIZE, offset: pageParam } }),
+      offset: pageParam,
+    }),
     getNextPageParam: (last) => (last.offset + last.items.length < last.total ? last.offset + last.items.length : undefined),
   });
 }

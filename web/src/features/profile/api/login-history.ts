@@ -1,14 +1,14 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { Routes } from '@puente/contracts';
-import { callWithHeaders } from '../../../lib/api-client.ts';
+import { callPage } from '../../../lib/api-client.ts';
 
 /** The history's query key: its route's path, then the page. */
 export const loginHistoryKey = [Routes.audit.ownLoginHistory.path] as const;
 
 /** GET /api/users/me/login-history: a page of the user's own login attempts, newest first, and their total. */
 export async function getLoginHistory(page: { limit: number; offset: number }) {
-  const { data, headers } = await callWithHeaders(Routes.audit.ownLoginHistory, { query: page });
-  return { attempts: data, total: Number(headers.get('x-total-count') ?? data.length) };
+  const { items, total } = await callPage(Routes.audit.ownLoginHistory, { query: page });
+  return { attempts: items, total };
 }
 
 export function loginHistoryQueryOptions(page: { limit: number; offset: number }) {
