@@ -15,6 +15,7 @@ export * from './messaging/outbox.ts';
 export * from './messaging/inbox.ts';
 export * from './jobs/port.ts';
 export * from './mail.ts';
+export * from './testing-aids.ts';
 export * from './sealing.ts';
 export * from './service.ts';
 export * from './observability/metrics.ts';

@@ -14,8 +14,12 @@ import type { Logger } from './logger.ts';
 
 const optional = <S extends z.ZodType>(schema: S) => blankAsUnset(schema.optional());
 
-/** The settings of a service that sends email (spread into its settings schema: `...MailSettings.shape`). */
+/**
+ * The settings of a service that sends email: spread into its settings schema (`...MailSettings.shape`), and its
+ * schema refined with `mailInProduction`.
+ */
 export const MailSettings = z.object({
+  NODE_ENV: optional(z.enum(['development', 'production', 'test'], 'NODE_ENV must be development, production or test')),
   SMTP_URL: optional(z.string().regex(/^smtps?:\/\/./, 'SMTP_URL must be an smtp:// or smtps:// URL')),
   MAIL_FROM: optional(z.string()),
   MAIL_DIR: optional(z.string()),
@@ -23,6 +27,20 @@ export const MailSettings = z.object({
   PUBLIC_URL: optional(z.url({ protocol: /^https?$/, error: 'PUBLIC_URL must be an http(s) origin such as https://puente.example' })),
 });
 export type MailSettings = z.infer<typeof MailSettings>;
+
+export const SMTP_URL_REQUIRED = 'SMTP_URL is required in production (or set MAIL_DIR to keep emails as files)';
+export const PUBLIC_URL_REQUIRED = 'PUBLIC_URL is required in production: the address the links in emails open (e.g. https://puente.example)';
+
+/**
+ * In production an email must reach its reader, and its links the real app: SMTP_URL (or a MAIL_DIR set on purpose,
+ * whose files an operator collects) and PUBLIC_URL are required, each named when missing. The demo defaults both.
+ * Usage: `z.object({ ...MailSettings.shape, ... }).superRefine(mailInProduction)`.
+ */
+export function mailInProduction(s: MailSettings, ctx: z.RefinementCtx): void {
+  if (s.NODE_ENV !== 'production') return;
+  if (!s.SMTP_URL && !s.MAIL_DIR) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: SMTP_URL_REQUIRED });
+  if (!s.PUBLIC_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: PUBLIC_URL_REQUIRED });
+}
 
 const DEFAULT_PUBLIC_URL = 'http://localhost:8080';
 const DEFAULT_MAIL_FROM = 'Puente <no-reply@puente.local>';
