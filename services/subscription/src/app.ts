@@ -10,7 +10,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { blankAsUnset, defineService, type ServiceContext } from '@puente/platform';
+import type { PaymentsMode } from '@puente/contracts';
+import { blankAsUnset, defineService, testingAids, type ServiceContext } from '@puente/platform';
 import { ProviderEventSchema, SubscriptionSchema } from './domain/subscription.ts';
 import type { PaymentProvider } from './domain/payments.ts';
 import { StripePayments, type StripeSettings } from './domain/stripe-payments.ts';
@@ -45,12 +46,10 @@ export const SubscriptionSettings = z.object({
 });
 export type SubscriptionSettings = z.infer<typeof SubscriptionSettings>;
 
-export type PaymentMode = 'stripe' | 'test' | 'off';
-
-export function paymentMode(s: SubscriptionSettings): PaymentMode {
+/** Stripe with a key; else the test payment mode where the testing aids allow it (the demo, or PAYMENTS_TEST_MODE=true); else none. */
+export function paymentMode(s: SubscriptionSettings): PaymentsMode {
   if (s.STRIPE_SECRET_KEY) return 'stripe';
-  if (s.PAYMENTS_TEST_MODE === 'true' || (s.NODE_ENV !== 'production' && s.PAYMENTS_TEST_MODE !== 'false')) return 'test';
-  return 'off';
+  return testingAids(s).testPayments ? 'test' : 'unavailable';
 }
 
 export interface SubscriptionOptions {
@@ -65,7 +64,7 @@ export function subscriptionService(settings: SubscriptionSettings = Subscriptio
   let payments: PaymentProvider | null = null;
   /** The provider, made once the service's database is known (the test mode keeps its records there). */
   const providerFor = (ctx: Pick<ServiceContext, 'orm'>): PaymentProvider | null => {
-    if (payments || mode === 'off') return payments;
+    if (payments || mode === 'unavailable') return payments;
     payments = mode === 'stripe'
       ? new StripePayments({
         secretKey: settings.STRIPE_SECRET_KEY!, publishableKey: settings.STRIPE_PUBLISHABLE_KEY ?? null,
@@ -91,8 +90,8 @@ export function subscriptionService(settings: SubscriptionSettings = Subscriptio
       }
     },
     async routes(app, ctx) {
-      const deps = { ctx, now, payments: providerFor(ctx) };
-      if (mode === 'off') ctx.logger.warn('no STRIPE_SECRET_KEY and no test payment mode: the payment routes answer 503');
+      const deps = { ctx, now, mode, payments: providerFor(ctx) };
+      if (mode === 'unavailable') ctx.logger.warn('no STRIPE_SECRET_KEY and no test payment mode (PAYMENTS_TEST_MODE=true): the payment routes answer 503 payments_not_configured');
       if (mode === 'test') ctx.logger.info('test payment mode: no real payment (test cards 4242 4242 4242 4242, 4000 0000 0000 0002)');
       await app.register(subscriptionRoutes(deps));
       await app.register(supportRoutes(deps));

@@ -69,7 +69,7 @@ describeWithInfra(['postgres'], 'subscriptions through Stripe', () => {
   it('shows Stripe\'s publishable key, no test mode, and has no test checkout', async () => {
     const ana = await user();
     expect(await info(ana)).toEqual({
-      tier: 'free', status: 'none', currentPeriodEnd: null, cancelAtPeriodEnd: false, plan: SubscriptionPlans.free, testMode: false, paymentNotice: null, publishableKey: 'pk_test_suite',
+      tier: 'free', status: 'none', currentPeriodEnd: null, cancelAtPeriodEnd: false, plan: SubscriptionPlans.free, payments: 'stripe', paymentNotice: null, publishableKey: 'pk_test_suite',
     });
     expect((await post(ana, '/subscription/test-checkout/confirm', { clientSecret: 'pi_x_secret_y', cardNumber: '4242424242424242' })).statusCode).toBe(404);
   });

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import {
-  CancelSubscriptionResponse, ErrorBody, Message, SubscriptionInfo, SubscriptionPlans,
+  CancelSubscriptionResponse, ErrorBody, Message, PAYMENTS_NOT_CONFIGURED, SubscriptionInfo, SubscriptionPlans, SubscriptionRefusal, TEST_MODE_NOTICE,
 } from '@puente/contracts';
 import { readEvent } from '@puente/platform';
 import { startTestService, type TestService } from '@puente/platform/testing';
@@ -61,7 +61,7 @@ describeWithInfra(['postgres'], 'subscriptions in the test payment mode', () => 
     const ana = await user();
     expect(await info(ana)).toEqual({
       tier: 'free', status: 'none', currentPeriodEnd: null, cancelAtPeriodEnd: false, plan: SubscriptionPlans.free,
-      testMode: true, paymentNotice: 'Test mode — no real payment', publishableKey: null,
+      payments: 'test', paymentNotice: 'Test mode — no real payment', publishableKey: null,
     });
   });
 
@@ -87,7 +87,7 @@ describeWithInfra(['postgres'], 'subscriptions in the test payment mode', () => 
     const until = new Date(clock.getTime() + 30 * DAY).toISOString();
     expect(await info(ana)).toEqual({
       tier: 'premium', status: 'active', currentPeriodEnd: until, cancelAtPeriodEnd: false, plan: SubscriptionPlans.premium,
-      testMode: true, paymentNotice: 'Test mode — no real payment', publishableKey: null,
+      payments: 'test', paymentNotice: 'Test mode — no real payment', publishableKey: null,
     });
     expect(await tierEvents()).toEqual([{ userId: ana.userId, tier: 'premium', until }]);
     expect(refusal(await pay(ana, first.clientSecret!, '4242424242424242'), 409).message).toBe('This checkout is already paid');
@@ -186,21 +186,61 @@ describeWithInfra(['postgres'], 'subscriptions in the test payment mode', () => 
 });
 
 describeWithInfra(['postgres'], 'subscriptions in production without payment keys', () => {
-  const db = useFreshDatabase('subscription');
+  const db = useFreshDatabase('subscription_prod');
   let svc: TestService;
   beforeAll(async () => { svc = await startTestService(subscriptionService(SubscriptionSettings.parse({ NODE_ENV: 'production' })), db.url); });
   afterAll(async () => { await svc?.stop(); });
+  const { user, post, info } = subscribers(() => svc, 500);
 
-  it('answers the payment actions 503 \'Payments are not configured\', has no test checkout, and still shows the plan', async () => {
-    const headers = await svc.as({ kind: 'user', userId: 5, role: 'user' });
+  it('tells the web that payments are unavailable, refuses the checkout with 503 payments_not_configured, and grants nothing', async () => {
+    const ana = await user();
+    const free = SubscriptionInfo.parse({
+      tier: 'free', status: 'none', currentPeriodEnd: null, cancelAtPeriodEnd: false, plan: SubscriptionPlans.free,
+      payments: 'unavailable', paymentNotice: null, publishableKey: null,
+    });
+    expect(await info(ana)).toEqual(free);
+    await svc.ctx.relay.flush();
+    const before = svc.published().length;
+
     for (const url of ['/create-subscription', '/cancel-subscription']) {
-      const res = await svc.app.inject({ method: 'POST', url, headers });
-      expect(res.statusCode).toBe(503);
-      expect(ErrorBody.parse(res.json()).message).toBe('Payments are not configured');
+      const res = await post(ana, url);
+      expect({ url, status: res.statusCode }).toEqual({ url, status: 503 });
+      expect(ErrorBody.parse(res.json())).toEqual({ message: PAYMENTS_NOT_CONFIGURED, code: SubscriptionRefusal.paymentsNotConfigured });
     }
-    const confirm = await svc.app.inject({ method: 'POST', url: '/subscription/test-checkout/confirm', headers, payload: { clientSecret: 'pi_test_x_secret_y', cardNumber: '4242424242424242' } });
+    // The test card route is not there at all.
+    const confirm = await post(ana, '/subscription/test-checkout/confirm', { clientSecret: 'pi_test_x_secret_y', cardNumber: '4242424242424242' });
     expect(confirm.statusCode).toBe(404);
-    const info = await svc.app.inject({ method: 'GET', url: '/subscription/info', headers });
-    expect(SubscriptionInfo.parse(info.json())).toMatchObject({ tier: 'free', testMode: false, paymentNotice: null, publishableKey: null });
+
+    // Still free, no checkout started, nothing announced.
+    expect(await info(ana)).toEqual(free);
+    const row = await svc.ctx.orm.em.fork().findOneOrFail(Subscription, { userId: ana.userId });
+    expect({ tier: row.tier, status: row.status, customerId: row.customerId, providerSubscriptionId: row.providerSubscriptionId })
+      .toEqual({ tier: 'free', status: 'none', customerId: null, providerSubscriptionId: null });
+    await svc.ctx.relay.flush();
+    expect(svc.published().slice(before)).toEqual([]);
+  });
+});
+
+/** The test card pays wherever the test payment mode is on: the demo's default, and production only when asked for. */
+describeWithInfra(['postgres'], 'the test card', () => {
+  describe.each([
+    ['in the demo (npm start)', { NODE_ENV: 'development' }],
+    ['in production with PAYMENTS_TEST_MODE=true', { NODE_ENV: 'production', PAYMENTS_TEST_MODE: 'true' }],
+  ])('%s', (_, env) => {
+    const db = useFreshDatabase('subscription_test_mode');
+    let svc: TestService;
+    beforeAll(async () => { svc = await startTestService(subscriptionService(SubscriptionSettings.parse(env)), db.url); });
+    afterAll(async () => { await svc?.stop(); });
+    const { user, post, info, checkout } = subscribers(() => svc, 700);
+
+    it('4242 4242 4242 4242 makes the user premium, in the test payment mode the web is told of', async () => {
+      const ana = await user();
+      expect(await info(ana)).toMatchObject({ tier: 'free', payments: 'test', paymentNotice: TEST_MODE_NOTICE });
+      const { clientSecret } = await checkout(ana);
+      const paid = await post(ana, '/subscription/test-checkout/confirm', { clientSecret, cardNumber: '4242 4242 4242 4242' });
+      expect(paid.statusCode, paid.body).toBe(200);
+      expect(Message.parse(paid.json())).toEqual({ message: 'Payment succeeded: you are on Premium.' });
+      expect(await info(ana)).toMatchObject({ tier: 'premium', status: 'active', plan: SubscriptionPlans.premium, payments: 'test' });
+    });
   });
 });

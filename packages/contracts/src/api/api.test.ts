@@ -648,7 +648,7 @@ describe('response shapes', () => {
       currentPeriodEnd: null,
       cancelAtPeriodEnd: false,
       plan: SubscriptionPlans.free,
-      testMode: true,
+      payments: 'test',
       paymentNotice: 'Test mode — no real payment',
       publishableKey: null,
     };

@@ -48,6 +48,19 @@ export const SubscriptionStatus = z.enum(['none', 'incomplete', 'active', 'past_
 export type SubscriptionStatus = z.infer<typeof SubscriptionStatus>;
 
 /**
+ * How premium is paid: through Stripe, in the built-in test payment mode (test cards, no real payment), or not at all
+ * (production without Stripe keys or PAYMENTS_TEST_MODE=true: starting a checkout is refused with 503
+ * `payments_not_configured`, and the web app says so instead of showing a card form).
+ */
+export const PaymentsMode = z.enum(['stripe', 'test', 'unavailable']);
+export type PaymentsMode = z.infer<typeof PaymentsMode>;
+
+/** The `code` of each refusal of the payment actions, so the web app can word it in the user's language. */
+export const SubscriptionRefusal = { paymentsNotConfigured: 'payments_not_configured', cardDeclined: 'card_declined' } as const;
+/** The message of a 503 `payments_not_configured`. */
+export const PAYMENTS_NOT_CONFIGURED = 'Payments are not configured';
+
+/**
  * GET /api/subscription/info (the spec names no fields): the tier in force, the subscription's state and the plan's
  * limits. Usage against them is the exchange service's (GET /api/exchange-requests/limits), not repeated here.
  */
@@ -57,8 +70,8 @@ export const SubscriptionInfo = z.object({
   currentPeriodEnd: IsoDateTime.nullable(),
   cancelAtPeriodEnd: z.boolean(),
   plan: Plan,
-  /** True in the built-in test payment mode: no real payment. */
-  testMode: z.boolean(),
+  /** How premium is paid here; 'unavailable': no checkout can start. */
+  payments: PaymentsMode,
   /** What the payment form must say about payments: TEST_MODE_NOTICE in the test payment mode, else null. */
   paymentNotice: z.string().nullable(),
   /** Stripe's publishable key for the payment form, when set. */

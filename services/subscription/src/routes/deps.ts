@@ -1,3 +1,4 @@
+import { PAYMENTS_NOT_CONFIGURED, SubscriptionRefusal, type PaymentsMode } from '@puente/contracts';
 import { AppError, type ServiceContext } from '@puente/platform';
 import type { PaymentProvider } from '../domain/payments.ts';
 
@@ -5,13 +6,14 @@ import type { PaymentProvider } from '../domain/payments.ts';
 export interface RouteDeps {
   ctx: ServiceContext;
   now(): Date;
+  /** How premium is paid: Stripe, the test payment mode, or 'unavailable'. */
+  mode: PaymentsMode;
   /** null where payments are not configured (production without Stripe keys or an explicit test mode). */
   payments: PaymentProvider | null;
 }
 
-export const PAYMENTS_NOT_CONFIGURED = 'Payments are not configured';
-
+/** The provider; without one, 503 `payments_not_configured` before anything is written. */
 export function paymentsOf(deps: RouteDeps): PaymentProvider {
-  if (!deps.payments) throw new AppError(503, 'payments_not_configured', PAYMENTS_NOT_CONFIGURED);
+  if (!deps.payments) throw new AppError(503, SubscriptionRefusal.paymentsNotConfigured, PAYMENTS_NOT_CONFIGURED);
   return deps.payments;
 }

@@ -31,7 +31,7 @@ export function subscriptionRoutes(deps: RouteDeps) {
       return {
         tier, status: row?.status ?? 'none', currentPeriodEnd: row?.currentPeriodEnd?.toISOString() ?? null,
         cancelAtPeriodEnd: row?.cancelAtPeriodEnd ?? false, plan: SubscriptionPlans[tier],
-        testMode: deps.payments?.testMode ?? false, paymentNotice: deps.payments?.testMode ? TEST_MODE_NOTICE : null, publishableKey: deps.payments?.publishableKey ?? null,
+        payments: deps.mode, paymentNotice: deps.mode === 'test' ? TEST_MODE_NOTICE : null, publishableKey: deps.payments?.publishableKey ?? null,
       };
     });
 

@@ -4,7 +4,7 @@
  * number is refused (400). The outcome goes through the webhook handler as a signed Stripe-shaped event.
  */
 import type { FastifyInstance } from 'fastify';
-import { Routes } from '@puente/contracts';
+import { Routes, SubscriptionRefusal } from '@puente/contracts';
 import { AppError, conflict, fieldInvalid, notFound, requireUser, serve } from '@puente/platform';
 import type { TestPayments } from '../domain/test-payments.ts';
 import { receiveProviderEvent } from './webhooks.ts';
@@ -26,7 +26,7 @@ export function testCheckoutRoutes(deps: RouteDeps & { payments: TestPayments })
       const outcome = card === TEST_CARDS.succeeds ? 'paid' : 'declined';
       const delivery = await deps.payments.pay(checkout, outcome, deps.now());
       await receiveProviderEvent(deps, delivery.body, delivery.signature);
-      if (outcome === 'declined') throw new AppError(402, 'card_declined', CARD_DECLINED);
+      if (outcome === 'declined') throw new AppError(402, SubscriptionRefusal.cardDeclined, CARD_DECLINED);
       return { message: 'Payment succeeded: you are on Premium.' };
     });
   };
