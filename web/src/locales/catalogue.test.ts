@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  ATTACHMENT_TYPE_REFUSED, AcceptRefusal, BlockRefusal, DisputeRefusal, PREMIUM_REQUIRED, Routes, SupportRefusal, formRefusals,
+  ATTACHMENT_TYPE_REFUSED, AcceptRefusal, BlockRefusal, DisputeRefusal, PREMIUM_REQUIRED, Routes, SubscriptionRefusal, SupportRefusal, formRefusals,
 } from '@puente/contracts';
 import { i18n } from '../lib/i18n.ts';
 import { en } from './en/index.ts';
@@ -95,7 +95,7 @@ describe('the English and Spanish catalogues', () => {
 
   it("translate the codes of the trade-safety refusals (issue 17) into Spanish, as the contracts declare them", () => {
     const codes = [
-      ...Object.values(DisputeRefusal), ...Object.values(AcceptRefusal), ...Object.values(BlockRefusal), ...Object.values(SupportRefusal), PREMIUM_REQUIRED,
+      ...Object.values(DisputeRefusal), ...Object.values(AcceptRefusal), ...Object.values(BlockRefusal), ...Object.values(SupportRefusal), ...Object.values(SubscriptionRefusal), PREMIUM_REQUIRED,
       ATTACHMENT_TYPE_REFUSED.code, ...Object.values(formRefusals(Routes.exchange.postChatAttachment.multipart)).map((r) => r.code),
       'chat_closed', 'totp_required', 'two_factor_not_started', 'trade_in_progress',
     ];

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { CreateSubscriptionResponse, ExchangeLimits, SubscriptionInfo, SubscriptionPlans, TEST_MODE_NOTICE } from '@puente/contracts';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import {
+  CreateSubscriptionResponse, ExchangeLimits, PAYMENTS_NOT_CONFIGURED, SubscriptionInfo, SubscriptionPlans, SubscriptionRefusal, TEST_MODE_NOTICE,
+} from '@puente/contracts';
+import { chooseLanguage } from '../../lib/i18n.ts';
 import { AdSlot } from '../../features/subscription/components/ad-slot.tsx';
 import { CheckoutRoute } from './checkout.tsx';
 import { SubscriptionRoute } from './subscription.tsx';
@@ -9,8 +12,10 @@ import { findToast, renderWithRoutes } from '../../testing/render.tsx';
 
 const info = (overrides: Partial<SubscriptionInfo> = {}) => SubscriptionInfo.parse({
   tier: 'free', status: 'none', currentPeriodEnd: null, cancelAtPeriodEnd: false, plan: SubscriptionPlans.free,
-  testMode: true, paymentNotice: TEST_MODE_NOTICE, publishableKey: null, ...overrides,
+  payments: 'test', paymentNotice: TEST_MODE_NOTICE, publishableKey: null, ...overrides,
 });
+/** Production without Stripe keys or PAYMENTS_TEST_MODE=true. */
+const unavailable = () => info({ payments: 'unavailable', paymentNotice: null });
 const premium = (overrides: Partial<SubscriptionInfo> = {}) => info({ tier: 'premium', status: 'active', currentPeriodEnd: '2026-06-04T10:00:00.000Z', plan: SubscriptionPlans.premium, ...overrides });
 const limits = ExchangeLimits.parse({
   tier: 'free', maxPerExchange: { GBP: 200, CLP: 255_000 }, perDay: 2, perMonth: 10, usedToday: 2, usedThisMonth: 4,
@@ -49,6 +54,18 @@ describe('the subscription page', () => {
     expect(within(paid).queryByRole('button', { name: 'Cancel Subscription' })).toBeNull();
   });
 
+  it('where payments are not configured, says so in place of the Upgrade button, in English and in Spanish', async () => {
+    api(unavailable());
+    renderWithRoutes(<SubscriptionRoute />);
+    const paid = await screen.findByRole('region', { name: 'Premium' });
+    expect(within(paid).getByTestId('payments-unavailable').textContent)
+      .toBe('Payments are not configuredPremium cannot be bought here yet: card payments have not been set up on this server. Your plan stays as it is.');
+    expect(within(paid).queryByRole('link', { name: 'Upgrade to Premium' })).toBeNull();
+    await act(() => chooseLanguage('es'));
+    expect(within(paid).getByTestId('payments-unavailable').textContent)
+      .toBe('Los pagos no están configuradosTodavía no se puede comprar Premium aquí: los pagos con tarjeta no están configurados en este servidor. Tu plan sigue igual.');
+  });
+
   it('after the checkout waits for the tier to turn premium, then shows the success state', async () => {
     const server = api(info({ status: 'incomplete' }));
     renderWithRoutes(<SubscriptionRoute />, { path: '/?success=true' });
@@ -79,6 +96,27 @@ describe('the checkout', () => {
     await waitFor(() => expect(router.state.location.pathname + router.state.location.search).toBe('/subscription?success=true'));
     expect(server.callsTo('POST /api/create-subscription')).toHaveLength(1);
     expect(server.callsTo('POST /api/subscription/test-checkout/confirm').at(-1)?.body).toEqual({ clientSecret: 'pi_1_secret_2', cardNumber: '4242 4242 4242 4242' });
+  });
+
+  it('where payments are not configured, shows the notice instead of a card form and starts no checkout', async () => {
+    const server = api(unavailable());
+    renderWithRoutes(<CheckoutRoute />);
+    expect((await screen.findByTestId('payments-unavailable')).textContent).toContain('Payments are not configured');
+    expect(screen.queryByLabelText('Card number', { selector: 'input' })).toBeNull();
+    expect(screen.queryByTestId('payment-notice')).toBeNull();
+    expect(server.callsTo('POST /api/create-subscription')).toEqual([]);
+  });
+
+  it('shows the same notice, and no error toast, when the server refuses the checkout with 503 payments_not_configured', async () => {
+    const server = api(info(), {
+      'POST /api/create-subscription': { status: 503, body: { message: PAYMENTS_NOT_CONFIGURED, code: SubscriptionRefusal.paymentsNotConfigured } },
+    });
+    renderWithRoutes(<CheckoutRoute />);
+    expect((await screen.findByTestId('payments-unavailable')).textContent).toContain('Payments are not configured');
+    expect(server.callsTo('POST /api/create-subscription')).toHaveLength(1);
+    expect(screen.queryByText('Unable to initialize payment')).toBeNull();
+    expect(screen.queryByText('Failed to initialize payment. Please try again.')).toBeNull();
+    expect(screen.queryByLabelText('Card number', { selector: 'input' })).toBeNull();
   });
 
   it("says 'Unable to initialize payment' when the subscription cannot start", async () => {

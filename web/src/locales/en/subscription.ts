@@ -29,6 +29,10 @@ export default {
   successText: 'Your payment went through and your Premium limits apply now.',
   finishing: 'Finishing your upgrade…',
   finishingText: 'We are waiting for the payment confirmation. This page updates by itself.',
+  unavailable: {
+    title: 'Payments are not configured',
+    text: 'Premium cannot be bought here yet: card payments have not been set up on this server. Your plan stays as it is.',
+  },
   checkout: {
     title: 'Checkout',
     heading: 'Upgrade to Premium',

@@ -31,6 +31,10 @@ export default {
   successText: 'Tu pago se realizó y tus límites Premium ya están activos.',
   finishing: 'Terminando tu cambio de plan…',
   finishingText: 'Estamos esperando la confirmación del pago. Esta página se actualiza sola.',
+  unavailable: {
+    title: 'Los pagos no están configurados',
+    text: 'Todavía no se puede comprar Premium aquí: los pagos con tarjeta no están configurados en este servidor. Tu plan sigue igual.',
+  },
   checkout: {
     title: 'Pago',
     heading: 'Mejorar a Premium',

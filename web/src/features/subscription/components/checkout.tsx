@@ -2,7 +2,9 @@
  * The premium checkout (spec sections 2, 7 and 8): the subscription is started on arrival (its clientSecret pays
  * the first invoice). With Stripe's publishable key, Stripe's Payment Element confirms it and the browser returns
  * to /subscription?success=true; in the built-in test payment mode a clearly labelled test card form pays it
- * through the test-checkout route and comes back the same way. Stripe.js is loaded only when it is used.
+ * through the test-checkout route and comes back the same way. Stripe.js is loaded only when it is used. Where
+ * payments are not configured (`payments: 'unavailable'`, or the server refusing with `payments_not_configured`), it
+ * says so instead, and starts nothing.
  */
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -15,12 +17,14 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { SubscriptionPlans, type SubscriptionInfo } from '@puente/contracts';
+import { SubscriptionPlans, SubscriptionRefusal, type SubscriptionInfo } from '@puente/contracts';
 import { toast } from '../../../components/ui/toast.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { serverText } from '../../../lib/i18n.ts';
 import { formatCurrency } from '../../../utils/format.ts';
 import { useConfirmTestCheckout, useCreateSubscription } from '../api/subscription.ts';
+import { PaymentsUnavailable } from './payments-unavailable.tsx';
 
 const StripePayment = lazy(() => import('./stripe-payment.tsx'));
 
@@ -28,23 +32,29 @@ export const SUCCESS_PATH = `${paths.subscription}?success=true`;
 export const TEST_CARD = '4242 4242 4242 4242';
 const price = formatCurrency(SubscriptionPlans.premium.priceGbpPerMonth, 'GBP');
 
+const notConfigured = (error: unknown) => error instanceof ApiError && error.data?.code === SubscriptionRefusal.paymentsNotConfigured;
+
 export function Checkout({ info }: { info: SubscriptionInfo }) {
   const { t } = useTranslation('subscription');
   const navigate = useNavigate();
   const create = useCreateSubscription();
   const started = useRef(false);
+  const unavailable = info.payments === 'unavailable';
 
   useEffect(() => {
-    if (started.current) return; // once per visit, even when React runs effects twice
+    if (started.current || unavailable) return; // once per visit, even when React runs effects twice
     started.current = true;
     create.mutate(undefined, {
       onSuccess: ({ clientSecret }) => { if (clientSecret === null) void navigate(SUCCESS_PATH); }, // resumed: nothing to pay
-      onError: () => toast({ title: t('error'), description: t('checkout.failedInit'), variant: 'destructive' }),
+      onError: (error) => {
+        if (!notConfigured(error)) toast({ title: t('error'), description: t('checkout.failedInit'), variant: 'destructive' });
+      },
     });
-  }, [create, navigate, t]);
+  }, [create, navigate, t, unavailable]);
 
   let form;
-  if (create.isError) form = <Alert severity="error">{t('checkout.unable')}</Alert>;
+  if (unavailable || notConfigured(create.error)) form = <PaymentsUnavailable />;
+  else if (create.isError) form = <Alert severity="error">{t('checkout.unable')}</Alert>;
   else if (!create.data?.clientSecret) form = <Stack sx={{ alignItems: 'center', py: 3 }}><CircularProgress aria-label={t('loading', { ns: 'common' })} /></Stack>;
   else if (info.publishableKey) {
     form = (
@@ -52,7 +62,7 @@ export function Checkout({ info }: { info: SubscriptionInfo }) {
         <StripePayment publishableKey={info.publishableKey} clientSecret={create.data.clientSecret} returnUrl={new URL(SUCCESS_PATH, window.location.origin).href} />
       </Suspense>
     );
-  } else if (info.testMode) form = <TestCardForm clientSecret={create.data.clientSecret} />;
+  } else if (info.payments === 'test') form = <TestCardForm clientSecret={create.data.clientSecret} />;
   else form = <Alert severity="error">{t('checkout.unable')}</Alert>;
 
   return (

@@ -1,6 +1,7 @@
 /**
  * The plans (spec sections 2 and 9): Free and Premium cards with their prices, limits and extras, the current one
- * marked; Upgrade for a free user; for premium the period end and Cancel; the user's usage; a comparison table.
+ * marked; Upgrade for a free user (or, where payments are not configured, a notice saying so); for premium the period
+ * end and Cancel; the user's usage; a comparison table.
  */
 import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
@@ -24,6 +25,7 @@ import { paths } from '../../../config/paths.ts';
 import { serverText } from '../../../lib/i18n.ts';
 import { formatCurrency, formatNumber, formatShortDate } from '../../../utils/format.ts';
 import { useCancelSubscription, usePlanUsage } from '../api/subscription.ts';
+import { PaymentsUnavailable } from './payments-unavailable.tsx';
 
 const plans = [SubscriptionPlans.free, SubscriptionPlans.premium];
 
@@ -68,7 +70,9 @@ function PlanCard({ plan, info }: { plan: Plan; info: SubscriptionInfo }) {
       </CardContent>
       <CardActions sx={{ px: 2, pb: 2 }}>
         {plan.tier === 'premium' && info.tier === 'free' ? (
-          <Button variant="contained" component={RouterLink} to={paths.checkout}>{t('upgrade')}</Button>
+          info.payments === 'unavailable'
+            ? <PaymentsUnavailable />
+            : <Button variant="contained" component={RouterLink} to={paths.checkout}>{t('upgrade')}</Button>
         ) : null}
         {plan.tier === 'premium' && current && !info.cancelAtPeriodEnd ? (
           <Button color="error" disabled={cancel.isPending} onClick={() => cancel.mutate(undefined, {
