@@ -20,7 +20,7 @@ import {
 } from '@puente/contracts';
 import {
   createHttpApp, INTERNAL_TOKEN_HEADER, MemoryVersionStore, REQUEST_ID_HEADER, TrackedRedisVersionStore, unauthorized,
-  type EventBus, type InternalAuth, type Logger, type Metrics, type VersionStore,
+  type EventBus, type InternalAuth, type Logger, type Metrics, type TrustProxy, type VersionStore,
 } from '@puente/platform';
 import { createOriginCheck, crossSiteRefused } from './csrf.ts';
 import { LiveHub } from './live.ts';
@@ -82,8 +82,11 @@ export interface GatewayOptions {
   rateLimits?: Partial<RateLimits>;
   /** Origins besides the app's own from which state-changing requests are accepted (ALLOWED_ORIGINS). */
   allowedOrigins?: readonly string[];
-  /** Trust X-Forwarded-* (client IP, HTTPS) from a reverse proxy in front (TRUST_PROXY). */
-  trustProxy?: boolean;
+  /**
+   * Which X-Forwarded-* hops to believe (client IP, HTTPS) from the reverse proxies in front (TRUST_PROXY): none
+   * (default), a hop count, or the proxies' addresses.
+   */
+  trustProxy?: TrustProxy;
   /** Folder of the built web app (web/dist); the gateway serves it with an SPA fallback when present. */
   webRoot?: string;
   /** How often /ws sockets are pinged and their sessions re-checked (default 30 s). */
@@ -96,7 +99,7 @@ export const defaultWebRoot = fileURLToPath(new URL('../../web/dist', import.met
 
 export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstance> {
   const app = createHttpApp({
-    logger: opts.logger, trustProxy: opts.trustProxy ?? false, bodyLimit: BODY_LIMIT, requestMetrics: opts.metrics?.requestMetrics('gateway'),
+    logger: opts.logger, trustProxy: opts.trustProxy, bodyLimit: BODY_LIMIT, requestMetrics: opts.metrics?.requestMetrics('gateway'),
   });
 
   // Bodies are read whole (within the limit: 413 above it) and forwarded byte for byte; services parse them.

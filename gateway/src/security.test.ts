@@ -178,12 +178,16 @@ describe('gateway security', () => {
       expect(csp).toContain("frame-ancestors 'none'");
       expect(docs.headers['x-frame-options']).toBe('DENY');
       expect(docs.headers['strict-transport-security']).toBeUndefined();
-      const behindProxy = await buildTestGateway({ serviceUrls: {}, trustProxy: true });
+      // The proxy in front is 127.0.0.1 (TRUST_PROXY=127.0.0.1), where inject's connections come from.
+      const behindProxy = await buildTestGateway({ serviceUrls: {}, trustProxy: ['127.0.0.1'] });
       try {
         for (const url of ['/api/docs/openapi.json', '/api/health']) {
           const secure = await behindProxy.inject({ method: 'GET', url, headers: { 'x-forwarded-proto': 'https' } });
           expect(secure.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
         }
+        // A client reaching the gateway from elsewhere does not say it came over HTTPS.
+        const direct = await behindProxy.inject({ method: 'GET', url: '/api/health', remoteAddress: '198.51.100.20', headers: { 'x-forwarded-proto': 'https' } });
+        expect(direct.headers['strict-transport-security']).toBeUndefined();
       } finally {
         await behindProxy.close();
       }

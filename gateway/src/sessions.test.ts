@@ -162,7 +162,8 @@ describe('sessions (memory store)', () => {
   });
 
   it('marks the cookie Secure behind a trusted HTTPS proxy only', async () => {
-    const trusting = await buildTestGateway({ serviceUrls: { identity: identity.url }, trustProxy: true });
+    // One proxy in front (TRUST_PROXY=1); inject's connection comes from 127.0.0.1.
+    const trusting = await buildTestGateway({ serviceUrls: { identity: identity.url }, trustProxy: 1 });
     try {
       const https = await trusting.inject({
         method: 'POST', url: '/api/auth/login',

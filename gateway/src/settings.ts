@@ -4,6 +4,8 @@
  * runner's own. gateway/README.md lists them all.
  */
 import { z } from 'zod';
+import proxyAddr from '@fastify/proxy-addr';
+import type { TrustProxy } from '@puente/platform';
 import { parseLimit, type Limit, type RateLimits } from './rate-limits.ts';
 import type { GatewayOptions } from './app.ts';
 
@@ -17,10 +19,34 @@ const limit = () => z.string().optional().transform((value, ctx): Limit | undefi
   }
 });
 
+/**
+ * TRUST_PROXY: unset, `false` or `0`, X-Forwarded-* is ignored; a hop count (`1`, `2`: the proxies in front, each
+ * appending the address it was reached from); or the proxies' IPs or CIDR ranges, comma-separated (proxy-addr's
+ * notation, which also takes `loopback` and `uniquelocal`). `true` is refused: a client writes the first hops of
+ * X-Forwarded-For itself, so believing every hop lets it pass for any address it likes.
+ */
+const trustProxy = () => z.string().optional().transform((value, ctx): TrustProxy => {
+  const setting = (value ?? '').trim();
+  if (setting === '' || setting === 'false' || setting === '0') return false;
+  if (setting === 'true') {
+    ctx.addIssue({ code: 'custom', message: 'TRUST_PROXY=true would trust client-written X-Forwarded-For hops: give the number of proxies in front (1, 2) or their addresses (10.0.0.5,10.1.0.0/16)' });
+    return z.NEVER;
+  }
+  if (/^\d+$/.test(setting)) return Number(setting);
+  const addresses = setting.split(',').map((a) => a.trim()).filter(Boolean);
+  try {
+    proxyAddr.compile(addresses);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: `TRUST_PROXY is a number of proxies (1, 2) or their IPs or CIDRs, comma-separated: ${(err as Error).message}` });
+    return z.NEVER;
+  }
+  return addresses;
+});
+
 export const gatewaySettings = z.object({
   ALLOWED_ORIGINS: z.string().optional().transform((v) => (v ?? '').split(',').map((o) => o.trim()).filter(Boolean))
     .refine((origins) => origins.every((o) => /^https?:\/\/[^/]+\/?$/.test(o)), 'ALLOWED_ORIGINS must list origins like https://puente.example, comma-separated'),
-  TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  TRUST_PROXY: trustProxy(),
   SESSION_TTL_HOURS: z.coerce.number().positive('SESSION_TTL_HOURS must be a positive number of hours').default(168),
   RATE_LIMIT_LOGIN_ACCOUNT_IP: limit(),
   RATE_LIMIT_LOGIN_ACCOUNT: limit(),

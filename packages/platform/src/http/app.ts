@@ -5,7 +5,7 @@
  * gateway's internal token.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.ts';
@@ -30,21 +30,38 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Which X-Forwarded-For/-Proto/-Host hops request.ip, request.protocol and request.host believe: none (false), the
+ * last `n` (n proxies in front, each appending the address it was reached from), or those from these addresses or
+ * CIDR ranges (@fastify/proxy-addr's notation). Never every hop: a client writes its own X-Forwarded-For.
+ */
+export type TrustProxy = false | number | readonly string[];
+
 export interface HttpAppOptions {
   logger: Logger;
   /** When given, x-internal-token is verified on every request and the caller set on request.caller. */
   auth?: InternalAuth;
   bodyLimit?: number;
-  trustProxy?: boolean;
+  trustProxy?: TrustProxy;
   /** Records every answered request (Metrics.requestMetrics: one histogram observation). */
   requestMetrics?: RequestMetrics;
+}
+
+/**
+ * Fastify's trustProxy for a TrustProxy. Fastify trusts nothing when given a number (a count alone cannot tell a
+ * proxy from a client reaching the server directly), so a count is given as proxy-addr's trust function with
+ * Express's meaning: the first `n` hops from the socket are proxies. It suits a server that only its proxies reach.
+ */
+function fastifyTrustProxy(trust: TrustProxy = false): FastifyServerOptions['trustProxy'] {
+  if (typeof trust === 'number') return trust > 0 ? (_address: string, hop: number) => hop < trust : false;
+  return trust === false || trust.length === 0 ? false : [...trust];
 }
 
 export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
   const app = Fastify({
     loggerInstance: opts.logger,
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
-    trustProxy: opts.trustProxy ?? false,
+    trustProxy: fastifyTrustProxy(opts.trustProxy),
     requestIdHeader: REQUEST_ID_HEADER,
     genReqId: () => randomUUID(),
     childLoggerFactory: (logger, bindings, options) => new RequestLogger(logger as never, bindings, options) as never,
