@@ -4,13 +4,13 @@
  * samples it actually received) and every request on a route of the contract. A fixture whose threshold cannot
  * hold proves the harness fails a run.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiRoutes } from '@puente/contracts';
 import { startEmbeddedApp, type RunningTestApp } from '../../testing/running-app.ts';
+import { composeConfig, hasDockerCompose, throwawaySecrets } from '../../compose/compose-config.ts';
 import { ROUTES, type RouteName } from '../lib/routes.ts';
 import { failuresOf, runK6Smoke } from './harness.ts';
 
@@ -80,18 +80,11 @@ describe('the smoke harness', () => {
   }, 30_000);
 });
 
-const hasDockerCompose = (() => {
-  try { execFileSync('docker-compose', ['version'], { stdio: 'ignore' }); return true; } catch { return false; }
-})();
-
 describe('the k6 service of the compose stack', () => {
   // CI installs docker-compose (.ci/run); elsewhere the check needs it on the PATH.
   it.skipIf(!hasDockerCompose && process.env.CI !== 'true')('is valid with the root compose file and only in the "load" profile', () => {
-    const root = fileURLToPath(new URL('../../..', import.meta.url));
-    const config = execFileSync('docker-compose', ['-f', 'docker-compose.yml', '-f', 'infra/compose/k6.yml', 'config'], {
-      cwd: root, encoding: 'utf8',
-      env: { ...process.env, INTERNAL_TOKEN_SECRET: 'check-only', SESSION_SECRET: 'check-only', BANK_ENCRYPTION_KEYS: 'k1:check-only' },
-    });
+    // Compose refuses to start without its secrets: throwaway ones for the check.
+    const config = composeConfig(throwawaySecrets(), { files: ['docker-compose.yml', 'infra/compose/k6.yml'] });
     expect(config).toMatch(/\n {2}k6:\n[\s\S]*?profiles:\n {4}- load\n/);
     expect(config).toMatch(/- \S*infra\/k6:\/scripts:ro/);
   });
