@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { MailSettings, blankAsUnset, booleanSetting, defineService, mailConfig, publicUrlOf, serviceMailer, type Mailer } from '@puente/platform';
+import { MailSettings, blankAsUnset, mailInProduction, testingAids, booleanSetting, defineService, mailConfig, publicUrlOf, serviceMailer, type Mailer } from '@puente/platform';
 import { UserSchema } from './domain/user.ts';
 import { AccountCurrencySchema } from './domain/account-currencies.ts';
 import { PendingSignupSchema } from './domain/pending-signup.ts';
@@ -45,9 +45,9 @@ export const IdentitySettings = z.object({
   ADMIN_EMAIL: optional(z.email('ADMIN_EMAIL must be an email address')),
   ADMIN_PASSWORD: optional(z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters')),
   ADMIN_REFERRAL_CODE: optional(z.string().regex(/^[A-Za-z0-9-]{4,32}$/, 'ADMIN_REFERRAL_CODE must be 4-32 letters, digits or dashes')),
-  NODE_ENV: optional(z.enum(['development', 'production', 'test'], 'NODE_ENV must be development, production or test')),
   EXPOSE_VERIFICATION_TOKEN: optional(booleanSetting),
-  // SMTP_URL, MAIL_FROM, MAIL_DIR and PUBLIC_URL: the same names in every service that sends email.
+  // NODE_ENV, SMTP_URL, MAIL_FROM, MAIL_DIR and PUBLIC_URL: the same names in every service that sends email; in
+  // production SMTP_URL (or MAIL_DIR) and PUBLIC_URL are required (mailInProduction, below).
   ...MailSettings.shape,
   GOOGLE_CLIENT_ID: optional(z.string()),
   GOOGLE_CLIENT_SECRET: optional(z.string()),
@@ -62,7 +62,7 @@ export const IdentitySettings = z.object({
   TWO_FACTOR_CODE_LIMIT: optional(z.string().regex(/^\d+\/\d+[smh]$/, 'TWO_FACTOR_CODE_LIMIT is max/window, the window in s, m or h (e.g. 5/15m)')),
 }).refine((s) => Boolean(s.GOOGLE_CLIENT_ID) === Boolean(s.GOOGLE_CLIENT_SECRET), {
   message: 'set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or neither', path: ['GOOGLE_CLIENT_SECRET'],
-});
+}).superRefine(mailInProduction);
 export type IdentitySettings = z.infer<typeof IdentitySettings>;
 
 const DEFAULT_GOOGLE_ISSUER = 'https://accounts.google.com';
@@ -85,7 +85,7 @@ function codeLimit(value: string): { max: number; windowMs: number } {
 export function resolveConfig(s: IdentitySettings): IdentityConfig {
   const publicUrl = publicUrlOf(s);
   return {
-    exposeVerificationToken: s.EXPOSE_VERIFICATION_TOKEN ?? s.NODE_ENV !== 'production',
+    exposeVerificationToken: testingAids(s).verificationToken,
     publicUrl,
     mail: mailConfig(s),
     google: s.GOOGLE_CLIENT_ID && s.GOOGLE_CLIENT_SECRET

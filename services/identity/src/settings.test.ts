@@ -9,12 +9,16 @@ import { tokenDelivery } from './domain/mailer.ts';
 import { linkToken } from './testing/mail-folder.ts';
 
 const settings = (env: Record<string, string>) => resolveConfig(loadConfig(IdentitySettings, env));
+/** What production needs for its emails (mail settings, packages/platform/src/mail.ts). */
+const mailed = { SMTP_URL: 'smtp://mail.example', PUBLIC_URL: 'https://puente.example' };
+/** The configuration error `env` gets, or '' when it is accepted. */
+const refusal = (env: Record<string, string>) => { try { settings(env); return ''; } catch (e) { expect(e).toBeInstanceOf(ConfigError); return String(e); } };
 
 describe('identity settings', () => {
   it('returns the verification token in responses by default, not in production, and EXPOSE_VERIFICATION_TOKEN decides either way', () => {
     expect(settings({}).exposeVerificationToken).toBe(true);
-    expect(settings({ NODE_ENV: 'production' }).exposeVerificationToken).toBe(false);
-    expect(settings({ NODE_ENV: 'production', EXPOSE_VERIFICATION_TOKEN: 'true' }).exposeVerificationToken).toBe(true);
+    expect(settings({ NODE_ENV: 'production', ...mailed }).exposeVerificationToken).toBe(false);
+    expect(settings({ NODE_ENV: 'production', ...mailed, EXPOSE_VERIFICATION_TOKEN: 'true' }).exposeVerificationToken).toBe(true);
     expect(settings({ NODE_ENV: 'development', EXPOSE_VERIFICATION_TOKEN: 'false' }).exposeVerificationToken).toBe(false);
   });
 
@@ -22,6 +26,13 @@ describe('identity settings', () => {
     expect(settings({}).mail.dir).toBe(resolve('.data/mail'));
     expect(settings({ MAIL_DIR: '' }).mail.dir).toBe(resolve('.data/mail'));
     expect(settings({ MAIL_DIR: 'var/puente-mail' }).mail.dir).toBe(resolve('var/puente-mail'));
+  });
+
+  it('refuses production without SMTP_URL (unless MAIL_DIR is set) or PUBLIC_URL, naming each', () => {
+    const err = refusal({ NODE_ENV: 'production' });
+    expect(err).toContain('SMTP_URL: SMTP_URL is required in production (or set MAIL_DIR to keep emails as files)');
+    expect(err).toContain('PUBLIC_URL: PUBLIC_URL is required in production');
+    expect(refusal({ NODE_ENV: 'production', MAIL_DIR: '/var/lib/puente/mail', PUBLIC_URL: 'https://puente.example' })).not.toMatch(/SMTP_URL|PUBLIC_URL/);
   });
 
   it('counts empty variables as unset', () => {

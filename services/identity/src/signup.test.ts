@@ -177,3 +177,20 @@ describeWithInfra(['postgres'], 'sign-up in production', () => {
     expect(SignupRequestResponse.parse(res.json())).toEqual({ message: 'Check your email for a verification link.' });
   });
 });
+
+describeWithInfra(['postgres'], 'sign-up in production with EXPOSE_VERIFICATION_TOKEN=true', () => {
+  const db = useFreshDatabase('identity_signup_prod_exposed');
+  let svc: TestService;
+  beforeAll(async () => { svc = await startIdentity(db.url, { NODE_ENV: 'production', EXPOSE_VERIFICATION_TOKEN: true }); });
+  afterAll(async () => { await svc?.stop(); });
+
+  it('returns the verification token, which verifies the account', async () => {
+    const res = await svc.app.inject({ method: 'POST', url: '/signup/request', payload: { ...person('ivy'), referralCode: ADMIN.referralCode } });
+    expect(res.statusCode).toBe(201);
+    const body = SignupRequestResponse.parse(res.json());
+    expect(body).toEqual({ message: 'Check your email for a verification link.', verificationToken: expect.stringMatching(/^[\w-]{43}$/) });
+    const verified = await svc.app.inject({ method: 'POST', url: '/signup/verify', payload: { token: body.verificationToken } });
+    expect(verified.statusCode).toBe(200);
+    expect(SignupVerifyResponse.parse(verified.json())).toEqual({ message: 'Your account is verified. You can now log in.' });
+  });
+});
