@@ -11,7 +11,7 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
-  MailSettings, ProjectionBackfillSchema, ProjectionBackfillSetting, blankAsUnset, defineService, mailConfig, publicUrlOf, serviceMailer,
+  MailSettings, ProjectionBackfillSchema, ProjectionBackfillSetting, blankAsUnset, defineService, mailConfig, mailInProduction, publicUrlOf, serviceMailer,
 } from '@puente/platform';
 import { NotificationSchema } from './domain/notification.ts';
 import { AccountHolderSchema } from './domain/account-holders.ts';
@@ -45,9 +45,10 @@ export const NotificationSettings = z.object({
   NOTIFY_EMAIL_AFTER_MINUTES: minutes('NOTIFY_EMAIL_AFTER_MINUTES'),
   /** At most one digest per user in this many minutes (default 60). */
   NOTIFY_EMAIL_MIN_INTERVAL_MINUTES: minutes('NOTIFY_EMAIL_MIN_INTERVAL_MINUTES'),
-  // SMTP_URL, MAIL_FROM, MAIL_DIR and PUBLIC_URL, as identity reads them.
+  // NODE_ENV, SMTP_URL, MAIL_FROM, MAIL_DIR and PUBLIC_URL, as identity reads them: in production SMTP_URL (or
+  // MAIL_DIR) and PUBLIC_URL are required.
   ...MailSettings.shape,
-});
+}).superRefine(mailInProduction);
 export type NotificationSettings = z.infer<typeof NotificationSettings>;
 
 export interface NotificationOptions {
