@@ -28,7 +28,6 @@ describeWithInfra(['postgres'], 'the exchange service\'s projections start full'
   const db = useFreshDatabase('exchange_backfill');
   const mailDir = mkdtempSync(join(tmpdir(), 'puente-backfill-mail-'));
   const logger = createLogger({ name: 'exchange-backfill-test', level: process.env.LOG_LEVEL ?? 'warn' });
-  const secret = randomBytes(32).toString('hex');
   /** One address book for every service started here, filled as each one listens. */
   const serviceUrls: Partial<Record<ServiceName, string>> = {};
   const ownersBus = new InProcessBus({ logger });
@@ -43,8 +42,8 @@ describeWithInfra(['postgres'], 'the exchange service\'s projections start full'
       ...process.env, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_REFERRAL_CODE: ADMIN.referralCode,
       MAIL_DIR: mailDir, BANK_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`, PROJECTION_BACKFILL: 'on',
     }, { printAdmin: () => {} });
-    identity = await startTestService(definitions.identity, db.url, { bus: ownersBus, secret, serviceUrls });
-    accounts = await startTestService(definitions.accounts, db.url, { bus: ownersBus, secret, serviceUrls });
+    identity = await startTestService(definitions.identity, db.url, { bus: ownersBus, serviceUrls });
+    accounts = await startTestService(definitions.accounts, db.url, { bus: ownersBus, serviceUrls });
   }, 60_000);
 
   afterAll(async () => {
@@ -57,7 +56,7 @@ describeWithInfra(['postgres'], 'the exchange service\'s projections start full'
 
   /**
    * The exchange service's real definition, on a bus of its own (it never sees identity's or accounts' events),
-   * with the same secret and address book; what its start enqueues is recorded.
+   * with the same test keys and address book; what its start enqueues is recorded.
    */
   async function startExchange(): Promise<{ svc: TestService; enqueued: string[] }> {
     const enqueued: string[] = [];
@@ -77,7 +76,7 @@ describeWithInfra(['postgres'], 'the exchange service\'s projections start full'
     };
     const bus = new InProcessBus({ logger });
     exchangeBuses.push(bus);
-    const svc = await startTestService(observed, db.url, { bus, secret, serviceUrls });
+    const svc = await startTestService(observed, db.url, { bus, serviceUrls });
     return { svc, enqueued };
   }
 

@@ -4,7 +4,6 @@
  * reconciliation) they are back on the free limits. The subscription and exchange services' real definitions, on
  * one bus, with one clock.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { CreateSubscriptionResponse, ErrorBody, ExchangeRequest, SubscriptionInfo, topicOf } from '@puente/contracts';
 import { createLogger, InProcessBus, makeEvent } from '@puente/platform';
@@ -19,7 +18,6 @@ const ANA = 7;
 describeWithInfra(['postgres'], 'plan limits follow the subscription', () => {
   const db = useFreshDatabase('subscription_limits');
   const logger = createLogger({ name: 'subscription-limits-test', level: process.env.LOG_LEVEL ?? 'warn' });
-  const secret = randomBytes(32).toString('hex');
   const bus = new InProcessBus({ logger });
   let clock = new Date('2026-03-10T09:00:00.000Z');
   const now = () => clock;
@@ -27,8 +25,8 @@ describeWithInfra(['postgres'], 'plan limits follow the subscription', () => {
   let exchange: TestService;
 
   beforeAll(async () => {
-    subscription = await startTestService(subscriptionService(SubscriptionSettings.parse({}), { now }), db.url, { bus, secret });
-    exchange = await startTestService(exchangeService(ExchangeSettings.parse({ PROJECTION_BACKFILL: 'off' }), { now }), db.url, { bus, secret });
+    subscription = await startTestService(subscriptionService(SubscriptionSettings.parse({}), { now }), db.url, { bus });
+    exchange = await startTestService(exchangeService(ExchangeSettings.parse({ PROJECTION_BACKFILL: 'off' }), { now }), db.url, { bus });
     // Ana registers and adds both accounts (identity's and accounts' events).
     await bus.publish(topicOf('identity'), [makeEvent('userRegistered', ANA, { userId: ANA, firstName: 'Ana', lastName: 'Diaz', role: 'user', referrerId: 1 })]);
     await bus.publish(topicOf('accounts'), (['GBP', 'CLP'] as const).map((currency, i) => makeEvent('bankAccountAdded', 70 + i, { accountId: 70 + i, userId: ANA, currency })));

@@ -55,7 +55,7 @@ export const BODY_LIMIT = 1024 * 1024;
 export interface GatewayOptions {
   logger: Logger;
   serviceUrls: Partial<Record<ServiceName, string>>;
-  /** Signs the caller's internal token and verifies identity's session actions (INTERNAL_TOKEN_SECRET). */
+  /** Signs callers' internal tokens as the gateway and verifies identity's session actions (SERVICE_SIGNING_KEY, SERVICE_PUBLIC_KEYS). */
   auth: InternalAuth;
   /** Signs the session cookie (SESSION_SECRET, at least 32 characters). */
   sessionSecret: string;
@@ -249,7 +249,7 @@ async function auditRefusedLogin(opts: GatewayOptions, request: FastifyRequest, 
   const identity = opts.serviceUrls.identity;
   if (!identity) return;
   try {
-    const token = await opts.auth.sign({ kind: 'service', service: 'gateway' });
+    const token = await opts.auth.sign({ kind: 'service', service: 'gateway' }, 'identity');
     const res = await fetch(new URL('/internal/login-refused', identity), {
       method: 'POST',
       headers: {

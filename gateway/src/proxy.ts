@@ -48,18 +48,19 @@ interface Exchange {
 }
 
 /**
- * The caller's internal token, signed once per session and reused for half its life: signing on every proxied
- * request was a fifth of the gateway's time. A revoked session never gets this far (its cookie is refused first).
+ * The caller's internal token for one service (a token names the one service it is for), signed once per session and
+ * service and reused for half its life: signing on every proxied request was a fifth of the gateway's time. A revoked
+ * session never gets this far (its cookie is refused first).
  */
 function callerTokens(auth: InternalAuth) {
   const reuseMs = (INTERNAL_TOKEN_TTL_SECONDS * 1000) / 2;
   const tokens = new Map<string, { token: string; until: number }>();
-  return async (session: Session): Promise<string> => {
-    const key = `${session.id}:${session.role}`;
+  return async (session: Session, service: ServiceName): Promise<string> => {
+    const key = `${session.id}:${session.role}:${service}`;
     const now = Date.now();
     const known = tokens.get(key);
     if (known && known.until > now) return known.token;
-    const token = await auth.sign({ kind: 'user', userId: session.userId, role: session.role, sessionId: session.id });
+    const token = await auth.sign({ kind: 'user', userId: session.userId, role: session.role, sessionId: session.id }, service);
     if (tokens.size >= 100_000) tokens.clear();
     tokens.set(key, { token, until: now + reuseMs });
     return token;
@@ -168,7 +169,7 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
               if (poll.heard) exchange.heard = poll.heard;
               if (poll.ifShared) exchange.ifShared = poll.ifShared;
             }
-            if (session) exchange.internalToken = await callerToken(session);
+            if (session) exchange.internalToken = await callerToken(session, service);
             exchanges.set(request, exchange);
           },
           // Whatever became of it (refused, failed, answered), a shared fetch is over once the reply is sent.

@@ -1,6 +1,8 @@
 /** The gateway as its own process (distributed mode): sessions and rate limits in Redis, the live channel on Kafka. */
 import { z } from 'zod';
-import { createLogger, internalAuth, loadConfig, MetricsSettings, parseServiceUrls, ServiceSettings, startMetrics } from '@puente/platform';
+import {
+  checkIndependentSecrets, createLogger, internalAuth, loadConfig, MetricsSettings, parseServiceUrls, serviceKeysFrom, ServiceKeySettings, ServiceSettings, startMetrics,
+} from '@puente/platform';
 import { stopGracefully } from '@puente/platform/process';
 import { KafkaBus } from '@puente/platform/kafka';
 import { buildGateway, gatewayOptionsFrom, gatewaySettings } from './app.ts';
@@ -10,7 +12,7 @@ const Settings = gatewaySettings.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SERVICE_URLS: z.string().min(1, 'SERVICE_URLS must map every service to its URL: identity=http://...,accounts=http://...'),
-  INTERNAL_TOKEN_SECRET: z.string().min(32, 'INTERNAL_TOKEN_SECRET must be at least 32 characters'),
+  ...ServiceKeySettings.shape,
   SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters'),
   REDIS_URL: z.url({ message: 'REDIS_URL must be a redis:// URL (sessions and rate limits)' }),
   KAFKA_BROKERS: z.string().min(1, 'KAFKA_BROKERS must list host:port pairs, comma-separated (the live channel)')
@@ -20,6 +22,7 @@ const Settings = gatewaySettings.extend({
   ...MetricsSettings.shape,
 });
 const settings = loadConfig(Settings);
+checkIndependentSecrets(process.env);
 const logger = createLogger({ name: 'gateway', level: settings.LOG_LEVEL });
 const bus = new KafkaBus({
   brokers: settings.KAFKA_BROKERS, clientId: settings.KAFKA_CLIENT_ID, logger,
@@ -31,7 +34,7 @@ const app = await buildGateway({
   metrics: metrics?.metrics,
   logger,
   serviceUrls: parseServiceUrls(settings.SERVICE_URLS),
-  auth: internalAuth(settings.INTERNAL_TOKEN_SECRET),
+  auth: internalAuth('gateway', serviceKeysFrom('gateway', settings)),
   sessionSecret: settings.SESSION_SECRET,
   redisUrl: settings.REDIS_URL,
   bus,

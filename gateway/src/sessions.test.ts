@@ -57,8 +57,8 @@ describe('sessions (memory store)', () => {
   });
 
   it('ignores a forged internal token, client IP and session action sent from outside', async () => {
-    // Even a token signed with the real secret: only the gateway speaks for the caller.
-    const forged = await auth.sign({ kind: 'user', userId: 99, role: 'admin' });
+    // Even a token signed with the gateway's real key: only the gateway speaks for the caller.
+    const forged = await auth.sign({ kind: 'user', userId: 99, role: 'admin' }, 'identity');
     const headers = { 'x-internal-token': forged, 'x-client-ip': '6.6.6.6', 'x-session-action': 'whatever' };
     expect((await whoAmI(gateway, undefined, headers)).statusCode).toBe(401);
     const last = identity.seen.at(-1)!;

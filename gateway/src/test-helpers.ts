@@ -1,18 +1,22 @@
 /**
  * Test helpers: a fake identity service speaking the real protocol (the platform's HTTP app verifying internal
- * tokens, session actions signed with the same internalAuth), and a gateway built around it.
+ * tokens, session actions signed with identity's key), and a gateway built around it, all on the test keys.
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { ServiceName } from '@puente/contracts';
 import {
-  createHttpApp, createLogger, InProcessBus, internalAuth, requireUser, SESSION_ACTION_HEADER, type EventBus,
-  type SessionAction,
+  createHttpApp, createLogger, generateSigningKeys, InProcessBus, internalAuth, keyringOf, requireUser, SESSION_ACTION_HEADER,
+  type EventBus, type SessionAction,
 } from '@puente/platform';
+import { testAuth } from '@puente/platform/testing';
 import { buildGateway, type GatewayOptions } from './app.ts';
 import { SESSION_COOKIE } from './sessions/sessions.ts';
 
 export const logger = createLogger({ name: 'gateway-test', level: 'silent' });
-export const auth = internalAuth('internal-token-secret-for-gateway-tests');
+/** The gateway's keys in these tests; every fake service trusts them. */
+export const auth = testAuth('gateway');
+/** Keys nobody here trusts: what an outsider signs with. */
+export const foreignKeys = () => keyringOf(generateSigningKeys().signingKeys);
 export const sessionSecret = 'session-secret-for-gateway-tests-0123456789';
 /** The origin of an inject() request (Host: localhost:80). */
 export const OWN_ORIGIN = 'http://localhost';
@@ -38,19 +42,21 @@ export interface FakeUpstream {
 /**
  * identity: POST /auth/login grants a session (401 for a wrong password, 403 for the unverified account);
  * POST /auth/change-password ends the caller's other sessions (400 for a currentPassword other than PASSWORD); POST /auth/reset-password ends all of the caller's
- * sessions; POST /auth/forgot-password sends an action signed with another secret;
+ * sessions; POST /auth/forgot-password sends an action signed with a key that is not identity's;
  * GET /auth/user answers the caller or 401; GET /login redirects to the app's /login.
  * Every other path echoes what it received (and, with an x-test-grant-me header, tries to grant a session).
  */
 export async function startFakeService(name: ServiceName = 'identity'): Promise<FakeUpstream> {
-  const app = createHttpApp({ logger, auth });
+  const app = createHttpApp({ logger, auth: testAuth(name) });
   const seen: FakeUpstream['seen'] = [];
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   app.addHook('preHandler', async (request) => {
     seen.push({ method: request.method, url: request.url, caller: request.caller, headers: { ...request.headers }, body: String(request.body ?? '') });
   });
-  const act = async (action: SessionAction) => ({ [SESSION_ACTION_HEADER]: await auth.signSessionAction(action) });
+  // Even signed with identity's own key, a session action from another service's route is ignored.
+  const identity = testAuth('identity');
+  const act = async (action: SessionAction) => ({ [SESSION_ACTION_HEADER]: await identity.signSessionAction(action) });
 
   app.post('/auth/login', async (request, reply) => {
     const { email, password } = JSON.parse(String(request.body)) as { email: string; password: string };
@@ -77,7 +83,7 @@ export async function startFakeService(name: ServiceName = 'identity'): Promise<
     return reply.headers(await act({ action: 'revoke-all', userId: caller.userId })).send({ message: 'Password reset' });
   });
   app.post('/auth/forgot-password', async (_request, reply) => {
-    const forged = await internalAuth('another-secret-another-secret-another').signSessionAction({ action: 'grant', userId: 1, role: 'admin' });
+    const forged = await internalAuth('identity', foreignKeys()).signSessionAction({ action: 'grant', userId: 1, role: 'admin' });
     return reply.header(SESSION_ACTION_HEADER, forged).send({ ok: true });
   });
   app.get('/auth/user', async (request) => ({ ...requireUser(request) }));

@@ -1,24 +1,31 @@
 /**
  * Internal authentication. The gateway turns a browser session into a short-lived signed internal token
- * (header `x-internal-token`) naming the caller; services verify it and never see the session cookie.
- * Services calling each other sign a token naming themselves. Tokens are HS256 with INTERNAL_TOKEN_SECRET.
+ * (header `x-internal-token`) naming the caller; services verify it and never see the session cookie. Services
+ * calling each other sign a token naming themselves.
+ *
+ * Each party signs with its own Ed25519 key (service-keys.ts) and every token names its issuer (`iss`) and the one
+ * party it is for (`aud`). A party accepts a token only when the issuer's public key verifies it and the audience is
+ * itself; a service subject must be its issuer, and only the gateway may name a user. So a party's key lets it
+ * speak only as itself: the gateway's key cannot mint a token that claims to be identity, and a token one service
+ * was sent cannot be replayed to another. Which services may call an internal route is checked against the route's
+ * declared callers (http/serve.ts).
  */
-import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
+import { SignJWT, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { FastifyRequest } from 'fastify';
 import type { Role } from '@puente/contracts';
 import { forbidden, unauthorized } from './errors.ts';
+import type { Party, ServiceKeys } from './service-keys.ts';
 
 export type { Role };
 
 export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
-const ISSUER = 'puente-internal';
 /** How long an internal token is valid. */
 export const INTERNAL_TOKEN_TTL_SECONDS = 60;
 
 export type Caller =
   | { kind: 'user'; userId: number; role: Role; sessionId?: string }
-  | { kind: 'service'; service: string };
+  | { kind: 'service'; service: Party };
 
 /**
  * What identity asks the gateway to do with sessions, in a signed response header (SESSION_ACTION_HEADER) that
@@ -32,56 +39,78 @@ export type SessionAction =
   | { action: 'revoke-others'; userId: number; keepSessionId: string };
 
 export interface InternalAuth {
-  sign(caller: Caller): Promise<string>;
+  /** The party this process signs as. */
+  self: Party;
+  /** A token naming `caller` for `audience` alone; a service signs only as itself, and only the gateway names users. */
+  sign(caller: Caller, audience: Party): Promise<string>;
+  /** The caller a token for this party names; throws unless its issuer signed it for this party. */
   verify(token: string): Promise<Caller>;
+  /** Identity's order to the gateway. */
   signSessionAction(action: SessionAction): Promise<string>;
+  /** An order identity signed for this gateway; throws otherwise. */
   verifySessionAction(token: string): Promise<SessionAction>;
 }
 
-const SESSION_ACTION_AUDIENCE = 'puente-gateway-session';
+// The token's type in its header: a caller token is never taken for a session action, nor the other way round.
+const CALLER_TYPE = 'puente-caller+jwt';
+const SESSION_ACTION_TYPE = 'puente-session-action+jwt';
+const ALGORITHM = 'EdDSA';
 
-/** The caller a verified token names. */
-function callerOf(payload: JWTPayload): Caller {
+/** The caller a verified token names, held to what its issuer may say. */
+function callerOf(payload: JWTPayload, issuer: Party): Caller {
   const sub = payload.sub ?? '';
   if (sub.startsWith('user:')) {
+    if (issuer !== 'gateway') throw new Error(`${issuer} may not name a user`);
     const userId = Number(sub.slice(5));
     if (!Number.isSafeInteger(userId) || userId <= 0) throw new Error('bad subject');
     const role = payload.role === 'admin' ? 'admin' : 'user';
     return { kind: 'user', userId, role, ...(typeof payload.sid === 'string' ? { sessionId: payload.sid } : {}) };
   }
-  if (sub.startsWith('service:')) return { kind: 'service', service: sub.slice(8) };
+  if (sub === `service:${issuer}`) return { kind: 'service', service: issuer };
   throw new Error('bad subject');
 }
 
-export function internalAuth(secret: string): InternalAuth {
-  if (secret.length < 32) throw new Error('INTERNAL_TOKEN_SECRET must be at least 32 characters');
-  const key = new TextEncoder().encode(secret);
+export function internalAuth(self: Party, keys: ServiceKeys): InternalAuth {
+  const key = keys.signing.get(self);
+  if (!key) throw new Error(`no signing key for ${self}`);
   // The gateway reuses a caller's token for half its life: the same bytes verify the same way until they expire.
   const verified = new LRUCache<string, Caller>({ max: 100_000, ttl: INTERNAL_TOKEN_TTL_SECONDS * 1000 });
+
+  /** The payload of a token of `type` for this party, verified with its issuer's public key. */
+  async function verifiedPayload(token: string, type: string, issuers?: readonly Party[]): Promise<{ payload: JWTPayload; issuer: Party }> {
+    const issuer = decodeJwt(token).iss as Party | undefined;
+    const publicKey = issuer && (!issuers || issuers.includes(issuer)) ? keys.verifying.get(issuer) : undefined;
+    if (!issuer || !publicKey) throw new Error('unknown issuer');
+    const { payload } = await jwtVerify(token, publicKey, { issuer, audience: self, typ: type, algorithms: [ALGORITHM] });
+    return { payload, issuer };
+  }
+
   return {
-    async sign(caller) {
-      const claims = caller.kind === 'user'
-        ? { role: caller.role, sid: caller.sessionId }
-        : {};
-      const sub = caller.kind === 'user' ? `user:${caller.userId}` : `service:${caller.service}`;
-      return new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer(ISSUER).setSubject(sub)
-        .setIssuedAt().setExpirationTime(`${INTERNAL_TOKEN_TTL_SECONDS}s`).sign(key);
+    self,
+    async sign(caller, audience) {
+      if (caller.kind === 'service' && caller.service !== self) throw new Error(`${self} cannot sign as ${caller.service}`);
+      if (caller.kind === 'user' && self !== 'gateway') throw new Error(`${self} cannot sign for a user`);
+      const claims = caller.kind === 'user' ? { role: caller.role, sid: caller.sessionId } : {};
+      const sub = caller.kind === 'user' ? `user:${caller.userId}` : `service:${self}`;
+      return new SignJWT(claims).setProtectedHeader({ alg: ALGORITHM, typ: CALLER_TYPE }).setIssuer(self).setAudience(audience)
+        .setSubject(sub).setIssuedAt().setExpirationTime(`${INTERNAL_TOKEN_TTL_SECONDS}s`).sign(key);
     },
     async verify(token) {
       const known = verified.get(token);
       if (known) return known;
-      const { payload } = await jwtVerify(token, key, { issuer: ISSUER, algorithms: ['HS256'] });
-      const caller = callerOf(payload);
+      const { payload, issuer } = await verifiedPayload(token, CALLER_TYPE);
+      const caller = callerOf(payload, issuer);
       // Kept only until the token itself expires.
       verified.set(token, caller, { ttl: Math.max(1, (payload.exp ?? 0) * 1000 - Date.now()) });
       return caller;
     },
     async signSessionAction(action) {
-      return new SignJWT({ ...action }).setProtectedHeader({ alg: 'HS256' }).setIssuer(ISSUER).setAudience(SESSION_ACTION_AUDIENCE)
-        .setIssuedAt().setExpirationTime(`${INTERNAL_TOKEN_TTL_SECONDS}s`).sign(key);
+      if (self !== 'identity') throw new Error(`${self} cannot order sessions`);
+      return new SignJWT({ ...action }).setProtectedHeader({ alg: ALGORITHM, typ: SESSION_ACTION_TYPE }).setIssuer(self)
+        .setAudience('gateway').setIssuedAt().setExpirationTime(`${INTERNAL_TOKEN_TTL_SECONDS}s`).sign(key);
     },
     async verifySessionAction(token) {
-      const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: SESSION_ACTION_AUDIENCE, algorithms: ['HS256'] });
+      const { payload } = await verifiedPayload(token, SESSION_ACTION_TYPE, ['identity']);
       const userId = Number(payload.userId);
       if (!Number.isSafeInteger(userId) || userId <= 0) throw new Error('bad session action');
       if (payload.action === 'grant') return { action: 'grant', userId, role: payload.role === 'admin' ? 'admin' : 'user' };

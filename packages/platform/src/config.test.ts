@@ -3,7 +3,7 @@ import { ConfigError, loadConfig, ServiceSettings } from './config.ts';
 
 const required = {
   PORT: '3003', DATABASE_URL: 'postgres://puente@127.0.0.1:5432/puente', KAFKA_BROKERS: 'k1:9092,k2:9092',
-  REDIS_URL: 'redis://127.0.0.1:6379', INTERNAL_TOKEN_SECRET: 'x'.repeat(32),
+  REDIS_URL: 'redis://127.0.0.1:6379', SERVICE_SIGNING_KEY: 'key', SERVICE_PUBLIC_KEYS: 'keys',
 };
 
 describe('the settings every service process reads: those of running several instances', () => {

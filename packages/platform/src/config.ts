@@ -35,6 +35,12 @@ export const MetricsSettings = z.object({
 });
 export type MetricsSettings = z.infer<typeof MetricsSettings>;
 
+/** How a process proves who it is and checks who calls it (service-keys.ts); the runners generate both. */
+export const ServiceKeySettings = z.object({
+  SERVICE_SIGNING_KEY: z.string({ error: 'SERVICE_SIGNING_KEY is required: this process\'s Ed25519 key (npm run secrets makes one per service)' }),
+  SERVICE_PUBLIC_KEYS: z.string({ error: 'SERVICE_PUBLIC_KEYS is required: name=base64 public key of the gateway and every service' }),
+});
+
 /** Settings every service process reads (README "Settings" lists them all). */
 export const ServiceSettings = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -54,7 +60,8 @@ export const ServiceSettings = z.object({
    */
   KAFKA_SESSION_TIMEOUT_MS: milliseconds('KAFKA_SESSION_TIMEOUT_MS', 1_000, 300_000).default(30_000),
   REDIS_URL: z.url({ message: 'REDIS_URL must be a redis:// URL' }),
-  INTERNAL_TOKEN_SECRET: z.string().min(32, 'INTERNAL_TOKEN_SECRET must be at least 32 characters'),
+  /** This service's Ed25519 key (base64 seed) and every party's public key (service-keys.ts). */
+  ...ServiceKeySettings.shape,
   OUTBOX_POLL_MS: z.coerce.number().int().positive().default(250),
   /** One instance's outbox relay publishes at a time; a dead one's lease lapses after this (ms), and another takes over. */
   OUTBOX_LEASE_MS: milliseconds('OUTBOX_LEASE_MS', 500, 300_000).default(10_000),

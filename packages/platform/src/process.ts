@@ -5,7 +5,8 @@
 import closeWithGrace from 'close-with-grace';
 import { loadConfig, parseServiceUrls, ServiceSettings } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { internalAuth } from './auth.ts';
+import { serviceKeysFrom } from './service-keys.ts';
+import { checkIndependentSecrets } from './independent-secrets.ts';
 import { KafkaBus } from './messaging/kafka.ts';
 import { BullMqJobQueue } from './jobs/bullmq.ts';
 import { RedisVersionStore } from './http/versions.ts';
@@ -16,6 +17,7 @@ import { flushTraces } from './observability/spans.ts';
 
 export async function runServiceProcess(def: ServiceDefinition, env: NodeJS.ProcessEnv = process.env): Promise<RunningService> {
   const settings = loadConfig(ServiceSettings, env);
+  checkIndependentSecrets(env);
   const logger = createLogger({ name: def.name, level: settings.LOG_LEVEL });
   const bus = new KafkaBus({
     brokers: settings.KAFKA_BROKERS, clientId: settings.KAFKA_CLIENT_ID ?? `puente-${def.name}`, logger,
@@ -39,7 +41,7 @@ export async function runServiceProcess(def: ServiceDefinition, env: NodeJS.Proc
       queues.push(q);
       return q;
     },
-    auth: internalAuth(settings.INTERNAL_TOKEN_SECRET),
+    keys: serviceKeysFrom(def.name, settings),
     logger,
     serviceUrls: parseServiceUrls(settings.SERVICE_URLS),
     outboxPollMs: settings.OUTBOX_POLL_MS,

@@ -13,7 +13,8 @@ import {
   type ServiceName, type SuccessData,
 } from '@puente/contracts';
 import { createHttpApp } from './http/app.ts';
-import { INTERNAL_TOKEN_HEADER, type InternalAuth } from './auth.ts';
+import { INTERNAL_TOKEN_HEADER, internalAuth, type InternalAuth } from './auth.ts';
+import type { ServiceKeys } from './service-keys.ts';
 import { openDatabase, databaseHealthy, type Orm } from './db/database.ts';
 import { OutboxRelay, addToOutbox } from './messaging/outbox.ts';
 import { applyOnce } from './messaging/inbox.ts';
@@ -107,7 +108,8 @@ export interface Runtime {
   bus: EventBus;
   /** The job queue for one service (one queue per service). */
   jobs(service: ServiceName): JobQueue;
-  auth: InternalAuth;
+  /** The keys a service signs its calls with and checks its callers' tokens against (its own, or all: embedded). */
+  keys: ServiceKeys;
   logger: Logger;
   /** Base URLs of the services, for internal calls; filled as services start in the embedded mode. */
   serviceUrls: Partial<Record<ServiceName, string>>;
@@ -146,8 +148,9 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
   });
   const jobs = runtime.jobs(def.name);
   const versions = serviceVersions(runtime.versions ?? new MemoryVersionStore(), def.name, logger);
+  const auth = internalAuth(def.name, runtime.keys);
   const ctx: ServiceContext = {
-    name: def.name, orm, bus: runtime.bus, jobs, auth: runtime.auth, logger, relay, versions,
+    name: def.name, orm, bus: runtime.bus, jobs, auth, logger, relay, versions,
     async transaction(fn) {
       const result = await orm.em.fork().transactional(fn);
       relay.kick();
@@ -157,12 +160,12 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
       const base = runtime.serviceUrls[service];
       if (!base) throw new Error(`No URL known for service ${service} (set SERVICE_URLS)`);
       const headers = new Headers(init.headers);
-      headers.set(INTERNAL_TOKEN_HEADER, await runtime.auth.sign({ kind: 'service', service: def.name }));
+      headers.set(INTERNAL_TOKEN_HEADER, await auth.sign({ kind: 'service', service: def.name }, service));
       return fetch(new URL(path, base), { ...init, headers, signal: init.signal ?? AbortSignal.timeout(10_000) });
     },
   };
 
-  const app = createHttpApp({ logger, auth: runtime.auth, requestMetrics: runtime.metrics?.requestMetrics(def.name) });
+  const app = createHttpApp({ logger, auth, requestMetrics: runtime.metrics?.requestMetrics(def.name) });
   app.decorate('versions', versions);
   app.decorateRequest('em', null as unknown as EntityManager);
   app.addHook('onRequest', async (request) => { request.em = orm.em.fork(); });

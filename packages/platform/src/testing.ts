@@ -3,17 +3,17 @@
  * in-process bus and job runner (the bus contract suite proves they behave as Kafka and BullMQ do). Requests go
  * through app.inject; `as(user)` builds the internal-token header the gateway would send.
  */
-import { randomBytes } from 'node:crypto';
 import type { EventEnvelope } from '@puente/contracts';
 import { createLogger } from './logger.ts';
-import { INTERNAL_TOKEN_HEADER, internalAuth, type Caller } from './auth.ts';
+import { INTERNAL_TOKEN_HEADER, internalAuth, type Caller, type InternalAuth } from './auth.ts';
+import { generateSigningKeys, keyringOf, type Party, type ServiceKeys } from './service-keys.ts';
 import { InProcessBus } from './messaging/in-process.ts';
 import { InProcessJobQueue } from './jobs/in-process.ts';
 import { startService, type RunningService, type Runtime, type ServiceDefinition } from './service.ts';
 
 export interface TestService extends RunningService {
   bus: InProcessBus;
-  /** Headers that make a request come from this caller (as the gateway would sign them). */
+  /** Headers that make a request come from this caller (a user as the gateway signs them, a service as itself). */
   as(caller: Caller): Promise<Record<string, string>>;
   /** Publishes events as their producer would and waits until every consumer has handled them. */
   deliver(...events: EventEnvelope[]): Promise<void>;
@@ -21,16 +21,26 @@ export interface TestService extends RunningService {
   published(): EventEnvelope[];
 }
 
-/** Tests that start several services pass them one bus and one secret, so events and internal calls cross. */
-export interface TestServiceOptions { bus?: InProcessBus; secret?: string; serviceUrls?: Runtime['serviceUrls'] }
+/** Tests that start several services pass them one bus, so events cross; internal calls cross on the test keys. */
+export interface TestServiceOptions { bus?: InProcessBus; serviceUrls?: Runtime['serviceUrls'] }
+
+let keys: ServiceKeys | undefined;
+/** Every party's signing key, made once per test process: services and fakes started in it trust each other. */
+export function testKeys(): ServiceKeys {
+  keys ??= keyringOf(generateSigningKeys().signingKeys);
+  return keys;
+}
+
+/** How `party` signs and verifies on the test keys (a fake service, the gateway's side of a test). */
+export const testAuth = (party: Party): InternalAuth => internalAuth(party, testKeys());
 
 export async function startTestService(def: ServiceDefinition, databaseUrl: string, opts: TestServiceOptions = {}): Promise<TestService> {
   const logger = createLogger({ name: `test-${def.name}`, level: process.env.LOG_LEVEL ?? 'warn' });
   const ownBus = !opts.bus;
   const bus = opts.bus ?? new InProcessBus({ logger });
-  const auth = internalAuth(opts.secret ?? randomBytes(32).toString('hex'));
+  const gateway = testAuth('gateway');
   const running = await startService(def, {
-    databaseUrl, bus, auth, logger, serviceUrls: opts.serviceUrls ?? {}, outboxPollMs: 20,
+    databaseUrl, bus, keys: testKeys(), logger, serviceUrls: opts.serviceUrls ?? {}, outboxPollMs: 20,
     jobs: () => new InProcessJobQueue({ logger }),
   }, { host: '127.0.0.1', port: 0 });
   const published: EventEnvelope[] = [];
@@ -38,7 +48,10 @@ export async function startTestService(def: ServiceDefinition, databaseUrl: stri
   return {
     ...running,
     bus,
-    async as(caller) { return { [INTERNAL_TOKEN_HEADER]: await auth.sign(caller) }; },
+    async as(caller) {
+      const signer = caller.kind === 'user' ? gateway : testAuth(caller.service);
+      return { [INTERNAL_TOKEN_HEADER]: await signer.sign(caller, def.name) };
+    },
     async deliver(...events) {
       for (const e of events) await bus.publish(`puente.${e.producer}`, [e]);
       await bus.drain();

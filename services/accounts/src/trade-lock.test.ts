@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountCurrencyList, BankAccount, BankAccountList, ErrorBody, type EventEnvelope } from '@puente/contracts';
-import { makeEvent } from '@puente/platform';
+import { makeEvent, type Party } from '@puente/platform';
 import { startTestService, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { AccountsSettings, accountsService } from './app.ts';
@@ -252,10 +252,10 @@ describeWithInfra(['postgres'], 'accounts trade lock and snapshot', () => {
   });
 
   describe('GET /internal/account-currencies (exchange and notification services)', () => {
-    const snapshot = async (query: string, service = 'exchange') => svc.app.inject({
+    const snapshot = async (query: string, service: Party = 'exchange') => svc.app.inject({
       method: 'GET', url: `/internal/account-currencies${query}`, headers: await svc.as({ kind: 'service', service }),
     });
-    const page = async (query: string, service?: string) => {
+    const page = async (query: string, service?: Party) => {
       const res = await snapshot(query, service);
       expect(res.statusCode).toBe(200);
       return AccountCurrencyList.parse(res.json());

@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import {
   ErrorBody, InternalMatch, ExchangeMatch, ExchangeMatchForRequest, ExchangeMatchList, ExchangeRequest, ExchangeRequestList, TransactionHistory,
 } from '@puente/contracts';
+import type { Party } from '@puente/platform';
 import type { TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { SWEEP_TRADE_TIMERS } from './jobs/sweep-trade-timers.ts';
@@ -83,7 +84,7 @@ describeWithInfra(['postgres'], 'exchange matches', () => {
   describe('GET /internal/matches/{id} (for the rating service)', () => {
     it('answers one match\'s parties and status now, to the rating service only; 404 for an unknown match', async () => {
       const { poster, matcher, request, match } = await trade();
-      const internal = async (id: number, service = 'rating') => call('GET', `/internal/matches/${id}`, await svc.as({ kind: 'service', service }));
+      const internal = async (id: number, service: Party = 'rating') => call('GET', `/internal/matches/${id}`, await svc.as({ kind: 'service', service }));
       const res = await internal(match.id);
       expect(res.statusCode, res.body).toBe(200);
       expect(InternalMatch.parse(res.json())).toEqual({ id: match.id, exchangeRequestId: request.id, requesterId: poster.userId, matcherId: matcher.userId, status: 'pending' });

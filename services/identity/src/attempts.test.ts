@@ -72,7 +72,7 @@ describeWithInfra(['postgres'], 'attempts are recorded whatever the client sent'
       method: 'POST', url: '/internal/login-refused',
       headers: {
         ...BROWSER, 'x-client-ip': '198.51.100.23',
-        ...(caller ? { 'x-internal-token': await identity.ctx.auth.sign(caller) } : {}),
+        ...(caller ? await identity.as(caller) : {}),
         ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),

@@ -3,14 +3,13 @@
  * services are fakes answering their declared internal routes (a service cannot start another's code); the whole
  * product does both in infra/personal-data-e2e.test.ts.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   AccountDeletionMessages as Says, DeletedUser, ErrorBody, InternalUserList, Message, PersonalDataExport, ReferralList, Routes,
   UserDirectory, servicePath, type AccountsPersonalData, type AuditPersonalData, type ExchangePersonalData, type NotificationPersonalData,
   type RatingPersonalData, type SubscriptionPersonalData,
 } from '@puente/contracts';
-import { OutboxEvent, internalAuth, type Caller } from '@puente/platform';
+import { OutboxEvent, type Caller } from '@puente/platform';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { User } from './domain/user.ts';
 import { KnownDevice } from './domain/known-device.ts';
@@ -59,17 +58,16 @@ const TRADES_IN_PROGRESS = servicePath(Routes.exchange.tradesInProgress);
 
 describeWithInfra(['postgres'], 'your data: the download and the deletion of one\'s account', () => {
   const db = useFreshDatabase('identity_personal_data');
-  const secret = randomBytes(32).toString('hex');
   let svc: IdentityTestService;
   let others: OtherServices;
   let adminId: number;
   beforeAll(async () => {
-    others = await startOtherServices(internalAuth(secret));
+    others = await startOtherServices();
     for (const [service, path] of Object.entries(PERSONAL_DATA) as [keyof typeof sections, string][]) {
       others.answer(service, path, { status: 200, body: sections[service] });
     }
     others.answer('exchange', TRADES_IN_PROGRESS, { status: 200, body: { matchesInProgress: 0 } });
-    svc = await startIdentity(db.url, {}, {}, { secret, serviceUrls: others.urls });
+    svc = await startIdentity(db.url, {}, {}, { serviceUrls: others.urls });
     adminId = (await login(svc, ADMIN)).userId;
   });
   afterAll(async () => {

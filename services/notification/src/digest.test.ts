@@ -4,15 +4,14 @@
  * read ones, at most one per interval, never repeating a notification, to the address identity gives at send time;
  * the opt-out on its route; and the daily purge of old read notifications.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorBody, NotificationPreferences, Routes, servicePath, type InternalUser, type Language } from '@puente/contracts';
-import { INTERNAL_TOKEN_HEADER, internalAuth, loadConfig, makeEvent, type Mail } from '@puente/platform';
-import { startTestService, type TestService } from '@puente/platform/testing';
+import { INTERNAL_TOKEN_HEADER, loadConfig, makeEvent, type Mail } from '@puente/platform';
+import { startTestService, testAuth, type TestService } from '@puente/platform/testing';
 import { decodeHeader, describeWithInfra, mailsIn, startFakeSmtp, useFreshDatabase, type FakeSmtpServer } from '@puente/testkit';
 import { NotificationSettings, notificationService } from './app.ts';
 import { Notification } from './domain/notification.ts';
@@ -20,7 +19,6 @@ import { NotificationPreference } from './domain/preferences.ts';
 import { EMAIL_DIGESTS, enqueueDueDigests, sendEmailDigest, type DigestDeps } from './jobs/email-digest.ts';
 import { purgeReadNotifications } from './jobs/purge-read-notifications.ts';
 
-const secret = randomBytes(32).toString('hex');
 const ANA = 1;
 const BOB = 2;
 /** A user identity no longer knows. */
@@ -45,7 +43,7 @@ interface FakeIdentity { url: string; calls: { ids: string | null; caller: unkno
 async function fakeIdentity(): Promise<FakeIdentity> {
   const users = new Map([[ANA, user(ANA, 'Ana')], [BOB, user(BOB, 'Bob')], [CARLA, user(CARLA, 'Carla', 'es')]]);
   const calls: FakeIdentity['calls'] = [];
-  const auth = internalAuth(secret);
+  const auth = testAuth('identity');
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
@@ -84,7 +82,7 @@ describeWithInfra(['postgres'], 'the email digest over SMTP', () => {
     const settings = NotificationSettings.parse({
       PROJECTION_BACKFILL: 'off', SMTP_URL: smtp.url, MAIL_FROM: 'Puente <hello@puente.test>', PUBLIC_URL: 'https://puente.test/',
     });
-    svc = await startTestService(notificationService(settings, { now: () => clock }), db.url, { secret, serviceUrls: { identity: identity.url } });
+    svc = await startTestService(notificationService(settings, { now: () => clock }), db.url, { serviceUrls: { identity: identity.url } });
   });
   afterAll(async () => {
     await svc?.stop();
@@ -304,7 +302,7 @@ describeWithInfra(['postgres'], 'the email digest without SMTP', () => {
   beforeAll(async () => {
     [tmp, identity] = await Promise.all([mkdtemp(join(tmpdir(), 'puente-digest-')), fakeIdentity()]);
     const settings = NotificationSettings.parse({ PROJECTION_BACKFILL: 'off', MAIL_DIR: join(tmp, 'mail') });
-    svc = await startTestService(notificationService(settings, { now: () => clock }), db.url, { secret, serviceUrls: { identity: identity.url } });
+    svc = await startTestService(notificationService(settings, { now: () => clock }), db.url, { serviceUrls: { identity: identity.url } });
   });
   afterAll(async () => {
     await svc?.stop();

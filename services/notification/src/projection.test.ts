@@ -4,18 +4,16 @@
  * undone by an older snapshot row.
  */
 import { createServer, type Server } from 'node:http';
-import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { servicePath, Routes, type AccountCurrency } from '@puente/contracts';
-import { INTERNAL_TOKEN_HEADER, ProjectionBackfill, internalAuth, makeEvent, type ServiceDefinition } from '@puente/platform';
-import { startTestService, type TestService } from '@puente/platform/testing';
+import { INTERNAL_TOKEN_HEADER, ProjectionBackfill, makeEvent, type ServiceDefinition } from '@puente/platform';
+import { startTestService, testAuth, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { NotificationSettings, notificationService } from './app.ts';
 import { AccountHolder } from './domain/account-holders.ts';
 import { Notification } from './domain/notification.ts';
 import { ACCOUNT_HOLDERS, BACKFILL_ACCOUNT_HOLDERS } from './jobs/backfill-account-holders.ts';
 
-const secret = randomBytes(32).toString('hex');
 
 /**
  * The accounts service's snapshot route, faked: 501 accounts (two pages of 500), user n holding accounts 2n-1 (GBP)
@@ -29,7 +27,7 @@ interface FakeAccounts { url: string; calls: { afterId: number; limit: number; c
 
 async function fakeAccounts(): Promise<FakeAccounts> {
   const calls: FakeAccounts['calls'] = [];
-  const auth = internalAuth(secret);
+  const auth = testAuth('accounts');
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
@@ -65,7 +63,7 @@ async function start(dbUrl: string, accountsUrl: string, env: Record<string, str
       }
     },
   };
-  const svc = await startTestService(observed, dbUrl, { secret, serviceUrls: { accounts: accountsUrl } });
+  const svc = await startTestService(observed, dbUrl, { serviceUrls: { accounts: accountsUrl } });
   return { svc, enqueued };
 }
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { ErrorBody, Rating, RatingList, type EventEnvelope, type EventPayload } from '@puente/contracts';
-import { createHttpApp, createLogger, internalAuth, makeEvent, notFound, readEvent, serve } from '@puente/platform';
+import { createHttpApp, createLogger, makeEvent, notFound, readEvent, serve } from '@puente/platform';
 import { Routes } from '@puente/contracts';
-import { startTestService, type TestService } from '@puente/platform/testing';
+import { startTestService, testAuth, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { RatingSettings, ratingService } from './app.ts';
 
@@ -14,7 +14,6 @@ const NOT_OTHER_PARTY = { message: 'You can only rate the other party of this ex
 const NOT_COMPLETED = { message: 'You can rate the other party once the exchange is completed', code: 'conflict' };
 const ALREADY_RATED = { message: 'Already Rated', code: 'conflict' };
 const RATING_RANGE = 'Rating must be a whole number from 1 to 5';
-const SECRET = 'internal-token-secret-for-rating-tests-0123';
 
 /** The envelope as its producer would have stamped it at `ms` (the name projection orders by it). */
 const occurred = (event: EventEnvelope, ms: number): EventEnvelope => ({ ...event, occurredAt: new Date(ms).toISOString() });
@@ -24,7 +23,7 @@ describeWithInfra(['postgres'], 'ratings', () => {
   let svc: TestService;
   /** What the exchange service knows of each match now (its events may not have arrived here yet). */
   const atExchange = new Map<number, { requesterId: number; matcherId: number; status: Status }>();
-  const exchange = createHttpApp({ logger: createLogger({ name: 'fake-exchange', level: 'silent' }), auth: internalAuth(SECRET) });
+  const exchange = createHttpApp({ logger: createLogger({ name: 'fake-exchange', level: 'silent' }), auth: testAuth('exchange') });
   serve(exchange, Routes.exchange.internalMatch, async (request) => {
     const match = atExchange.get(request.params.id);
     if (!match) throw notFound('Exchange match not found');
@@ -33,7 +32,7 @@ describeWithInfra(['postgres'], 'ratings', () => {
   beforeAll(async () => {
     await exchange.listen({ host: '127.0.0.1', port: 0 });
     const serviceUrls = { exchange: `http://127.0.0.1:${(exchange.server.address() as { port: number }).port}` };
-    svc = await startTestService(ratingService(RatingSettings.parse({ PROJECTION_BACKFILL: 'off' })), db.url, { secret: SECRET, serviceUrls });
+    svc = await startTestService(ratingService(RatingSettings.parse({ PROJECTION_BACKFILL: 'off' })), db.url, { serviceUrls });
   });
   afterAll(async () => {
     await svc?.stop();

@@ -5,7 +5,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { INTERNAL_TOKEN_HEADER, type Caller, type InternalAuth } from '@puente/platform';
+import { INTERNAL_TOKEN_HEADER, type Caller } from '@puente/platform';
+import { testAuth } from '@puente/platform/testing';
 import { Routes, servicePath, type ServiceName } from '@puente/contracts';
 
 export interface Answer { status: number; body: unknown }
@@ -28,13 +29,14 @@ const SERVED: Partial<Record<ServiceName, string[]>> = {
   audit: [servicePath(Routes.audit.personalData)],
 };
 
-/** `auth` checks the internal token each call carries (the tests' shared secret). */
-export async function startOtherServices(auth: InternalAuth): Promise<OtherServices> {
+/** Each fake checks the internal token a call carries as its service would (the test keys). */
+export async function startOtherServices(): Promise<OtherServices> {
   const answers = new Map<string, Answer>();
   const calls: ServedCall[] = [];
   const servers: Server[] = [];
   const urls: Partial<Record<ServiceName, string>> = {};
   for (const [service, paths] of Object.entries(SERVED) as [ServiceName, string[]][]) {
+    const auth = testAuth(service);
     const server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://service');
       const token = req.headers[INTERNAL_TOKEN_HEADER];
