@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openBytes, openText, sealBytes, sealingKeys, sealText } from './sealing.ts';
 
 const key = () => randomBytes(32).toString('base64');
-const keysOf = (value: string | undefined, secret?: string) =>
-  sealingKeys({ name: 'FILE_KEYS', value, derived: { purpose: 'files', secret } });
+const keysOf = (value: string | undefined) => sealingKeys({ name: 'FILE_KEYS', value });
 
 describe('sealing bytes at rest', () => {
   const clear = Buffer.from('%PDF-1.4 account 12345678');
@@ -27,11 +26,15 @@ describe('sealing bytes at rest', () => {
     expect(() => openBytes(keysOf(`k2:${key()}`), 'a', sealed)).toThrow('a value is sealed with key "k1", which FILE_KEYS does not list');
   });
 
-  it('derives a key from the fallback secret when none is set, the same in every replica, still opening after keys are set', () => {
-    const sealed = sealBytes(keysOf(undefined, 's'.repeat(32)), 'a', clear);
-    expect(openBytes(keysOf(undefined, 's'.repeat(32)), 'a', sealed)).toEqual(clear);
-    expect(openBytes(keysOf(`k1:${key()}`, 's'.repeat(32)), 'a', sealed)).toEqual(clear);
-    expect(() => openBytes(keysOf(undefined, 't'.repeat(32)), 'a', sealed)).toThrow('failed authentication');
+  it('seals with a random key of this process alone when asked to start without the setting', () => {
+    const ephemeral = sealingKeys({ name: 'FILE_KEYS', value: undefined, ephemeral: true });
+    expect(ephemeral.current).toBe('ephemeral');
+    const sealed = sealBytes(ephemeral, 'a', clear);
+    expect(openBytes(ephemeral, 'a', sealed)).toEqual(clear);
+    // Another process (or this one restarted) has another key: what it sealed does not open.
+    expect(() => openBytes(sealingKeys({ name: 'FILE_KEYS', value: undefined, ephemeral: true }), 'a', sealed)).toThrow('failed authentication');
+    // A setting's keys take over: the ephemeral key is not added beside them.
+    expect(sealingKeys({ name: 'FILE_KEYS', value: `k1:${key()}`, ephemeral: true }).keys.size).toBe(1);
   });
 
   it('refuses a malformed setting naming the entry, never echoing a key', () => {
@@ -39,7 +42,7 @@ describe('sealing bytes at rest', () => {
     expect(() => keysOf(`k1:${short}`)).toThrow(/FILE_KEYS is keyId:base64key.*key "k1" is not 32 bytes of base64$/);
     expect(() => keysOf(`k1:${short}`)).not.toThrow(short);
     expect(() => keysOf(`bad id:${key()}`)).toThrow('entry 1 has no valid key id');
-    expect(() => keysOf(`derived:${key()}`)).toThrow('entry 1 has no valid key id');
+    expect(() => keysOf(`ephemeral:${key()}`)).toThrow('entry 1 may not use the key id "ephemeral"');
     const k = key();
     expect(() => keysOf(`k1:${k},k1:${k}`)).toThrow('key id "k1" is listed twice');
   });
@@ -67,16 +70,7 @@ describe('sealing text at rest', () => {
     expect(() => openText(keys, 'rut:7', 'plain')).toThrow('a value is sealed with key "plain", which BANK_KEYS does not list');
   });
 
-  it('needs a key in the setting when no derived key is asked for', () => {
+  it('needs a key in the setting unless an ephemeral one is asked for', () => {
     expect(() => sealingKeys({ name: 'BANK_KEYS', value: ' ' })).toThrow(/^BANK_KEYS is keyId:base64key.*; it is empty$/);
-  });
-
-  it('lists a derived key under the id asked for, which the setting may not use', () => {
-    const derived = { keyId: 'internal', purpose: 'totp', secret: 's'.repeat(32) };
-    const withDerived = sealingKeys({ name: 'TOTP_KEYS', value: undefined, derived });
-    expect(withDerived.current).toBe('internal');
-    const sealed = sealText(withDerived, 'totp:1', 'secret');
-    expect(openText(sealingKeys({ name: 'TOTP_KEYS', value: `t1:${key()}`, derived }), 'totp:1', sealed)).toBe('secret');
-    expect(() => sealingKeys({ name: 'TOTP_KEYS', value: `internal:${key()}`, derived })).toThrow('entry 1 has no valid key id');
   });
 });

@@ -6,11 +6,11 @@
  * (16 bytes) and the ciphertext.
  *
  * The keys come from a setting `keyId:base64key[,keyId2:base64key2...]`: the first seals, every listed key opens, so
- * keys rotate by adding the new one first. A service may add a key derived from a secret every replica has
- * (INTERNAL_TOKEN_SECRET), listed last: sealing then works without the setting, and keeps opening once it is set;
- * without that secret, a random key for this process (tests). Errors never carry a key or a value.
+ * keys rotate by adding the new one first. Each purpose has a setting of its own and no key is derived from another
+ * secret. Outside production a service may start without its setting (tests, a service started by hand): it then
+ * seals with a random key of this process alone, under the id `ephemeral`. Errors never carry a key or a value.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 export interface SealingKeys {
   /** The setting the keys come from, named in errors. */
@@ -24,40 +24,41 @@ export interface SealingKeysSetting {
   /** The setting's name, for its error messages (e.g. BANK_ENCRYPTION_KEYS). */
   name: string;
   value: string | undefined;
-  /**
-   * A key derived from `secret` for `purpose` (the key differs per purpose), listed after the setting's keys under
-   * `keyId` (default `derived`, which the setting may then not use). Without it the setting must list a key.
-   */
-  derived?: { keyId?: string; purpose: string; secret: string | undefined };
+  /** Without a key in the setting, seal with a random key of this process (id `ephemeral`) instead of refusing. */
+  ephemeral?: boolean;
 }
 
 const KEY_ID = /^[A-Za-z0-9.-]{1,32}$/;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+const EPHEMERAL = 'ephemeral';
 
-/** The keys from the setting, then the derived one; throws an Error naming what is wrong, never a key. */
-export function sealingKeys({ name, value, derived }: SealingKeysSetting): SealingKeys {
+/** The keys from the setting; throws an Error naming what is wrong, never a key. */
+export function sealingKeys({ name, value, ephemeral = false }: SealingKeysSetting): SealingKeys {
   const hint = `${name} is keyId:base64key[,keyId2:base64key2...] with 32-byte keys (e.g. k1:$(openssl rand -base64 32)); the first key seals, all open`;
-  const derivedId = derived && (derived.keyId ?? 'derived');
   const keys = new Map<string, Buffer>();
-  for (const [i, entry] of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean).entries()) {
-    const colon = entry.indexOf(':');
-    const keyId = colon > 0 ? entry.slice(0, colon) : '';
-    const encoded = colon > 0 ? entry.slice(colon + 1) : '';
-    if (!KEY_ID.test(keyId) || keyId === derivedId) {
-      throw new Error(`${hint}; entry ${i + 1} has no valid key id (1-32 letters, digits, dots or dashes before ':'${derivedId ? `; not "${derivedId}"` : ''})`);
-    }
+  for (const [i, [keyId, key]] of keyEntries(value, hint).entries()) {
+    if (keyId === EPHEMERAL) throw new Error(`${hint}; entry ${i + 1} may not use the key id "${EPHEMERAL}"`);
     if (keys.has(keyId)) throw new Error(`${hint}; key id "${keyId}" is listed twice`);
-    const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(encoded) ? Buffer.from(encoded, 'base64') : Buffer.alloc(0);
-    if (key.length !== 32) throw new Error(`${hint}; key "${keyId}" is not 32 bytes of base64`);
     keys.set(keyId, key);
   }
-  if (derived && derivedId) {
-    keys.set(derivedId, derived.secret ? createHash('sha256').update(`${derived.purpose}:${derived.secret}`).digest() : randomBytes(32));
-  }
+  if (keys.size === 0 && ephemeral) keys.set(EPHEMERAL, randomBytes(32));
   const current = keys.keys().next().value;
   if (current === undefined) throw new Error(`${hint}; it is empty`);
   return { setting: name, current, keys };
+}
+
+/** The `[keyId, key]` entries of a keys setting, in order; throws naming the entry that is malformed. */
+export function keyEntries(value: string | undefined, hint: string): [string, Buffer][] {
+  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((entry, i) => {
+    const colon = entry.indexOf(':');
+    const keyId = colon > 0 ? entry.slice(0, colon) : '';
+    const encoded = colon > 0 ? entry.slice(colon + 1) : '';
+    if (!KEY_ID.test(keyId)) throw new Error(`${hint}; entry ${i + 1} has no valid key id (1-32 letters, digits, dots or dashes before ':')`);
+    const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(encoded) ? Buffer.from(encoded, 'base64') : Buffer.alloc(0);
+    if (key.length !== 32) throw new Error(`${hint}; key "${keyId}" is not 32 bytes of base64`);
+    return [keyId, key];
+  });
 }
 
 function keyOf(keys: SealingKeys, keyId: string): Buffer {

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { ProjectionBackfillSchema, ProjectionBackfillSetting, blankAsUnset, defineService, sealingKeys } from '@puente/platform';
+import { ProjectionBackfillSchema, ProjectionBackfillSetting, blankAsUnset, defineService, requiredInProduction, sealingKeys } from '@puente/platform';
 import { ExchangeRateEntrySchema, seedRate } from './domain/exchange-rate.ts';
 import { ExchangeMatchSchema } from './domain/exchange-match.ts';
 import { ExchangeRequestSchema } from './domain/exchange-request.ts';
@@ -78,10 +78,10 @@ export const ExchangeSettings = z.object({
   ATTACHMENT_S3_BUCKET: setting(z.string().trim().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'ATTACHMENT_S3_BUCKET must be a bucket name (3-63 lowercase letters, digits, dots or dashes)').optional()),
   ATTACHMENT_S3_ENDPOINT: setting(z.url({ protocol: /^https?$/, error: 'ATTACHMENT_S3_ENDPOINT must be an http(s) URL' }).optional()),
   ATTACHMENT_S3_REGION: setting(z.string().trim().optional()),
-  /** keyId:base64key,... (the first seals, all open); without it a key derived from INTERNAL_TOKEN_SECRET. */
+  /** keyId:base64key,... (the first seals, all open); required in production, else a key of this process alone. */
   ATTACHMENT_ENCRYPTION_KEYS: setting(z.string().optional()),
-  INTERNAL_TOKEN_SECRET: setting(z.string().optional()),
-}).refine((s) => !s.EXCHANGE_RATE_URL || s.EXCHANGE_RATE_JSON_PATH, {
+  NODE_ENV: setting(z.enum(['development', 'production', 'test']).optional()),
+}).superRefine(requiredInProduction(['ATTACHMENT_ENCRYPTION_KEYS'])).refine((s) => !s.EXCHANGE_RATE_URL || s.EXCHANGE_RATE_JSON_PATH, {
   message: 'EXCHANGE_RATE_JSON_PATH is required with EXCHANGE_RATE_URL (e.g. rates.CLP)', path: ['EXCHANGE_RATE_JSON_PATH'],
 });
 export type ExchangeSettings = z.infer<typeof ExchangeSettings>;
@@ -105,10 +105,7 @@ export function attachmentStorageFrom(settings: ExchangeSettings): AttachmentSto
 export function chatFilesFrom(settings: ExchangeSettings): ChatFiles {
   return {
     storage: attachmentStorageFrom(settings),
-    keys: sealingKeys({
-      name: 'ATTACHMENT_ENCRYPTION_KEYS', value: settings.ATTACHMENT_ENCRYPTION_KEYS,
-      derived: { purpose: 'chat-attachments', secret: settings.INTERNAL_TOKEN_SECRET },
-    }),
+    keys: sealingKeys({ name: 'ATTACHMENT_ENCRYPTION_KEYS', value: settings.ATTACHMENT_ENCRYPTION_KEYS, ephemeral: true }),
   };
 }
 

@@ -57,11 +57,17 @@ describe('identity settings', () => {
     for (const name of ['OAUTH_COOKIE_SECRET', 'SMTP_URL', 'PUBLIC_URL', 'EXPOSE_VERIFICATION_TOKEN']) expect(String(err)).toContain(name);
   });
 
-  it('derives the Google cookie key from OAUTH_COOKIE_SECRET, else INTERNAL_TOKEN_SECRET, consistently across replicas', () => {
-    const a = settings({ INTERNAL_TOKEN_SECRET: 's'.repeat(32) }).oauthCookieKey;
+  it('keys the Google cookie from OAUTH_COOKIE_SECRET, the same in every replica, else a key of this process alone', () => {
+    const a = settings({ OAUTH_COOKIE_SECRET: 'o'.repeat(32) }).oauthCookieKey;
     expect(a).toHaveLength(32);
-    expect(settings({ INTERNAL_TOKEN_SECRET: 's'.repeat(32) }).oauthCookieKey).toEqual(a);
-    expect(settings({ INTERNAL_TOKEN_SECRET: 's'.repeat(32), OAUTH_COOKIE_SECRET: 'o'.repeat(32) }).oauthCookieKey).not.toEqual(a);
+    expect(settings({ OAUTH_COOKIE_SECRET: 'o'.repeat(32) }).oauthCookieKey).toEqual(a);
+    expect(settings({}).oauthCookieKey).not.toEqual(settings({}).oauthCookieKey);
+  });
+
+  it('needs a key of its own for each purpose in production, naming each one missing', () => {
+    const err = (() => { try { settings({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example', PUBLIC_URL: 'https://puente.example' }); } catch (e) { return e; } })();
+    expect(err).toBeInstanceOf(ConfigError);
+    for (const name of ['TOTP_ENCRYPTION_KEYS', 'OAUTH_COOKIE_SECRET', 'LOGIN_CHALLENGE_SECRET']) expect(String(err)).toContain(`${name} is required in production`);
   });
 });
 

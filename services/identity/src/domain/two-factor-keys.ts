@@ -4,20 +4,15 @@
  *
  * Secrets are sealed by the platform (AES-256-GCM, as accounts seals bank details), bound to their user, so a value
  * copied into another row does not open. The keys come from TOTP_ENCRYPTION_KEYS (`keyId:base64key,...`, the first
- * seals, all open), then a key derived from INTERNAL_TOKEN_SECRET under the id `internal` (every identity replica has
- * it; it keeps opening after TOTP_ENCRYPTION_KEYS is set); without that secret, a random key for this process (tests).
+ * seals, all open; required in production); without it, a random key for this process (tests). The challenge is
+ * signed with LOGIN_CHALLENGE_SECRET, a key of its own: whoever could forge one would skip the password step.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { openText, sealingKeys, sealText, type SealingKeys } from '@puente/platform';
 
-const derive = (purpose: string, secret: string): Buffer => createHash('sha256').update(`${purpose}:${secret}`).digest();
-
 /** The sealing keys from the settings; throws an Error naming what is wrong (never echoing key material). */
-export const secretKeys = (encryptionKeys: string | undefined, internalTokenSecret: string | undefined): SealingKeys =>
-  sealingKeys({
-    name: 'TOTP_ENCRYPTION_KEYS', value: encryptionKeys,
-    derived: { keyId: 'internal', purpose: 'totp-secret', secret: internalTokenSecret },
-  });
+export const secretKeys = (encryptionKeys: string | undefined): SealingKeys =>
+  sealingKeys({ name: 'TOTP_ENCRYPTION_KEYS', value: encryptionKeys, ephemeral: true });
 
 const aad = (userId: number) => `totp:${userId}`;
 
@@ -28,9 +23,9 @@ export const openSecret = (keys: SealingKeys, userId: number, sealed: string): s
 /** How long the login's second step may wait after the password. */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 
-/** The challenge's signing key: derived from INTERNAL_TOKEN_SECRET (any replica checks it), else random (tests). */
-export const challengeKey = (internalTokenSecret: string | undefined): Buffer =>
-  internalTokenSecret ? derive('totp-challenge', internalTokenSecret) : randomBytes(32);
+/** The challenge's signing key: from LOGIN_CHALLENGE_SECRET (any replica checks it), else random (tests). */
+export const challengeKey = (secret: string | undefined): Buffer =>
+  secret ? createHash('sha256').update(secret).digest() : randomBytes(32);
 
 /** How the first step checked who it was: the attempt the second step records says so. */
 export type ChallengeMethod = 'password' | 'google';
