@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { HealthResponse, ServiceNames } from '@puente/contracts';
-import { internalAuth, INTERNAL_TOKEN_HEADER } from '@puente/platform';
+import { generateSigningKeys, internalAuth, INTERNAL_TOKEN_HEADER, keyringOf, publicKeyText, signingKeyFrom, type Party } from '@puente/platform';
 import { describeWithInfra, startKafka, startPostgres, startRedis, testPortBase, type KafkaCluster, type PostgresServer, type RedisServer } from '@puente/testkit';
 import { startDistributed, type Distributed } from './distributed.ts';
 
@@ -25,7 +25,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'distributed smoke test: the g
       env: {
         ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redis.url, KAFKA_BROKERS: kafka.brokers.join(','),
         PORT: String(base + 100), SERVICES_BASE_PORT: String(base), LOG_LEVEL: 'warn', DATA_DIR: dataDir, HOST: '127.0.0.1',
-        INTERNAL_TOKEN_SECRET: undefined, SESSION_SECRET: undefined, BANK_ENCRYPTION_KEYS: undefined,
+        SERVICE_SIGNING_KEY: undefined, SERVICE_PUBLIC_KEYS: undefined, SESSION_SECRET: undefined, BANK_ENCRYPTION_KEYS: undefined,
         ADMIN_EMAIL: 'root@puente.test', ADMIN_PASSWORD: 'correct horse battery', ADMIN_REFERRAL_CODE: 'SMOKE-TEST',
         // A restarted service is ready once its consumer group has dropped the killed member: 3 s, not the default 30 s.
         KAFKA_SESSION_TIMEOUT_MS: '3000',
@@ -46,13 +46,30 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'distributed smoke test: the g
   it('generates the secrets once into DATA_DIR/secrets.json, readable by this user alone, and the processes use them', async () => {
     const file = join(dataDir, 'secrets.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    const { internalTokenSecret } = JSON.parse(readFileSync(file, 'utf8')) as { internalTokenSecret: string };
-    // A token signed with the kept secret is accepted: a service restarted by hand can be given the same one.
-    const token = await internalAuth(internalTokenSecret).sign({ kind: 'user', userId: 1, role: 'admin' });
+    const { signingKeys } = JSON.parse(readFileSync(file, 'utf8')) as { signingKeys: Record<Party, string> };
+    // A token signed with the gateway's kept key is accepted: a service restarted by hand can be given the same keys.
+    const token = await internalAuth('gateway', keyringOf(signingKeys)).sign({ kind: 'user', userId: 1, role: 'admin' }, 'identity');
     const me = await fetch(`${running!.serviceUrls.identity}/auth/user`, { headers: { [INTERNAL_TOKEN_HEADER]: token } });
     expect(me.status).toBe(200);
-    const forged = await internalAuth('another-secret-another-secret-another').sign({ kind: 'user', userId: 1, role: 'admin' });
+    const forged = await internalAuth('gateway', keyringOf(generateSigningKeys().signingKeys)).sign({ kind: 'user', userId: 1, role: 'admin' }, 'identity');
     expect((await fetch(`${running!.serviceUrls.identity}/auth/user`, { headers: { [INTERNAL_TOKEN_HEADER]: forged } })).status).toBe(401);
+  });
+
+  it('gives each process its own signing key and the secrets of its own purposes, no other', async () => {
+    const { signingKeys } = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { signingKeys: Record<Party, string> };
+    const environ = (name: string) => new Map(readFileSync(`/proc/${running!.children.get(name)!.pid}/environ`, 'utf8')
+      .split('\0').filter(Boolean).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+    const secrets = ['SESSION_SECRET', 'BANK_ENCRYPTION_KEYS', 'TOTP_ENCRYPTION_KEYS', 'OAUTH_COOKIE_SECRET', 'LOGIN_CHALLENGE_SECRET', 'ATTACHMENT_ENCRYPTION_KEYS'];
+    const own: Record<string, string[]> = {
+      gateway: ['SESSION_SECRET'], identity: ['TOTP_ENCRYPTION_KEYS', 'OAUTH_COOKIE_SECRET', 'LOGIN_CHALLENGE_SECRET'], subscription: [],
+    };
+    for (const [name, mine] of Object.entries(own)) {
+      const env = environ(name);
+      expect(secrets.filter((s) => env.has(s)), name).toEqual(mine);
+      expect(env.get('SERVICE_SIGNING_KEY'), name).toBe(signingKeys[name as Party]);
+      expect(env.has('INTERNAL_TOKEN_SECRET'), name).toBe(false);
+      expect(env.get('SERVICE_PUBLIC_KEYS'), name).toContain(`${name}=${publicKeyText(signingKeyFrom(signingKeys[name as Party]))}`);
+    }
   });
 
   it('runs each service in its own process, ready on real Postgres, Kafka and Redis', async () => {

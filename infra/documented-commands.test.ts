@@ -1,6 +1,6 @@
 /**
  * The README's distributed instructions, run as written: `npm run start:distributed` with only the documented URLs,
- * then one service alone on the project's Node 24 with the secret the runner kept. (Tried as a new user would,
+ * then one service alone on the project's Node 24 with the keys the runner kept (`npm run secrets -- env <service>`). (Tried as a new user would,
  * they once stopped on a missing BANK_ENCRYPTION_KEYS and answered every call of a restarted service with 401.)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { HealthResponse } from '@puente/contracts';
-import { INTERNAL_TOKEN_HEADER, internalAuth } from '@puente/platform';
+import { INTERNAL_TOKEN_HEADER, internalAuth, keyringOf, type Party } from '@puente/platform';
 import { describeWithInfra, startKafka, startPostgres, startRedis, testPortBase, type KafkaCluster, type PostgresServer, type RedisServer } from '@puente/testkit';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -36,7 +36,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'the README\'s distributed com
   beforeAll(async () => {
     [postgres, redis, kafka] = await Promise.all([startPostgres(), startRedis(), startKafka()]);
     // The caller's environment without any Puente setting, as a new user's shell would be.
-    env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(INTERNAL_TOKEN_SECRET|SESSION_SECRET|BANK_ENCRYPTION_KEYS|PORT|DATA_DIR)$/.test(k)));
+    env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(SERVICE_SIGNING_KEY|SERVICE_PUBLIC_KEYS|SESSION_SECRET|\w+_ENCRYPTION_KEYS|OAUTH_COOKIE_SECRET|LOGIN_CHALLENGE_SECRET|PORT|DATA_DIR)$/.test(k)));
   }, 60_000);
   afterAll(async () => {
     // Cleanup, not a test of shutdown: every process each command started (its whole process group) is killed.
@@ -57,19 +57,19 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'the README\'s distributed com
     expect(output.join('')).toContain(join(dataDir, 'secrets.json'));
   }, 150_000);
 
-  it('runs one service alone with the documented recipe, on Node 24, accepting the kept internal token secret', async () => {
+  it('runs one service alone with the documented recipe, on Node 24, trusting the gateway\'s kept key', async () => {
     // Ctrl+C the runner first, as a user restarting one service by hand would: its consumers leave their groups, so
     // the lone service joins without waiting out a rebalance with a live member.
     const runner = children[0]!;
     process.kill(-runner.pid!, 'SIGINT');
     await new Promise((resolve) => (runner.exitCode !== null ? resolve(undefined) : runner.once('exit', resolve)));
-    const { internalTokenSecret } = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { internalTokenSecret: string };
+    const { signingKeys } = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { signingKeys: Record<Party, string> };
     const port = base + 50;
-    run('node_modules/.bin/node services/identity/src/server.ts', {
-      PORT: String(port), INTERNAL_TOKEN_SECRET: internalTokenSecret, SERVICE_URLS: `identity=http://127.0.0.1:${port}`, LOG_LEVEL: 'warn',
+    run('env $(npm run --silent secrets -- env identity) node_modules/.bin/node services/identity/src/server.ts', {
+      PORT: String(port), DATA_DIR: dataDir, SERVICE_URLS: `identity=http://127.0.0.1:${port}`, LOG_LEVEL: 'warn',
     });
     await vi.waitFor(async () => expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200), { timeout: 90_000, interval: 500 });
-    const token = await internalAuth(internalTokenSecret).sign({ kind: 'user', userId: 1, role: 'admin' });
+    const token = await internalAuth('gateway', keyringOf(signingKeys)).sign({ kind: 'user', userId: 1, role: 'admin' }, 'identity');
     const me = await fetch(`http://127.0.0.1:${port}/auth/user`, { headers: { [INTERNAL_TOKEN_HEADER]: token } });
     expect(me.status, output.join('').slice(-2000)).toBe(200);
   }, 150_000);
