@@ -11,13 +11,14 @@ import {
   type ServiceName,
 } from '@puente/contracts';
 import { answeredNotModified, createHttpApp, MemoryVersionStore, requireUser, serve, serviceVersions } from '@puente/platform';
-import { auth, buildTestGateway, login, logger, sessionCookieOf, startFakeService, users, type FakeUpstream } from './test-helpers.ts';
+import { testAuth } from '@puente/platform/testing';
+import { buildTestGateway, login, logger, sessionCookieOf, startFakeService, users, type FakeUpstream } from './test-helpers.ts';
 
 const versions = new MemoryVersionStore();
 
 /** A service answering one polled route; `asked` counts the requests that reached it. */
 async function pollingService(name: ServiceName, register: (app: FastifyInstance) => void) {
-  const app = createHttpApp({ logger, auth });
+  const app = createHttpApp({ logger, auth: testAuth(name) });
   app.decorate('versions', serviceVersions(versions, name, logger));
   let asked = 0;
   app.addHook('onRequest', async () => { asked++; });

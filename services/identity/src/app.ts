@@ -60,6 +60,7 @@ export const IdentitySettings = z.object({
   INTERNAL_TOKEN_SECRET: optional(z.string()),
   TOTP_ENCRYPTION_KEYS: optional(z.string()),
   TWO_FACTOR_CODE_LIMIT: optional(z.string().regex(/^\d+\/\d+[smh]$/, 'TWO_FACTOR_CODE_LIMIT is max/window, the window in s, m or h (e.g. 5/15m)')),
+  LOGIN_ACCOUNT_LIMIT: optional(z.string().regex(/^\d+\/\d+[smh]$/, 'LOGIN_ACCOUNT_LIMIT is max/window, the window in s, m or h (e.g. 120/1h)')),
 }).refine((s) => Boolean(s.GOOGLE_CLIENT_ID) === Boolean(s.GOOGLE_CLIENT_SECRET), {
   message: 'set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or neither', path: ['GOOGLE_CLIENT_SECRET'],
 }).superRefine(mailInProduction);
@@ -97,6 +98,7 @@ export function resolveConfig(s: IdentitySettings): IdentityConfig {
         }
       : null,
     oauthCookieKey: oauthCookieKey(s),
+    loginAccountLimit: codeLimit(s.LOGIN_ACCOUNT_LIMIT ?? '120/1h'),
     twoFactor: {
       secretKeys: secretKeys(s.TOTP_ENCRYPTION_KEYS, s.INTERNAL_TOKEN_SECRET),
       challengeKey: challengeKey(s.INTERNAL_TOKEN_SECRET),

@@ -1,5 +1,6 @@
 /** Identity's settings once resolved (defaults applied, secrets derived): what routes and jobs read. */
 import type { MailConfig, SealingKeys } from '@puente/platform';
+import type { FailureLimit } from './failure-limit.ts';
 import type { CodeLimit } from './two-factor.ts';
 
 export interface GoogleConfig {
@@ -25,6 +26,8 @@ export interface IdentityConfig {
   google: GoogleConfig | null;
   /** 32-byte key sealing the short-lived Google sign-in cookie (state, PKCE verifier, nonce, referral code). */
   oauthCookieKey: Uint8Array;
+  /** Wrong passwords at login per account and window, from any caller: LOGIN_ACCOUNT_LIMIT. */
+  loginAccountLimit: FailureLimit;
   twoFactor: {
     /** Seal and open TOTP secrets at rest. */
     secretKeys: SealingKeys;

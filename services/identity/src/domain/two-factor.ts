@@ -2,11 +2,12 @@
  * Two-factor sign-in of a user: their TOTP secret (sealed, see two-factor-keys.ts), whether it is on (a row with no
  * enabledAt is a setup waiting for its first code), the last step whose code was accepted (a code is good once:
  * a replay within its window is refused), the hashes of the unused recovery codes, and the count of wrong codes in
- * the current window (too many and codes are refused for the rest of it, whatever IP they come from).
+ * the current window (too many and codes are refused for the rest of it, whatever IP they come from: failure-limit.ts).
  */
 import { createHash, randomInt } from 'node:crypto';
 import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
 import type { TwoFactorRecord } from '@puente/contracts';
+import { failureWait, withFailure, type FailureLimit } from './failure-limit.ts';
 import { matchTotp } from './totp.ts';
 
 export const TwoFactorSchema = defineEntity({
@@ -51,21 +52,15 @@ export function newRecoveryCodes(): string[] {
   return Array.from({ length: RECOVERY_CODE_COUNT }, () => `${part()}-${part()}`);
 }
 
-export interface CodeLimit { max: number; windowMs: number }
+export type CodeLimit = FailureLimit;
 
 /** How long codes are still refused for (ms), 0 when they may be tried. */
-export function codeLimitWait(tf: TwoFactor, limit: CodeLimit, now: Date): number {
-  if (!tf.failedSince || tf.failedCodes < limit.max) return 0;
-  return Math.max(0, tf.failedSince.getTime() + limit.windowMs - now.getTime());
-}
+export const codeLimitWait = (tf: TwoFactor, limit: CodeLimit, now: Date): number => failureWait(tf.failedCodes, tf.failedSince, limit, now);
 
 export function countWrongCode(tf: TwoFactor, limit: CodeLimit, now: Date): void {
-  if (!tf.failedSince || now.getTime() - tf.failedSince.getTime() >= limit.windowMs) {
-    tf.failedSince = now;
-    tf.failedCodes = 1;
-  } else {
-    tf.failedCodes += 1;
-  }
+  const { failures, since } = withFailure(tf.failedCodes, tf.failedSince, limit, now);
+  tf.failedCodes = failures;
+  tf.failedSince = since;
 }
 
 /** Why a code was refused: the failureReason of the attempt and the error's code. */

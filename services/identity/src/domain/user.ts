@@ -38,6 +38,12 @@ export const UserSchema = defineEntity({
     subscriptionTier: p.enum(['free', 'premium']).default('free'),
     /** The language the user reads Puente and its emails in (chosen in the web app; beyond the spec). */
     language: p.enum(Language.options).default('en'),
+    /**
+     * Wrong passwords at login in the current window, and when it began (LOGIN_ACCOUNT_LIMIT, domain/failure-limit.ts):
+     * past the limit every login of the account is refused until the window ends, from any caller.
+     */
+    failedLogins: p.integer().default(0),
+    failedLoginsSince: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
     /** When the user deleted their account (domain/erasure.ts): the row stays, anonymised, so ids still resolve. */

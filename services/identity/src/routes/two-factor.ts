@@ -11,10 +11,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LockMode } from '@mikro-orm/postgresql';
 import { Routes, TwoFactorMessages as TM } from '@puente/contracts';
-import { AppError, SESSION_ACTION_HEADER, addToOutbox, conflict, requireUser, serve, tooManyRequests, unauthorized } from '@puente/platform';
+import { AppError, SESSION_ACTION_HEADER, addToOutbox, conflict, requireUser, serve, unauthorized } from '@puente/platform';
 import { NOT_DELETED, User } from '../domain/user.ts';
 import { verifyPassword } from '../domain/passwords.ts';
 import { clientMeta, failureReason, loginAttempt, recordFailure } from '../domain/attempts.ts';
+import { refusedFor } from '../domain/failure-limit.ts';
 import { newTotpSecret, otpauthUri } from '../domain/totp.ts';
 import {
   TwoFactor, codeLimitWait, countWrongCode, newRecoveryCodes, recoveryCodeHash, twoFactorRecord, useCode, type CodeRefusal,
@@ -35,9 +36,7 @@ export async function twoFactorRoutes(app: FastifyInstance, { ctx, config }: Rou
 
   const refuseWhileLimited = (tf: TwoFactor, now: Date) => {
     const wait = codeLimitWait(tf, codeLimit, now);
-    if (wait <= 0) return;
-    const minutes = Math.max(1, Math.ceil(wait / 60_000));
-    throw tooManyRequests(`${TM.tooManyCodes} Please try again in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`, wait / 1000);
+    if (wait > 0) throw refusedFor(TM.tooManyCodes, wait);
   };
 
   /**
