@@ -142,9 +142,9 @@ export function requireAdmin(request: FastifyRequest): Extract<Caller, { kind: '
   return user;
 }
 
-/** Another Puente service (internal routes), or 403. */
-export function requireService(request: FastifyRequest, ...allowed: string[]): Extract<Caller, { kind: 'service' }> {
+/** One of the services (or the gateway) an internal route names as its callers, or 403. */
+export function requireService(request: FastifyRequest, allowed: readonly Party[]): Extract<Caller, { kind: 'service' }> {
   const c = request.caller;
-  if (!c || c.kind !== 'service' || (allowed.length > 0 && !allowed.includes(c.service))) throw forbidden('Internal route');
+  if (!c || c.kind !== 'service' || !allowed.includes(c.service)) throw forbidden('Internal route');
   return c;
 }

@@ -177,6 +177,13 @@ describe('route declarations', () => {
     }
   });
 
+  it('name the callers of every internal route: a service takes an internal call only from a caller its route names', () => {
+    for (const r of ApiRoutes.filter((route) => route.access === 'internal')) {
+      expect(r.callers?.length, `${r.method} ${r.path}`).toBeGreaterThan(0);
+      expect(r.callers, `${r.method} ${r.path}`).not.toContain(r.service);
+    }
+  });
+
   it('keep internal routes outside /api, and every other route inside', () => {
     for (const route of ApiRoutes) {
       expect(`${route.name} ${route.path}`).toMatch(route.access === 'internal' ? /^\S+ \/internal\// : /^\S+ \/api\//);

@@ -44,7 +44,12 @@ function guard(route: ApiRoute) {
     case 'visitor': return undefined;
     case 'user': return async (request: FastifyRequest) => { requireUser(request); };
     case 'admin': return async (request: FastifyRequest) => { requireAdmin(request); };
-    case 'internal': return async (request: FastifyRequest) => { requireService(request, ...(route.callers ?? [])); };
+    case 'internal': {
+      // Deny by default: an internal route serves only the callers it names.
+      const callers = route.callers ?? [];
+      if (callers.length === 0) throw new Error(`${route.method} ${route.path} is internal but names no callers`);
+      return async (request: FastifyRequest) => { requireService(request, callers); };
+    }
   }
 }
 
