@@ -1,7 +1,7 @@
 /**
  * Distributed mode on one machine (`npm run start:distributed`): every service and the gateway as its own
  * process, on the PostgreSQL, Kafka and Redis named by DATABASE_URL, KAFKA_BROKERS and REDIS_URL. Services listen
- * on SERVICES_BASE_PORT.. (3001-3007) of 127.0.0.1, the gateway on HOST:PORT (0.0.0.0:8080). Secrets not set in
+ * on SERVICES_BASE_PORT.. (3001-3007) of 127.0.0.1, the gateway on HOST:PORT (127.0.0.1:8080). Secrets not set in
  * the environment are generated once and kept in DATA_DIR/secrets.json (said at start), so a service restarted
  * on its own can be given the same ones. docker-compose.yml runs the same processes in containers.
  *
@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { ServiceNames, type ServiceName } from '@puente/contracts';
 import { blankAsUnset, createLogger, loadConfig, MetricsSettings } from '@puente/platform';
 import { stopGracefully } from '@puente/platform/process';
+import { runnerDefaults } from './runner-env.ts';
 import { secretsFile, withKeptSecrets } from './secrets.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -29,7 +30,8 @@ const Settings = z.object({
   DATABASE_URL: z.url({ message: 'DATABASE_URL is required: the PostgreSQL server, e.g. postgres://postgres@127.0.0.1:5432/puente' }),
   KAFKA_BROKERS: z.string().min(1, 'KAFKA_BROKERS is required: host:port of the Kafka brokers, comma-separated'),
   REDIS_URL: z.url({ message: 'REDIS_URL is required, e.g. redis://127.0.0.1:6379' }),
-  HOST: z.string().default('0.0.0.0'),
+  /** The gateway's interface: this computer alone unless HOST says otherwise (services are always on 127.0.0.1). */
+  HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).default(8080),
   DATA_DIR: z.string().default('.data'),
   SERVICES_BASE_PORT: z.coerce.number().int().min(1024).default(3001),
@@ -70,7 +72,7 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
   const dataDir = resolve(settings.DATA_DIR);
   const given = opts.env ?? process.env;
   const env = withKeptSecrets({
-    ...given, MAIL_DIR: given.MAIL_DIR ?? join(dataDir, 'mail'), ATTACHMENT_STORAGE_DIR: given.ATTACHMENT_STORAGE_DIR ?? join(dataDir, 'attachments'),
+    ...given, ...runnerDefaults(given, { dataDir, host: settings.HOST, port: settings.PORT }), ATTACHMENT_STORAGE_DIR: given.ATTACHMENT_STORAGE_DIR ?? join(dataDir, 'attachments'),
   }, dataDir);
   say(`secrets not set in the environment are kept in ${secretsFile(dataDir)}`);
   const onOutput = opts.onOutput ?? ((name: string, line: string) => process.stdout.write(`[${name}] ${line}\n`));

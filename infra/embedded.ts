@@ -7,6 +7,7 @@
  */
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { PGlite } from '@electric-sql/pglite';
@@ -21,10 +22,12 @@ import { stopGracefully } from '@puente/platform/process';
 import { buildGateway, gatewayOptionsFrom, gatewaySettings } from '@puente/gateway';
 import { withKeptSecrets } from './secrets.ts';
 import { serviceDefinitions } from './services.ts';
+import { appAddress, runnerDefaults, testingAidsBanner } from './runner-env.ts';
 
 /** The runner's settings and the gateway's (origins, proxy trust, session lifetime, rate limits, web root). */
 const Settings = gatewaySettings.extend({
-  HOST: z.string().default('0.0.0.0'),
+  /** This computer alone unless HOST says otherwise: the demo's testing aids are for whoever runs it. */
+  HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   DATA_DIR: z.string().default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
@@ -37,10 +40,21 @@ export interface Embedded {
   services: RunningService[];
   /** Where every service's and the gateway's metrics are served (one registry), when METRICS_PORT is set. */
   metricsUrl?: string;
+  /** What the start banner says about the testing aids that are on (nothing when all are off). */
+  testingAids: string[];
   stop(): Promise<void>;
 }
 
 const step = (message: string) => process.stdout.write(`• ${message}\n`);
+
+/** A port free on `host` now (for PORT=0): the gateway takes it once the services, which name it in links, are up. */
+async function freePort(host: string): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((done, fail) => { probe.once('error', fail); probe.listen(0, host, done); });
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((done) => probe.close(done));
+  return port;
+}
 
 /** The name PostgreSQL clients look for in a socket directory (`host=<dir>`). */
 const SOCKET_FILE = '.s.PGSQL.5432';
@@ -63,8 +77,10 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
   const settings = loadConfig(Settings, env);
   const logger = createLogger({ name: 'puente', level: settings.LOG_LEVEL });
   const dataDir = resolve(settings.DATA_DIR);
+  // Known before the services start, so the links in their emails name it (outside production: runnerDefaults).
+  const port = settings.PORT || await freePort(settings.HOST);
   const serviceEnv = withKeptSecrets({
-    ...env, MAIL_DIR: env.MAIL_DIR ?? join(dataDir, 'mail'), ATTACHMENT_STORAGE_DIR: env.ATTACHMENT_STORAGE_DIR ?? join(dataDir, 'attachments'),
+    ...env, ...runnerDefaults(env, { dataDir, host: settings.HOST, port }), ATTACHMENT_STORAGE_DIR: env.ATTACHMENT_STORAGE_DIR ?? join(dataDir, 'attachments'),
   }, dataDir);
 
   say(`starting the embedded database (PGlite) in ${join(dataDir, 'pglite')}`);
@@ -116,17 +132,16 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
       ...gatewayOptionsFrom(settings),
     });
     try {
-      await gateway.listen({ host: settings.HOST, port: settings.PORT });
+      await gateway.listen({ host: settings.HOST, port });
     } catch (err) {
       await gateway.close();
       throw err;
     }
-    const address = gateway.server.address();
-    const port = typeof address === 'object' && address ? address.port : settings.PORT;
-    const url = `http://localhost:${port}`;
+    const url = appAddress(settings.HOST, port);
     return {
       url,
       services,
+      testingAids: testingAidsBanner(env, settings.HOST, port),
       ...(metrics ? { metricsUrl: metrics.server.url } : {}),
       async stop() {
         await gateway.close();
@@ -144,6 +159,7 @@ if (import.meta.main) {
   try {
     const app = await startEmbedded();
     process.stdout.write(`\nPuente is running at ${app.url} (started in ${((Date.now() - started) / 1000).toFixed(1)} s). Health: ${app.url}/api/health.${app.metricsUrl ? ` Metrics: ${app.metricsUrl}.` : ''} Ctrl+C stops it.\n`);
+    if (app.testingAids.length > 0) process.stdout.write(`\n${app.testingAids.join('\n')}\n`);
     stopGracefully(createLogger({ name: 'puente', level: process.env.LOG_LEVEL ?? 'warn' }), async () => {
       process.stdout.write('\nstopping Puente...\n');
       await app.stop();
