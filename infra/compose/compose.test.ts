@@ -4,6 +4,7 @@
  * among them), Redis behind a password, Kafka and the datastores unpublished, the tools' UIs on the loopback only,
  * and mail through Mailpit unless SMTP_URL names a server.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +78,13 @@ describe.skipIf(!hasDockerCompose && process.env.CI !== 'true')('docker-compose.
     }));
     expect(refusals.filter(([, ok, named]) => ok || !named)).toEqual([]);
   }, 60_000);
+
+  it('requires what `npm run secrets` prints, no more and no less', () => {
+    const run = spawnSync(process.execPath, ['infra/scripts/secrets.ts'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const printed = run.stdout.split('\n').map((l) => /^([A-Z][A-Z0-9_]*)=/.exec(l)?.[1]).filter((k): k is string => !!k);
+    expect(printed.sort()).toEqual([...COMPOSE_SECRETS].sort());
+  });
 
   it('has no INTERNAL_TOKEN_SECRET anywhere, in the file, its configuration or .env.example', () => {
     expect(composeFile).not.toContain('INTERNAL_TOKEN_SECRET');

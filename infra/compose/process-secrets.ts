@@ -43,7 +43,3 @@ export function secretsOf(proc: ProcessName): string[] {
   return [...PROCESS_SECRETS[proc].required, ...PROCESS_SECRETS[proc].optional];
 }
 
-/** The processes that use a secret. */
-export function usersOf(secret: string): ProcessName[] {
-  return PROCESSES.filter((p) => secretsOf(p).includes(secret));
-}
