@@ -1,27 +1,18 @@
 /**
  * The Kubernetes manifests (infra/k8s, README there): the base and the example overlay rendered by `kubectl kustomize`
- * (Debian's kubectl 1.20, whose kustomize is v2.0.3, or any newer one), every rendered object validated against the
- * Kubernetes schemas (kubernetes-models), then what a platform team checks before applying them: a Deployment and a
- * Service per process, probes on the right paths, resources, graceful shutdown, a locked-down pod, autoscalers on
- * existing Deployments, secrets only by reference, and every setting a process requires set, read through the
- * processes' own settings schemas (the gateway's, whose module starts the server, by running it).
- *
- * Needs kubectl: `apt-get install kubernetes-client`, or KUBECTL=/path/to/kubectl. Under CI=true a missing kubectl
- * fails the suite instead of skipping it, as @puente/testkit's describeWithInfra does for servers.
+ * (render.ts), every rendered object validated against the Kubernetes schemas (kubernetes-models), then what a
+ * platform team checks before applying them: a Deployment and a Service per process, probes on the right paths,
+ * resources, graceful shutdown, a locked-down pod, autoscalers on existing Deployments, secrets only by reference, and
+ * every setting a process requires set, read through the processes' own settings schemas (the gateway's, whose module
+ * starts the server, by running it). Which Secret reaches which process: secrets.test.ts; the NetworkPolicies:
+ * network-policies.test.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1/Deployment';
-import { HorizontalPodAutoscaler, type IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
-import { ConfigMap, type IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
-import { Namespace, type INamespace } from 'kubernetes-models/v1/Namespace';
-import { Service, type IService } from 'kubernetes-models/v1/Service';
 import { ServiceNames, type ServiceName } from '@puente/contracts';
 import { loadConfig, parseServiceUrls, ServiceSettings } from '@puente/platform';
 import { SHUTDOWN_GRACE_MS } from '@puente/platform/process';
@@ -33,17 +24,12 @@ import { RatingSettings } from '@puente/rating';
 import { NotificationSettings } from '@puente/notification';
 import { SubscriptionSettings } from '@puente/subscription';
 import { AuditSettings } from '@puente/audit';
+import { PROCESSES, type ProcessName } from '../compose/process-secrets.ts';
+import {
+  BASE, MODELS, OVERLAY, ROOT as root, containerOf, describeWithKubectl, envNamesOf, environmentOf, kubectlVersion, renderBoth, runtimeEnv,
+  scriptOf, type K8sObject, type Rendered,
+} from './render.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const k8s = join(root, 'infra/k8s');
-const BASE = join(k8s, 'base');
-const OVERLAY = join(k8s, 'overlays/example');
-const SECRET = 'puente-secrets';
-const SECRETS_EXAMPLE = join(OVERLAY, 'puente-secrets.env.example');
-const INSTALL_HINT = 'apt-get install kubernetes-client';
-
-type ProcessName = ServiceName | 'gateway';
-const PROCESSES: ProcessName[] = ['gateway', ...ServiceNames];
 const AUTOSCALED: ProcessName[] = ['gateway', 'exchange'];
 
 /** Each service's settings, as its src/server.ts reads them (besides ServiceSettings, which every service reads). */
@@ -57,169 +43,10 @@ const SERVICE_SETTINGS: Record<ServiceName, (env: NodeJS.ProcessEnv) => unknown>
   audit: (env) => loadConfig(AuditSettings, env),
 };
 
-/** Valid stand-ins for the Secret's required keys: what an operator puts there (never the example's placeholders). */
-const FAKE_SECRETS: Record<string, string> = {
-  DATABASE_URL: 'postgres://puente:not-a-real-password@postgres.test:5432/puente',
-  INTERNAL_TOKEN_SECRET: randomBytes(32).toString('hex'),
-  SESSION_SECRET: randomBytes(32).toString('hex'),
-  BANK_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-};
-
-/** A name that says the value is a secret: it may only come from the Secret. */
-const SECRET_NAME = /SECRET|PASSWORD|ENCRYPTION_KEY|^DATABASE_URL$|^SMTP_URL$/;
+/** A name that says the value is a secret: it may only come from a Secret. */
+const SECRET_NAME = /SECRET|PASSWORD|ENCRYPTION_KEY|SIGNING_KEY|^DATABASE_URL$|^REDIS_URL$|^SMTP_URL$/;
 /** A URL with a password in it (scheme://user:password@host). */
 const CREDENTIALS_IN_URL = /\/\/[^/\s@:]*:[^/\s@]+@/;
-
-// ---------------------------------------------------------------------------------------------------------------
-// kubectl, and a suite that needs it
-// ---------------------------------------------------------------------------------------------------------------
-
-function findKubectl(): string | null {
-  if (process.env.KUBECTL) return process.env.KUBECTL;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    try {
-      accessSync(join(dir, 'kubectl'), constants.X_OK);
-      return join(dir, 'kubectl');
-    } catch {
-      // not here
-    }
-  }
-  return null;
-}
-
-const kubectl = findKubectl();
-
-/** `describe` when kubectl is there; otherwise skipped with a message locally, a failing test under CI=true. */
-function describeWithKubectl(name: string, fn: () => void): void {
-  if (kubectl) {
-    describe(name, fn);
-    return;
-  }
-  const message = `"${name}" needs kubectl, which is not available. Install it with \`${INSTALL_HINT}\` (or set KUBECTL to a kubectl binary).`;
-  if (process.env.CI === 'true') {
-    describe(name, () => {
-      it('requires kubectl', () => {
-        throw new Error(message);
-      });
-    });
-    return;
-  }
-  console.warn(`[k8s] skipping: ${message}`);
-  describe.skip(name, fn);
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Rendering and reading the objects
-// ---------------------------------------------------------------------------------------------------------------
-
-interface K8sObject { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> } }
-
-/** The schema of every kind the manifests may hold; any other kind fails the validation test. */
-const MODELS: Record<string, (o: K8sObject) => void> = {
-  'apps/v1/Deployment': (o) => new Deployment(o as IDeployment).validate(),
-  'v1/Service': (o) => new Service(o as IService).validate(),
-  'v1/ConfigMap': (o) => new ConfigMap(o as IConfigMap).validate(),
-  'v1/Namespace': (o) => new Namespace(o as INamespace).validate(),
-  'autoscaling/v2/HorizontalPodAutoscaler': (o) => new HorizontalPodAutoscaler(o as IHorizontalPodAutoscaler).validate(),
-};
-
-function kustomize(dir: string): K8sObject[] {
-  const run = spawnSync(kubectl!, ['kustomize', dir], { encoding: 'utf8', timeout: 60_000 });
-  if (run.status !== 0) throw new Error(`kubectl kustomize ${dir} failed (${run.status ?? run.error?.message}):\n${run.stderr}`);
-  const objects: K8sObject[] = [];
-  for (const doc of parseAllDocuments(run.stdout)) {
-    if (doc.errors.length > 0) throw new Error(`kubectl kustomize ${dir} printed invalid YAML: ${doc.errors[0]!.message}`);
-    const value = doc.toJS() as K8sObject | null;
-    if (value) objects.push(value);
-  }
-  return objects;
-}
-
-class Rendered {
-  readonly objects: K8sObject[];
-  constructor(objects: K8sObject[]) {
-    this.objects = objects;
-  }
-  ofKind<T>(kind: string): (T & K8sObject)[] {
-    return this.objects.filter((o) => o.kind === kind) as (T & K8sObject)[];
-  }
-  get deployments() { return this.ofKind<IDeployment>('Deployment'); }
-  get services() { return this.ofKind<IService>('Service'); }
-  get autoscalers() { return this.ofKind<IHorizontalPodAutoscaler>('HorizontalPodAutoscaler'); }
-  get configMaps() { return this.ofKind<IConfigMap>('ConfigMap'); }
-
-  /** The Deployment running a process: found by what it runs (`node <its src/server.ts>`), not by its name. */
-  deploymentOf(proc: ProcessName): IDeployment & K8sObject {
-    const script = scriptOf(proc);
-    const found = this.deployments.filter((d) => d.spec?.template.spec?.containers.some((c) => [...(c.command ?? []), ...(c.args ?? [])].includes(script)));
-    expect(found.map((d) => d.metadata.name), `Deployments running ${script}`).toHaveLength(1);
-    return found[0]!;
-  }
-
-  configMap(name: string): IConfigMap & K8sObject {
-    const found = this.configMaps.find((c) => c.metadata.name === name);
-    if (!found) throw new Error(`a container reads ConfigMap ${name}, which the manifests do not hold`);
-    return found;
-  }
-}
-
-function scriptOf(proc: ProcessName): string {
-  return proc === 'gateway' ? 'gateway/src/server.ts' : `services/${proc}/src/server.ts`;
-}
-
-function containerOf(deployment: IDeployment): IContainer {
-  const containers = deployment.spec?.template.spec?.containers ?? [];
-  expect(containers, `${deployment.metadata?.name}'s containers`).toHaveLength(1);
-  return containers[0]!;
-}
-
-interface SecretRef { env: string; name: string; key: string; optional: boolean }
-
-/** A container's environment as the kubelet builds it: envFrom first, then env (which wins); secrets apart. */
-function environmentOf(rendered: Rendered, container: IContainer): { values: Record<string, string>; secrets: SecretRef[]; secretEnvFrom: string[] } {
-  const values: Record<string, string> = {};
-  const secrets: SecretRef[] = [];
-  const secretEnvFrom: string[] = [];
-  for (const from of container.envFrom ?? []) {
-    if (from.configMapRef) Object.assign(values, rendered.configMap(from.configMapRef.name!).data ?? {});
-    if (from.secretRef) secretEnvFrom.push(from.secretRef.name!);
-  }
-  for (const variable of container.env ?? []) {
-    const source = variable.valueFrom;
-    if (!source) values[variable.name] = variable.value ?? '';
-    else if (source.secretKeyRef) {
-      secrets.push({ env: variable.name, name: source.secretKeyRef.name!, key: source.secretKeyRef.key, optional: source.secretKeyRef.optional ?? false });
-    } else if (source.configMapKeyRef) {
-      const value = rendered.configMap(source.configMapKeyRef.name!).data?.[source.configMapKeyRef.key];
-      if (value !== undefined) values[variable.name] = value;
-    } else {
-      throw new Error(`${container.name}: ${variable.name} comes from a source this test does not read`);
-    }
-  }
-  return { values, secrets, secretEnvFrom };
-}
-
-/**
- * What a process sees when the operator created the Secret with its required keys only: the ConfigMap and literal
- * values, plus FAKE_SECRETS for every required key (an optional key left out is not set at all, as the kubelet does).
- */
-function runtimeEnv(rendered: Rendered, proc: ProcessName, secrets: Record<string, string> = FAKE_SECRETS): Record<string, string> {
-  const { values, secrets: refs } = environmentOf(rendered, containerOf(rendered.deploymentOf(proc)));
-  const env = { ...values };
-  for (const ref of refs.filter((r) => !r.optional)) {
-    const value = secrets[ref.key];
-    if (value === undefined) throw new Error(`${proc} requires the Secret's ${ref.key}: add a valid stand-in to FAKE_SECRETS (and the key to ${SECRETS_EXAMPLE})`);
-    env[ref.env] = value;
-  }
-  return env;
-}
-
-/** Every env var a process may receive (literal, ConfigMap or Secret, optional included). */
-function envNamesOf(rendered: Rendered, proc: ProcessName): Set<string> {
-  const { values, secrets } = environmentOf(rendered, containerOf(rendered.deploymentOf(proc)));
-  return new Set([...Object.keys(values), ...secrets.map((s) => s.env)]);
-}
 
 /** The offending variables of a ConfigError ("  - NAME: message" lines), or [] when the settings load. */
 function configErrors(load: () => unknown): string[] {
@@ -257,17 +84,6 @@ function bytes(quantity: string | number | undefined): number {
   return Number(m[1]) * unit;
 }
 
-function secretsExample(): { required: string[]; optional: string[] } {
-  const lines = readFileSync(SECRETS_EXAMPLE, 'utf8').split('\n');
-  const keys = (re: RegExp) => lines.map((l) => re.exec(l)?.[1]).filter((k): k is string => !!k);
-  return { required: keys(/^([A-Z][A-Z0-9_]*)=/), optional: keys(/^#([A-Z][A-Z0-9_]*)=/) };
-}
-
-function exampleValues(): Record<string, string> {
-  return Object.fromEntries(readFileSync(SECRETS_EXAMPLE, 'utf8').split('\n')
-    .map((l) => /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(l)).filter((m) => m !== null).map((m) => [m[1]!, m[2]!]));
-}
-
 interface ComposeService { environment?: Record<string, unknown>; command?: string[] }
 
 /** docker-compose.yml's definition of one process, with its anchors merged in. */
@@ -283,13 +99,11 @@ function composeService(proc: ProcessName): ComposeService {
 // ---------------------------------------------------------------------------------------------------------------
 
 describeWithKubectl('Kubernetes manifests (infra/k8s)', () => {
-  const rendered = {} as Record<'base' | 'overlay', Rendered>;
+  let rendered: Record<'base' | 'overlay', Rendered>;
 
   beforeAll(() => {
-    const version = spawnSync(kubectl!, ['version', '--client'], { encoding: 'utf8' });
-    console.log(`[k8s] rendering with ${kubectl}: ${(version.stdout || version.stderr).split('\n')[0]}`);
-    rendered.base = new Rendered(kustomize(BASE));
-    rendered.overlay = new Rendered(kustomize(OVERLAY));
+    console.log(`[k8s] rendering with ${kubectlVersion()}`);
+    rendered = renderBoth();
   }, 120_000);
 
   describe.each(['base', 'overlay'] as const)('%s', (which) => {
@@ -414,7 +228,7 @@ describeWithKubectl('Kubernetes manifests (infra/k8s)', () => {
       expect(targets.map((d) => d.metadata.name).sort()).toEqual(AUTOSCALED.map((p) => r.deploymentOf(p).metadata.name).sort());
     });
 
-    it('holds no secret value: no Secret object, secret settings only by secretKeyRef to the operator\'s Secret, no password in a URL', () => {
+    it('holds no secret value: no Secret object, secret settings only by secretKeyRef to the operator\'s Secrets, no password in a URL', () => {
       const r = rendered[which];
       expect(r.objects.filter((o) => o.kind === 'Secret').map((o) => o.metadata.name)).toEqual([]);
       for (const dir of [BASE, OVERLAY]) {
@@ -428,10 +242,10 @@ describeWithKubectl('Kubernetes manifests (infra/k8s)', () => {
       }
       for (const proc of PROCESSES) {
         const { values, secrets, secretEnvFrom } = environmentOf(r, containerOf(r.deploymentOf(proc)));
-        expect([proc, secretEnvFrom], 'each process reads only its own keys of the Secret (no envFrom of it)').toEqual([proc, []]);
+        expect([proc, secretEnvFrom], 'each process reads only the keys it uses (no envFrom of a Secret)').toEqual([proc, []]);
         const literalSecrets = Object.entries(values).filter(([k, v]) => SECRET_NAME.test(k) || CREDENTIALS_IN_URL.test(v)).map(([k]) => k);
         expect([proc, literalSecrets]).toEqual([proc, []]);
-        expect([proc, secrets.filter((s) => s.name !== SECRET || s.key !== s.env)]).toEqual([proc, []]);
+        expect([proc, secrets.filter((s) => s.key !== s.env)]).toEqual([proc, []]);
       }
     });
 
@@ -474,27 +288,6 @@ describeWithKubectl('Kubernetes manifests (infra/k8s)', () => {
       expect([which, gatewayConfigErrors(runtimeEnv(rendered[which], 'gateway'))]).toEqual([which, ['PORT']]);
       expect(configErrors(() => loadConfig(gatewaySettings, runtimeEnv(rendered[which], 'gateway')))).toEqual([]);
     }
-  }, 120_000);
-
-  it('the Secret\'s keys are the ones documented in puente-secrets.env.example: the required ones as lines to fill, the optional ones commented', () => {
-    const refs = PROCESSES.flatMap((p) => environmentOf(rendered.base, containerOf(rendered.base.deploymentOf(p))).secrets);
-    const required = [...new Set(refs.filter((r) => !r.optional).map((r) => r.key))].sort();
-    const optional = [...new Set(refs.filter((r) => r.optional).map((r) => r.key))].filter((k) => !required.includes(k)).sort();
-    const example = secretsExample();
-    expect(example.required.sort()).toEqual(required);
-    expect(example.optional.sort()).toEqual(optional);
-    expect(required).toEqual(['BANK_ENCRYPTION_KEYS', 'DATABASE_URL', 'INTERNAL_TOKEN_SECRET', 'SESSION_SECRET']);
-  });
-
-  it('an unfilled copy of the example cannot start anything: every required placeholder is refused', () => {
-    const placeholders = exampleValues();
-    const refused = new Set<string>();
-    for (const service of ServiceNames) {
-      const env = runtimeEnv(rendered.overlay, service, { ...FAKE_SECRETS, ...placeholders });
-      for (const name of [...configErrors(() => loadConfig(ServiceSettings, env)), ...configErrors(() => SERVICE_SETTINGS[service](env))]) refused.add(name);
-    }
-    for (const name of gatewayConfigErrors(runtimeEnv(rendered.overlay, 'gateway', { ...FAKE_SECRETS, ...placeholders }))) refused.add(name);
-    expect(Object.keys(placeholders).filter((k) => !refused.has(k))).toEqual([]);
   }, 120_000);
 
   it('the example overlay: everything in namespace puente (restricted pods), the image pinned, replica counts and autoscaler bounds set', () => {
