@@ -13,9 +13,12 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { MockInstance } from 'vitest';
 import { AdminVerificationRequestList, BankAccount, ErrorBody, ExchangeRequest, ExchangeRequestList, PublicUser, type ServiceName } from '@puente/contracts';
 import { createLogger, InProcessBus, type ServiceDefinition } from '@puente/platform';
-import { startTestService, type TestService } from '@puente/platform/testing';
+import { testAuth, startTestService, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { serviceDefinitions } from './services.ts';
+
+/** The gateway's side of the test keys: it reads the session actions identity signs for it. */
+const gatewayAuth = testAuth('gateway');
 
 const ADMIN = { email: 'admin@puente.test', password: 'admin password 1', referralCode: 'FILL-CODE' };
 /** What the gateway forwards about the browser. */
@@ -91,7 +94,7 @@ describeWithInfra(['postgres'], 'the exchange service\'s projections start full'
     expect(verified.statusCode, verified.body).toBe(200);
     const loggedIn = await identity.app.inject({ method: 'POST', url: '/auth/login', headers: BROWSER, payload: { email: p.email, password: p.password } });
     expect(loggedIn.statusCode, loggedIn.body).toBe(200);
-    const action = await identity.ctx.auth.verifySessionAction(String(loggedIn.headers['x-session-action']));
+    const action = await gatewayAuth.verifySessionAction(String(loggedIn.headers['x-session-action']));
     if (action.action !== 'grant') throw new Error(`expected a grant, got ${action.action}`);
     return { id: action.userId, headers: await identity.as({ kind: 'user', userId: action.userId, role: 'user' }) };
   }

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { MailSettings, blankAsUnset, mailInProduction, testingAids, booleanSetting, defineService, mailConfig, publicUrlOf, serviceMailer, type Mailer } from '@puente/platform';
+import { MailSettings, blankAsUnset, mailInProduction, testingAids, booleanSetting, requiredInProduction, defineService, mailConfig, publicUrlOf, serviceMailer, type Mailer } from '@puente/platform';
 import { UserSchema } from './domain/user.ts';
 import { AccountCurrencySchema } from './domain/account-currencies.ts';
 import { PendingSignupSchema } from './domain/pending-signup.ts';
@@ -57,11 +57,12 @@ export const IdentitySettings = z.object({
     'GOOGLE_ISSUER must be an https:// URL (http:// only for localhost or 127.0.0.1)',
   )),
   OAUTH_COOKIE_SECRET: optional(z.string().min(32, 'OAUTH_COOKIE_SECRET must be at least 32 characters')),
-  INTERNAL_TOKEN_SECRET: optional(z.string()),
+  LOGIN_CHALLENGE_SECRET: optional(z.string().min(32, 'LOGIN_CHALLENGE_SECRET must be at least 32 characters')),
   TOTP_ENCRYPTION_KEYS: optional(z.string()),
   TWO_FACTOR_CODE_LIMIT: optional(z.string().regex(/^\d+\/\d+[smh]$/, 'TWO_FACTOR_CODE_LIMIT is max/window, the window in s, m or h (e.g. 5/15m)')),
   LOGIN_ACCOUNT_LIMIT: optional(z.string().regex(/^\d+\/\d+[smh]$/, 'LOGIN_ACCOUNT_LIMIT is max/window, the window in s, m or h (e.g. 120/1h)')),
-}).refine((s) => Boolean(s.GOOGLE_CLIENT_ID) === Boolean(s.GOOGLE_CLIENT_SECRET), {
+}).superRefine(requiredInProduction(['TOTP_ENCRYPTION_KEYS', 'OAUTH_COOKIE_SECRET', 'LOGIN_CHALLENGE_SECRET']))
+  .refine((s) => Boolean(s.GOOGLE_CLIENT_ID) === Boolean(s.GOOGLE_CLIENT_SECRET), {
   message: 'set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or neither', path: ['GOOGLE_CLIENT_SECRET'],
 }).superRefine(mailInProduction);
 export type IdentitySettings = z.infer<typeof IdentitySettings>;
@@ -69,12 +70,11 @@ export type IdentitySettings = z.infer<typeof IdentitySettings>;
 const DEFAULT_GOOGLE_ISSUER = 'https://accounts.google.com';
 
 /**
- * The key of the Google sign-in cookie: from OAUTH_COOKIE_SECRET, else derived from INTERNAL_TOKEN_SECRET (every
- * identity replica has it), else random for this process (tests; a restart then voids sign-ins under way).
+ * The key of the Google sign-in cookie: from OAUTH_COOKIE_SECRET (every identity replica has it; required in
+ * production), else random for this process (tests; a restart then voids sign-ins under way).
  */
 function oauthCookieKey(s: IdentitySettings): Uint8Array {
-  const secret = s.OAUTH_COOKIE_SECRET ?? (s.INTERNAL_TOKEN_SECRET ? `oauth-cookie:${s.INTERNAL_TOKEN_SECRET}` : randomBytes(32).toString('hex'));
-  return new Uint8Array(createHash('sha256').update(secret).digest());
+  return new Uint8Array(createHash('sha256').update(s.OAUTH_COOKIE_SECRET ?? randomBytes(32).toString('hex')).digest());
 }
 
 /** `5/15m` as a limit (the form the gateway's rate-limit settings take). */
@@ -100,8 +100,8 @@ export function resolveConfig(s: IdentitySettings): IdentityConfig {
     oauthCookieKey: oauthCookieKey(s),
     loginAccountLimit: codeLimit(s.LOGIN_ACCOUNT_LIMIT ?? '120/1h'),
     twoFactor: {
-      secretKeys: secretKeys(s.TOTP_ENCRYPTION_KEYS, s.INTERNAL_TOKEN_SECRET),
-      challengeKey: challengeKey(s.INTERNAL_TOKEN_SECRET),
+      secretKeys: secretKeys(s.TOTP_ENCRYPTION_KEYS),
+      challengeKey: challengeKey(s.LOGIN_CHALLENGE_SECRET),
       codeLimit: codeLimit(s.TWO_FACTOR_CODE_LIMIT ?? '5/15m'),
     },
   };

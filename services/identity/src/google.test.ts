@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ErrorBody, TwoFactorSetup } from '@puente/contracts';
 import { loadConfig } from '@puente/platform';
-import type { TestService } from '@puente/platform/testing';
+import { testAuth, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { IdentitySettings } from './app.ts';
 import { User } from './domain/user.ts';
@@ -9,6 +9,9 @@ import { Referral } from './domain/referral.ts';
 import { totpCode } from './domain/totp.ts';
 import { ADMIN, BROWSER, eventsDuring, person, registered, requestSignup, startIdentity } from './testing/helpers.ts';
 import { startFakeOidc, type FakeGoogleUser, type FakeOidcProvider } from './testing/fake-oidc.ts';
+
+/** The gateway's side of the test keys: it reads the session actions identity signs for it. */
+const gatewayAuth = testAuth('gateway');
 
 const CLIENT = { clientId: 'puente-test-client', clientSecret: 'puente-test-secret' };
 
@@ -51,7 +54,7 @@ describeWithInfra(['postgres'], 'sign-in with Google (against a local OpenID pro
     return { start, authorize, callback };
   }
 
-  const grantOf = async (res: { headers: Record<string, unknown> }) => svc.ctx.auth.verifySessionAction(String(res.headers['x-session-action']));
+  const grantOf = async (res: { headers: Record<string, unknown> }) => gatewayAuth.verifySessionAction(String(res.headers['x-session-action']));
 
   it('sends the browser to the provider with state, nonce and PKCE (S256)', async () => {
     const start = await svc.app.inject({ method: 'GET', url: '/auth/google' });

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CurrentUser, ErrorBody, LoginResponse } from '@puente/contracts';
-import type { TestService } from '@puente/platform/testing';
+import { testAuth, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { User } from './domain/user.ts';
 import { ADMIN, BROWSER, as, eventsDuring, login, person, registered, startIdentity } from './testing/helpers.ts';
+
+/** The gateway's side of the test keys: it reads the session actions identity signs for it. */
+const gatewayAuth = testAuth('gateway');
 
 describeWithInfra(['postgres'], 'login and the current user', () => {
   const db = useFreshDatabase('identity_login');
@@ -20,7 +23,7 @@ describeWithInfra(['postgres'], 'login and the current user', () => {
       const res = await loginWith({ email: ` ${ana.email.toUpperCase()}`, password: ana.password });
       expect(res.statusCode).toBe(200);
       expect(LoginResponse.parse(res.json())).toEqual({ message: 'Login successful' });
-      expect(await svc.ctx.auth.verifySessionAction(String(res.headers['x-session-action']))).toEqual({ action: 'grant', userId: id, role: 'user' });
+      expect(await gatewayAuth.verifySessionAction(String(res.headers['x-session-action']))).toEqual({ action: 'grant', userId: id, role: 'user' });
     }, 'identity.login.attempted');
     expect(events.map((e) => e.payload)).toEqual([{
       email: ana.email, method: 'password', status: 'success', failureReason: null, ipAddress: '203.0.113.9', userAgent: 'Mozilla/5.0 (Vitest)', inputAltered: false,

@@ -5,6 +5,10 @@ import { describeWithInfra, mailsIn, startFakeSmtp, useFreshDatabase, type FakeS
 import { PasswordReset } from './domain/password-reset.ts';
 import { ADMIN, BROWSER, as, login, person, registered, startIdentity, type IdentityTestService } from './testing/helpers.ts';
 import { linkToken, waitForMail } from './testing/mail-folder.ts';
+import { testAuth } from '@puente/platform/testing';
+
+/** The gateway's side of the test keys: it reads the session actions identity signs for it. */
+const gatewayAuth = testAuth('gateway');
 
 const FORGOT_ANSWER = { message: 'If an account exists for this email, we have sent it a link to reset the password.' };
 /** For tests that wait for an email: above the 5 s a wait for one may take. */
@@ -53,7 +57,7 @@ describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
     const done = await reset(resetToken, 'a brand new password');
     expect(done.statusCode).toBe(200);
     expect(Message.parse(done.json())).toEqual({ message: 'Your password has been reset. You can now log in.' });
-    expect(await svc.ctx.auth.verifySessionAction(String(done.headers['x-session-action']))).toEqual({ action: 'revoke-all', userId: id });
+    expect(await gatewayAuth.verifySessionAction(String(done.headers['x-session-action']))).toEqual({ action: 'revoke-all', userId: id });
     expect(await loginStatus(ana.email, ana.password)).toBe(401);
     expect(await loginStatus(ana.email, 'a brand new password')).toBe(200);
 
@@ -105,7 +109,7 @@ describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
     const ok = await change({ currentPassword: cy.password, newPassword: 'another password' });
     expect(ok.statusCode).toBe(200);
     expect(Message.parse(ok.json())).toEqual({ message: 'Your password has been changed. Your other sessions have been signed out.' });
-    expect(await svc.ctx.auth.verifySessionAction(String(ok.headers['x-session-action'])))
+    expect(await gatewayAuth.verifySessionAction(String(ok.headers['x-session-action'])))
       .toEqual({ action: 'revoke-others', userId: id, keepSessionId: 'session-of-cy' });
     expect(await loginStatus(cy.email, cy.password)).toBe(401);
     expect((await login(svc, { email: cy.email, password: 'another password' })).userId).toBe(id);

@@ -16,6 +16,10 @@ import { KnownDevice } from './domain/known-device.ts';
 import { TwoFactor } from './domain/two-factor.ts';
 import { ADMIN, BROWSER, as, eventsDuring, login, person, registered, requestSignup, startIdentity, type IdentityTestService, type Person } from './testing/helpers.ts';
 import { startOtherServices, type OtherServices } from './testing/other-services.ts';
+import { testAuth } from '@puente/platform/testing';
+
+/** The gateway's side of the test keys: it reads the session actions identity signs for it. */
+const gatewayAuth = testAuth('gateway');
 
 const at = '2026-03-01T10:00:00.000Z';
 const sections = {
@@ -157,7 +161,7 @@ describeWithInfra(['postgres'], 'your data: the download and the deletion of one
       const res = await deleteAccount(id, { password: cleo.password });
       expect(res.statusCode, res.body).toBe(200);
       expect(Message.parse(res.json())).toEqual({ message: Says.deleted });
-      expect(await svc.ctx.auth.verifySessionAction(String(res.headers['x-session-action']))).toEqual({ action: 'revoke-all', userId: id });
+      expect(await gatewayAuth.verifySessionAction(String(res.headers['x-session-action']))).toEqual({ action: 'revoke-all', userId: id });
     });
     expect(events.map((e) => [e.type, e.aggregateId, e.payload])).toEqual([['identity.user.deleted', String(id), { userId: id }]]);
     // Identity's outbox no longer holds her name or email (her registration, her sign-up and login attempts).

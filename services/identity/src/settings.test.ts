@@ -9,8 +9,11 @@ import { tokenDelivery } from './domain/mailer.ts';
 import { linkToken } from './testing/mail-folder.ts';
 
 const settings = (env: Record<string, string>) => resolveConfig(loadConfig(IdentitySettings, env));
-/** What production needs for its emails (mail settings, packages/platform/src/mail.ts). */
-const mailed = { SMTP_URL: 'smtp://mail.example', PUBLIC_URL: 'https://puente.example' };
+/** What production needs for its emails (mail settings, packages/platform/src/mail.ts) and its own keys. */
+const mailed = {
+  SMTP_URL: 'smtp://mail.example', PUBLIC_URL: 'https://puente.example',
+  TOTP_ENCRYPTION_KEYS: `t1:${Buffer.alloc(32, 7).toString('base64')}`, OAUTH_COOKIE_SECRET: 'o'.repeat(32), LOGIN_CHALLENGE_SECRET: 'c'.repeat(32),
+};
 /** The configuration error `env` gets, or '' when it is accepted. */
 const refusal = (env: Record<string, string>) => { try { settings(env); return ''; } catch (e) { expect(e).toBeInstanceOf(ConfigError); return String(e); } };
 

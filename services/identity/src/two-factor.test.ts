@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ErrorBody, LoginResponse, Message, TwoFactorChallenge, TwoFactorEnabled, TwoFactorSetup, TwoFactorStatus } from '@puente/contracts';
-import type { TestService } from '@puente/platform/testing';
+import { testAuth, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { TwoFactor } from './domain/two-factor.ts';
 import { totpCode } from './domain/totp.ts';
 import { BROWSER, as, eventsDuring, person, registered, startIdentity, type Person } from './testing/helpers.ts';
+
+/** The gateway's side of the test keys: it reads the session actions identity signs for it. */
+const gatewayAuth = testAuth('gateway');
 
 const STEP_MS = 30_000;
 
@@ -38,7 +41,7 @@ describeWithInfra(['postgres'], 'two-factor sign-in', () => {
     return body.challenge;
   }
   const secondStep = async (challenge: string, code: string) => post('/auth/login/two-factor', { challenge, code });
-  const grantOf = async (res: { headers: Record<string, unknown> }) => svc.ctx.auth.verifySessionAction(String(res.headers['x-session-action']));
+  const grantOf = async (res: { headers: Record<string, unknown> }) => gatewayAuth.verifySessionAction(String(res.headers['x-session-action']));
 
   it('sets up with a secret and its otpauth URI, turns on with the password and a code, and answers 10 recovery codes once', async () => {
     const p = person('ines');

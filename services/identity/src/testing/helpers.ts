@@ -4,8 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { EventEnvelope } from '@puente/contracts';
-import { startTestService, type TestService, type TestServiceOptions } from '@puente/platform/testing';
+import { testAuth, startTestService, type TestService, type TestServiceOptions } from '@puente/platform/testing';
 import { identityService, type IdentityOptions, type IdentitySettings } from '../app.ts';
+
+/** The gateway's side of the test keys: it reads the session actions identity signs for it. */
+const gatewayAuth = testAuth('gateway');
 
 export const ADMIN = { email: 'first@puente.test', password: 'a long password', referralCode: 'FIRST-CODE' } as const;
 
@@ -81,7 +84,7 @@ export async function registered(svc: TestService, p: Person = person(), referra
 export async function login(svc: TestService, p: { email: string; password: string }): Promise<{ userId: number; role: 'user' | 'admin' }> {
   const res = await svc.app.inject({ method: 'POST', url: '/auth/login', headers: BROWSER, payload: { email: p.email, password: p.password } });
   expect(res.statusCode, res.body).toBe(200);
-  const action = await svc.ctx.auth.verifySessionAction(String(res.headers['x-session-action']));
+  const action = await gatewayAuth.verifySessionAction(String(res.headers['x-session-action']));
   if (action.action !== 'grant') throw new Error(`expected a grant, got ${action.action}`);
   return { userId: action.userId, role: action.role };
 }
