@@ -57,7 +57,8 @@ ENV NODE_ENV=production \
 COPY --from=prod-deps /app ./
 COPY . .
 COPY --from=web /app/web/dist ./web/dist
-# The one folder a process writes: identity's outgoing mail when no SMTP server is set (a volume in compose).
+# The folders a process may write: exchange's chat attachments (a volume in compose), and outgoing mail where MAIL_DIR
+# is set explicitly instead of SMTP_URL.
 RUN mkdir -p /var/lib/puente/mail /var/lib/puente/attachments && chown node /var/lib/puente/mail /var/lib/puente/attachments
 USER node
 EXPOSE 8080 3001 3002 3003 3004 3005 3006 3007
