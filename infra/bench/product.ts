@@ -36,7 +36,7 @@ process.once('exit', () => {
 /** BENCH_CPU_PROFILE=<folder>: the embedded process writes a V8 CPU profile there when it stops (profile.ts reads it). */
 const PROFILE_DIR = process.env.BENCH_CPU_PROFILE;
 
-export interface Secrets { internalTokenSecret: string; sessionSecret: string }
+export interface Secrets { sessionSecret: string }
 
 export interface Product {
   mode: Mode;
@@ -104,7 +104,7 @@ export async function openSite(mode: Mode): Promise<Site> {
 
 function readSecrets(dataDir: string): Secrets {
   const kept = JSON.parse(readFileSync(secretsFile(dataDir), 'utf8')) as Secrets;
-  return { internalTokenSecret: kept.internalTokenSecret, sessionSecret: kept.sessionSecret };
+  return { sessionSecret: kept.sessionSecret };
 }
 
 async function waitHealthy(url: string, exited: () => string | undefined, timeoutMs = 120_000): Promise<void> {
