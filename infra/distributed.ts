@@ -1,9 +1,10 @@
 /**
  * Distributed mode on one machine (`npm run start:distributed`): every service and the gateway as its own
  * process, on the PostgreSQL, Kafka and Redis named by DATABASE_URL, KAFKA_BROKERS and REDIS_URL. Services listen
- * on SERVICES_BASE_PORT.. (3001-3007) of 127.0.0.1, the gateway on HOST:PORT (127.0.0.1:8080). Secrets not set in
- * the environment are generated once and kept in DATA_DIR/secrets.json (said at start), so a service restarted
- * on its own can be given the same ones. docker-compose.yml runs the same processes in containers.
+ * on SERVICES_BASE_PORT.. (3001-3007) of 127.0.0.1, the gateway on HOST:PORT. Secrets not set in the environment
+ * are generated once and kept in DATA_DIR/secrets.json (said at start; not in production), so a service restarted
+ * on its own can be given the same ones; each process is given only its own signing key and its own secrets.
+ * docker-compose.yml runs the same processes in containers.
  *
  * Several instances (the `instances` and `gateways` options, e.g. `{ instances: { exchange: 2 }, gateways: 2 }`): a
  * service's instances (exchange, exchange-2, ...) share its port (REUSE_PORT: the kernel spreads connections), so
@@ -14,10 +15,10 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ServiceNames, type ServiceName } from '@puente/contracts';
-import { blankAsUnset, createLogger, loadConfig, MetricsSettings } from '@puente/platform';
+import { blankAsUnset, createLogger, loadConfig, MetricsSettings, type Party } from '@puente/platform';
 import { stopGracefully } from '@puente/platform/process';
 import { runnerDefaults } from './runner-env.ts';
-import { secretsFile, withKeptSecrets } from './secrets.ts';
+import { runnerSecrets, secretsFile } from './secrets.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -71,10 +72,11 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
   const say = opts.say ?? ((l: string) => process.stdout.write(`• ${l}\n`));
   const dataDir = resolve(settings.DATA_DIR);
   const given = opts.env ?? process.env;
-  const env = withKeptSecrets({
+  // Each process is given its own signing key and the secrets of its own purposes, no other.
+  const secrets = runnerSecrets({
     ...given, ...runnerDefaults(given, { dataDir, host: settings.HOST, port: settings.PORT }), ATTACHMENT_STORAGE_DIR: given.ATTACHMENT_STORAGE_DIR ?? join(dataDir, 'attachments'),
   }, dataDir);
-  say(`secrets not set in the environment are kept in ${secretsFile(dataDir)}`);
+  if (given.NODE_ENV !== 'production') say(`secrets not set in the environment are kept in ${secretsFile(dataDir)}`);
   const onOutput = opts.onOutput ?? ((name: string, line: string) => process.stdout.write(`[${name}] ${line}\n`));
   const services = opts.services ?? ServiceNames;
   const serviceUrls: Partial<Record<ServiceName, string>> = {};
@@ -96,12 +98,12 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
   let stopping = false;
   const restarts = new Map<string, { attempt: number; timer?: NodeJS.Timeout }>();
 
-  const launch = (name: string, script: string, extra: Record<string, string>) => {
+  const launch = (name: string, party: Party, script: string, extra: Record<string, string>) => {
     const startedAt = Date.now();
     // The preload starts tracing before the process's modules load, when OTEL_EXPORTER_OTLP_ENDPOINT is set.
     const child = spawn(node, ['--import', '@puente/platform/preload', script], {
       cwd: root,
-      env: { ...env, SERVICE_URLS, LOG_LEVEL: settings.LOG_LEVEL, HOST: '127.0.0.1', ...metricsEnv(name), ...extra },
+      env: { ...secrets.envOf(party), SERVICE_URLS, LOG_LEVEL: settings.LOG_LEVEL, HOST: '127.0.0.1', ...metricsEnv(name), ...extra },
       // A service says on this channel that it is ready (packages/platform/src/process.ts).
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
@@ -124,7 +126,7 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
       state.attempt = Date.now() - startedAt > RESTART_RESET_MS ? 1 : state.attempt + 1;
       const delay = Math.min(RESTART_MAX_MS, RESTART_MIN_MS * 2 ** (state.attempt - 1));
       say(`${name} stopped (${signal ?? `exit code ${code}`}); restarting it in ${delay / 1000} s (attempt ${state.attempt})`);
-      state.timer = setTimeout(() => { if (!stopping) launch(name, script, extra); }, delay);
+      state.timer = setTimeout(() => { if (!stopping) launch(name, party, script, extra); }, delay);
       restarts.set(name, state);
     });
     return child;
@@ -145,7 +147,7 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
   const startInstance = (name: ServiceName, instance: number) => {
     const child = instance === 1 ? name : `${name}-${instance}`;
     const shared: Record<string, string> = instancesOf(name) > 1 ? { REUSE_PORT: 'true' } : {};
-    launch(child, `services/${name}/src/server.ts`, { PORT: String(new URL(serviceUrls[name]!).port), ...shared });
+    launch(child, name, `services/${name}/src/server.ts`, { PORT: String(new URL(serviceUrls[name]!).port), ...shared });
     return untilSaysReady(child, children.get(child)!);
   };
 
@@ -166,7 +168,7 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
         const name = i === 0 ? 'gateway' : `gateway-${i + 1}`;
         const port = settings.PORT + i;
         say(`starting ${name} on ${settings.HOST}:${port}`);
-        launch(name, 'gateway/src/server.ts', { PORT: String(port), HOST: settings.HOST });
+        launch(name, 'gateway', 'gateway/src/server.ts', { PORT: String(port), HOST: settings.HOST });
         gatewayUrls.push(`http://${host}:${port}`);
         await waitReady(name, `${gatewayUrls[i]}/health`, children.get(name)!);
       }

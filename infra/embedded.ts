@@ -14,13 +14,13 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { ServiceNames, type ServiceName } from '@puente/contracts';
 import {
-  createLogger, internalAuth, loadConfig, MemoryVersionStore, MetricsSettings, startMetrics, startService, InProcessBus,
-  type RunningService, type Runtime,
+  checkIndependentSecrets, ConfigError, createLogger, internalAuth, keyringOf, loadConfig, MemoryVersionStore, MetricsSettings,
+  startMetrics, startService, InProcessBus, type RunningService, type Runtime,
 } from '@puente/platform';
 import { InProcessJobQueue } from '@puente/platform/jobs';
 import { stopGracefully } from '@puente/platform/process';
 import { buildGateway, gatewayOptionsFrom, gatewaySettings } from '@puente/gateway';
-import { withKeptSecrets } from './secrets.ts';
+import { runnerSecrets } from './secrets.ts';
 import { serviceDefinitions } from './services.ts';
 import { appAddress, runnerDefaults, testingAidsBanner } from './runner-env.ts';
 
@@ -31,7 +31,6 @@ const Settings = gatewaySettings.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   DATA_DIR: z.string().default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
-  INTERNAL_TOKEN_SECRET: z.string().min(32, 'INTERNAL_TOKEN_SECRET must be at least 32 characters').optional(),
   ...MetricsSettings.shape,
 });
 
@@ -79,9 +78,14 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
   const dataDir = resolve(settings.DATA_DIR);
   // Known before the services start, so the links in their emails name it (outside production: runnerDefaults).
   const port = settings.PORT || await freePort(settings.HOST);
-  const serviceEnv = withKeptSecrets({
+  // One process runs every party: it holds every secret, and every signing key (each party signs with its own).
+  const secrets = runnerSecrets({
     ...env, ...runnerDefaults(env, { dataDir, host: settings.HOST, port }), ATTACHMENT_STORAGE_DIR: env.ATTACHMENT_STORAGE_DIR ?? join(dataDir, 'attachments'),
   }, dataDir);
+  const serviceEnv = secrets.all;
+  checkIndependentSecrets(serviceEnv);
+  if (!serviceEnv.SESSION_SECRET) throw new ConfigError('SESSION_SECRET is required in production (npm run secrets makes one)');
+  const keys = keyringOf(secrets.signingKeys);
 
   say(`starting the embedded database (PGlite) in ${join(dataDir, 'pglite')}`);
   const db = await PGlite.create({ dataDir: join(dataDir, 'pglite') });
@@ -98,7 +102,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
     databaseUrl: `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`,
     bus,
     jobs: () => new InProcessJobQueue({ logger }),
-    auth: internalAuth(serviceEnv.INTERNAL_TOKEN_SECRET!),
+    keys,
     logger,
     serviceUrls: {},
     dbPoolMax: 2,
@@ -127,7 +131,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
     say('starting the gateway');
     // Sessions and rate-limit counters in the embedded database, so a restart keeps both; /ws on the in-process bus.
     const gateway = await buildGateway({
-      logger, serviceUrls: runtime.serviceUrls, auth: runtime.auth, sessionSecret: serviceEnv.SESSION_SECRET!, bus,
+      logger, serviceUrls: runtime.serviceUrls, auth: internalAuth('gateway', keys), sessionSecret: serviceEnv.SESSION_SECRET, bus,
       databaseUrl: runtime.databaseUrl, versions, metrics: metrics?.metrics,
       ...gatewayOptionsFrom(settings),
     });
