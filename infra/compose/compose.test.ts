@@ -8,10 +8,31 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig, serviceKeysFrom, ServiceSettings } from '@puente/platform';
+import { gatewaySettings } from '@puente/gateway';
+import { IdentitySettings } from '@puente/identity';
+import { AccountsSettings } from '@puente/accounts';
+import { ExchangeSettings } from '@puente/exchange';
+import { RatingSettings } from '@puente/rating';
+import { NotificationSettings } from '@puente/notification';
+import { SubscriptionSettings } from '@puente/subscription';
+import { AuditSettings } from '@puente/audit';
 import {
   COMPOSE_SECRETS, ROOT, composeConfigResult, composeServices, hasDockerCompose, throwawaySecrets, type ComposeService,
 } from './compose-config.ts';
 import { PROCESSES, PROCESS_SECRETS, type ProcessName } from './process-secrets.ts';
+
+/** Each process's own settings schema (a service's besides ServiceSettings). */
+const SETTINGS: Record<ProcessName, (env: NodeJS.ProcessEnv) => unknown> = {
+  gateway: (env) => loadConfig(gatewaySettings, env),
+  identity: (env) => loadConfig(IdentitySettings, env),
+  accounts: (env) => loadConfig(AccountsSettings, env),
+  exchange: (env) => loadConfig(ExchangeSettings, env),
+  rating: (env) => loadConfig(RatingSettings, env),
+  notification: (env) => loadConfig(NotificationSettings, env),
+  subscription: (env) => loadConfig(SubscriptionSettings, env),
+  audit: (env) => loadConfig(AuditSettings, env),
+};
 
 const composeFile = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
 const envExample = readFileSync(join(ROOT, '.env.example'), 'utf8');
@@ -79,12 +100,21 @@ describe.skipIf(!hasDockerCompose && process.env.CI !== 'true')('docker-compose.
     expect(refusals.filter(([, ok, named]) => ok || !named)).toEqual([]);
   }, 60_000);
 
-  it('requires what `npm run secrets` prints, no more and no less', () => {
+  it('requires what `npm run secrets` prints, no more and no less; with its output every process starts (keys and settings, in production)', () => {
     const run = spawnSync(process.execPath, ['infra/scripts/secrets.ts'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     expect(run.status, run.stderr).toBe(0);
-    const printed = run.stdout.split('\n').map((l) => /^([A-Z][A-Z0-9_]*)=/.exec(l)?.[1]).filter((k): k is string => !!k);
-    expect(printed.sort()).toEqual([...COMPOSE_SECRETS].sort());
-  });
+    const printed = Object.fromEntries(run.stdout.split('\n').map((l) => /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(l)).filter((m) => m !== null).map((m) => [m[1]!, m[2]!]));
+    expect(Object.keys(printed).sort()).toEqual([...COMPOSE_SECRETS].sort());
+    const configured = composeServices(printed);
+    for (const proc of PROCESSES) {
+      // An optional variable left unset reaches the container unset (docker-compose prints it without a value).
+      const env = Object.fromEntries(Object.entries(configured[proc]!.environment ?? {}).filter(([, v]) => v !== null)) as Record<string, string>;
+      expect([proc, env.NODE_ENV]).toEqual([proc, 'production']);
+      expect(() => serviceKeysFrom(proc, env as { SERVICE_SIGNING_KEY: string; SERVICE_PUBLIC_KEYS: string }), proc).not.toThrow();
+      if (proc !== 'gateway') expect(() => loadConfig(ServiceSettings, env), proc).not.toThrow();
+      expect(() => SETTINGS[proc](env), proc).not.toThrow();
+    }
+  }, 30_000);
 
   it('has no INTERNAL_TOKEN_SECRET anywhere, in the file, its configuration or .env.example', () => {
     expect(composeFile).not.toContain('INTERNAL_TOKEN_SECRET');
