@@ -38,11 +38,12 @@ describeWithInfra(['postgres'], 'plan limits follow the subscription', () => {
     await bus.close();
   });
 
-  const as = () => exchange.as({ kind: 'user', userId: ANA, role: 'user' });
+  /** Ana as the gateway presents her to `svc` (a token is for the one service it is sent to). */
+  const as = (svc: TestService = exchange) => svc.as({ kind: 'user', userId: ANA, role: 'user' });
   const post = async (amount: number) => exchange.app.inject({
     method: 'POST', url: '/exchange-requests', headers: await as(), payload: { fromCurrency: 'GBP', toCurrency: 'CLP', amount, exchangeRate: 1275 },
   });
-  const act = async (url: string, payload?: object) => subscription.app.inject({ method: 'POST', url, headers: await as(), ...(payload ? { payload } : {}) });
+  const act = async (url: string, payload?: object) => subscription.app.inject({ method: 'POST', url, headers: await as(subscription), ...(payload ? { payload } : {}) });
   /** Waits until the exchange has heard of the tier (the outbox relay and the bus are asynchronous). */
   const tierAtExchange = (tier: 'free' | 'premium') => vi.waitFor(async () => {
     const res = await exchange.app.inject({ method: 'GET', url: '/exchange-requests/limits', headers: await as() });
@@ -66,7 +67,7 @@ describeWithInfra(['postgres'], 'plan limits follow the subscription', () => {
 
     // She cancels; she keeps premium until the period ends, then the reconciliation moves her to free.
     expect((await act('/cancel-subscription')).statusCode).toBe(200);
-    const info = SubscriptionInfo.parse((await subscription.app.inject({ method: 'GET', url: '/subscription/info', headers: await as() })).json());
+    const info = SubscriptionInfo.parse((await subscription.app.inject({ method: 'GET', url: '/subscription/info', headers: await as(subscription) })).json());
     clock = new Date(Date.parse(info.currentPeriodEnd!) + DAY);
     await subscription.ctx.jobs.enqueue(RECONCILE_SUBSCRIPTIONS, {}); // the daily run, on the moved clock
     await tierAtExchange('free');
