@@ -4,10 +4,11 @@
  * another and refuses to start without one it uses, so a secret a process does not use is one it must not receive.
  * The deployment tests (infra/compose/compose.test.ts, infra/k8s/*.test.ts) check both files against this table.
  */
-import { ServiceNames, type ServiceName } from '@puente/contracts';
+import { Parties, type Party } from '@puente/platform';
+import { SECRETS_OF, SETTING_OF } from '../secrets.ts';
 
-export type ProcessName = ServiceName | 'gateway';
-export const PROCESSES: readonly ProcessName[] = ['gateway', ...ServiceNames];
+export type ProcessName = Party;
+export const PROCESSES: readonly ProcessName[] = Parties;
 
 export interface ProcessSecrets {
   /** Set for the process to start. */
@@ -21,22 +22,25 @@ export interface ProcessSecrets {
  * process. DATABASE_URL, REDIS_URL and SMTP_URL carry passwords. SERVICE_PUBLIC_KEYS, which every process reads, is
  * not secret and so not listed.
  */
-export const PROCESS_SECRETS: Record<ProcessName, ProcessSecrets> = {
-  gateway: { required: ['SERVICE_SIGNING_KEY', 'REDIS_URL', 'SESSION_SECRET'], optional: [] },
-  identity: {
-    required: ['SERVICE_SIGNING_KEY', 'DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'TOTP_ENCRYPTION_KEYS', 'OAUTH_COOKIE_SECRET', 'LOGIN_CHALLENGE_SECRET'],
-    optional: ['ADMIN_EMAIL', 'ADMIN_PASSWORD', 'ADMIN_REFERRAL_CODE', 'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'],
-  },
-  accounts: { required: ['SERVICE_SIGNING_KEY', 'DATABASE_URL', 'REDIS_URL', 'BANK_ENCRYPTION_KEYS'], optional: [] },
-  exchange: {
-    required: ['SERVICE_SIGNING_KEY', 'DATABASE_URL', 'REDIS_URL', 'ATTACHMENT_ENCRYPTION_KEYS'],
-    optional: ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'],
-  },
-  rating: { required: ['SERVICE_SIGNING_KEY', 'DATABASE_URL', 'REDIS_URL'], optional: [] },
-  notification: { required: ['SERVICE_SIGNING_KEY', 'DATABASE_URL', 'REDIS_URL', 'SMTP_URL'], optional: [] },
-  subscription: { required: ['SERVICE_SIGNING_KEY', 'DATABASE_URL', 'REDIS_URL'], optional: ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] },
-  audit: { required: ['SERVICE_SIGNING_KEY', 'DATABASE_URL', 'REDIS_URL'], optional: [] },
+/** The servers a process reaches with a password in the URL: the gateway keeps no database, two services send mail. */
+const SERVERS: Record<ProcessName, readonly string[]> = {
+  gateway: ['REDIS_URL'], identity: ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL'], notification: ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL'],
+  accounts: ['DATABASE_URL', 'REDIS_URL'], exchange: ['DATABASE_URL', 'REDIS_URL'], rating: ['DATABASE_URL', 'REDIS_URL'],
+  subscription: ['DATABASE_URL', 'REDIS_URL'], audit: ['DATABASE_URL', 'REDIS_URL'],
 };
+
+const OPTIONAL: Record<ProcessName, readonly string[]> = {
+  gateway: [], accounts: [], rating: [], notification: [], audit: [],
+  identity: ['ADMIN_EMAIL', 'ADMIN_PASSWORD', 'ADMIN_REFERRAL_CODE', 'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'],
+  exchange: ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'],
+  subscription: ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'],
+};
+
+/** The purposes' secrets are the runners' table (infra/secrets.ts): one list of who uses which. */
+export const PROCESS_SECRETS: Record<ProcessName, ProcessSecrets> = Object.fromEntries(PROCESSES.map((p) => [p, {
+  required: ['SERVICE_SIGNING_KEY', ...SERVERS[p], ...SECRETS_OF[p].map((key) => SETTING_OF[key])],
+  optional: OPTIONAL[p],
+}])) as unknown as Record<ProcessName, ProcessSecrets>;
 
 /** Every secret a process may receive, required or optional. */
 export function secretsOf(proc: ProcessName): string[] {
