@@ -83,7 +83,8 @@ describeWithInfra(['postgres'], 'the exchange service\'s projections start full'
     return { svc, enqueued };
   }
 
-  interface User { id: number; headers: Record<string, string> }
+  /** A signed-up user; `as(svc)` is their token for that service, as the gateway would send it. */
+  interface User { id: number; as(svc: TestService): Promise<Record<string, string>> }
 
   /** Signs someone up with the admin's referral code, verifies and logs in, through identity's routes. */
   async function signUp(p: { email: string; password: string; firstName: string; lastName: string }): Promise<User> {
@@ -96,17 +97,17 @@ describeWithInfra(['postgres'], 'the exchange service\'s projections start full'
     expect(loggedIn.statusCode, loggedIn.body).toBe(200);
     const action = await gatewayAuth.verifySessionAction(String(loggedIn.headers['x-session-action']));
     if (action.action !== 'grant') throw new Error(`expected a grant, got ${action.action}`);
-    return { id: action.userId, headers: await identity.as({ kind: 'user', userId: action.userId, role: 'user' }) };
+    return { id: action.userId, as: (svc) => svc.as({ kind: 'user', userId: action.userId, role: 'user' }) };
   }
 
   async function addAccount(user: User, payload: object): Promise<BankAccount> {
-    const res = await accounts.app.inject({ method: 'POST', url: '/bank-accounts', headers: user.headers, payload });
+    const res = await accounts.app.inject({ method: 'POST', url: '/bank-accounts', headers: await user.as(accounts), payload });
     expect(res.statusCode, res.body).toBe(201);
     return BankAccount.parse(res.json());
   }
 
-  const post = (svc: TestService, user: User, payload: object) =>
-    svc.app.inject({ method: 'POST', url: '/exchange-requests', headers: user.headers, payload });
+  const post = async (svc: TestService, user: User, payload: object) =>
+    svc.app.inject({ method: 'POST', url: '/exchange-requests', headers: await user.as(svc), payload });
 
   const backfillRows = async (svc: TestService) => svc.ctx.orm.em.fork().execute<BackfillRow[]>(
     'select name, rows, completed_at from exchange.projection_backfill order by name');
@@ -124,7 +125,7 @@ describeWithInfra(['postgres'], 'the exchange service\'s projections start full'
     await addAccount(bruno, { currency: 'GBP', bankName: 'Barclays', accountNumber: '55779911', accountHolder: 'Bruno Silva', sortCode: '20-32-53' });
     await addAccount(bruno, { currency: 'CLP', bankName: 'Banco de Chile', accountNumber: '001234567809', accountHolder: 'Bruno Silva', rut: '9.876.543-3', accountType: 'current', email: 'bruno@example.cl' });
     // An admin approves Bruno's ID: a verification made before the exchange service ran (for 'verified users only').
-    const asked = await identity.app.inject({ method: 'POST', url: '/users/verification/id', headers: bruno.headers, payload: {} });
+    const asked = await identity.app.inject({ method: 'POST', url: '/users/verification/id', headers: await bruno.as(identity), payload: {} });
     expect(asked.statusCode, asked.body).toBeLessThan(300);
     const admin = await identity.as({ kind: 'user', userId: 1, role: 'admin' });
     const pending = AdminVerificationRequestList.parse((await identity.app.inject({ method: 'GET', url: '/admin/verification-requests', headers: admin })).json());
@@ -148,8 +149,8 @@ describeWithInfra(['postgres'], 'the exchange service\'s projections start full'
       return ExchangeRequest.parse(res.json());
     }, { timeout: 30_000, interval: 100 });
     /** The card as identity's snapshot gives it: a member since their account was made, no trades yet. */
-    const card = async (who: { id: number; headers: Record<string, string> }, firstName: string, lastName: string) => {
-      const profile = PublicUser.parse((await identity.app.inject({ method: 'GET', url: `/users/${who.id}`, headers: who.headers })).json());
+    const card = async (who: User, firstName: string, lastName: string) => {
+      const profile = PublicUser.parse((await identity.app.inject({ method: 'GET', url: `/users/${who.id}`, headers: await who.as(identity) })).json());
       return {
         firstName, lastName, profileImageUrl: null, trustRating: null, transactionCount: 0,
         completionRate: null, averageCompletionMinutes: null, memberSince: profile.createdAt,
@@ -169,7 +170,7 @@ describeWithInfra(['postgres'], 'the exchange service\'s projections start full'
     expect(ErrorBody.parse(carlas.json()).message).toBe(NEEDS_BOTH_ACCOUNTS);
 
     // Carla sees both posters by name on the market.
-    const market = await exchange.app.inject({ method: 'GET', url: '/exchange-requests', headers: carla.headers });
+    const market = await exchange.app.inject({ method: 'GET', url: '/exchange-requests', headers: await carla.as(exchange) });
     expect(market.statusCode).toBe(200);
     expect(ExchangeRequestList.parse(market.json()).map((r) => [r.userId, r.user.firstName, r.user.lastName]))
       .toEqual([[bruno.id, 'Bruno', 'Silva'], [ana.id, 'Ana', 'Diaz']]);
