@@ -49,7 +49,7 @@ export function sealingKeys({ name, value, ephemeral = false }: SealingKeysSetti
 }
 
 /** The `[keyId, key]` entries of a keys setting, in order; throws naming the entry that is malformed. */
-export function keyEntries(value: string | undefined, hint: string): [string, Buffer][] {
+function keyEntries(value: string | undefined, hint: string): [string, Buffer][] {
   return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((entry, i) => {
     const colon = entry.indexOf(':');
     const keyId = colon > 0 ? entry.slice(0, colon) : '';
