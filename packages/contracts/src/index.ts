@@ -1,4 +1,3 @@
-export * from './service-names.ts';
 export * from './events.ts';
 export * from './api/index.ts';
 export * from './trust.ts';
