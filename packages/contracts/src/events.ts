@@ -11,10 +11,7 @@ import { NotificationParams, NotificationType } from './api/notification.ts';
 import { ChatMessage } from './api/exchange-chat.ts';
 import { DisputeOutcome, DisputeReason } from './api/exchange.ts';
 import { DisputeSanction } from './api/exchange-disputes.ts';
-
-export const ServiceNames = ['identity', 'accounts', 'exchange', 'rating', 'notification', 'subscription', 'audit'] as const;
-export const ServiceName = z.enum(ServiceNames);
-export type ServiceName = z.infer<typeof ServiceName>;
+import { ServiceName } from './service-names.ts';
 
 /** The topic a producer publishes on. */
 export const topicOf = (producer: ServiceName): string => `puente.${producer}`;

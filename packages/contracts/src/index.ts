@@ -1,3 +1,4 @@
+export * from './service-names.ts';
 export * from './events.ts';
 export * from './api/index.ts';
 export * from './trust.ts';

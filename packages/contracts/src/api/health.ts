@@ -1,7 +1,7 @@
 /** The gateway's GET /api/health. */
 import { z } from 'zod';
 
-import { ServiceName } from '../events.ts';
+import { ServiceName } from '../service-names.ts';
 
 /** The seven services behind the gateway. */
 export const BackendService = ServiceName;

@@ -6,7 +6,7 @@
  * parameters, query and body, and the schema of each success answer. Error answers are always the ErrorBody.
  */
 import { z } from 'zod';
-import type { ServiceName } from '../events.ts';
+import type { ServiceName } from '../service-names.ts';
 
 export const HttpMethod = z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 export type HttpMethod = z.infer<typeof HttpMethod>;
