@@ -13,6 +13,7 @@
  *   attempt the event is parked on the group's dead-letter topic as a `platform.event.dead-lettered` event
  *   and the partition moves on — never blocked forever, never dropped silently. A failure that says something the
  *   handler needs cannot be reached (its database, Redis: outages.ts) is no attempt: it is retried until it passes.
+ *   Both adapters run this policy from one place (handler-retries.ts).
  * Idempotency (applying a redelivered event once) is the inbox's job (inbox.ts), not the bus's.
  */
 import type { EventEnvelope } from '@puente/contracts';

@@ -9,15 +9,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventEnvelope } from '@puente/contracts';
 import type { Logger } from 'pino';
 import {
-  DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_DELAY_MS, PARTITIONS, deadLetterTopic, partitionFor, retryDelay,
+  PARTITIONS, deadLetterTopic, partitionFor,
   type ConsumerGroupStats, type EventBus, type EventHeaders, type Subscription, type SubscriptionHandle,
 } from './bus.ts';
 import { deadLetterEvent } from './envelope.ts';
-import { isOutage, OUTAGE_RETRY_MAX_MS } from './outages.ts';
+import { handleWithRetries } from './handler-retries.ts';
 import { inConsumeSpan } from '../observability/spans.ts';
 
 interface Member {
   sub: Subscription;
+  /** The bus's logger, carrying the group. */
+  log: Logger | undefined;
   stopped: boolean;
   /** Partitions this member owns, as `topic#partition`; replaced on every rebalance. */
   owned: Set<string>;
@@ -86,7 +88,7 @@ export class InProcessBus implements EventBus {
       this.topicLog(t).forEach((p, i) => group!.committed.set(`${t}#${i}`, sub.startFrom === 'latest' ? p.end : p.base));
     }
     for (const t of sub.topics) this.topicLog(t);
-    const member: Member = { sub, stopped: false, owned: new Set() };
+    const member: Member = { sub, log: this.log?.child({ group: sub.group }), stopped: false, owned: new Set() };
     group.members.push(member);
     this.rebalance(group);
     return {
@@ -245,37 +247,29 @@ export class InProcessBus implements EventBus {
     return !member.stopped && !this.closed && member.owned.has(key);
   }
 
-  /** Runs the handler with retries; parks the event on the dead-letter topic after the last attempt. */
+  /** Runs the handler with retries (handler-retries.ts); parks the event on the dead-letter topic after the last attempt. */
   private async deliver(member: Member, topic: string, event: EventEnvelope): Promise<boolean> {
     const { sub } = member;
     if (sub.types && !sub.types.includes(event.type)) return true; // not one it acts on (Subscription.types)
-    const maxAttempts = sub.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-    const baseDelayMs = sub.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
-    for (let attempt = 1, tries = 1; ; tries++) {
-      if (member.stopped || this.closed) return false;
-      try {
+    return handleWithRetries({
+      sub,
+      topic,
+      event,
+      run: async () => {
         await inConsumeSpan({ group: sub.group, topic, system: this.kind }, event, this.headers.get(event), () => sub.handle(structuredClone(event)));
+        return 'done';
+      },
+      wait: (ms) => sleep(ms),
+      still: () => !member.stopped && !this.closed,
+      deadLetter: async (attempts, error) => {
+        // Appended even if the bus closed meanwhile (a rejected publish here would be an unhandled rejection).
+        this.append(deadLetterTopic(sub.group), [deadLetterEvent({ group: sub.group, topic, attempts, error, event })]);
+        const group = this.groups.get(sub.group);
+        if (group) group.deadLettered++;
         return true;
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        if (isOutage(err)) { // not the event's fault: waited out, not counted (outages.ts)
-          this.log?.warn({ group: sub.group, eventId: event.id, type: event.type, tries, err: message }, 'event handler cannot reach what it needs; retrying until it can');
-          await sleep(Math.min(retryDelay(baseDelayMs, tries), OUTAGE_RETRY_MAX_MS));
-          continue;
-        }
-        if (attempt >= maxAttempts) {
-          this.log?.error({ group: sub.group, topic, eventId: event.id, type: event.type, attempts: attempt, err: message }, 'event dead-lettered');
-          // Appended even if the bus closed meanwhile (a rejected publish here would be an unhandled rejection).
-          this.append(deadLetterTopic(sub.group), [deadLetterEvent({ group: sub.group, topic, attempts: attempt, error: message, event })]);
-          const group = this.groups.get(sub.group);
-          if (group) group.deadLettered++;
-          return true;
-        }
-        this.log?.warn({ group: sub.group, eventId: event.id, type: event.type, attempt, err: message }, 'event handler failed; retrying');
-        await sleep(retryDelay(baseDelayMs, attempt));
-        attempt++;
-      }
-    }
+      },
+      log: member.log,
+    });
   }
 }
 

@@ -7,13 +7,13 @@ import type { Admin, Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { EventEnvelope } from '@puente/contracts';
 import {
-  DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_DELAY_MS, PARTITIONS, deadLetterTopic, retryDelay, type ConsumerGroupStats, type Subscription,
+  DEFAULT_RETRY_DELAY_MS, PARTITIONS, deadLetterTopic, retryDelay, type ConsumerGroupStats, type Subscription,
 } from './bus.ts';
 import { groupLag } from './kafka-lag.ts';
 import { deadLetterEvent } from './envelope.ts';
 import { errorMessage, unlessAborted, withDeadline } from './kafka-client.ts';
 import { parseRecord } from './kafka-records.ts';
-import { isOutage, OUTAGE_RETRY_MAX_MS } from './outages.ts';
+import { handleWithRetries } from './handler-retries.ts';
 import { headersOfRecord, inConsumeSpan } from '../observability/spans.ts';
 
 /**
@@ -36,7 +36,7 @@ export class KafkaSubscription {
   private readonly publish: (topic: string, events: EventEnvelope[]) => Promise<void>;
   private readonly joinTimeoutMs: number;
   private readonly log: Logger | undefined;
-  private readonly maxAttempts: number;
+  /** Base delay of the retries of a dead letter's publish (the handler's retries are handler-retries.ts's). */
   private readonly retryDelayMs: number;
 
   constructor(opts: {
@@ -51,7 +51,6 @@ export class KafkaSubscription {
     this.publish = opts.publish;
     this.joinTimeoutMs = opts.joinTimeoutMs;
     this.log = opts.log?.child({ group: opts.sub.group });
-    this.maxAttempts = Math.max(1, opts.sub.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
     this.retryDelayMs = opts.sub.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
   }
 
@@ -173,29 +172,16 @@ export class KafkaSubscription {
     if (this.sub.types && !this.sub.types.includes(event.type)) return true; // not one it acts on (Subscription.types)
     const where = { group: this.sub.group, topic, system: 'kafka' };
     const headers = headersOfRecord(message.headers);
-    // Attempts count the failures of the event itself; an outage (isOutage) is waited out, however long it lasts.
-    for (let attempt = 1, tries = 1; ; tries++) {
-      if (!still()) return false;
-      try {
-        const handled = inConsumeSpan(where, event, headers, async () => this.sub.handle(structuredClone(event)));
-        const outcome = await unlessAborted(handled, this.stopping.signal);
-        return outcome === 'done';
-      } catch (err) {
-        const message = errorMessage(err);
-        if (isOutage(err)) {
-          this.log?.warn({ topic, eventId: event.id, type: event.type, tries, err: message }, 'event handler cannot reach what it needs; retrying until it can');
-          if (!(await this.pause(Math.min(retryDelay(this.retryDelayMs, tries), OUTAGE_RETRY_MAX_MS), heartbeat, still))) return false;
-          continue;
-        }
-        if (attempt >= this.maxAttempts) {
-          this.log?.error({ topic, eventId: event.id, type: event.type, attempts: attempt, err: message }, 'event dead-lettered');
-          return this.deadLetter(topic, event, attempt, message, heartbeat, still);
-        }
-        this.log?.warn({ topic, eventId: event.id, type: event.type, attempt, err: message }, 'event handler failed; retrying');
-        if (!(await this.pause(retryDelay(this.retryDelayMs, attempt), heartbeat, still))) return false;
-        attempt++;
-      }
-    }
+    return handleWithRetries({
+      sub: this.sub,
+      topic,
+      event,
+      run: () => unlessAborted(inConsumeSpan(where, event, headers, async () => this.sub.handle(structuredClone(event))), this.stopping.signal),
+      wait: async (ms) => { await this.pause(ms, heartbeat, still); },
+      still,
+      deadLetter: (attempts, error) => this.deadLetter(topic, event, attempts, error, heartbeat, still),
+      log: this.log,
+    });
   }
 
   /** Parks the event on the group's dead-letter topic, retrying the publish until it succeeds or we stop. */

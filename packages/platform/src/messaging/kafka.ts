@@ -14,7 +14,8 @@
  * - A handler that throws is retried with exponential backoff (heartbeating meanwhile); after maxAttempts the event
  *   is parked on deadLetterTopic(group) and the partition moves on. A record that is not a valid envelope is
  *   dead-lettered at once. A failure that says something the handler needs is unreachable (outages.ts) is retried
- *   until it passes and never counted: an outage must not park good events.
+ *   until it passes and never counted: an outage must not park good events. (The policy is handler-retries.ts's,
+ *   shared with the in-process bus.)
  * Topics: creating them is a provisioning step (ensureTopics), never required: brokers auto-create topics.
  *
  * This file is the bus and the public entry ("@puente/platform/kafka"); consuming with retries and dead letters is in

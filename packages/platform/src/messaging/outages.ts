@@ -2,11 +2,8 @@
  * Telling an outage from a poison event. A handler that fails because something it needs cannot be reached (its
  * database restarting, Redis down, a network cut) says nothing about the event: retrying it a few times over a few
  * seconds and then parking it would dead-letter every good event that arrives during any longer outage. The bus
- * retries such failures until they pass (bus.ts), without counting them as attempts.
+ * retries such failures until they pass (handler-retries.ts), without counting them as attempts.
  */
-
-/** The longest wait between two tries of an event whose handler meets an outage: how soon it goes on once it ends. */
-export const OUTAGE_RETRY_MAX_MS = 2_000;
 
 /** Socket errors of a server that is down or cut off. */
 const CONNECTION_CODES = new Set([
