@@ -4,8 +4,7 @@
  * a Spanish reader's notifications so. One stored before notifications had params, or missing a value its sentence
  * names, is left in its stored English.
  */
-import type { DisputeReason, NotificationParams, NotificationType } from '@puente/contracts';
-import { formatMoneySpanish, formatRateSpanish } from './request-notification.ts';
+import { type DisputeReason, formatMoney, formatRate, type NotificationParams, type NotificationType } from '@puente/contracts';
 
 export interface WordedNotification {
   type: NotificationType;
@@ -26,11 +25,11 @@ const DISPUTE_REASONS: Record<DisputeReason, string> = {
 function sentence(type: NotificationType, p: NotificationParams, requestId: number | null): string | undefined {
   const request = requestId === null ? undefined : `solicitud de cambio #${requestId}`;
   /** '£500,00 por CLP' */
-  const money = p.amount && p.fromCurrency && p.toCurrency ? `${formatMoneySpanish(p.fromCurrency, p.amount)} por ${p.toCurrency}` : undefined;
+  const money = p.amount && p.fromCurrency && p.toCurrency ? `${formatMoney(p.fromCurrency, p.amount, 'es-CL')} por ${p.toCurrency}` : undefined;
   const terms = request && money && `${request} (${money})`;
   switch (type) {
     case 'exchange_request':
-      return request && money && p.exchangeRate ? `Nueva ${request}: ${money} a ${formatRateSpanish(p.exchangeRate)} CLP por GBP` : undefined;
+      return request && money && p.exchangeRate ? `Nueva ${request}: ${money} a ${formatRate(p.exchangeRate, 'es-CL')} CLP por GBP` : undefined;
     case 'exchange_match':
       return terms && `Alguien aceptó tu ${terms}. Aprueba el match para intercambiar los datos bancarios.`;
     case 'exchange_confirmed':

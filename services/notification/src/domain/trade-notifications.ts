@@ -3,8 +3,8 @@
  * Pure (no database): the consumers store them (domain/notify.ts). `referenceId` is always the exchange request, so
  * the web app can open it (/dashboard?requestId=...).
  */
-import type { EventPayload, NotificationParams, NotificationType } from '@puente/contracts';
-import { formatMoney, type RequestTerms } from './request-notification.ts';
+import { type EventPayload, formatMoney, type NotificationParams, type NotificationType } from '@puente/contracts';
+import type { RequestTerms } from './request-notification.ts';
 
 export interface NewNotification {
   userId: number;
@@ -21,7 +21,7 @@ const request = (requestId: number) => `exchange request #${requestId}`;
 type Terms = Pick<RequestTerms, 'fromCurrency' | 'toCurrency' | 'amount'>;
 /** 'exchange request #12 (£500.00 for CLP)' */
 const withTerms = (requestId: number, terms: Terms) =>
-  `${request(requestId)} (${formatMoney(terms.fromCurrency, terms.amount)} for ${terms.toCurrency})`;
+  `${request(requestId)} (${formatMoney(terms.fromCurrency, terms.amount, 'en')} for ${terms.toCurrency})`;
 const termsOf = ({ amount, fromCurrency, toCurrency }: Terms): NotificationParams => ({ amount, fromCurrency, toCurrency });
 
 const to = (userId: number, type: NotificationType, requestId: number, content: string, params: NotificationParams = {}): NewNotification =>
