@@ -4,7 +4,7 @@
  * create-and-cancel cannot get round the limit) or a request accepted. The exchange service is the one owner of
  * this count.
  */
-import { type Currency, decimal, type ExchangeLimits, SubscriptionPlans, type SubscriptionTier } from '@puente/contracts';
+import { type Currency, decimal, type ExchangeLimits, formatPlanAmount, SubscriptionPlans, type SubscriptionTier } from '@puente/contracts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, qualifiedTable } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
@@ -59,8 +59,8 @@ export async function limitsOf(em: EntityManager, userId: number, now: Date): Pr
   };
 }
 
-const shown = (currency: Currency, amount: number): string =>
-  currency === 'GBP' ? `£${amount.toLocaleString('en-GB')}` : `${amount.toLocaleString('en-GB')} CLP`;
+/** A plan figure as the spec's plan table writes it: `£200`, `255,000 CLP`. */
+const shown = (currency: Currency, amount: number): string => formatPlanAmount(currency, amount, 'en');
 
 function refusal(tier: SubscriptionTier, what: string, premiumAllows: string): string {
   return tier === 'free'
