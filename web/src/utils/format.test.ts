@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { i18n } from '../lib/i18n.ts';
 import {
-  badgeCount, formatCurrency, formatDateTime, formatDayMonth, formatMonthYear, formatNumber, parseAmount, formatRate, formatRelativeTime, formatShortDate, formatSortCode,
+  badgeCount, formatCurrency, formatDateTime, formatDayMonth, formatMonthYear, formatNumber, formatPlanAmount, parseAmount, formatRate, formatRelativeTime,
+  formatShortDate, formatSortCode,
   formatTrustRating, initials, maskAccountNumber, ratingWord, requestAgeBadge, starCount, trustRatingLabel,
 } from './format.ts';
 
@@ -20,6 +21,22 @@ describe('money', () => {
     expect(formatCurrency(593771.6, 'CLP')).toBe('$593,772 CLP');
     expect(formatCurrency(999.4, 'CLP')).toBe('$999 CLP');
     expect(formatCurrency(0, 'CLP')).toBe('$0 CLP');
+  });
+
+  it('takes an event\'s decimal string as well as the API\'s number, and rounds on the decimal digits, never a float', () => {
+    expect(formatCurrency('1234.50', 'GBP')).toBe('£1,234.50');
+    expect(formatCurrency('255000.00', 'CLP')).toBe('$255,000 CLP');
+    expect(formatCurrency(1.005, 'GBP')).toBe('£1.01'); // (1.005).toFixed(2) is '1.00'
+    expect(formatCurrency('123456789012345678901.5', 'CLP')).toBe('$123,456,789,012,345,678,902 CLP');
+    expect(formatRate('1275.0000')).toBe('1275.0000');
+  });
+
+  it('writes plan figures as the plan table does: pence only when there are some, pesos then CLP', () => {
+    expect(formatPlanAmount(0, 'GBP')).toBe('£0');
+    expect(formatPlanAmount(200, 'GBP')).toBe('£200');
+    expect(formatPlanAmount(9.99, 'GBP')).toBe('£9.99');
+    expect(formatPlanAmount(10000, 'GBP')).toBe('£10,000');
+    expect(formatPlanAmount(255000, 'CLP')).toBe('255,000 CLP');
   });
 
   it('supports only GBP and CLP', () => {
@@ -135,6 +152,10 @@ describe('in Spanish (es-CL)', () => {
     expect(formatCurrency(1234.5, 'GBP')).toBe('£1.234,50');
     expect(formatCurrency(9.99, 'GBP')).toBe('£9,99');
     expect(formatNumber(12750000)).toBe('12.750.000');
+    expect(formatCurrency('1234.5', 'GBP')).toBe('£1.234,50');
+    expect(formatPlanAmount(10000, 'GBP')).toBe('£10.000');
+    expect(formatPlanAmount(9.99, 'GBP')).toBe('£9,99');
+    expect(formatPlanAmount(255000, 'CLP')).toBe('255.000 CLP');
   });
 
   it('writes rates and ratings with a decimal comma', () => {

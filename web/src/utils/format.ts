@@ -1,13 +1,21 @@
 /**
  * Every formatting rule of the product in one module (spec section 9): money, rates, trust ratings, stars, relative
  * time, the request age badge, masked account numbers and dates. Each follows the UI's language: English as the
- * spec writes it (`$255,000 CLP`, `£1,234.50`), Spanish as Chile writes it (`$255.000`, `£1.234,50`).
+ * spec writes it (`$255,000 CLP`, `£1,234.50`), Spanish as Chile writes it (`$255.000`, `£1.234,50`). Money and
+ * numbers are the contracts' formatter (money-format.ts), exact on the decimal digits, here bound to the language.
  */
-import type { Currency } from '@puente/contracts';
+import {
+  type Currency, type DecimalValue, formatDecimal, formatMoney, formatPlanAmount as formatPlanAmountIn, formatRate as formatRateIn,
+  formatWholeNumber, type NumberLocale,
+} from '@puente/contracts';
 import { currentLanguage, i18n, type Language } from '../lib/i18n.ts';
 
 /** The shell's words (locales/<language>/common.ts), in the language of the moment. */
 const t = i18n.getFixedT(null, 'common');
+
+/** Numbers in English as the spec writes them, in Spanish as Chile does. */
+const numberLocales: Record<Language, NumberLocale> = { en: 'en', es: 'es-CL' };
+const numberLocale = () => numberLocales[currentLanguage()];
 
 /** One Intl formatter per language and purpose, made on first use: formatting runs on every render. */
 function perLanguage<F>(make: (language: Language) => F): () => F {
@@ -20,29 +28,22 @@ function perLanguage<F>(make: (language: Language) => F): () => F {
   };
 }
 
-const gbp = perLanguage((language) => new Intl.NumberFormat(language === 'es' ? 'es-CL' : 'en-GB', {
-  style: 'currency', currency: 'GBP', currencyDisplay: 'narrowSymbol', minimumFractionDigits: 2, maximumFractionDigits: 2,
-}));
-const wholeNumber = perLanguage((language) => new Intl.NumberFormat(language === 'es' ? 'es-CL' : 'en-US', { maximumFractionDigits: 0 }));
-// Chile writes its pesos as `$255.000`; in English the spec's `$255,000 CLP` tells them from dollars.
-const chileanPesos = new Intl.NumberFormat('es-CL', { style: 'currency', currency: 'CLP', maximumFractionDigits: 0 });
-const chileanDecimals = (digits: number) => new Intl.NumberFormat('es-CL', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const chileanRate = chileanDecimals(4);
-const chileanRating = chileanDecimals(1);
+/**
+ * GBP as £ with 2 decimals (`£1,234.50`; `£1.234,50` in Spanish); CLP as $ rounded (`$255,000 CLP`; `$255.000`).
+ * The amount is the API's number or an event's decimal string, in major units.
+ */
+export function formatCurrency(amount: DecimalValue, currency: Currency): string {
+  return formatMoney(currency, amount, numberLocale());
+}
 
-/** GBP as £ with 2 decimals (`£1,234.50`; `£1.234,50` in Spanish); CLP as $ rounded (`$255,000 CLP`; `$255.000`). */
-export function formatCurrency(amount: number, currency: Currency): string {
-  if (currency === 'GBP') return gbp().format(amount);
-  if (currency === 'CLP') {
-    const pesos = Math.round(amount);
-    return currentLanguage() === 'es' ? chileanPesos.format(pesos) : `$${formatNumber(pesos)} CLP`;
-  }
-  throw new Error(`Unsupported currency: ${String(currency)}`);
+/** A plan figure as the plan table writes it: `£200`, `£9.99`, `255,000 CLP` (`255.000 CLP` in Spanish). */
+export function formatPlanAmount(amount: DecimalValue, currency: Currency): string {
+  return formatPlanAmountIn(currency, amount, numberLocale());
 }
 
 /** A whole number with the language's thousands separators (`255,000`; `255.000`). */
-export function formatNumber(value: number): string {
-  return wholeNumber().format(value);
+export function formatNumber(value: DecimalValue): string {
+  return formatWholeNumber(value, numberLocale());
 }
 
 /**
@@ -57,13 +58,13 @@ export function parseAmount(text: string): number {
 }
 
 /** An exchange rate with 4 decimals (`1187.5432`; `1.187,5432` in Spanish). */
-export function formatRate(rate: number): string {
-  return currentLanguage() === 'es' ? chileanRate.format(rate) : rate.toFixed(4);
+export function formatRate(rate: DecimalValue): string {
+  return formatRateIn(rate, numberLocale());
 }
 
 /** A trust rating with 1 decimal (`4.5`; `4,5` in Spanish). */
 export function formatTrustRating(rating: number): string {
-  return currentLanguage() === 'es' ? chileanRating.format(rating) : rating.toFixed(1);
+  return formatDecimal(rating, 1, numberLocale());
 }
 
 /** The trust rating as the dashboard shows it: `4.5/5`, or 'Not rated yet' before the first rating. */

@@ -22,7 +22,7 @@ const t = i18n.getFixedT(null, 'notifications', 'texts');
 const sentences: Record<string, (p: NotificationParams, requestId: number | undefined) => string | undefined> = {
   exchange_request: (p, requestId) => {
     const money = terms(p);
-    return money && requestId && p.exchangeRate ? t('exchangeRequest', { requestId, ...money, rate: formatRate(Number(p.exchangeRate)) }) : undefined;
+    return money && requestId && p.exchangeRate ? t('exchangeRequest', { requestId, ...money, rate: formatRate(p.exchangeRate) }) : undefined;
   },
   exchange_match: withTerms('exchangeMatch'),
   exchange_confirmed: withTerms('exchangeConfirmed'),
@@ -60,7 +60,7 @@ const sentences: Record<string, (p: NotificationParams, requestId: number | unde
 /** The amount in its currency and the currency wanted, when the params name them. */
 function terms(p: NotificationParams) {
   return p.amount && p.fromCurrency && p.toCurrency
-    ? { amount: formatCurrency(Number(p.amount), p.fromCurrency), toCurrency: p.toCurrency } : undefined;
+    ? { amount: formatCurrency(p.amount, p.fromCurrency), toCurrency: p.toCurrency } : undefined;
 }
 
 function withTerms(key: string) {

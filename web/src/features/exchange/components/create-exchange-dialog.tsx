@@ -107,7 +107,7 @@ export function CreateExchangeDialog({ open, onClose, onCreated }: { open: boole
               onChange={(e) => setOwnRate(e.target.value)}
               inputMode="decimal"
               error={Boolean(errors.exchangeRate)}
-              helperText={errors.exchangeRate ?? (band ? t('create.rateBand', { low: formatRate(Number(band.low)), high: formatRate(Number(band.high)), percent: RATE_BAND_PERCENT }) : ' ')}
+              helperText={errors.exchangeRate ?? (band ? t('create.rateBand', { low: formatRate(band.low), high: formatRate(band.high), percent: RATE_BAND_PERCENT }) : ' ')}
             />
           )}
           <TextField select label={t('create.minTrustLevel')} value={minTrustLevel} onChange={(e) => setMinTrustLevel(e.target.value as MinTrustLevel | '')}

@@ -23,20 +23,17 @@ import { SubscriptionPlans, type Plan, type SubscriptionInfo } from '@puente/con
 import { toast } from '../../../components/ui/toast.tsx';
 import { paths } from '../../../config/paths.ts';
 import { serverText } from '../../../lib/i18n.ts';
-import { formatCurrency, formatNumber, formatShortDate } from '../../../utils/format.ts';
+import { formatPlanAmount, formatShortDate } from '../../../utils/format.ts';
 import { useCancelSubscription, usePlanUsage } from '../api/subscription.ts';
 import { PaymentsUnavailable } from './payments-unavailable.tsx';
 
 const plans = [SubscriptionPlans.free, SubscriptionPlans.premium];
 
-/** As spec section 9 writes plan figures: £0, £200, £9.99, £10,000 (pence only when there are some). */
-const wholePounds = (amount: number) => formatCurrency(amount, 'GBP').replace(/[.,]00$/, '');
-
 function usePlanTexts() {
   const { t } = useTranslation('subscription');
   return {
-    price: (p: Plan) => t('perMonth', { price: wholePounds(p.priceGbpPerMonth) }),
-    perExchange: (p: Plan) => t('perExchange', { gbp: wholePounds(p.maxPerExchange.GBP), clp: `${formatNumber(p.maxPerExchange.CLP)} CLP` }),
+    price: (p: Plan) => t('perMonth', { price: formatPlanAmount(p.priceGbpPerMonth, 'GBP') }),
+    perExchange: (p: Plan) => t('perExchange', { gbp: formatPlanAmount(p.maxPerExchange.GBP, 'GBP'), clp: formatPlanAmount(p.maxPerExchange.CLP, 'CLP') }),
     perDay: (p: Plan) => t('perDay', { count: p.exchangesPerDay }),
     perMonth: (p: Plan) => t('perMonthCount', { count: p.exchangesPerMonth }),
     extras: (p: Plan) => p.features.map((f) => t(`features.${f}`, { defaultValue: f })).join(', '),
