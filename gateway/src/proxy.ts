@@ -1,7 +1,7 @@
 /**
  * Every declared /api route of a service (its declaration in @puente/contracts: method, path, who may call) →
- * that service, through @fastify/reply-from. Nothing else is proxied: a path no service declares is a 404 here, and
- * a planned route is not served yet. On the way up: the rate limits are checked, the caller's session is required
+ * that service, through @fastify/reply-from. Nothing else is proxied: a path no service declares is a 404 here. On
+ * the way up: the rate limits are checked, the caller's session is required
  * where the route is for users or admins (401, 403 before any service is bothered), the headers only the gateway
  * may set are replaced (the caller's internal token when the session is valid, the browser's IP, the request id)
  * and the session cookie is left out. On the way down: identity's session action (grant, revoke-all,
@@ -67,11 +67,11 @@ function callerTokens(auth: InternalAuth) {
   };
 }
 
-/** The routes the gateway proxies, by service: every declared /api route of a service that is not planned. */
+/** The routes the gateway proxies, by service: every declared /api route of a service. */
 export function proxiedRoutes(): Map<ServiceName, ApiRoute[]> {
   const byService = new Map<ServiceName, ApiRoute[]>();
   for (const route of ApiRoutes) {
-    if (route.service === 'gateway' || route.access === 'internal' || route.planned) continue;
+    if (route.service === 'gateway' || route.access === 'internal') continue;
     byService.set(route.service, [...(byService.get(route.service) ?? []), route]);
   }
   return byService;

@@ -1,7 +1,6 @@
 /**
  * The OpenAPI 3.1 document of the public API, generated from the route declarations (JSON Schema from the zod
- * schemas by zod's own toJSONSchema). Internal routes are left out: the gateway never serves them. A declared route
- * whose service is not built yet is listed with `x-status: planned`.
+ * schemas by zod's own toJSONSchema). Internal routes are left out: the gateway never serves them.
  */
 import { z } from 'zod';
 import { ErrorBody } from './common.ts';
@@ -89,7 +88,6 @@ function operation(route: ApiRoute): Record<string, unknown> {
     tags: [route.service],
     security: route.access === 'visitor' ? [] : [{ session: [] }],
     'x-access': route.access,
-    ...(route.planned ? { 'x-status': 'planned' } : {}),
     ...(parameters(route).length > 0 ? { parameters: parameters(route) } : {}),
     ...(route.body || route.multipart ? { requestBody: { required: true, content: requestContent(route) } } : {}),
     responses: { ...responses, ...errorAnswers(route) },

@@ -54,7 +54,6 @@ function guard(route: ApiRoute) {
 }
 
 export function serve<R extends ApiRoute>(app: FastifyInstance, route: R, handler: RouteHandler<R>, options: ServeOptions = {}): void {
-  if (route.planned) throw new Error(`${route.method} ${route.path} is declared planned: remove planned from its declaration to serve it`);
   const response = Object.fromEntries(Object.entries(route.responses).filter(([, schema]) => schema !== null));
   const [status] = successStatuses(route);
   const preValidation = guard(route);

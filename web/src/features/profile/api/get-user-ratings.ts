@@ -3,7 +3,7 @@ import { Routes } from '@puente/contracts';
 import { read } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
-/** GET /api/ratings/user/{userId} (declared, planned: not served yet): the ratings a user received. */
+/** GET /api/ratings/user/{userId}: the ratings a user received. */
 export async function getUserRatings(userId: number) {
   return (await read(Routes.rating.forUser, { params: { userId } })) ?? [];
 }
