@@ -46,8 +46,6 @@ export interface RouteSpec {
   paginated?: true;
   /** For internal routes: who may call (a service, or the gateway). */
   callers?: readonly RouteOwner[];
-  /** Declared, not served yet (its service is not built): the OpenAPI document marks it `x-status: planned`. */
-  planned?: true;
   /** A GET browsers poll every few seconds, answered conditionally (see Polled). */
   polled?: Polled;
 }
