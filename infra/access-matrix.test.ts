@@ -1,5 +1,5 @@
 /**
- * The access-control matrix (issue 15): every served route of the contract declarations, each called by a visitor,
+ * The access-control matrix: every served route of the contract declarations, each called by a visitor,
  * a signed-in user with no part in the resource ('other'), its owner or party, and an admin, through the whole
  * product as `npm start` runs it. Each cell's expected answers follow from the route's declared access (a visitor
  * gets 401 on user and admin routes, a user 403 on admin routes) and from ownership (another user's, or an admin's,

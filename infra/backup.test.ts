@@ -1,5 +1,5 @@
 /**
- * Backup and restore (issue 15): after a whole exchange in distributed mode, `npm run backup -- save` dumps each
+ * Backup and restore: after a whole exchange in distributed mode, `npm run backup -- save` dumps each
  * service schema, `restore` loads them into a fresh database, and that database holds every user, bank account,
  * request, match, rating and notification — every row of every service table — the original holds.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 10, "Projections start full": users and bank accounts that existed before the exchange service first ran
+ * Projections start full: users and bank accounts that existed before the exchange service first ran
  * are known to it. Identity and accounts run (their real definitions) on one bus; two users sign up and add both
  * accounts through their HTTP routes; then the exchange service starts on a bus of its own, so it never sees those
  * events, and must fill its projections from identity's and accounts' snapshot routes — once: a restart does not

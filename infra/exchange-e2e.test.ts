@@ -1,5 +1,5 @@
 /**
- * Issue 10 end to end: one whole exchange (post → accept → approve → bank details → complete → history) between
+ * A whole exchange end to end (post → accept → approve → bank details → complete → history) between
  * real users, through the real gateway and every service. Run twice: as `npm start` runs the app (one process,
  * PGlite, in-process bus) and distributed (every service and the gateway its own process, on PostgreSQL, Kafka
  * and Redis). What crosses services on the bus (accounts → exchange, exchange → accounts and identity) is waited

@@ -1,5 +1,5 @@
 /**
- * Faults end to end (distributed, issue 15): one app on PostgreSQL, Redis and the Kafka-protocol broker, every
+ * Faults end to end (distributed): one app on PostgreSQL, Redis and the Kafka-protocol broker, every
  * process reaching them through pausable proxies (infra/testing/running-app.ts), and one test per fault:
  * - the broker unreachable in the middle of exchanges: every event committed meanwhile is published afterwards, and
  *   every projection and notification converges, none twice;

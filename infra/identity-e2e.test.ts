@@ -1,5 +1,5 @@
 /**
- * Issue 3 end to end, through the real gateway, identity and audit services: sign-up, verification, login, the
+ * Identity end to end, through the real gateway, identity and audit services: sign-up, verification, login, the
  * session cookie, CSRF, admin-only routes, the audit trail, logout and a replayed cookie, a forged internal token,
  * and a rate limit. Run twice: as `npm start` runs the app (one process, PGlite, in-process bus, memory sessions),
  * and distributed (every service and the gateway its own process, on PostgreSQL, Kafka and Redis).

@@ -1,5 +1,5 @@
 /**
- * Your data (issue 15) end to end, through the gateway and every service as `npm start` runs them: Ana trades with
+ * A user's data (download and account deletion) end to end, through the gateway and every service as `npm start` runs them: Ana trades with
  * Bob, cannot delete her account while their match is pending, completes the exchange and rates him, downloads her
  * data (every service's section, read through the contract's schema), and deletes her account. Then her session and
  * her password no longer work, her bank accounts are gone, and Bob still has the exchange and the ratings, with Ana

@@ -1,5 +1,5 @@
 /**
- * Secrets stay secret (issue 15): a whole exchange and each party's data download (bank details in full, to their
+ * Secrets stay secret: a whole exchange and each party's data download (bank details in full, to their
  * owner) in distributed mode (every process logging at debug), then a
  * search of every row of every table of the database — the outbox and inbox hold every event the services published
  * and consumed — and of every log line, for the account numbers, RUTs, sort codes, IBANs, passwords, session tokens

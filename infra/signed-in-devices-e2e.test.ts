@@ -1,5 +1,5 @@
 /**
- * Sessions and accounts (issue 15) end to end, as `npm start` runs the app: Ana signs in on a laptop and a phone,
+ * Sessions and accounts end to end, as `npm start` runs the app: Ana signs in on a laptop and a phone,
  * browsers her account was never used from, so she is emailed for each; each browser lists the sessions, itself
  * marked current. A password change from the laptop signs the phone out, and a password reset signs
  * every browser out: identity's session actions, carried out by the gateway.

@@ -1,7 +1,7 @@
 /**
  * The live channel (spec section 7): /ws, opened with a valid session, carries `{ type: 'new_notification',
  * notification }` and `{ type: 'match_success', data }` to the signed-in user, and `{ type: 'chat_message', message }`
- * (issue 17) to the two parties of the match it belongs to.
+ * (a message in a match's chat) to the two parties of the match it belongs to.
  *
  * Each gateway instance subscribes to the notification and exchange services' topics in a consumer group of its own
  * (`gateway-<instance id>`, from the latest offset: live fan-out, no replay), so every instance sees every event

@@ -1,5 +1,5 @@
 /**
- * The admin monitoring page in real headless Chromium, against Puente started as a new user starts it (issue 16).
+ * The admin monitoring page (beyond the spec) in real headless Chromium, against Puente started as a new user starts it.
  * Through the API two people sign up and trade once (posted → matched → confirmed → completed), one mistypes her
  * password, the other asks for two verifications, and a visitor tries a wrong referral code. In the browser the
  * admin sees the charts drawn with those numbers (today's sign-ups and logins, the failure reasons, the funnel),

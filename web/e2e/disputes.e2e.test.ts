@@ -1,5 +1,5 @@
 /**
- * A dispute in real headless Chromium (issue 17): Ana's request accepted by Bea and approved (set up through the
+ * A dispute in real headless Chromium: Ana's request accepted by Bea and approved (set up through the
  * API); Bea opens a dispute from the exchange (no payment received); both see the exchange is under dispute and
  * cannot complete it; an admin opens it from the admin page's disputes, reads the statement, both parties' history
  * and the chat, and resolves it completed with a warning for Bea; both see the outcome in the exchange, and Bea's

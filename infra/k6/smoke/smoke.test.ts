@@ -1,5 +1,5 @@
 /**
- * The k6 scripts' smoke test (issue 16): each script in infra/k6 runs through the smoke harness — one iteration of
+ * The k6 scripts' smoke test: each script in infra/k6 runs through the smoke harness — one iteration of
  * one VU — against the embedded app, and must finish with every check passed, every threshold held (each on
  * samples it actually received) and every request on a route of the contract. A fixture whose threshold cannot
  * hold proves the harness fails a run.

@@ -1,5 +1,5 @@
 /**
- * Who may take a request (issue 17): a minimum trust level and 'verified users only' set when posting, shown in the
+ * Who may take a request: a minimum trust level and 'verified users only' set when posting, shown in the
  * market and enforced on accept; blocks hide each user's requests from the other and refuse an accept either way;
  * the market's ETag is per viewer once they have blocks, and stays the one everyone shares otherwise.
  */

@@ -29,7 +29,7 @@ describe('i18n', () => {
     expect(serverText(new ApiError(400, 'Bad Request', JSON.stringify({ message: 'Weird', code: 'not_a_code' })))).toBe('Weird');
   });
 
-  it("shows a refusal of issue 17 in the server's words in English and in Spanish by its code", async () => {
+  it("shows a refusal beyond the spec (a closed chat) in the server's words in English and in Spanish by its code", async () => {
     const closed = new ApiError(409, 'Conflict', JSON.stringify({
       message: 'This chat is closed: messages can be posted until 30 days after the exchange is completed', code: 'chat_closed',
     }));

@@ -93,7 +93,7 @@ describe('the English and Spanish catalogues', () => {
     expect(Object.keys(en.errors)).toEqual([]);
   });
 
-  it("translate the codes of the trade-safety refusals (issue 17) into Spanish, as the contracts declare them", () => {
+  it("translate the codes of the trade-safety refusals (disputes, accepts, blocks, support, subscription, premium, attachments) into Spanish, as the contracts declare them", () => {
     const codes = [
       ...Object.values(DisputeRefusal), ...Object.values(AcceptRefusal), ...Object.values(BlockRefusal), ...Object.values(SupportRefusal), ...Object.values(SubscriptionRefusal), PREMIUM_REQUIRED,
       ATTACHMENT_TYPE_REFUSED.code, ...Object.values(formRefusals(Routes.exchange.postChatAttachment.multipart)).map((r) => r.code),

@@ -1,5 +1,5 @@
 /**
- * Disputes (issue 17): either party of a confirmed match opens one with a reason and a written statement; the match
+ * Disputes: either party of a confirmed match opens one with a reason and a written statement; the match
  * freezes (no completion, no 'I have paid') while admins look at the match, the chat with its proofs and both
  * parties' history, and resolve it: the match completed or cancelled, and perhaps a warning or a trading suspension
  * for one party. Both parties are told at each step. Served by the exchange service.

@@ -54,7 +54,7 @@ describe('ApiRoutes', () => {
   // Beyond the spec: identity's passwords, name edits, Google's callback and the admins' verification review, Stripe's
   // webhook and the test payment mode's checkout, the plan limits and calling off a match, the email digest
   // preference, a user's data download and account deletion, the signed-in devices (sessions), and the services'
-  // internal routes; the admin page's CSV exports and charts (issue 16); blocking users and premium's analytics and support (issue 17).
+  // internal routes; the admin page's CSV exports and charts; blocking users, premium's analytics and its priority support.
   const beyondSpec = [
     'GET /api/auth/sessions',
     'DELETE /api/auth/sessions/{id}',
@@ -64,13 +64,13 @@ describe('ApiRoutes', () => {
     'POST /api/webhooks/stripe',
     'GET /api/exchange-requests/limits',
     'PUT /api/exchange-matches/{id}/cancel',
-    // In-exchange chat and 'I have paid' (issue 17).
+    // In-exchange chat and 'I have paid'.
     'PUT /api/exchange-matches/{id}/paid',
     'POST /api/exchange-matches/{id}/attachments',
     'GET /api/exchange-matches/{id}/attachments/{attachmentId}',
     'GET /api/exchange-matches/{id}/messages',
     'POST /api/exchange-matches/{id}/messages',
-    // Disputes (issue 17).
+    // Disputes: a party opens one, an admin resolves it.
     'POST /api/exchange-matches/{id}/dispute',
     'GET /api/exchange-matches/{id}/dispute',
     'GET /api/admin/disputes',

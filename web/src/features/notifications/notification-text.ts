@@ -1,5 +1,5 @@
 /**
- * A notification in the reader's language (issue 17). In English its content: the spec's sentence, as the server
+ * A notification in the reader's language. In English its content: the spec's sentence, as the server
  * wrote it. In Spanish the catalogue's sentence (locales/es/notifications.ts `texts`) made from its type and params,
  * money and numbers as Chile writes them. One without params (stored before them), of a type this app does not
  * know, or missing a value its sentence names, is shown by its content.

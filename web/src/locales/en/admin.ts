@@ -17,7 +17,7 @@ export default {
   },
   loadFailed: 'Unable to load this list: {{message}}',
   nothing: 'Nothing recorded for these filters.',
-  // Beyond the spec (issue 16): the lists' CSV exports, the charts over a period, the verification review.
+  // Beyond the spec: the lists' CSV exports, the charts over a period, the verification review.
   export: {
     button: 'Export CSV', exporting: 'Exporting…', done: 'Export ready', doneText: 'Saved {{fileName}}',
     failed: 'Export failed', failedText: 'Unable to export this list: {{message}}',

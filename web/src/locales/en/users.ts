@@ -1,4 +1,4 @@
-/** The user directory's texts (spec sections 2 and 8), and blocking users (issue 17). */
+/** The user directory's texts (spec sections 2 and 8), and blocking users (beyond the spec). */
 export default {
   title: 'User Directory',
   subtitle: 'Everyone on Puente, with their tier by rating.',

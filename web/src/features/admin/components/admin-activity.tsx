@@ -1,5 +1,5 @@
 /**
- * The admin page's charts over a period of UTC days (beyond the spec, issue 16): sign-ups and logins per day with
+ * The admin page's charts over a period of UTC days (beyond the spec): sign-ups and logins per day with
  * the failures stacked on the successes, the failure reasons, and the exchange funnel (requests posted → matched →
  * confirmed → completed). Each chart carries its numbers as a table for screen readers (a chart's drawing says
  * nothing to them).

@@ -1,5 +1,5 @@
 /**
- * The admin page's disputes (issue 17): the queue as the server orders it (open ones first, then resolved, newest
+ * The admin page's disputes: the queue as the server orders it (open ones first, then resolved, newest
  * first; a filter for one kind), and a dispute opened from it (dispute-detail.tsx). Loaded with the page's other
  * lazy parts, only by an admin's page.
  */

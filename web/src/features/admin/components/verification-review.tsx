@@ -1,5 +1,5 @@
 /**
- * The verification requests waiting for review (beyond the spec, issue 16), oldest first, a page at a time, each
+ * The verification requests waiting for review (beyond the spec), oldest first, a page at a time, each
  * approved or rejected by the admin; the list is read again after every decision.
  */
 import { useEffect, useState } from 'react';

@@ -1,5 +1,5 @@
 /**
- * Premium's advanced analytics (beyond the spec, issue 17): the user's completed exchanges in figures — a summary,
+ * Premium's advanced analytics (beyond the spec): the user's completed exchanges in figures — a summary,
  * the volume per month per currency (a chart and its table), each rate against the market, and the counterparties
  * with their ratings. Loaded lazily by the route (it draws with MUI X Charts, a chunk of its own: vite.config.ts).
  */

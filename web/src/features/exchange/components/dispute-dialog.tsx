@@ -1,5 +1,5 @@
 /**
- * Disputes in a trade (issue 17): 'Open a dispute' on a confirmed match (a reason and what happened; proofs of
+ * Disputes in a trade: 'Open a dispute' on a confirmed match (a reason and what happened; proofs of
  * payment go in the chat, which the admin reads), and the banner of a disputed match: on hold with its reason
  * while open, how it ended once resolved.
  */

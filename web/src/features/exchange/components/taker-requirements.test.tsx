@@ -1,4 +1,4 @@
-/** Who may take a request (issue 17): set when posting, shown on the card and the details, and explained to a viewer below it. */
+/** Who may take a request (a minimum trust level, verified users only): set when posting, shown on the card and the details, and explained to a viewer below it. */
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ExchangeLimits, ExchangeRate, ExchangeRequestCreate } from '@puente/contracts';

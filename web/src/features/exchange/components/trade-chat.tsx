@@ -1,5 +1,5 @@
 /**
- * The chat of a match, for its two parties (issue 17): the messages oldest first, each system message (what
+ * The chat of a match, for its two parties: the messages oldest first, each system message (what
  * happened to the match) set apart in the middle, a box to write in, and 'I have paid' on a confirmed match with
  * who has marked their payment sent (with an optional proof). A party attaches a file (proof of payment: PNG, JPEG or
  * PDF): an image shows as a thumbnail, a PDF as a link, both opened through the gateway with the session. New messages

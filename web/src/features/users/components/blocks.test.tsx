@@ -1,4 +1,4 @@
-/** Blocking users (issue 17): Block on the directory's cards, and the profile's list of blocked users with Unblock. */
+/** Blocking users: Block on the directory's cards, and the profile's list of blocked users with Unblock. */
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { BlockCreate, BlockedUserList, type PublicUser } from '@puente/contracts';

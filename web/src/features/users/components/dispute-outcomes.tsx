@@ -1,5 +1,5 @@
 /**
- * A user's dispute outcomes as counts (issue 17), on their card in the directory and on their own profile: how many
+ * A user's dispute outcomes as counts, on their card in the directory and on their own profile: how many
  * of their resolved disputes ended completed or cancelled, and the warnings and suspensions they received. A user
  * never in a dispute shows so in a word.
  */
