@@ -8,10 +8,7 @@ import type { ListenOptions } from 'node:net';
 import type { FastifyInstance, FastifyListenOptions } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import {
-  topicOf, Events, servicePath, successStatuses, type ApiRoute, type EventEnvelope, type EventName, type EventPayload,
-  type ServiceName, type SuccessData,
-} from '@puente/contracts';
+import { topicOf, Events, type EventEnvelope, type EventName, type EventPayload, type ServiceName } from '@puente/contracts';
 import { createHttpApp } from './http/app.ts';
 import { INTERNAL_TOKEN_HEADER, internalAuth, type InternalAuth } from './auth.ts';
 import type { ServiceKeys } from './service-keys.ts';
@@ -23,6 +20,12 @@ import type { EventBus, SubscriptionHandle } from './messaging/bus.ts';
 import type { JobDefinition, JobQueue } from './jobs/port.ts';
 import { MemoryVersionStore, serviceVersions, type VersionStore } from './http/versions.ts';
 import type { Metrics } from './observability/metrics.ts';
+
+declare module './jobs/port.ts' {
+  /** A queue's handlers get their service's ServiceContext unless the queue names another (startService starts it so). */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merges ServiceContext into the port's default
+  interface DefaultJobContext extends ServiceContext {}
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -65,21 +68,6 @@ export interface ServiceContext {
   transaction<T>(fn: (tx: EntityManager) => Promise<T>): Promise<T>;
   /** Calls another service's HTTP API as this service (internal token). */
   callService(service: ServiceName, path: string, init?: RequestInit): Promise<Response>;
-}
-
-/**
- * Calls another service's declared GET route (one without path parameters, e.g. an internal one) with `query`, and
- * reads its answer through the route's success schema. Anything but its success status throws, naming the status.
- */
-export async function callRoute<R extends ApiRoute>(
-  ctx: Pick<ServiceContext, 'callService'>, service: ServiceName, route: R, query: Record<string, string | number>,
-): Promise<SuccessData<R>> {
-  const search = new URLSearchParams(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])));
-  const res = await ctx.callService(service, `${servicePath(route)}?${search}`);
-  const [status] = successStatuses(route);
-  if (res.status !== status) throw new Error(`${service} answered ${res.status} to ${route.method} ${route.path}`);
-  const schema = status === undefined ? null : route.responses[status];
-  return (schema ? schema.parse(await res.json()) : undefined) as SuccessData<R>;
 }
 
 export interface ScheduleDefinition { job: string; everyMs: number; schedulerId: string; data?: unknown }

@@ -10,8 +10,9 @@ import type { Logger } from 'pino';
 import type { ApiRoute, ServiceName, SuccessData } from '@puente/contracts';
 import type { Orm } from './database.ts';
 import { blankAsUnset } from '../config.ts';
-import { defineJob } from '../jobs/port.ts';
-import { callRoute, type ServiceContext } from '../service.ts';
+import { defineJob, type JobQueue } from '../jobs/port.ts';
+import { callRoute, type ServiceCaller } from '../http/call-route.ts';
+import type { VersionStore } from '../http/versions.ts';
 
 export const ProjectionBackfillSchema = defineEntity({
   name: 'ProjectionBackfill',
@@ -70,7 +71,8 @@ export const ProjectionBackfillSetting = blankAsUnset(z.enum(['on', 'off'], { er
 
 const SNAPSHOT_PAGE = 500;
 type Row<R extends ApiRoute> = SuccessData<R> extends readonly (infer T)[] ? T : never;
-type BackfillContext = Pick<ServiceContext, 'orm' | 'callService' | 'logger' | 'versions'>;
+/** What a backfill uses of its service (a ServiceContext has it all): its database, calls to the owners, its log and versions. */
+type BackfillContext = ServiceCaller & { orm: Orm; logger: Logger; versions: VersionStore };
 
 /** Reads another service's snapshot route (SnapshotQuery: afterId, limit) page after page into `apply`. */
 export function readSnapshot<R extends ApiRoute>(
@@ -91,7 +93,7 @@ export function projectionBackfill<N extends string>(jobName: string, fills: Rec
   const names = Object.keys(fills) as N[];
   return {
     names,
-    job: defineJob({
+    job: defineJob<z.ZodObject, BackfillContext>({
       name: jobName,
       schema: z.object({}),
       attempts: 10,
@@ -102,7 +104,7 @@ export function projectionBackfill<N extends string>(jobName: string, fills: Rec
       },
     }),
     pending: (em: EntityManager) => projectionsToBackfill(em, names),
-    async startIfPending(ctx: Pick<ServiceContext, 'orm' | 'jobs'>): Promise<void> {
+    async startIfPending(ctx: { orm: Orm; jobs: Pick<JobQueue, 'enqueue'> }): Promise<void> {
       if ((await projectionsToBackfill(ctx.orm.em.fork(), names)).length > 0) await ctx.jobs.enqueue(jobName, {}, { jobId: jobName });
     },
   };

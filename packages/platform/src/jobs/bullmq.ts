@@ -25,12 +25,12 @@ import {
   DEFAULT_JOB_TIMEOUT_MS,
   type FailedJob,
   type JobCounts,
+  type DefaultJobContext,
   type JobDefinition,
   type JobQueue,
   runContext,
   withTimeout,
 } from './port.ts';
-import type { ServiceContext } from '../service.ts';
 
 export interface BullMqJobQueueOptions {
   redisUrl: string;
@@ -51,7 +51,7 @@ const HEALTH_TIMEOUT_MS = 2000;
 /** BullMQ's own default lock. */
 const DEFAULT_LOCK_MS = 30_000;
 
-export class BullMqJobQueue<C = ServiceContext> implements JobQueue<C> {
+export class BullMqJobQueue<C = DefaultJobContext> implements JobQueue<C> {
   readonly kind = 'bullmq' as const;
 
   readonly #options: BullMqJobQueueOptions;

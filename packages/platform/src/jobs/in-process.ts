@@ -13,13 +13,13 @@ import {
   DEFAULT_JOB_TIMEOUT_MS,
   type FailedJob,
   type JobCounts,
+  type DefaultJobContext,
   type JobDefinition,
   type JobQueue,
   runContext,
   withTimeout,
 } from './port.ts';
 import type { z } from 'zod';
-import type { ServiceContext } from '../service.ts';
 
 export interface InProcessJobQueueOptions {
   /** Attempts run at the same time (default 4). */
@@ -46,7 +46,7 @@ interface Schedule {
   waiting?: PendingJob;
 }
 
-export class InProcessJobQueue<C = ServiceContext> implements JobQueue<C> {
+export class InProcessJobQueue<C = DefaultJobContext> implements JobQueue<C> {
   readonly kind = 'in-process' as const;
 
   readonly #concurrency: number;

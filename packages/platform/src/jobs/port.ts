@@ -16,7 +16,13 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
-import type { ServiceContext } from '../service.ts';
+
+/**
+ * The context of a queue that names none. Empty at this level: service.ts, the layer above, merges its ServiceContext
+ * into it (`declare module`), so a service's jobs get their context typed without the port importing the service.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by service.ts (declaration merging)
+export interface DefaultJobContext {}
 
 /** The run a handler is in. */
 export interface JobRun {
@@ -26,10 +32,10 @@ export interface JobRun {
 }
 
 /** What a handler receives besides its data: the queue's context (by default the service's) and its run. */
-export type JobContext<C = ServiceContext> = C & { job: JobRun };
+export type JobContext<C = DefaultJobContext> = C & { job: JobRun };
 
-/** C is what start() is given; services leave it as ServiceContext (the suite uses a stand-in). */
-export interface JobDefinition<S extends z.ZodType = z.ZodType, C = ServiceContext> {
+/** C is what start() is given; services leave it as the default, their ServiceContext (the suite uses a stand-in). */
+export interface JobDefinition<S extends z.ZodType = z.ZodType, C = DefaultJobContext> {
   name: string;
   schema: S;
   /** Total attempts, first run included (default 3). */
@@ -52,7 +58,7 @@ export interface FailedJob {
   error: string;
 }
 
-export interface JobQueue<C = ServiceContext> {
+export interface JobQueue<C = DefaultJobContext> {
   readonly kind: 'bullmq' | 'in-process';
   register<S extends z.ZodType>(def: JobDefinition<S, C>): void;
   enqueue(name: string, data: unknown, opts?: { delayMs?: number; jobId?: string }): Promise<string>;
@@ -73,7 +79,7 @@ export const DEFAULT_JOB_BACKOFF_MS = 1000;
 export const DEFAULT_JOB_TIMEOUT_MS = 60_000;
 
 /** A typed job definition (keeps the schema's and the context's types flowing to the handler). */
-export function defineJob<S extends z.ZodType, C = ServiceContext>(def: JobDefinition<S, C>): JobDefinition<S, C> {
+export function defineJob<S extends z.ZodType, C = DefaultJobContext>(def: JobDefinition<S, C>): JobDefinition<S, C> {
   return def;
 }
 

@@ -13,12 +13,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { Events, type EventEnvelope } from '@puente/contracts';
-import type { Orm } from '../db/database.ts';
-import type { EventBus } from '../messaging/bus.ts';
-import type { JobQueue } from '../jobs/port.ts';
 import { readEvent } from '../messaging/envelope.ts';
 
 /** How long one probe may take before a scrape goes on without it. */
@@ -33,12 +31,22 @@ interface BusinessCounter { counter: Counter<string>; labels?(event: EventEnvelo
 /** Records one answered request (createHttpApp's onResponse hook). */
 export type RequestMetrics = (request: FastifyRequest, reply: FastifyReply) => void;
 
+/**
+ * What the scrapes read of a service, declared here so that metrics (which the HTTP app records into) imports none of
+ * the service's parts: startService hands over its ORM, job queue and bus, which have these members.
+ */
 export interface ObservedService {
   name: string;
   /** The service's database, its schema named after it (db/database.ts). */
-  orm: Orm;
-  jobs: Pick<JobQueue<unknown>, 'counts'>;
-  bus: EventBus;
+  orm: Pick<MikroORM, 'em'>;
+  /** Its job queue: jobs by state (JobQueue.counts). */
+  jobs: { counts(): Promise<Readonly<Record<'waiting' | 'delayed' | 'active' | 'failed', number>>> };
+  bus: ObservedBus;
+}
+
+/** What the scrapes read of an event bus (EventBus.consumerStats): each consumer group's lag and dead letters. */
+export interface ObservedBus {
+  consumerStats(): Promise<{ group: string; lag: number | undefined; deadLettered: number }[]>;
 }
 
 export interface MetricsServer { url: string; close(): Promise<void> }
@@ -46,7 +54,7 @@ export interface MetricsServer { url: string; close(): Promise<void> }
 export class Metrics {
   readonly registry = new Registry();
   private readonly probes = new Set<() => Promise<void>>();
-  private readonly buses = new Set<EventBus>();
+  private readonly buses = new Set<ObservedBus>();
   private readonly business = new Map<string, BusinessCounter>();
 
   private readonly httpDuration: Histogram<string>;
@@ -165,7 +173,7 @@ export class Metrics {
   }
 
   /** Consumer lag and dead letters of every group on this bus (once per bus: the embedded services share one). */
-  observeBus(bus: EventBus): () => void {
+  observeBus(bus: ObservedBus): () => void {
     if (this.buses.has(bus)) return () => {};
     this.buses.add(bus);
     const probe = async () => {
