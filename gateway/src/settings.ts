@@ -7,7 +7,6 @@ import { z } from 'zod';
 import proxyAddr from '@fastify/proxy-addr';
 import type { TrustProxy } from '@puente/platform';
 import { parseLimit, type Limit, type RateLimits } from './rate-limits.ts';
-import type { GatewayOptions } from './app.ts';
 
 const limit = () => z.string().optional().transform((value, ctx): Limit | undefined => {
   if (value === undefined || value.trim() === '') return undefined;
@@ -60,8 +59,20 @@ export const gatewaySettings = z.object({
 });
 export type GatewaySettings = z.infer<typeof gatewaySettings>;
 
+/**
+ * The options these settings give buildGateway: these fields of its GatewayOptions, declared here because app.ts
+ * re-exports this module (so this one does not import it back).
+ */
+export interface SettingsOptions {
+  allowedOrigins?: readonly string[];
+  trustProxy?: TrustProxy;
+  sessionTtlHours?: number;
+  rateLimits?: Partial<RateLimits>;
+  webRoot?: string;
+}
+
 /** The options these settings give buildGateway. */
-export function gatewayOptionsFrom(s: GatewaySettings): Pick<GatewayOptions, 'allowedOrigins' | 'trustProxy' | 'sessionTtlHours' | 'rateLimits' | 'webRoot'> {
+export function gatewayOptionsFrom(s: GatewaySettings): SettingsOptions {
   const byLimit: Record<keyof RateLimits, Limit | undefined> = {
     loginFailuresPerAccountAndIp: s.RATE_LIMIT_LOGIN_ACCOUNT_IP,
     loginFailuresPerAccount: s.RATE_LIMIT_LOGIN_ACCOUNT,
