@@ -309,6 +309,10 @@ function exchangeEndToEnd(start: () => Promise<RunningApp>): void {
       }, viaBus).toEqual(record);
     }
     expect(PublicUser.parse(await json(`/api/users/${carla.id}`, 200, { cookie: ana.cookie }))).toMatchObject({ completionRate: null, averageCompletionMinutes: null });
+    // The exchange service learns Ana's new trust from the rating's event: her card shows it once that has arrived.
+    const { trustRating } = PublicUser.parse(await json(`/api/users/${ana.id}`, 200, { cookie: carla.cookie }));
+    await expect.poll(async () => ExchangeRequest.parse(await json(`/api/exchange-requests/${posted.id}`, 200, { cookie: ana.cookie })).user.trustRating, viaBus)
+      .toBe(trustRating);
 
     const again = ExchangeRequest.parse(await json('/api/exchange-requests', 201, {
       cookie: ana.cookie, body: { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 20, exchangeRate: 1275 },
