@@ -14,6 +14,7 @@ export * from './messaging/bus.ts';
 export * from './messaging/envelope.ts';
 export * from './messaging/in-process.ts';
 export * from './messaging/outbox.ts';
+export * from './messaging/changes.ts';
 export * from './messaging/inbox.ts';
 export * from './jobs/port.ts';
 export * from './mail.ts';

@@ -15,6 +15,7 @@ import type { ServiceKeys } from './service-keys.ts';
 import { openDatabase, databaseHealthy, type Orm } from './db/database.ts';
 import { OutboxRelay, addToOutbox } from './messaging/outbox.ts';
 import { applyOnce } from './messaging/inbox.ts';
+import { keysMovedBy, type Changed, type VersionTable } from './messaging/changes.ts';
 import { readEvent } from './messaging/envelope.ts';
 import type { EventBus, SubscriptionHandle } from './messaging/bus.ts';
 import type { JobDefinition, JobQueue } from './jobs/port.ts';
@@ -40,17 +41,23 @@ export interface ConsumerContext {
   log: Logger;
   /** The service's job queue, for work an event starts but should not do in its handler (a fan-out in pages). */
   jobs: JobQueue;
-  /** New versions for these keys of the service's polled routes once the handler's changes are committed. */
+  /**
+   * New versions for these keys of the service's polled routes once the handler's changes are committed (besides
+   * the keys the service's version table gives the consumed event and the events the handler returns).
+   */
   bumpAfterCommit(keys: readonly string[]): void;
 }
 
+/** A handler may return the events its changes caused: they are written to the outbox in the inbox's transaction. */
+export type ConsumerResult = readonly EventEnvelope[] | void;
+
 export interface Consumer {
   event: EventName;
-  handle(payload: unknown, ctx: ConsumerContext): Promise<void>;
+  handle(payload: unknown, ctx: ConsumerContext): Promise<ConsumerResult>;
 }
 
 /** One entry of a service's subscription list (src/events/consumers.ts). */
-export function consume<N extends EventName>(event: N, handle: (payload: EventPayload<N>, ctx: ConsumerContext) => Promise<void>): Consumer {
+export function consume<N extends EventName>(event: N, handle: (payload: EventPayload<N>, ctx: ConsumerContext) => Promise<ConsumerResult>): Consumer {
   return { event, handle: handle as Consumer['handle'] };
 }
 
@@ -66,6 +73,11 @@ export interface ServiceContext {
   versions: VersionStore;
   /** Runs fn in one transaction; events staged with addToOutbox(tx, ...) are published after the commit. */
   transaction<T>(fn: (tx: EntityManager) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn in one transaction and writes the events it returns (messaging/changes.ts) to the outbox in it; once
+   * committed, the relay publishes them and the keys the service's version table gives them get new versions.
+   */
+  change<T>(fn: (tx: EntityManager) => Promise<Changed<T>>): Promise<T>;
   /** Calls another service's HTTP API as this service (internal token). */
   callService(service: ServiceName, path: string, init?: RequestInit): Promise<Response>;
 }
@@ -85,6 +97,8 @@ export interface ServiceDefinition {
   schedules?: ScheduleDefinition[];
   /** Runs once the database is migrated, before the service takes traffic (seeding, caches, enqueuing a job). */
   onStart?(ctx: ServiceContext): Promise<void>;
+  /** Which polled-read keys each event moves: applied to the events a change writes and to the events consumed. */
+  versions?: VersionTable;
 }
 
 export function defineService(def: ServiceDefinition): ServiceDefinition {
@@ -143,6 +157,16 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
       const result = await orm.em.fork().transactional(fn);
       relay.kick();
       return result;
+    },
+    async change(fn) {
+      const { value, keys } = await orm.em.fork().transactional(async (tx) => {
+        const { value, events } = await fn(tx);
+        addToOutbox(tx, ...events);
+        return { value, keys: await keysMovedBy(def.versions, events, tx) };
+      });
+      relay.kick();
+      if (keys.length > 0) await versions.bump(keys);
+      return value;
     },
     async callService(service, path, init = {}) {
       const base = runtime.serviceUrls[service];
@@ -218,11 +242,16 @@ async function subscribeConsumers(def: ServiceDefinition, ctx: ServiceContext): 
           em: tx, event, log: ctx.logger.child({ eventId: event.id, type: event.type }), jobs: ctx.jobs,
           bumpAfterCommit: (keys) => { for (const key of keys) changed.add(key); },
         };
+        const caused: EventEnvelope[] = [];
+        let known = false;
         for (const c of handlers) {
           const payload = readEvent(c.event, event);
           if (payload === undefined) continue; // a version this consumer does not know
-          await c.handle(payload, consumerCtx);
+          known = true;
+          caused.push(...(await c.handle(payload, consumerCtx) ?? []));
         }
+        addToOutbox(tx, ...caused);
+        for (const key of await keysMovedBy(def.versions, known ? [event, ...caused] : caused, tx)) changed.add(key);
       });
       if (applied && changed.size > 0) await ctx.versions.bump([...changed]);
       ctx.relay.kick();
