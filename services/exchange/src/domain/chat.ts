@@ -1,13 +1,13 @@
 /**
  * A match's chat: the parties' messages and the system messages the service adds at each change of the match,
- * staged in the transaction of that change. Every message is published (chatMessagePosted) for the gateway to
+ * returning their events to be written in the transaction of that change. Every message is published (chatMessagePosted) for the gateway to
  * deliver live to the two parties; its id lets a client drop a repeat.
  */
 import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
 import {
-  CHAT_OPEN_DAYS_AFTER_COMPLETION, ChatMessageKind, ChatSystemEvent, type ChatMessage as ChatMessageView,
+  CHAT_OPEN_DAYS_AFTER_COMPLETION, ChatMessageKind, ChatSystemEvent, type ChatMessage as ChatMessageView, type EventEnvelope,
 } from '@puente/contracts';
-import { addToOutbox, conflict, makeEvent } from '@puente/platform';
+import { changed, conflict, makeEvent, type Changed } from '@puente/platform';
 import type { ExchangeMatch } from './exchange-match.ts';
 import { Trader } from './traders.ts';
 import { attachmentsById, attachmentView, eraseAttachmentsOf, type ChatAttachment, type ChatFiles } from './chat-attachments.ts';
@@ -63,16 +63,17 @@ export async function chatViews(em: EntityManager, messages: readonly ChatMessag
 
 type Fields = Pick<ChatMessage, 'kind' | 'body'> & Partial<Pick<ChatMessage, 'authorId' | 'event' | 'subjectId'>>;
 
-/** Stores a message (with its attachment, already stored) and stages its event, in the caller's transaction. */
-export async function addToChat(tx: EntityManager, match: ExchangeMatch, fields: Fields, at: Date, attachment: ChatAttachment | null = null): Promise<ChatMessage> {
+/** Stores a message (with its attachment, already stored) in the caller's transaction; returns it with its event. */
+export async function addToChat(
+  tx: EntityManager, match: ExchangeMatch, fields: Fields, at: Date, attachment: ChatAttachment | null = null,
+): Promise<Changed<ChatMessage>> {
   const message = tx.create(ChatMessage, {
     matchId: match.id, authorId: null, event: null, subjectId: null, ...fields, attachmentId: attachment?.id ?? null, createdAt: at,
   });
   await tx.flush(); // the id goes into the event
-  addToOutbox(tx, makeEvent('chatMessagePosted', match.id, {
+  return changed(message, makeEvent('chatMessagePosted', match.id, {
     matchId: match.id, requestId: match.requestId, requesterId: match.requesterId, matcherId: match.matcherId, message: chatView(message, attachment),
   }));
-  return message;
 }
 
 const SENTENCES: Record<ChatSystemEvent, (name: string) => string> = {
@@ -86,13 +87,13 @@ const SENTENCES: Record<ChatSystemEvent, (name: string) => string> = {
   dispute_resolved: () => 'An admin resolved the dispute',
 };
 
-/** The system message of a change to the match, made by `subjectId` (none for an expiry). */
+/** The system message of a change to the match, made by `subjectId` (none for an expiry); returns its event. */
 export async function announceInChat(
   tx: EntityManager, match: ExchangeMatch, event: ChatSystemEvent, subjectId: number | null, at: Date,
-): Promise<ChatMessage> {
+): Promise<EventEnvelope[]> {
   const trader = subjectId === null ? null : await tx.findOne(Trader, { userId: subjectId }, { fields: ['firstName'] });
   const body = SENTENCES[event](trader?.firstName || 'A party');
-  return addToChat(tx, match, { kind: 'system', body, event, subjectId }, at);
+  return [...(await addToChat(tx, match, { kind: 'system', body, event, subjectId }, at)).events];
 }
 
 /**

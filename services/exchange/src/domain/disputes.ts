@@ -2,19 +2,17 @@
  * Disputes: a party of a confirmed match opens one (a reason and a statement); while it is open the match is frozen
  * (no completion, no 'I have paid', no reminders) and the chat stays open. An admin resolves it: the match completed
  * as a party would complete it, or cancelled with its request; perhaps a warning or a trading suspension for one
- * party (domain/sanctions.ts). Every change is made under the trade's locks (request, then match), with its events
- * and its chat message in the same transaction.
+ * party (domain/sanctions.ts). Opening and resolving are dispute-transitions.ts, made under the trade's locks
+ * (request, then match) by trade.ts, with their events and chat messages in the same transaction.
  */
 import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
 import {
   DisputeOutcome, DisputeReason, DisputeRefusal, DisputeStatus, SanctionKind,
-  type Dispute as DisputeView, type DisputeCreate, type DisputeOutcomes, type DisputeParty, type DisputePartyHistory,
-  type DisputeResolve, type MatchDisputeSummary, type PersonalDataDispute,
+  type Dispute as DisputeView, type DisputeOutcomes, type DisputeParty, type DisputePartyHistory,
+  type MatchDisputeSummary, type PersonalDataDispute,
 } from '@puente/contracts';
-import { addToOutbox, conflict, fieldInvalid, makeEvent } from '@puente/platform';
+import { conflict } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
-import { announceInChat } from './chat.ts';
-import { cancelMatch, completeMatch, lockTrade, matchParties } from './trade.ts';
 import { TradingSanction } from './sanctions.ts';
 import { Trader } from './traders.ts';
 
@@ -84,59 +82,6 @@ export async function disputesOf(em: EntityManager, matchIds: number[]): Promise
 export async function matchCancelledByDispute(em: EntityManager, requestId: number): Promise<ExchangeMatch | null> {
   const dispute = await em.findOne(Dispute, { requestId, outcome: 'cancelled' }, { fields: ['matchId'] });
   return dispute ? em.findOne(ExchangeMatch, { id: dispute.matchId }) : null;
-}
-
-/** A party opens a dispute on a confirmed match (the caller checked they are one). */
-export async function openDispute(tx: EntityManager, match: ExchangeMatch, by: number, body: DisputeCreate, at: Date): Promise<Dispute> {
-  const trade = await lockTrade(tx, match);
-  const m = trade.match;
-  if (m.status !== 'confirmed') throw conflict(`This match is ${m.status}: only a confirmed match can be disputed`);
-  // A confirmed match's dispute is still open (resolving one ends the match).
-  if (await tx.count(Dispute, { matchId: m.id })) throw conflict(DISPUTE_EXISTS, DisputeRefusal.alreadyOpen);
-  const dispute = tx.create(Dispute, {
-    matchId: m.id, requestId: m.requestId, requesterId: m.requesterId, matcherId: m.matcherId, openedById: by,
-    reason: body.reason, statement: body.statement, status: 'open', openedAt: at,
-    outcome: null, adminNote: null, resolvedById: null, resolvedAt: null, sanctionUserId: null, sanctionKind: null,
-  });
-  await tx.flush();
-  addToOutbox(tx, makeEvent('disputeOpened', m.id, { ...matchParties(m), disputeId: dispute.id, openedById: by, reason: body.reason }));
-  await announceInChat(tx, m, 'disputed', by, at);
-  return dispute;
-}
-
-/**
- * An admin resolves an open dispute: the match ends as decided (its own event, as a party's completion or a
- * cancellation would publish), the sanction is recorded, and both parties are told (disputeResolved, the chat).
- */
-export async function resolveDispute(
-  tx: EntityManager, disputeId: number, adminId: number, body: DisputeResolve, at: Date,
-): Promise<Dispute | null> {
-  const seen = await tx.findOne(Dispute, { id: disputeId });
-  if (!seen) return null;
-  const { sanction } = body;
-  if (sanction && sanction.userId !== seen.requesterId && sanction.userId !== seen.matcherId) {
-    throw fieldInvalid('sanction.userId', 'A sanction must be for one of the two parties');
-  }
-  const trade = await lockTrade(tx, await tx.findOneOrFail(ExchangeMatch, { id: seen.matchId }));
-  const dispute = await tx.findOneOrFail(Dispute, { id: disputeId }, { refresh: true });
-  if (dispute.status !== 'open') throw conflict(DISPUTE_RESOLVED, DisputeRefusal.resolved);
-  if (body.outcome === 'completed') await completeMatch(tx, trade.match, trade.request, null, at);
-  else await cancelMatch(tx, trade.match, trade.request, adminId, 'dispute-cancelled', at);
-  Object.assign(dispute, {
-    status: 'resolved', outcome: body.outcome, adminNote: body.note, resolvedById: adminId, resolvedAt: at,
-    sanctionUserId: sanction?.userId ?? null, sanctionKind: sanction?.kind ?? null,
-  });
-  if (sanction) {
-    tx.create(TradingSanction, {
-      userId: sanction.userId, kind: sanction.kind, disputeId: dispute.id, createdById: adminId, createdAt: at, liftedAt: null, liftedById: null,
-    });
-  }
-  await tx.flush();
-  addToOutbox(tx, makeEvent('disputeResolved', trade.match.id, {
-    ...matchParties(trade.match), disputeId: dispute.id, outcome: body.outcome, sanction: sanction ?? null,
-  }));
-  await announceInChat(tx, trade.match, 'dispute_resolved', null, at);
-  return dispute;
 }
 
 /** Parties of disputes as the queue names them (the projection of users; blank for one it has not heard of). */

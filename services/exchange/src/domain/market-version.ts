@@ -34,10 +34,21 @@ export async function cardChangedKeys(em: EntityManager, userId: number): Promis
   return changedKeys([userId, ...accepted.map((m) => m.requesterId)]);
 }
 
-/** The service context whose transactions give the market and their parties new versions once they commit. */
-export function changingMarket<C extends Pick<ServiceContext, 'transaction' | 'versions'>>(ctx: C): C {
+/** The service context whose transactions and changes give the market and their parties new versions once they commit. */
+export function changingMarket<C extends Pick<ServiceContext, 'transaction' | 'change' | 'versions'>>(ctx: C): C {
   return {
     ...ctx,
+    async change(fn) {
+      let parties = new Set<number>();
+      const result = await ctx.change(async (tx) => {
+        const answer = await fn(tx);
+        await tx.flush();
+        parties = partiesIn(tx);
+        return answer;
+      });
+      await ctx.versions.bump(changedKeys(parties));
+      return result;
+    },
     async transaction(fn) {
       let parties = new Set<number>();
       const result = await ctx.transaction(async (tx) => {

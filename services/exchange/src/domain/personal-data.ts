@@ -7,8 +7,8 @@
  * disputes stay (the other party's record counts them) without the statements they wrote or the sanctions they got.
  */
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { DeletedUser, type ExchangePersonalData } from '@puente/contracts';
-import { addToOutbox, makeEvent } from '@puente/platform';
+import { DeletedUser, type EventEnvelope, type ExchangePersonalData } from '@puente/contracts';
+import { changed, type Changed } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
 import { Block, blockChangedKeys, blockedBy } from './blocks.ts';
@@ -17,7 +17,8 @@ import { disputesInPersonalData, eraseFromDisputes } from './disputes.ts';
 import type { ChatFiles } from './chat-attachments.ts';
 import { historyOf } from './history.ts';
 import { cardChangedKeys, changedKeys } from './market-version.ts';
-import { cancelMatch, lockTrade } from './trade.ts';
+import { cancelTrade, lockTrade } from './trade.ts';
+import { cancelRequest } from './request-transitions.ts';
 import { traderRow } from './traders.ts';
 import { matchViews, requestSummary } from './views.ts';
 
@@ -43,11 +44,11 @@ export async function matchesInProgress(em: EntityManager, userId: number): Prom
 
 /**
  * Anonymises the user's card and ends what they had open, in the caller's transaction, as of `at` (the deletion).
- * Returns the version keys to bump: the market and every party whose trades changed. A confirmed match is left as it
+ * Returns the version keys to bump (the market and every party whose trades changed) with the events caused. A confirmed match is left as it
  * is: identity refuses a deletion while one exists, so only one confirmed in the moment between could be found here,
  * and its partner may still complete it.
  */
-export async function eraseUser(tx: EntityManager, files: ChatFiles, userId: number, at: Date): Promise<string[]> {
+export async function eraseUser(tx: EntityManager, files: ChatFiles, userId: number, at: Date): Promise<Changed<string[]>> {
   const trader = await traderRow(tx, userId);
   Object.assign(trader, { firstName: DeletedUser.firstName, lastName: DeletedUser.lastName, profileImageUrl: null, profileAsOf: at, deletedAt: at });
   // Whom they blocked is their data; blocks of them by others stay (a deleted user trades no more anyway).
@@ -56,22 +57,23 @@ export async function eraseUser(tx: EntityManager, files: ChatFiles, userId: num
   await eraseFromChats(tx, files, userId, DeletedUser.firstName);
   await eraseFromDisputes(tx, userId);
   const parties = new Set([userId]);
+  const events: EventEnvelope[] = [];
   const requests = await tx.find(ExchangeRequest, { userId, status: { $in: ['open', 'matched'] } }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   for (const request of requests) {
     const pending = await tx.findOne(ExchangeMatch, { requestId: request.id, status: 'pending' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (pending) {
-      await cancelMatch(tx, pending, request, userId, 'request-cancelled', at);
+      events.push(...await cancelTrade(tx, pending, request, userId, 'request-cancelled', at));
       parties.add(pending.matcherId);
     }
-    request.status = 'cancelled';
-    addToOutbox(tx, makeEvent('requestCancelled', request.id, { requestId: request.id, userId }));
+    events.push(...cancelRequest(request));
   }
   for (const match of await tx.find(ExchangeMatch, { matcherId: userId, status: 'pending' })) {
     const trade = await lockTrade(tx, match);
     if (trade.match.status !== 'pending') continue;
-    await cancelMatch(tx, trade.match, trade.request, userId, 'withdrawn', at);
+    events.push(...await cancelTrade(tx, trade.match, trade.request, userId, 'withdrawn', at));
     parties.add(match.requesterId);
   }
   await tx.flush();
-  return [...new Set([...await cardChangedKeys(tx, userId), ...changedKeys(parties), ...blocked.flatMap((b) => blockChangedKeys(userId, b.blockedId))])];
+  const keys = [...new Set([...await cardChangedKeys(tx, userId), ...changedKeys(parties), ...blocked.flatMap((b) => blockChangedKeys(userId, b.blockedId))])];
+  return changed(keys, ...events);
 }

@@ -1,24 +1,20 @@
 /**
- * The state changes of a trade that more than one route (or the timers) make, each staging its event in the same
- * transaction. Locks are always taken request first, then match, so two paths never wait on each other in turn.
+ * The state changes of a trade as routes, jobs and consumers make them: under the trade's locks, each runs its
+ * transition (match-transitions.ts, dispute-transitions.ts), makes what goes with it (the chat's system message, the
+ * parties' trade records, a sanction's row) and returns every event caused, in order, for ServiceContext.change to
+ * write. Locks are always taken request first, then match, so two paths never wait on each other in turn.
  */
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { moneyString, type EventPayload } from '@puente/contracts';
-import { addToOutbox, makeEvent } from '@puente/platform';
+import type { DisputeCreate, DisputeResolve, EventEnvelope } from '@puente/contracts';
+import { changed, type Changed } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
 import { announceInChat } from './chat.ts';
 import { addToTradeRecord, secondsBetween } from './traders.ts';
-
-export function matchParties(m: ExchangeMatch) {
-  return { matchId: m.id, requestId: m.requestId, requesterId: m.requesterId, matcherId: m.matcherId };
-}
-
-/** A request's terms as events carry them. */
-export function matchTerms(r: ExchangeRequest) {
-  // The column keeps two decimals for both currencies; the bus carries each in its own unit ('255000', '12.50').
-  return { fromCurrency: r.fromCurrency, toCurrency: r.toCurrency, amount: moneyString(r.fromCurrency, r.amount), exchangeRate: r.exchangeRate };
-}
+import { acceptRequest, cancelMatch, completeMatch, confirmMatch, expireMatch, markPaymentSent, type CancelReason } from './match-transitions.ts';
+import { checkSanction, mayOpenDispute, openDispute, resolveDispute } from './dispute-transitions.ts';
+import { Dispute } from './disputes.ts';
+import { TradingSanction } from './sanctions.ts';
 
 /** The request (locked), then the match (locked, re-read under the lock), for a change to a match. */
 export async function lockTrade(tx: EntityManager, match: ExchangeMatch): Promise<{ request: ExchangeRequest; match: ExchangeMatch }> {
@@ -27,53 +23,96 @@ export async function lockTrade(tx: EntityManager, match: ExchangeMatch): Promis
   return { request, match: locked };
 }
 
-/**
- * A pending match called off by a party: it ends, and the request is open again unless it was cancelled itself. A
- * disputed match an admin cancels ends too, with its request (the dispute's resolution says so in the chat).
- */
-export async function cancelMatch(
-  tx: EntityManager, match: ExchangeMatch, request: ExchangeRequest, by: number,
-  reason: EventPayload<'matchCancelled'>['reason'], now: Date,
-): Promise<void> {
-  match.status = 'cancelled';
-  match.endedAt = now;
-  match.cancelledById = by;
-  if (reason === 'dispute-cancelled') request.status = 'cancelled';
-  else if (reason !== 'request-cancelled') reopen(request, now);
-  addToOutbox(tx, makeEvent('matchCancelled', match.id, { ...matchParties(match), cancelledById: by, reason }));
-  if (reason !== 'dispute-cancelled') await announceInChat(tx, match, 'cancelled', by, now);
+/** `matcherId` accepts the request (locked, checked open by the caller): a pending match, announced in its chat. */
+export async function takeRequest(tx: EntityManager, request: ExchangeRequest, matcherId: number, at: Date): Promise<Changed<ExchangeMatch>> {
+  const match = tx.create(ExchangeMatch, {
+    requestId: request.id, requesterId: request.userId, matcherId, status: 'pending', createdAt: at, updatedAt: at,
+  });
+  await tx.flush(); // the id goes into the events
+  const events = acceptRequest(match, request);
+  return changed(match, ...events, ...await announceInChat(tx, match, 'accepted', matcherId, at));
+}
+
+/** The requester approves: each party's confirmed count rises. */
+export async function confirmTrade(tx: EntityManager, match: ExchangeMatch, request: ExchangeRequest, by: number, at: Date): Promise<EventEnvelope[]> {
+  const events = confirmMatch(match, request, at);
+  await addToTradeRecord(tx, [match.requesterId, match.matcherId], { confirmed_count: 1 });
+  return [...events, ...await announceInChat(tx, match, 'confirmed', by, at)];
+}
+
+/** A match called off (match-transitions.ts cancelMatch); a party's call is announced in the chat, an admin's by the resolution. */
+export async function cancelTrade(
+  tx: EntityManager, match: ExchangeMatch, request: ExchangeRequest, by: number, reason: CancelReason, at: Date,
+): Promise<EventEnvelope[]> {
+  const events = cancelMatch(match, request, by, reason, at);
+  return reason === 'dispute-cancelled' ? events : [...events, ...await announceInChat(tx, match, 'cancelled', by, at)];
 }
 
 /**
  * A confirmed match completed by a party (`by`), or by an admin resolving its dispute (null: the resolution says so
- * in the chat): the request is completed, each party's count rises and their record takes the time it took from
- * confirmation.
+ * in the chat): each party's count rises and their record takes the time it took from confirmation.
  */
-export async function completeMatch(tx: EntityManager, match: ExchangeMatch, request: ExchangeRequest, by: number | null, now: Date): Promise<void> {
-  match.status = 'completed';
-  match.completedAt = now;
-  request.status = 'completed';
+export async function completeTrade(tx: EntityManager, match: ExchangeMatch, request: ExchangeRequest, by: number | null, at: Date): Promise<EventEnvelope[]> {
+  const events = completeMatch(match, request, by, at);
+  await recordCompletion(tx, match, at);
+  return by === null ? events : [...events, ...await announceInChat(tx, match, 'completed', by, at)];
+}
+
+/** Each party's count of a completed match rises, and their record takes the time it took from confirmation. */
+async function recordCompletion(tx: EntityManager, match: ExchangeMatch, at: Date): Promise<void> {
   await tx.flush();
   const { confirmedAt } = match;
   await addToTradeRecord(tx, [match.requesterId, match.matcherId], confirmedAt
-    ? { transaction_count: 1, timed_completion_count: 1, completion_seconds_total: secondsBetween(confirmedAt, now) }
+    ? { transaction_count: 1, timed_completion_count: 1, completion_seconds_total: secondsBetween(confirmedAt, at) }
     : { transaction_count: 1 });
-  addToOutbox(tx, makeEvent('matchCompleted', match.id, {
-    ...matchParties(match), ...matchTerms(request), ...(by === null ? {} : { completedById: by }), confirmedAt: confirmedAt?.toISOString(),
-  }));
-  if (by !== null) await announceInChat(tx, match, 'completed', by, now);
 }
 
 /** A pending match the requester did not approve in time. */
-export async function expireMatch(tx: EntityManager, match: ExchangeMatch, request: ExchangeRequest, now: Date): Promise<void> {
-  match.status = 'expired';
-  match.endedAt = now;
-  reopen(request, now);
-  addToOutbox(tx, makeEvent('matchExpired', match.id, matchParties(match)));
-  await announceInChat(tx, match, 'expired', null, now);
+export async function expireTrade(tx: EntityManager, match: ExchangeMatch, request: ExchangeRequest, at: Date): Promise<EventEnvelope[]> {
+  const events = expireMatch(match, request, at);
+  return [...events, ...await announceInChat(tx, match, 'expired', null, at)];
 }
 
-function reopen(request: ExchangeRequest, now: Date): void {
-  request.status = 'open';
-  request.openSince = now;
+/** A party marks their payment sent: the chat says so, and the other party is also told outside it (a notification). */
+export async function markPaid(tx: EntityManager, match: ExchangeMatch, by: number, at: Date): Promise<EventEnvelope[]> {
+  const events = markPaymentSent(match, by, at);
+  if (events.length === 0) return [];
+  return [...await announceInChat(tx, match, 'paid', by, at), ...events];
+}
+
+/** A party opens a dispute on a confirmed match (the caller checked they are one). */
+export async function openDisputeOn(tx: EntityManager, match: ExchangeMatch, by: number, body: DisputeCreate, at: Date): Promise<Changed<Dispute>> {
+  const { match: m } = await lockTrade(tx, match);
+  mayOpenDispute(m, await tx.count(Dispute, { matchId: m.id }) > 0);
+  const dispute = tx.create(Dispute, {
+    matchId: m.id, requestId: m.requestId, requesterId: m.requesterId, matcherId: m.matcherId, openedById: by,
+    reason: body.reason, statement: body.statement, status: 'open', openedAt: at,
+    outcome: null, adminNote: null, resolvedById: null, resolvedAt: null, sanctionUserId: null, sanctionKind: null,
+  });
+  await tx.flush(); // the id goes into the event
+  return changed(dispute, ...openDispute(m, dispute), ...await announceInChat(tx, m, 'disputed', by, at));
+}
+
+/**
+ * An admin resolves an open dispute (dispute-transitions.ts): the match ends as decided, the sanction is recorded,
+ * and both parties are told (disputeResolved, the chat). Null for an unknown dispute.
+ */
+export async function resolveDisputeById(
+  tx: EntityManager, disputeId: number, adminId: number, body: DisputeResolve, at: Date,
+): Promise<Changed<Dispute | null>> {
+  const seen = await tx.findOne(Dispute, { id: disputeId });
+  if (!seen) return changed(null);
+  checkSanction(seen, body.sanction);
+  const trade = await lockTrade(tx, await tx.findOneOrFail(ExchangeMatch, { id: seen.matchId }));
+  const dispute = await tx.findOneOrFail(Dispute, { id: disputeId }, { refresh: true });
+  const events = resolveDispute(dispute, trade.match, trade.request, adminId, body, at);
+  if (body.outcome === 'completed') await recordCompletion(tx, trade.match, at);
+  const { sanction } = body;
+  if (sanction) {
+    tx.create(TradingSanction, {
+      userId: sanction.userId, kind: sanction.kind, disputeId: dispute.id, createdById: adminId, createdAt: at, liftedAt: null, liftedById: null,
+    });
+  }
+  await tx.flush();
+  return changed(dispute, ...events, ...await announceInChat(tx, trade.match, 'dispute_resolved', null, at));
 }

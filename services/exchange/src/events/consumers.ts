@@ -90,6 +90,8 @@ export const consumers = (files: ChatFiles) => [
   }),
   // Their card shows a deleted user from now on; what they had open to trade ends (domain/personal-data.ts).
   consume('userDeleted', async ({ userId }, { em, event, bumpAfterCommit }) => {
-    bumpAfterCommit(await eraseUser(em, files, userId, new Date(event.occurredAt)));
+    const erased = await eraseUser(em, files, userId, new Date(event.occurredAt));
+    bumpAfterCommit(erased.value);
+    return erased.events;
   }),
 ];

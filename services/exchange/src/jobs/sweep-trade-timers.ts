@@ -10,10 +10,12 @@
  */
 import { z } from 'zod';
 import { LockMode } from '@mikro-orm/postgresql';
-import { addToOutbox, defineJob, makeEvent, type ServiceContext } from '@puente/platform';
+import { changed, defineJob, type ServiceContext } from '@puente/platform';
 import { ExchangeMatch } from '../domain/exchange-match.ts';
 import { ExchangeRequest } from '../domain/exchange-request.ts';
-import { expireMatch, lockTrade, matchParties } from '../domain/trade.ts';
+import { expireTrade, lockTrade } from '../domain/trade.ts';
+import { remindCompletion } from '../domain/match-transitions.ts';
+import { expireRequest } from '../domain/request-transitions.ts';
 import { changingMarket } from '../domain/market-version.ts';
 import { Dispute } from '../domain/disputes.ts';
 
@@ -25,7 +27,7 @@ const HOUR_MS = 3_600_000;
 export interface TradeTimers { matchApprovalHours: number; completionReminderHours: number[]; requestExpiryDays: number }
 export interface SweepOutcome { expiredMatches: number; reminders: number; expiredRequests: number }
 
-type Ctx = Pick<ServiceContext, 'orm' | 'transaction'>;
+type Ctx = Pick<ServiceContext, 'orm' | 'change'>;
 const ago = (now: Date, ms: number) => new Date(now.getTime() - ms);
 
 /** Runs `apply` on each id `due` finds, batch after batch, until a batch comes back short. */
@@ -43,11 +45,10 @@ export async function sweepTradeTimers(ctx: Ctx, timers: TradeTimers, now: Date)
   const approvalDue = ago(now, timers.matchApprovalHours * HOUR_MS);
   const expiredMatches = await drain(
     async () => (await em().find(ExchangeMatch, { status: 'pending', createdAt: { $lte: approvalDue } }, { fields: ['id'], limit: BATCH, orderBy: { id: 'asc' } })).map((m) => m.id),
-    (id) => ctx.transaction(async (tx) => {
+    (id) => ctx.change(async (tx) => {
       const trade = await lockTrade(tx, await tx.findOneOrFail(ExchangeMatch, { id }));
-      if (trade.match.status !== 'pending' || trade.match.createdAt > approvalDue) return false;
-      await expireMatch(tx, trade.match, trade.request, now);
-      return true;
+      if (trade.match.status !== 'pending' || trade.match.createdAt > approvalDue) return changed(false);
+      return changed(true, ...await expireTrade(tx, trade.match, trade.request, now));
     }),
   );
 
@@ -59,25 +60,24 @@ export async function sweepTradeTimers(ctx: Ctx, timers: TradeTimers, now: Date)
       id: { $nin: (await em().find(Dispute, { status: 'open' }, { fields: ['matchId'] })).map((d) => d.matchId) },
       $or: hours.map((h, k) => ({ remindersSent: { $lte: k }, confirmedAt: { $lte: ago(now, h * HOUR_MS) } })),
     }, { fields: ['id'], limit: BATCH, orderBy: { id: 'asc' } })).map((m) => m.id),
-    (id) => ctx.transaction(async (tx) => {
+    (id) => ctx.change(async (tx) => {
       const match = await tx.findOneOrFail(ExchangeMatch, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       const due = match.status === 'confirmed' && match.confirmedAt ? passed(match.confirmedAt) : 0;
-      if (due <= match.remindersSent || await tx.count(Dispute, { matchId: id, status: 'open' })) return false;
-      match.remindersSent = due; // several passed at once (the service was down): one reminder, the latest
-      addToOutbox(tx, makeEvent('matchCompletionReminded', match.id, { ...matchParties(match), hoursSinceConfirmed: hours[due - 1]! }));
-      return true;
+      if (due <= match.remindersSent || await tx.count(Dispute, { matchId: id, status: 'open' })) return changed(false);
+      // Several passed at once (the service was down): one reminder, the latest.
+      const events = remindCompletion(match, due, hours[due - 1]!);
+      return changed(events.length > 0, ...events);
     }),
   );
 
   const openDue = ago(now, timers.requestExpiryDays * 24 * HOUR_MS);
   const expiredRequests = await drain(
     async () => (await em().find(ExchangeRequest, { status: 'open', openSince: { $lte: openDue } }, { fields: ['id'], limit: BATCH, orderBy: { id: 'asc' } })).map((r) => r.id),
-    (id) => ctx.transaction(async (tx) => {
+    (id) => ctx.change(async (tx) => {
       const request = await tx.findOneOrFail(ExchangeRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (request.status !== 'open' || request.openSince > openDue) return false;
-      request.status = 'expired';
-      addToOutbox(tx, makeEvent('requestExpired', request.id, { requestId: request.id, userId: request.userId }));
-      return true;
+      if (request.openSince > openDue) return changed(false);
+      const events = expireRequest(request);
+      return changed(events.length > 0, ...events);
     }),
   );
   return { expiredMatches, reminders, expiredRequests };

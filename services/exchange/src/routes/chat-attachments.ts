@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import { ATTACHMENT_TYPE_REFUSED, Routes, type ChatAttachmentType } from '@puente/contracts';
-import { AppError, notFound, requireUser, serve, type ServiceContext } from '@puente/platform';
+import { AppError, changed, notFound, requireUser, serve, type ServiceContext } from '@puente/platform';
 import { addToChat, assertChatOpen, chatView } from '../domain/chat.ts';
 import { attachmentType, ChatAttachment, openAttachment, storeAttachment, type ChatFiles } from '../domain/chat-attachments.ts';
 import { visibleMatch } from './deps.ts';
@@ -44,11 +44,11 @@ export function chatAttachmentRoutes({ ctx, now, files }: ChatAttachmentDeps) {
       const type = await attachmentType(request.upload.bytes);
       if (!type) throw new AppError(415, ATTACHMENT_TYPE_REFUSED.code, ATTACHMENT_TYPE_REFUSED.message);
       const { message, attachment } = await storeAttachment(files, match.id, request.upload, type, (fields) =>
-        ctx.transaction(async (tx) => {
+        ctx.change(async (tx) => {
           const attachment = tx.create(ChatAttachment, { ...fields, authorId: caller.userId, createdAt: at });
           await tx.flush(); // its id goes on the message
-          const message = await addToChat(tx, match, { kind: 'attachment', authorId: caller.userId, body: request.body.caption }, at, attachment);
-          return { message, attachment };
+          const { value: message, events } = await addToChat(tx, match, { kind: 'attachment', authorId: caller.userId, body: request.body.caption }, at, attachment);
+          return changed({ message, attachment }, ...events);
         }));
       request.log.info({ matchId: match.id, attachmentId: attachment.id, contentType: type, size: attachment.size }, 'chat attachment stored');
       return chatView(message, attachment);

@@ -1,10 +1,10 @@
 /** A match's chat (read by its parties and admins, written by its parties) and 'I have paid'. */
 import type { FastifyInstance } from 'fastify';
 import { Routes } from '@puente/contracts';
-import { addToOutbox, conflict, makeEvent, requireUser, serve, type ServiceContext } from '@puente/platform';
-import { addToChat, announceInChat, assertChatOpen, chatView, chatViews, ChatMessage } from '../domain/chat.ts';
+import { changed, requireUser, serve, type ServiceContext } from '@puente/platform';
+import { addToChat, assertChatOpen, chatView, chatViews, ChatMessage } from '../domain/chat.ts';
 import { changingMarket } from '../domain/market-version.ts';
-import { lockTrade } from '../domain/trade.ts';
+import { lockTrade, markPaid } from '../domain/trade.ts';
 import { assertNotDisputed } from '../domain/disputes.ts';
 import { matchView } from '../domain/views.ts';
 import { visibleMatch } from './deps.ts';
@@ -36,7 +36,7 @@ export function chatRoutes({ ctx, now }: ChatDeps) {
       const at = now();
       assertChatOpen(match, at);
       // Two posts at once are both kept, in the order of their ids (the order the chat shows).
-      const message = await ctx.transaction((tx) => addToChat(tx, match, { kind: 'text', authorId: caller.userId, body: request.body.text }, at));
+      const message = await ctx.change((tx) => addToChat(tx, match, { kind: 'text', authorId: caller.userId, body: request.body.text }, at));
       return chatView(message);
     });
 
@@ -48,20 +48,10 @@ export function chatRoutes({ ctx, now }: ChatDeps) {
       const caller = requireUser(request);
       const match = await visibleMatch(request.em, request.params.id, caller, false);
       const at = now();
-      const marked = await trades.transaction(async (tx) => {
+      const marked = await trades.change(async (tx) => {
         const trade = await lockTrade(tx, match);
-        const m = trade.match;
-        await assertNotDisputed(tx, m);
-        if (m.status !== 'confirmed') throw conflict(`This match is ${m.status}: only a confirmed match can be marked paid`);
-        const side = m.requesterId === caller.userId ? 'requesterPaidAt' : 'matcherPaidAt';
-        if (m[side]) return m;
-        m[side] = at;
-        await announceInChat(tx, m, 'paid', caller.userId, at);
-        // The other party is also told outside the chat (a stored notification), where they may not be looking.
-        addToOutbox(tx, makeEvent('matchPaymentMarked', m.id, {
-          matchId: m.id, requestId: m.requestId, requesterId: m.requesterId, matcherId: m.matcherId, paidById: caller.userId,
-        }));
-        return m;
+        await assertNotDisputed(tx, trade.match);
+        return changed(trade.match, ...await markPaid(tx, trade.match, caller.userId, at));
       });
       return matchView(request.em, marked);
     });

@@ -8,8 +8,9 @@ import { Routes } from '@puente/contracts';
 import { notFound, requireUser, serve } from '@puente/platform';
 import { ExchangeMatch } from '../domain/exchange-match.ts';
 import {
-  DISPUTE_NOT_FOUND, Dispute, disputeOutcomes, disputeView, openDispute, partyHistory, partyNames, resolveDispute,
+  DISPUTE_NOT_FOUND, Dispute, disputeOutcomes, disputeView, partyHistory, partyNames,
 } from '../domain/disputes.ts';
+import { openDisputeOn, resolveDisputeById } from '../domain/trade.ts';
 import { TradingSanction } from '../domain/sanctions.ts';
 import { matchView } from '../domain/views.ts';
 import { visibleMatch, type RouteDeps } from './deps.ts';
@@ -22,7 +23,7 @@ export function disputeRoutes({ ctx, now }: RouteDeps) {
     serve(app, routes.openDispute, async (request) => {
       const caller = requireUser(request);
       const match = await visibleMatch(request.em, request.params.id, caller, false);
-      const dispute = await ctx.transaction((tx) => openDispute(tx, match, caller.userId, request.body, now()));
+      const dispute = await ctx.change((tx) => openDisputeOn(tx, match, caller.userId, request.body, now()));
       return disputeView(dispute);
     });
 
@@ -57,7 +58,7 @@ export function disputeRoutes({ ctx, now }: RouteDeps) {
 
     serve(app, routes.resolveDispute, async (request) => {
       const { userId } = requireUser(request);
-      const resolved = await ctx.transaction((tx) => resolveDispute(tx, request.params.id, userId, request.body, now()));
+      const resolved = await ctx.change((tx) => resolveDisputeById(tx, request.params.id, userId, request.body, now()));
       if (!resolved) throw notFound(DISPUTE_NOT_FOUND);
       return disputeView(resolved);
     });

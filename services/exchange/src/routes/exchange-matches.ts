@@ -2,32 +2,24 @@
 import type { FastifyInstance } from 'fastify';
 import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { Routes } from '@puente/contracts';
-import { addToOutbox, conflict, forbidden, makeEvent, notFound, requireUser, serve } from '@puente/platform';
+import { changed, conflict, forbidden, notFound, requireUser, serve } from '@puente/platform';
 import { ExchangeMatch, LIVE_MATCH_STATUSES } from '../domain/exchange-match.ts';
 import { ExchangeRequest } from '../domain/exchange-request.ts';
 import { matchAccounts } from '../domain/match-accounts.ts';
 import { checkPlanLimits } from '../domain/plan-limits.ts';
-import { cancelMatch, completeMatch, lockTrade, matchParties, matchTerms } from '../domain/trade.ts';
-import { addToTradeRecord, assertNotDeleted, hasBothAccounts } from '../domain/traders.ts';
+import { cancelTrade, completeTrade, confirmTrade, lockTrade, takeRequest } from '../domain/trade.ts';
+import { mayAccept, REQUEST_NOT_OPEN } from '../domain/match-transitions.ts';
+import { assertNotDeleted, hasBothAccounts } from '../domain/traders.ts';
 import { assertNotDisputed, matchCancelledByDispute } from '../domain/disputes.ts';
 import { assertMayTrade } from '../domain/sanctions.ts';
 import { matchView, matchViews } from '../domain/views.ts';
 import { lockPair } from '../domain/blocks.ts';
-import { announceInChat } from '../domain/chat.ts';
 import { assertMayTake, requestSeenByTaker } from '../domain/who-may-take.ts';
-import { MATCH_NOT_FOUND, NEEDS_BOTH_ACCOUNTS, REQUEST_NOT_FOUND, type RouteDeps } from './deps.ts';
+import { MATCH_NOT_FOUND, NEEDS_BOTH_ACCOUNTS, type RouteDeps } from './deps.ts';
 
 const routes = Routes.exchange;
-const NOT_OPEN = 'This exchange request is no longer open';
 
 const isParty = (m: ExchangeMatch, userId: number) => m.requesterId === userId || m.matcherId === userId;
-
-/** Whether the caller may accept this request as it stands; throws the refusal. */
-function mayAccept(found: Pick<ExchangeRequest, 'userId' | 'status'> | null, userId: number): asserts found {
-  if (!found) throw notFound(REQUEST_NOT_FOUND);
-  if (found.userId === userId) throw forbidden('You cannot accept your own exchange request');
-  if (found.status !== 'open') throw conflict(NOT_OPEN);
-}
 
 /** A match the caller is a party of; anyone else gets 404 (a match is private to its two parties). */
 async function partyMatch(em: EntityManager, id: number, userId: number): Promise<ExchangeMatch> {
@@ -52,7 +44,7 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
       mayAccept(seen, userId);
       const at = now();
       try {
-        const created = await ctx.transaction(async (tx) => {
+        const created = await ctx.change(async (tx) => {
           const found = await tx.findOne(ExchangeRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
           // Those queued behind the first accept stop here, holding the row's lock no longer than this.
           mayAccept(found, userId);
@@ -62,18 +54,11 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
           await assertMayTrade(tx, userId);
           if (!await hasBothAccounts(tx, userId)) throw forbidden(NEEDS_BOTH_ACCOUNTS);
           await checkPlanLimits(tx, userId, { currency: found.fromCurrency, amount: found.amount }, at);
-          const match = tx.create(ExchangeMatch, {
-            requestId: found.id, requesterId: found.userId, matcherId: userId, status: 'pending', createdAt: at, updatedAt: at,
-          });
-          found.status = 'matched';
-          await tx.flush();
-          addToOutbox(tx, makeEvent('matchCreated', match.id, { ...matchParties(match), ...matchTerms(found) }));
-          await announceInChat(tx, match, 'accepted', userId, at);
-          return match;
+          return takeRequest(tx, found, userId, at);
         });
         return await matchView(request.em, created);
       } catch (err) {
-        if (err instanceof UniqueConstraintViolationException) throw conflict(NOT_OPEN);
+        if (err instanceof UniqueConstraintViolationException) throw conflict(REQUEST_NOT_OPEN);
         throw err;
       }
     });
@@ -112,17 +97,10 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
       const match = await partyMatch(request.em, request.params.id, userId);
       if (match.requesterId !== userId) throw forbidden('Only the requester can approve this match');
       const at = now();
-      const confirmed = await ctx.transaction(async (tx) => {
+      const confirmed = await ctx.change(async (tx) => {
         const trade = await lockTrade(tx, match);
         await assertNotDisputed(tx, trade.match);
-        if (trade.match.status !== 'pending') throw conflict(`This match is ${trade.match.status}: only a pending match can be approved`);
-        trade.match.status = 'confirmed';
-        trade.match.confirmedAt = at;
-        trade.request.status = 'confirmed';
-        await addToTradeRecord(tx, [match.requesterId, match.matcherId], { confirmed_count: 1 });
-        addToOutbox(tx, makeEvent('matchConfirmed', match.id, { ...matchParties(trade.match), ...matchTerms(trade.request) }));
-        await announceInChat(tx, trade.match, 'confirmed', userId, at);
-        return trade.match;
+        return changed(trade.match, ...await confirmTrade(tx, trade.match, trade.request, userId, at));
       });
       return matchView(request.em, confirmed);
     });
@@ -131,12 +109,11 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
     serve(app, routes.cancelMatch, async (request) => {
       const { userId } = requireUser(request);
       const match = await partyMatch(request.em, request.params.id, userId);
-      const cancelled = await ctx.transaction(async (tx) => {
+      const cancelled = await ctx.change(async (tx) => {
         const trade = await lockTrade(tx, match);
         await assertNotDisputed(tx, trade.match);
-        if (trade.match.status !== 'pending') throw conflict(`This match is ${trade.match.status}: only a pending match can be called off`);
-        await cancelMatch(tx, trade.match, trade.request, userId, userId === match.matcherId ? 'withdrawn' : 'declined', now());
-        return trade.match;
+        const reason = userId === match.matcherId ? 'withdrawn' : 'declined';
+        return changed(trade.match, ...await cancelTrade(tx, trade.match, trade.request, userId, reason, now()));
       });
       return matchView(request.em, cancelled);
     });
@@ -146,12 +123,10 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
       const { userId } = requireUser(request);
       const match = await partyMatch(request.em, request.params.id, userId);
       const at = now();
-      const completed = await ctx.transaction(async (tx) => {
+      const completed = await ctx.change(async (tx) => {
         const trade = await lockTrade(tx, match);
         await assertNotDisputed(tx, trade.match);
-        if (trade.match.status !== 'confirmed') throw conflict(`This match is ${trade.match.status}: only a confirmed match can be marked completed`);
-        await completeMatch(tx, trade.match, trade.request, userId, at);
-        return trade.match;
+        return changed(trade.match, ...await completeTrade(tx, trade.match, trade.request, userId, at));
       });
       return matchView(request.em, completed);
     });

@@ -2,13 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { decimal, moneyString, POLL_AUDIENCE_HEADER, RATE_BAND_PERCENT, rateBand, Routes, within } from '@puente/contracts';
-import { addToOutbox, answeredNotModified, AppError, conflict, fieldInvalid, forbidden, makeEvent, notFound, qualifiedTable, requireUser, serve, tooManyRequests } from '@puente/platform';
+import { answeredNotModified, AppError, changed, fieldInvalid, forbidden, notFound, qualifiedTable, requireUser, serve } from '@puente/platform';
 import { ExchangeMatch } from '../domain/exchange-match.ts';
 import { ExchangeRequest } from '../domain/exchange-request.ts';
 import { newestRate } from '../domain/exchange-rate.ts';
 import { marketList } from '../domain/market.ts';
 import { checkPlanLimits, limitsOf } from '../domain/plan-limits.ts';
-import { cancelMatch, matchTerms } from '../domain/trade.ts';
+import { cancelTrade } from '../domain/trade.ts';
+import { cancelRequest, completeRequestByOwner, mayNotifyTakers, notifyTakers, postRequest } from '../domain/request-transitions.ts';
 import { TraderAccount, assertNotDeleted, hasBothAccounts } from '../domain/traders.ts';
 import { assertMayTrade } from '../domain/sanctions.ts';
 import { requestView, requestViews } from '../domain/views.ts';
@@ -17,8 +18,7 @@ import { assertVisibleTo } from '../domain/who-may-take.ts';
 import { NEEDS_BOTH_ACCOUNTS, REQUEST_NOT_FOUND, type RouteDeps } from './deps.ts';
 
 const routes = Routes.exchange;
-/** How often an owner may send notifications about one request. */
-export const NOTIFY_EVERY_MS = 60 * 60_000;
+export { NOTIFY_EVERY_MS } from '../domain/request-transitions.ts';
 
 /** The owner's request, locked for a change; 404 unknown, 403 someone else's (anyone may read a request). */
 async function ownRequest(tx: EntityManager, id: number, userId: number, refusal: string): Promise<ExchangeRequest> {
@@ -90,7 +90,7 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
         throw fieldInvalid('exchangeRate', `The exchange rate must be within ${RATE_BAND_PERCENT}% of the market rate (${market.rate}): from ${band.low} to ${band.high}`);
       }
       const at = now();
-      const created = await ctx.transaction(async (tx) => {
+      const created = await ctx.change(async (tx) => {
         const money = moneyString(fromCurrency, amount);
         await checkPlanLimits(tx, userId, { currency: fromCurrency, amount: money }, at);
         const posted = tx.create(ExchangeRequest, {
@@ -98,11 +98,8 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
           status: 'open', createdAt: at, updatedAt: at, openSince: at, notifiedAt: null,
           minTrustLevel: minTrustLevel ?? null, verifiedOnly: verifiedOnly ?? false,
         });
-        await tx.flush();
-        addToOutbox(tx, makeEvent('requestCreated', posted.id, {
-          requestId: posted.id, userId, fromCurrency, toCurrency, amount: posted.amount, exchangeRate: posted.exchangeRate,
-        }));
-        return posted;
+        await tx.flush(); // the id goes into the event
+        return changed(posted, ...postRequest(posted));
       });
       return requestView(request.em, created);
     });
@@ -111,16 +108,12 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
     serve(app, routes.cancelRequest, async (request) => {
       const { userId } = requireUser(request);
       const at = now();
-      const cancelled = await ctx.transaction(async (tx) => {
+      const cancelled = await ctx.change(async (tx) => {
         const found = await ownRequest(tx, request.params.id, userId, 'Only the owner can cancel this exchange request');
-        if (found.status !== 'open' && found.status !== 'matched') {
-          throw conflict(`This exchange request is ${found.status}: only an open or matched request can be cancelled`);
-        }
-        const pending = await tx.findOne(ExchangeMatch, { requestId: found.id, status: 'pending' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-        if (pending) await cancelMatch(tx, pending, found, userId, 'request-cancelled', at);
-        found.status = 'cancelled';
-        addToOutbox(tx, makeEvent('requestCancelled', found.id, { requestId: found.id, userId }));
-        return found;
+        const refused = found.status !== 'open' && found.status !== 'matched';
+        const pending = refused ? null : await tx.findOne(ExchangeMatch, { requestId: found.id, status: 'pending' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        const matchEvents = pending ? await cancelTrade(tx, pending, found, userId, 'request-cancelled', at) : [];
+        return changed(found, ...matchEvents, ...cancelRequest(found));
       });
       return requestView(request.em, cancelled);
     });
@@ -128,14 +121,9 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
     /** The owner marks an open request done: it leaves the market; nobody traded, so no history and no count. */
     serve(app, routes.completeRequest, async (request) => {
       const { userId } = requireUser(request);
-      const done = await ctx.transaction(async (tx) => {
+      const done = await ctx.change(async (tx) => {
         const found = await ownRequest(tx, request.params.id, userId, 'Only the owner can mark this exchange request done');
-        if (found.status !== 'open') {
-          throw conflict(`This exchange request is ${found.status}: only an open request can be marked done (a matched one completes through its match)`);
-        }
-        found.status = 'completed';
-        addToOutbox(tx, makeEvent('requestCompleted', found.id, { requestId: found.id, userId }));
-        return found;
+        return changed(found, ...completeRequestByOwner(found));
       });
       return requestView(request.em, done);
     });
@@ -147,20 +135,12 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
     serve(app, routes.notifyRequest, async (request) => {
       const { userId } = requireUser(request);
       const at = now();
-      const takers = await ctx.transaction(async (tx) => {
+      const takers = await ctx.change(async (tx) => {
         const found = await ownRequest(tx, request.params.id, userId, 'Only the owner can send notifications about this exchange request');
-        if (found.status !== 'open') throw conflict(`This exchange request is ${found.status}: only an open request can be announced`);
-        const waitMs = found.notifiedAt ? found.notifiedAt.getTime() + NOTIFY_EVERY_MS - at.getTime() : 0;
-        if (waitMs > 0) {
-          const minutes = Math.ceil(waitMs / 60_000);
-          throw tooManyRequests(`Notifications for this exchange request were sent less than an hour ago. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, waitMs / 1000);
-        }
-        found.notifiedAt = at;
+        mayNotifyTakers(found, at); // refused before the blocks are read
         const excludedUserIds = await blockedEitherWay(tx, userId);
-        addToOutbox(tx, makeEvent('requestNotificationsSent', found.id, {
-          requestId: found.id, userId, ...matchTerms(found), ...(excludedUserIds.length > 0 ? { excludedUserIds } : {}),
-        }));
-        return potentialTakers(tx, userId, excludedUserIds);
+        const events = notifyTakers(found, at, excludedUserIds);
+        return changed(await potentialTakers(tx, userId, excludedUserIds), ...events);
       });
       return { message: takers === 1 ? '1 user will be notified about your exchange request.' : `${takers} users will be notified about your exchange request.` };
     });
