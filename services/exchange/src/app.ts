@@ -30,7 +30,7 @@ import { ChatAttachmentSchema, type ChatFiles } from './domain/chat-attachments.
 import { chatAttachmentRoutes } from './routes/chat-attachments.ts';
 import { filesystemStorage, type AttachmentStorage } from './storage/attachment-storage.ts';
 import { s3Storage } from './storage/s3-storage.ts';
-import { changingMarket } from './domain/market-version.ts';
+import { exchangeVersions } from './domain/market-version.ts';
 import { REFRESH_EVERY_MS, REFRESH_EXCHANGE_RATE, refreshExchangeRateJob } from './jobs/refresh-exchange-rate.ts';
 import { SWEEP_EVERY_MS, SWEEP_TRADE_TIMERS, sweepTradeTimersJob } from './jobs/sweep-trade-timers.ts';
 import { backfill } from './jobs/backfill-projections.ts';
@@ -127,6 +127,7 @@ export function exchangeService(settings: ExchangeSettings, { now = () => new Da
     entities: [ExchangeRateEntrySchema, ExchangeRequestSchema, ExchangeMatchSchema, TraderSchema, TraderAccountSchema, BlockSchema, ChatMessageSchema, ChatAttachmentSchema, DisputeSchema, TradingSanctionSchema, ProjectionBackfillSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers: consumers(files),
+    versions: exchangeVersions,
     jobs: [refreshExchangeRateJob(provider, settings.EXCHANGE_RATE_TIMEOUT_MS), sweepTradeTimersJob(timers, now), backfill.job],
     schedules: [
       { job: REFRESH_EXCHANGE_RATE, everyMs: REFRESH_EVERY_MS, schedulerId: REFRESH_EXCHANGE_RATE },
@@ -141,7 +142,7 @@ export function exchangeService(settings: ExchangeSettings, { now = () => new Da
       if (settings.PROJECTION_BACKFILL === 'on') await backfill.startIfPending(ctx);
     },
     async routes(app, ctx) {
-      const deps = { ctx: changingMarket(ctx), now };
+      const deps = { ctx, now };
       await app.register(exchangeRateRoutes);
       await app.register(exchangeRequestRoutes(deps));
       await app.register(exchangeMatchRoutes(deps));

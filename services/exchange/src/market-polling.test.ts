@@ -11,7 +11,6 @@ import { ExchangeMatch, ExchangeMatchList, ExchangeRequest, ExchangeRequestList 
 import type { TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { SWEEP_TRADE_TIMERS, sweepTradeTimers } from './jobs/sweep-trade-timers.ts';
-import { changingMarket } from './domain/market-version.ts';
 import { rated, renamed, startExchangeOnClock, trader } from './testing/traders.ts';
 
 type Headers = Record<string, string>;
@@ -116,7 +115,7 @@ describeWithInfra(['postgres'], 'polling the market', () => {
 
     // So is a request expiring on the trade timers.
     clock = new Date(clock.getTime() + 400 * 86_400_000);
-    expect(await afterChange(() => sweepTradeTimers(changingMarket(svc.ctx), { matchApprovalHours: 24, completionReminderHours: [], requestExpiryDays: 7 }, clock))).toEqual([]);
+    expect(await afterChange(() => sweepTradeTimers(svc.ctx, { matchApprovalHours: 24, completionReminderHours: [], requestExpiryDays: 7 }, clock))).toEqual([]);
     expect(second.status).toBe('open');
   });
 

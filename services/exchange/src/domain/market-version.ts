@@ -1,26 +1,17 @@
 /**
  * The versions behind the exchange service's polled lists (ExchangeVersions in @puente/contracts; platform
  * http/versions.ts): `market` — every open request and its poster's card, one list for everyone without blocks —,
- * `viewer:<id>` — what a user's blocks hide from their market (bumped by the block routes, domain/blocks.ts) — and
- * `trader:<id>` — a user's own requests and matches. A committed change gives the market a new version, and the
- * trader key of every party of a request or match the transaction read or wrote (reading one more than changed only
- * costs that user one full answer).
+ * `viewer:<id>` — what a user's blocks hide from their market (bumped by the block routes, domain/blocks.ts: a block
+ * has no event) — and `trader:<id>` — a user's own requests and matches. The service's version table says which
+ * keys each event moves: every event of a request or a match gives the market a new version and the trader key of
+ * its parties; a card's change (consumed) the keys of the lists that show it. The platform bumps them once the
+ * change or the consumed event is committed.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ExchangeVersions } from '@puente/contracts';
-import type { ServiceContext } from '@puente/platform';
+import type { VersionTable } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
-import { ExchangeRequest } from './exchange-request.ts';
-
-/** The users whose requests or matches a unit of work holds (flushed: what it created is in the identity map). */
-function partiesIn(tx: EntityManager): Set<number> {
-  const parties = new Set<number>();
-  for (const entity of tx.getUnitOfWork().getIdentityMap()) {
-    if (entity instanceof ExchangeRequest) parties.add(entity.userId);
-    else if (entity instanceof ExchangeMatch) parties.add(entity.requesterId).add(entity.matcherId);
-  }
-  return parties;
-}
+import { Trader } from './traders.ts';
 
 /** The keys to bump after a change to the market and these users' trades. */
 export const changedKeys = (userIds: Iterable<number>): string[] => [ExchangeVersions.market, ...[...userIds].map(ExchangeVersions.trader)];
@@ -34,31 +25,33 @@ export async function cardChangedKeys(em: EntityManager, userId: number): Promis
   return changedKeys([userId, ...accepted.map((m) => m.requesterId)]);
 }
 
-/** The service context whose transactions and changes give the market and their parties new versions once they commit. */
-export function changingMarket<C extends Pick<ServiceContext, 'transaction' | 'change' | 'versions'>>(ctx: C): C {
-  return {
-    ...ctx,
-    async change(fn) {
-      let parties = new Set<number>();
-      const result = await ctx.change(async (tx) => {
-        const answer = await fn(tx);
-        await tx.flush();
-        parties = partiesIn(tx);
-        return answer;
-      });
-      await ctx.versions.bump(changedKeys(parties));
-      return result;
-    },
-    async transaction(fn) {
-      let parties = new Set<number>();
-      const result = await ctx.transaction(async (tx) => {
-        const answer = await fn(tx);
-        await tx.flush();
-        parties = partiesIn(tx);
-        return answer;
-      });
-      await ctx.versions.bump(changedKeys(parties));
-      return result;
-    },
-  };
-}
+const ownersKeys = ({ userId }: { userId: number }) => changedKeys([userId]);
+const partiesKeys = ({ requesterId, matcherId }: { requesterId: number; matcherId: number }) => changedKeys([requesterId, matcherId]);
+
+/** Which polled keys each event the service publishes or consumes moves (evaluated in the transaction, bumped after it). */
+export const exchangeVersions: VersionTable = {
+  requestCreated: ownersKeys,
+  requestCancelled: ownersKeys,
+  requestCompleted: ownersKeys,
+  requestExpired: ownersKeys,
+  requestNotificationsSent: ownersKeys,
+  matchCreated: partiesKeys,
+  matchConfirmed: partiesKeys,
+  matchCancelled: partiesKeys,
+  matchCompleted: partiesKeys,
+  matchExpired: partiesKeys,
+  matchPaymentMarked: partiesKeys,
+  matchCompletionReminded: partiesKeys,
+  disputeOpened: partiesKeys,
+  disputeResolved: partiesKeys,
+  // A chat message changes no request or match: chatMessagePosted moves nothing.
+  userRegistered: ({ userId }, em) => cardChangedKeys(em, userId),
+  userProfileUpdated: ({ userId }, em) => cardChangedKeys(em, userId),
+  // An older rating than the one the card shows changes nothing (events/consumers.ts).
+  ratingSubmitted: async ({ toUserId, toUserCount }, em) => {
+    const trader = await em.findOne(Trader, { userId: toUserId }, { fields: ['ratingCount'] });
+    return trader?.ratingCount === toUserCount ? cardChangedKeys(em, toUserId) : [];
+  },
+  // A deleted user's card; the trades their deletion ended move their parties' keys by their own events.
+  userDeleted: ({ userId }, em) => cardChangedKeys(em, userId),
+};

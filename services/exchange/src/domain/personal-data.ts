@@ -16,7 +16,6 @@ import { ChatMessage, chatViews, eraseFromChats } from './chat.ts';
 import { disputesInPersonalData, eraseFromDisputes } from './disputes.ts';
 import type { ChatFiles } from './chat-attachments.ts';
 import { historyOf } from './history.ts';
-import { cardChangedKeys, changedKeys } from './market-version.ts';
 import { cancelTrade, lockTrade } from './trade.ts';
 import { cancelRequest } from './request-transitions.ts';
 import { traderRow } from './traders.ts';
@@ -44,7 +43,8 @@ export async function matchesInProgress(em: EntityManager, userId: number): Prom
 
 /**
  * Anonymises the user's card and ends what they had open, in the caller's transaction, as of `at` (the deletion).
- * Returns the version keys to bump (the market and every party whose trades changed) with the events caused. A confirmed match is left as it
+ * Returns the events caused, and the viewer keys of the blocks it lifted to bump (a block has no event: the version
+ * table cannot know them; the card and the trades ended move their keys by the table). A confirmed match is left as it
  * is: identity refuses a deletion while one exists, so only one confirmed in the moment between could be found here,
  * and its partner may still complete it.
  */
@@ -56,24 +56,18 @@ export async function eraseUser(tx: EntityManager, files: ChatFiles, userId: num
   await tx.nativeDelete(Block, { blockerId: userId });
   await eraseFromChats(tx, files, userId, DeletedUser.firstName);
   await eraseFromDisputes(tx, userId);
-  const parties = new Set([userId]);
   const events: EventEnvelope[] = [];
   const requests = await tx.find(ExchangeRequest, { userId, status: { $in: ['open', 'matched'] } }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   for (const request of requests) {
     const pending = await tx.findOne(ExchangeMatch, { requestId: request.id, status: 'pending' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (pending) {
-      events.push(...await cancelTrade(tx, pending, request, userId, 'request-cancelled', at));
-      parties.add(pending.matcherId);
-    }
+    if (pending) events.push(...await cancelTrade(tx, pending, request, userId, 'request-cancelled', at));
     events.push(...cancelRequest(request));
   }
   for (const match of await tx.find(ExchangeMatch, { matcherId: userId, status: 'pending' })) {
     const trade = await lockTrade(tx, match);
     if (trade.match.status !== 'pending') continue;
     events.push(...await cancelTrade(tx, trade.match, trade.request, userId, 'withdrawn', at));
-    parties.add(match.requesterId);
   }
   await tx.flush();
-  const keys = [...new Set([...await cardChangedKeys(tx, userId), ...changedKeys(parties), ...blocked.flatMap((b) => blockChangedKeys(userId, b.blockedId))])];
-  return changed(keys, ...events);
+  return changed([...new Set(blocked.flatMap((b) => blockChangedKeys(userId, b.blockedId)))], ...events);
 }

@@ -8,7 +8,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { roundDecimal, type VerificationType } from '@puente/contracts';
 import { consume } from '@puente/platform';
 import { TraderAccount, traderRow } from '../domain/traders.ts';
-import { cardChangedKeys } from '../domain/market-version.ts';
 import { eraseUser } from '../domain/personal-data.ts';
 import type { ChatFiles } from '../domain/chat-attachments.ts';
 
@@ -51,30 +50,28 @@ async function setTier(em: EntityManager, userId: number, asOf: Date, tier: 'fre
 
 /** What the exchange service consumes; a deleted user's files are erased from `files`' storage. */
 export const consumers = (files: ChatFiles) => [
-  // A trader's card changes (names, picture, trust): the lists showing it answer anew once it is committed.
-  consume('userRegistered', async ({ userId, firstName, lastName }, { em, event, bumpAfterCommit }) => {
+  // A trader's card changes (names, picture, trust): the lists showing it answer anew once it is committed (the
+  // version table, domain/market-version.ts).
+  consume('userRegistered', async ({ userId, firstName, lastName }, { em, event }) => {
     const registeredAt = new Date(event.occurredAt);
     await setProfile(em, userId, registeredAt, { firstName, lastName });
     await setMemberSince(em, userId, registeredAt);
     await setVerified(em, userId, 'email'); // identity registers a user once their email is verified (token or Google)
-    bumpAfterCommit(await cardChangedKeys(em, userId));
   }),
   // A verification counts towards the trust level a request may require (no list shows it: nothing to bump).
   consume('userVerified', async ({ userId, kind }, { em }) => {
     await setVerified(em, userId, kind);
   }),
-  consume('userProfileUpdated', async ({ userId, firstName, lastName, profileImageUrl }, { em, event, bumpAfterCommit }) => {
+  consume('userProfileUpdated', async ({ userId, firstName, lastName, profileImageUrl }, { em, event }) => {
     await setProfile(em, userId, new Date(event.occurredAt), { firstName, lastName, profileImageUrl });
-    bumpAfterCommit(await cardChangedKeys(em, userId));
   }),
-  consume('ratingSubmitted', async ({ toUserId, toUserAverage, toUserCount }, { em, bumpAfterCommit }) => {
+  consume('ratingSubmitted', async ({ toUserId, toUserAverage, toUserCount }, { em }) => {
     const trader = await traderRow(em, toUserId);
     // The rating service sends the running average and count: an older event never overwrites a newer one.
     if (toUserCount <= trader.ratingCount) return;
     trader.trustRating = roundDecimal(toUserAverage, 1);
     trader.ratingCount = toUserCount;
     await em.flush();
-    bumpAfterCommit(await cardChangedKeys(em, toUserId));
   }),
   consume('subscriptionActivated', async ({ userId }, { em, event }) => {
     await setTier(em, userId, new Date(event.occurredAt), 'premium');
@@ -91,7 +88,7 @@ export const consumers = (files: ChatFiles) => [
   // Their card shows a deleted user from now on; what they had open to trade ends (domain/personal-data.ts).
   consume('userDeleted', async ({ userId }, { em, event, bumpAfterCommit }) => {
     const erased = await eraseUser(em, files, userId, new Date(event.occurredAt));
-    bumpAfterCommit(erased.value);
+    bumpAfterCommit(erased.value); // the lifted blocks' viewer keys: a block has no event
     return erased.events;
   }),
 ];

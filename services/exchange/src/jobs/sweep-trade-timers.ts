@@ -16,7 +16,6 @@ import { ExchangeRequest } from '../domain/exchange-request.ts';
 import { expireTrade, lockTrade } from '../domain/trade.ts';
 import { remindCompletion } from '../domain/match-transitions.ts';
 import { expireRequest } from '../domain/request-transitions.ts';
-import { changingMarket } from '../domain/market-version.ts';
 import { Dispute } from '../domain/disputes.ts';
 
 export const SWEEP_TRADE_TIMERS = 'sweep-trade-timers';
@@ -89,7 +88,7 @@ export function sweepTradeTimersJob(timers: TradeTimers, now: () => Date) {
     schema: z.object({}),
     attempts: 3,
     async handle(_data, ctx) {
-      const outcome = await sweepTradeTimers(changingMarket(ctx), timers, now());
+      const outcome = await sweepTradeTimers(ctx, timers, now());
       if (outcome.expiredMatches + outcome.reminders + outcome.expiredRequests > 0) ctx.logger.info(outcome, 'trade timers swept');
     },
   });

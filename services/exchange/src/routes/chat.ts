@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { Routes } from '@puente/contracts';
 import { changed, requireUser, serve, type ServiceContext } from '@puente/platform';
 import { addToChat, assertChatOpen, chatView, chatViews, ChatMessage } from '../domain/chat.ts';
-import { changingMarket } from '../domain/market-version.ts';
 import { lockTrade, markPaid } from '../domain/trade.ts';
 import { assertNotDisputed } from '../domain/disputes.ts';
 import { matchView } from '../domain/views.ts';
@@ -12,13 +11,12 @@ import { visibleMatch } from './deps.ts';
 const routes = Routes.exchange;
 
 export interface ChatDeps {
-  /** The plain context: a chat message changes no request or match, so no polled version moves with it. */
+  /** A chat message changes no request or match: no polled version moves with it (domain/market-version.ts). */
   ctx: ServiceContext;
   now(): Date;
 }
 
 export function chatRoutes({ ctx, now }: ChatDeps) {
-  const trades = changingMarket(ctx);
   return async (app: FastifyInstance): Promise<void> => {
     serve(app, routes.chatMessages, async (request, reply) => {
       const caller = requireUser(request);
@@ -48,7 +46,7 @@ export function chatRoutes({ ctx, now }: ChatDeps) {
       const caller = requireUser(request);
       const match = await visibleMatch(request.em, request.params.id, caller, false);
       const at = now();
-      const marked = await trades.change(async (tx) => {
+      const marked = await ctx.change(async (tx) => {
         const trade = await lockTrade(tx, match);
         await assertNotDisputed(tx, trade.match);
         return changed(trade.match, ...await markPaid(tx, trade.match, caller.userId, at));

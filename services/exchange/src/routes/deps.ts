@@ -4,7 +4,7 @@ import { ExchangeMatch } from '../domain/exchange-match.ts';
 
 /** What the exchange routes share: the service, and the clock (tests move it to cross days, months and timers). */
 export interface RouteDeps {
-  /** Its transactions and changes give the market a new version once committed (domain/market-version.ts). */
+  /** Its changes give the market and their parties new versions once committed (the version table, domain/market-version.ts). */
   ctx: ServiceContext;
   now(): Date;
 }
