@@ -39,6 +39,16 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
   },
+  {
+    // Type-aware: a promise nobody awaits or handles hides its failure. JSX handlers (a form's onSubmit given
+    // react-hook-form's handleSubmit) may return one: React ignores it, and the handler reports its own errors.
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+    },
+  },
   ...boundaries('services', folders('./services'), true),
   ...boundaries('web/src/features', folders('./web/src/features'), false),
   {

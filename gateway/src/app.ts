@@ -227,8 +227,8 @@ function allowUploads(app: FastifyInstance): void {
     route.bodyLimit = form.maxBytes + MULTIPART_OVERHEAD_BYTES;
     const tooLarge = formRefusals(form).tooLarge;
     route.errorHandler = (error, request, reply) => {
-      if ((error as { statusCode?: number }).statusCode !== 413) return app.errorHandler(error, request, reply);
-      return reply.status(413).send({ message: tooLarge.message, code: tooLarge.code });
+      if ((error as { statusCode?: number }).statusCode !== 413) return void app.errorHandler(error, request, reply);
+      void reply.status(413).send({ message: tooLarge.message, code: tooLarge.code });
     };
   });
 }

@@ -71,9 +71,9 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
       reply.header(REQUEST_ID_HEADER, request.id);
-      if (status >= 500) return reply.status(status).send({ message: GENERIC_5XX_MESSAGE, code: 'internal' });
       const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A part of the URL is too long' : 'Malformed URL';
-      return reply.status(status).send({ message, code: error.code });
+      // The reply is sent, not awaited: Fastify's reply is thenable, and a router error has nothing to wait for.
+      void reply.status(status).send(status >= 500 ? { message: GENERIC_5XX_MESSAGE, code: 'internal' } : { message, code: error.code });
     },
   }) as unknown as FastifyInstance;
 
@@ -103,7 +103,7 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    parseJson(request, String(body), (err, value) => { // parseAs 'string': already a string
+    void parseJson(request, String(body), (err, value) => { // parseAs 'string': already a string
       if (err) return done(err, undefined);
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         return done(new AppError(400, 'bad_request', BODY_NOT_OBJECT_MESSAGE), undefined);

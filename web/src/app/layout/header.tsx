@@ -42,7 +42,7 @@ export function Header() {
   const navigate = useNavigate();
   const [drawer, setDrawer] = useState(false);
   const logout = useLogout({
-    onSuccess: () => navigate(paths.home),
+    onSuccess: () => void navigate(paths.home),
     onError: () => toast({ title: t('error'), description: t('nav.logoutFailed'), variant: 'destructive' }),
   });
   const links = user ? [

@@ -39,7 +39,7 @@ export function ResetPasswordForm() {
       reset.mutate(request, {
         onSuccess: (response) => {
           toast({ title: t('done'), description: response.message, variant: 'success' });
-          navigate(paths.login);
+          void navigate(paths.login);
         },
         onError: (error) => {
           showServerFieldErrors(setError, error);

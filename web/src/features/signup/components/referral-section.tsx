@@ -51,7 +51,7 @@ export function ReferralSection() {
         }
         setState('valid');
         toast(referralToast('valid'));
-        redirect.current = setTimeout(() => navigate(paths.register(trimmed)), REFERRAL_REDIRECT_DELAY_MS);
+        redirect.current = setTimeout(() => void navigate(paths.register(trimmed)), REFERRAL_REDIRECT_DELAY_MS);
       },
       onError: (error) => {
         setState('invalid');

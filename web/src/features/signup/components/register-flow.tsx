@@ -78,7 +78,7 @@ export function RegisterFlow() {
             label={t('code')}
             value={code}
             onChange={(event) => {
-              navigate(paths.register(event.target.value), { replace: true });
+              void navigate(paths.register(event.target.value), { replace: true });
               if (step.name === 'form') setStep({ name: 'code' });
             }}
             autoComplete="off"

@@ -29,7 +29,7 @@ export function VerifyEmail() {
     verify.mutate(token, {
       onSuccess: (response) => {
         toast(verifiedToast(response.message));
-        navigate(paths.login, { replace: true });
+        void navigate(paths.login, { replace: true });
       },
       onError: (error) => {
         const failed = verificationFailedToast(error);
