@@ -5,3 +5,4 @@ export * from './trust.ts';
 export * from './storable-text.ts';
 export * from './money.ts';
 export * from './money-format.ts';
+export * from './notification-messages.ts';

@@ -37,11 +37,11 @@ export type NotificationType = z.infer<typeof NotificationType>;
 
 /**
  * What a client needs to word a notification itself, in its reader's language (`content` is the spec's English
- * sentence): only the values the sentence of its type names, the request being referenceId. The terms (amount,
- * fromCurrency, toCurrency; exchangeRate too for exchange_request); hoursSinceConfirmed (completion_reminder);
- * stars (rating); cancelReason (match_cancelled); role: the reader's side of the match (match_expired);
- * disputeReason and openedByYou (dispute_opened); outcome, and sanction when the reader received one
- * (dispute_resolved). None for match_declined, payment_sent, request_expired and payment_failed ({}).
+ * sentence): only the values the sentence of its type names, the request being referenceId; which those are, and
+ * the sentences, is the notification catalogue's (`NotificationValues`, notification-messages.ts). The terms (amount,
+ * fromCurrency, toCurrency; exchangeRate too for exchange_request); hoursSinceConfirmed; stars; cancelReason; role:
+ * the reader's side of the match; disputeReason and openedByYou: whether the reader opened it; outcome, and sanction
+ * when the reader received one. None for match_declined, payment_sent, request_expired and payment_failed ({}).
  */
 export const NotificationParams = z.strictObject({
   amount: DecimalString.optional(),
