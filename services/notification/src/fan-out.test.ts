@@ -11,8 +11,9 @@ import { NotificationSettings, notificationService } from './app.ts';
 import { AccountHolder } from './domain/account-holders.ts';
 import { notifyTakersPage } from './domain/fan-out.ts';
 import { Notification } from './domain/notification.ts';
-import { FAN_OUT_PAGE_SIZE, FAN_OUT_REQUEST_NOTIFICATION } from './jobs/fan-out-request-notification.ts';
-import type { RequestTerms } from './domain/request-notification.ts';
+import { FAN_OUT_PAGE_SIZE, FAN_OUT_REQUEST_NOTIFICATION, type FanOutData } from './jobs/fan-out-request-notification.ts';
+
+type RequestTerms = FanOutData['terms'];
 
 const PAGE_SIZE = 2;
 const GBP_500: RequestTerms = { fromCurrency: 'GBP', toCurrency: 'CLP', amount: '500.00', exchangeRate: '1275.0000' };

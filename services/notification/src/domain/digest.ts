@@ -5,10 +5,10 @@
  * highest notification it holds, so a later digest never repeats one.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { NotificationWording } from '@puente/contracts';
 import { qualifiedTable } from '@puente/platform';
 import { Notification } from './notification.ts';
 import { NotificationPreference } from './preferences.ts';
-import type { WordedNotification } from './spanish-notifications.ts';
 
 export interface DigestRules {
   /** A notification unread this long after it came is due in a digest. */
@@ -49,8 +49,8 @@ export async function dueDigestsPage(em: EntityManager, rules: DigestRules, now:
 /** Notifications listed in one email; the rest are counted. */
 export const DIGEST_LIST_LIMIT = 20;
 
-/** A listed notification: its English content and what words it in another language (domain/spanish-notifications.ts). */
-export interface DigestItem extends WordedNotification { createdAt: Date }
+/** A listed notification: its English content, and what words it in another language (the contracts' notification catalogue). */
+export interface DigestItem extends NotificationWording { content: string; createdAt: Date }
 
 /** What a digest for one user at `now` would hold; null when none is due (turned off, too soon, nothing new). */
 export interface Digest {

@@ -2,12 +2,12 @@
  * The notification service's emails (today the digest of unread notifications) in each language a user can choose:
  * English, and Chile's Spanish (tú, as the web app speaks). The language is identity's (`language` of GET
  * /internal/users), read with the address at send time. Times are UTC, as an email cannot know its reader's time
- * zone, in each language's style. The notifications are listed in English as they were stored, in Spanish as
- * domain/spanish-notifications.ts words them.
+ * zone, in each language's style. The notifications are listed in English as they were stored, in Spanish as the
+ * contracts' notification catalogue words them from their type and params (one stored before params, or missing a
+ * value its sentence names, in its stored English).
  */
-import type { Language } from '@puente/contracts';
+import { type Language, notificationSentence, type NotificationWording } from '@puente/contracts';
 import type { DigestItem } from './digest.ts';
-import { spanishNotification } from './spanish-notifications.ts';
 
 export interface DigestContent {
   firstName: string;
@@ -47,6 +47,9 @@ function englishDigest({ firstName, items, total, publicUrl }: DigestContent): E
     ]),
   };
 }
+
+/** A notification as a Spanish digest lists it: worded from its params, else in its stored English. */
+export const spanishNotification = (n: NotificationWording & { content: string }): string => notificationSentence('es', n) ?? n.content;
 
 function spanishDigest({ firstName, items, total, publicUrl }: DigestContent): Email {
   const unread = total === 1 ? '1 notificación sin leer' : `${spanishCount.format(total)} notificaciones sin leer`;

@@ -3,12 +3,12 @@
  * Pure (no database): the consumers store them (domain/notify.ts). `referenceId` is always the exchange request, so
  * the web app can open it (/dashboard?requestId=...).
  */
-import { type EventPayload, formatMoney, type NotificationParams, type NotificationType } from '@puente/contracts';
-import type { RequestTerms } from './request-notification.ts';
+import { type EventPayload, formatNotification, type NotificationParams, type NotificationType, type NotificationValues } from '@puente/contracts';
 
 export interface NewNotification {
   userId: number;
   type: NotificationType;
+  /** Its English sentence (the contracts' notification catalogue). */
   content: string;
   /** The values `content` names, for a client or an email to word it in the reader's language. */
   params: NotificationParams;
@@ -16,47 +16,42 @@ export interface NewNotification {
 }
 
 type Parties = { matchId: number; requestId: number; requesterId: number; matcherId: number };
+type Terms = Pick<EventPayload<'matchCreated'>, 'requestId' | 'fromCurrency' | 'toCurrency' | 'amount'>;
+const termsOf = ({ requestId, amount, fromCurrency, toCurrency }: Terms) => ({ requestId, amount, fromCurrency, toCurrency });
 
-const request = (requestId: number) => `exchange request #${requestId}`;
-type Terms = Pick<RequestTerms, 'fromCurrency' | 'toCurrency' | 'amount'>;
-/** 'exchange request #12 (£500.00 for CLP)' */
-const withTerms = (requestId: number, terms: Terms) =>
-  `${request(requestId)} (${formatMoney(terms.fromCurrency, terms.amount, 'en')} for ${terms.toCurrency})`;
-const termsOf = ({ amount, fromCurrency, toCurrency }: Terms): NotificationParams => ({ amount, fromCurrency, toCurrency });
-
-const to = (userId: number, type: NotificationType, requestId: number, content: string, params: NotificationParams = {}): NewNotification =>
-  ({ userId, type, content, params, referenceId: requestId });
+/** `userId`'s notification of `type`, worded from its values: requestId is its referenceId, the rest its params. */
+export function notification<T extends NotificationType>(userId: number, type: T, values: NotificationValues<T>): NewNotification {
+  const { requestId, ...params } = values as NotificationValues<T> & { requestId?: number };
+  return { userId, type, content: formatNotification('en', type, values), params, referenceId: requestId ?? null };
+}
 
 /** Someone accepted the requester's request: the requester approves or declines. */
 export function matchCreated(m: EventPayload<'matchCreated'>): NewNotification[] {
-  return [to(m.requesterId, 'exchange_match', m.requestId,
-    `Someone accepted your ${withTerms(m.requestId, m)}. Approve the match to exchange bank details.`, termsOf(m))];
+  return [notification(m.requesterId, 'exchange_match', termsOf(m))];
 }
 
 /** The requester approved: the matcher may now see the bank details (the requester approved it, so knows). */
 export function matchConfirmed(m: EventPayload<'matchConfirmed'>): NewNotification[] {
-  return [to(m.matcherId, 'exchange_confirmed', m.requestId,
-    `Your match on ${withTerms(m.requestId, m)} was approved. Bank details are now available to both of you.`, termsOf(m))];
+  return [notification(m.matcherId, 'exchange_confirmed', termsOf(m))];
 }
 
 /** One party marked it completed: the other is told (both, for an event that does not say who). */
 export function matchCompleted(m: EventPayload<'matchCompleted'>): NewNotification[] {
-  const content = `The exchange on ${withTerms(m.requestId, m)} was marked completed. Rate your exchange partner.`;
   return [m.requesterId, m.matcherId]
     .filter((userId) => userId !== m.completedById)
-    .map((userId) => to(userId, 'exchange_completed', m.requestId, content, termsOf(m)));
+    .map((userId) => notification(userId, 'exchange_completed', termsOf(m)));
 }
 
 /** A pending match called off: the party who did not call it off is told why. */
 export function matchCancelled(m: EventPayload<'matchCancelled'>): NewNotification[] {
+  const { requestId } = m;
   switch (m.reason) {
     case 'withdrawn':
-      return [to(m.requesterId, 'match_cancelled', m.requestId,
-        `The user who accepted your ${request(m.requestId)} withdrew. Your request is open again.`, { cancelReason: 'withdrawn' })];
+      return [notification(m.requesterId, 'match_cancelled', { requestId, cancelReason: 'withdrawn' })];
     case 'declined':
-      return [to(m.matcherId, 'match_declined', m.requestId, `The owner of ${request(m.requestId)} declined your match.`)];
+      return [notification(m.matcherId, 'match_declined', { requestId })];
     case 'request-cancelled':
-      return [to(m.matcherId, 'match_cancelled', m.requestId, `The owner cancelled ${request(m.requestId)}, which you had accepted.`, { cancelReason: 'request-cancelled' })];
+      return [notification(m.matcherId, 'match_cancelled', { requestId, cancelReason: 'request-cancelled' })];
     case 'dispute-cancelled':
       return []; // the dispute's resolution tells both parties (disputeResolved)
   }
@@ -65,68 +60,47 @@ export function matchCancelled(m: EventPayload<'matchCancelled'>): NewNotificati
 /** The requester did not approve in time: both parties are told; the request is open again. */
 export function matchExpired(m: Parties): NewNotification[] {
   return [
-    to(m.requesterId, 'match_expired', m.requestId, `The match on your ${request(m.requestId)} expired before you approved it. Your request is open again.`, { role: 'requester' }),
-    to(m.matcherId, 'match_expired', m.requestId, `Your match on ${request(m.requestId)} expired: its owner did not approve it in time.`, { role: 'matcher' }),
+    notification(m.requesterId, 'match_expired', { requestId: m.requestId, role: 'requester' }),
+    notification(m.matcherId, 'match_expired', { requestId: m.requestId, role: 'matcher' }),
   ];
 }
 
 /** A confirmed match not yet completed: both parties are reminded. */
 export function completionReminded(m: EventPayload<'matchCompletionReminded'>): NewNotification[] {
-  const content = `Your exchange on ${request(m.requestId)} was confirmed ${m.hoursSinceConfirmed} hours ago. Once you have paid and been paid, mark it completed.`;
-  return [m.requesterId, m.matcherId].map((userId) => to(userId, 'completion_reminder', m.requestId, content, { hoursSinceConfirmed: m.hoursSinceConfirmed }));
+  return [m.requesterId, m.matcherId].map((userId) =>
+    notification(userId, 'completion_reminder', { requestId: m.requestId, hoursSinceConfirmed: m.hoursSinceConfirmed }));
 }
 
 /** One party marked their payment sent: the other checks their bank before completing. */
 export function paymentMarked(m: EventPayload<'matchPaymentMarked'>): NewNotification[] {
   const other = m.paidById === m.requesterId ? m.matcherId : m.requesterId;
-  return [to(other, 'payment_sent', m.requestId,
-    `Your exchange partner on ${request(m.requestId)} marked their payment sent. Check your bank account, then mark the exchange completed.`)];
+  return [notification(other, 'payment_sent', { requestId: m.requestId })];
 }
-
-const DISPUTE_REASONS: Record<EventPayload<'disputeOpened'>['reason'], string> = {
-  no_payment: 'no payment received',
-  wrong_amount: 'wrong amount',
-  third_party_payment: 'third-party payment',
-  unresponsive: 'unresponsive',
-  other: 'other',
-};
 
 /** A party disputed a confirmed match: both are told it is on hold until an admin decides. */
 export function disputeOpened(d: EventPayload<'disputeOpened'>): NewNotification[] {
-  const reason = DISPUTE_REASONS[d.reason];
-  return [d.requesterId, d.matcherId].map((userId) => to(userId, 'dispute_opened', d.requestId, userId === d.openedById
-    ? `You opened a dispute on ${request(d.requestId)} (${reason}). The exchange is on hold until an admin resolves it.`
-    : `Your exchange partner opened a dispute on ${request(d.requestId)} (${reason}). The exchange is on hold until an admin resolves it: add what you know in its chat.`,
-  { disputeReason: d.reason, openedByYou: userId === d.openedById }));
+  return [d.requesterId, d.matcherId].map((userId) =>
+    notification(userId, 'dispute_opened', { requestId: d.requestId, disputeReason: d.reason, openedByYou: userId === d.openedById }));
 }
 
 /** An admin resolved a dispute: both parties learn the outcome, and a sanctioned party what they received. */
 export function disputeResolved(d: EventPayload<'disputeResolved'>): NewNotification[] {
-  const outcome = d.outcome === 'completed' ? 'the exchange was marked completed' : 'the exchange was cancelled';
-  const sanction = (userId: number) => {
-    if (d.sanction?.userId !== userId) return '';
-    return d.sanction.kind === 'warning' ? ' You received a warning.' : ' Your trading is suspended until an admin lifts it.';
-  };
-  return [d.requesterId, d.matcherId].map((userId) => to(userId, 'dispute_resolved', d.requestId,
-    `An admin resolved the dispute on ${request(d.requestId)}: ${outcome}.${sanction(userId)}`,
-    { outcome: d.outcome, ...(d.sanction?.userId === userId ? { sanction: d.sanction.kind } : {}) }));
+  return [d.requesterId, d.matcherId].map((userId) => notification(userId, 'dispute_resolved', {
+    requestId: d.requestId, outcome: d.outcome, ...(d.sanction?.userId === userId ? { sanction: d.sanction.kind } : {}),
+  }));
 }
 
 /** An open request nobody took in time. */
 export function requestExpired(r: EventPayload<'requestExpired'>): NewNotification[] {
-  return [to(r.userId, 'request_expired', r.requestId, `Your ${request(r.requestId)} expired without a match.`)];
+  return [notification(r.userId, 'request_expired', { requestId: r.requestId })];
 }
 
 /** The rated user learns the rating (not who gave it: the ratings list shows that). */
 export function ratingSubmitted(r: EventPayload<'ratingSubmitted'>): NewNotification[] {
-  const about = r.requestId === undefined ? 'an exchange' : `${request(r.requestId)}`;
-  return [{ userId: r.toUserId, type: 'rating', content: `You received a ${r.rating}-star rating for ${about}.`, params: { stars: r.rating }, referenceId: r.requestId ?? null }];
+  return [notification(r.toUserId, 'rating', { stars: r.rating, ...(r.requestId === undefined ? {} : { requestId: r.requestId }) })];
 }
 
 /** A premium renewal could not be charged: the user stays premium while the payment provider retries. */
 export function paymentFailed(p: EventPayload<'subscriptionPaymentFailed'>): NewNotification[] {
-  return [{
-    userId: p.userId, type: 'payment_failed', params: {}, referenceId: null,
-    content: 'Your Premium payment failed. It will be tried again: check your card on the Subscription page to keep Premium.',
-  }];
+  return [notification(p.userId, 'payment_failed', {})];
 }

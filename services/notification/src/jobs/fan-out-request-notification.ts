@@ -5,11 +5,10 @@
  * or repeated page notifies nobody twice, and its next page's job id dedupes a second enqueue.
  */
 import { z } from 'zod';
-import { Currency, DecimalString, Id } from '@puente/contracts';
+import { Currency, DecimalString, formatNotification, Id } from '@puente/contracts';
 import { defineJob, type JobQueue } from '@puente/platform';
 import { notifyTakersPage } from '../domain/fan-out.ts';
 import { announce } from '../domain/notify.ts';
-import { requestNotificationContent } from '../domain/request-notification.ts';
 
 export const FAN_OUT_REQUEST_NOTIFICATION = 'fan-out-request-notification';
 /** Users notified per job. */
@@ -41,7 +40,7 @@ export function fanOutRequestNotificationJob(pageSize: number) {
     backoffMs: 1_000,
     async handle(data, ctx) {
       const { eventId, requestId, ownerId, terms, afterUserId, excludedUserIds } = data;
-      const content = requestNotificationContent(requestId, terms);
+      const content = formatNotification('en', 'exchange_request', { requestId, ...terms });
       const { page, changed } = await ctx.transaction(async (tx) => {
         const stored = await notifyTakersPage(tx, { eventId, requestId, ownerId, afterUserId, excludedUserIds, content, params: terms }, pageSize);
         return { page: stored, changed: announce(tx, stored.notified) };

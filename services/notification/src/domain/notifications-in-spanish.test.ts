@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { EventPayload } from '@puente/contracts';
-import { spanishNotification } from './spanish-notifications.ts';
+import { type EventPayload, formatNotification } from '@puente/contracts';
+import { spanishNotification } from './email-texts.ts';
 import * as told from './trade-notifications.ts';
-import { requestNotificationContent } from './request-notification.ts';
 
 const parties = { matchId: 40, requestId: 12, requesterId: 1, matcherId: 2 };
 const terms = { fromCurrency: 'GBP', toCurrency: 'CLP', amount: '1234.50', exchangeRate: '1275.0000' } as const;
@@ -10,9 +9,9 @@ const terms = { fromCurrency: 'GBP', toCurrency: 'CLP', amount: '1234.50', excha
 const inSpanish = (made: told.NewNotification[]) => made.map(spanishNotification);
 const dispute = { ...parties, disputeId: 7 };
 
-describe('notifications in Spanish, from their params', () => {
+describe('notifications in a Spanish digest, from their params', () => {
   it('words each type as the web app does, with money as Chile writes it', () => {
-    expect(spanishNotification({ type: 'exchange_request', content: requestNotificationContent(12, terms), params: terms, referenceId: 12 }))
+    expect(spanishNotification({ type: 'exchange_request', content: formatNotification('en', 'exchange_request', { requestId: 12, ...terms }), params: terms, referenceId: 12 }))
       .toBe('Nueva solicitud de cambio #12: £1.234,50 por CLP a 1.275,0000 CLP por GBP');
     expect(inSpanish(told.matchCreated({ ...parties, ...terms, fromCurrency: 'CLP', toCurrency: 'GBP', amount: '255000.00' })))
       .toEqual(['Alguien aceptó tu solicitud de cambio #12 ($255.000 por GBP). Aprueba el match para intercambiar los datos bancarios.']);
