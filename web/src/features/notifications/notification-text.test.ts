@@ -1,11 +1,12 @@
 /**
- * Each notification type worded from its params: in English the catalogue makes the server's own sentence (its
- * content, as services/notification writes it), in Spanish the digest's Spanish sentence; what cannot be worded
+ * Each notification type worded from its params: in English the contracts' catalogue makes the server's own sentence
+ * (its content, as services/notification writes it), in Spanish the digest's Spanish sentence; what cannot be worded
  * falls back to the content.
  */
 import { describe, expect, it } from 'vitest';
+import { notificationSentence } from '@puente/contracts';
 import { chooseLanguage } from '../../lib/i18n.ts';
-import { notificationText, wordedNotification, type NotificationWords } from './notification-text.ts';
+import { notificationText, type NotificationWords } from './notification-text.ts';
 
 const onHold = 'The exchange is on hold until an admin resolves it';
 const enEspera = 'El cambio queda en espera hasta que un administrador la resuelva';
@@ -69,7 +70,7 @@ const samples: [NotificationWords, string][] = [
 describe('a notification in the reader\'s language', () => {
   it('the English catalogue words each type as the server\'s content; the English app shows the content itself', () => {
     for (const [n] of samples) {
-      expect(wordedNotification(n)).toBe(n.content);
+      expect(notificationSentence('en', n)).toBe(n.content);
       expect(notificationText(n)).toBe(n.content);
     }
   });

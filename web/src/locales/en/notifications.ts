@@ -1,4 +1,7 @@
-/** Notifications and the live channel's texts (spec sections 2, 4, 8 and 9, word for word). */
+/**
+ * Notifications and the live channel's texts (spec sections 2, 4, 8 and 9, word for word). Each notification's own
+ * sentence is the contracts' notification catalogue's (features/notifications/notification-text.ts).
+ */
 export default {
   title: 'Notifications',
   bell: 'Notifications',
@@ -15,42 +18,5 @@ export default {
     matchText: 'Bank details are now available for both parties.',
     newTitle: 'New Notification',
     newFallback: 'You have a new notification',
-  },
-  /**
-   * Each notification's sentence from its type and params, word for word the server's English `content` (which the
-   * English app shows as it came); the Spanish catalogue words the same sentences.
-   */
-  texts: {
-    exchangeRequest: 'New exchange request #{{requestId}}: {{amount}} for {{toCurrency}} at {{rate}} CLP per GBP',
-    exchangeMatch: 'Someone accepted your exchange request #{{requestId}} ({{amount}} for {{toCurrency}}). Approve the match to exchange bank details.',
-    exchangeConfirmed: 'Your match on exchange request #{{requestId}} ({{amount}} for {{toCurrency}}) was approved. Bank details are now available to both of you.',
-    exchangeCompleted: 'The exchange on exchange request #{{requestId}} ({{amount}} for {{toCurrency}}) was marked completed. Rate your exchange partner.',
-    matchWithdrawn: 'The user who accepted your exchange request #{{requestId}} withdrew. Your request is open again.',
-    requestCancelled: 'The owner cancelled exchange request #{{requestId}}, which you had accepted.',
-    matchDeclined: 'The owner of exchange request #{{requestId}} declined your match.',
-    matchExpiredRequester: 'The match on your exchange request #{{requestId}} expired before you approved it. Your request is open again.',
-    matchExpiredMatcher: 'Your match on exchange request #{{requestId}} expired: its owner did not approve it in time.',
-    completionReminder_one: 'Your exchange on exchange request #{{requestId}} was confirmed {{count}} hours ago. Once you have paid and been paid, mark it completed.',
-    completionReminder_other: 'Your exchange on exchange request #{{requestId}} was confirmed {{count}} hours ago. Once you have paid and been paid, mark it completed.',
-    paymentSent: 'Your exchange partner on exchange request #{{requestId}} marked their payment sent. Check your bank account, then mark the exchange completed.',
-    disputeOpenedByYou: 'You opened a dispute on exchange request #{{requestId}} ({{reason}}). The exchange is on hold until an admin resolves it.',
-    disputeOpenedByPartner: 'Your exchange partner opened a dispute on exchange request #{{requestId}} ({{reason}}). The exchange is on hold until an admin resolves it: add what you know in its chat.',
-    disputeReasons: {
-      no_payment: 'no payment received',
-      wrong_amount: 'wrong amount',
-      third_party_payment: 'third-party payment',
-      unresponsive: 'unresponsive',
-      other: 'other',
-    },
-    disputeCompleted: 'An admin resolved the dispute on exchange request #{{requestId}}: the exchange was marked completed.',
-    disputeCancelled: 'An admin resolved the dispute on exchange request #{{requestId}}: the exchange was cancelled.',
-    sanctionWarning: 'You received a warning.',
-    sanctionSuspension: 'Your trading is suspended until an admin lifts it.',
-    requestExpired: 'Your exchange request #{{requestId}} expired without a match.',
-    rating_one: 'You received a {{count}}-star rating for exchange request #{{requestId}}.',
-    rating_other: 'You received a {{count}}-star rating for exchange request #{{requestId}}.',
-    ratingNoRequest_one: 'You received a {{count}}-star rating for an exchange.',
-    ratingNoRequest_other: 'You received a {{count}}-star rating for an exchange.',
-    paymentFailed: 'Your Premium payment failed. It will be tried again: check your card on the Subscription page to keep Premium.',
   },
 };

@@ -1,4 +1,4 @@
-/** Las notificaciones y el canal en vivo (twin of locales/en/notifications.ts). */
+/** Las notificaciones y el canal en vivo (twin of locales/en/notifications.ts; each notification's sentence is the contracts'). */
 export default {
   title: 'Notificaciones',
   bell: 'Notificaciones',
@@ -16,42 +16,5 @@ export default {
     matchText: 'Los datos bancarios ya están disponibles para ambas partes.',
     newTitle: 'Nueva notificación',
     newFallback: 'Tienes una nueva notificación',
-  },
-  /** Las mismas frases que el correo de resumen (services/notification/src/domain/spanish-notifications.ts). */
-  texts: {
-    exchangeRequest: 'Nueva solicitud de cambio #{{requestId}}: {{amount}} por {{toCurrency}} a {{rate}} CLP por GBP',
-    exchangeMatch: 'Alguien aceptó tu solicitud de cambio #{{requestId}} ({{amount}} por {{toCurrency}}). Aprueba el match para intercambiar los datos bancarios.',
-    exchangeConfirmed: 'Tu match en la solicitud de cambio #{{requestId}} ({{amount}} por {{toCurrency}}) fue aprobado. Los datos bancarios ya están disponibles para ambos.',
-    exchangeCompleted: 'El cambio de la solicitud de cambio #{{requestId}} ({{amount}} por {{toCurrency}}) se marcó como completado. Califica a tu contraparte.',
-    matchWithdrawn: 'Quien aceptó tu solicitud de cambio #{{requestId}} se retiró. Tu solicitud vuelve a estar abierta.',
-    requestCancelled: 'Quien publicó la solicitud de cambio #{{requestId}}, que habías aceptado, la canceló.',
-    matchDeclined: 'Quien publicó la solicitud de cambio #{{requestId}} rechazó tu match.',
-    matchExpiredRequester: 'El match de tu solicitud de cambio #{{requestId}} expiró antes de que lo aprobaras. Tu solicitud vuelve a estar abierta.',
-    matchExpiredMatcher: 'Tu match en la solicitud de cambio #{{requestId}} expiró: quien la publicó no lo aprobó a tiempo.',
-    completionReminder_one: 'Tu cambio de la solicitud de cambio #{{requestId}} se confirmó hace {{count}} hora. Cuando hayas pagado y te hayan pagado, márcalo como completado.',
-    completionReminder_many: 'Tu cambio de la solicitud de cambio #{{requestId}} se confirmó hace {{count}} horas. Cuando hayas pagado y te hayan pagado, márcalo como completado.',
-    completionReminder_other: 'Tu cambio de la solicitud de cambio #{{requestId}} se confirmó hace {{count}} horas. Cuando hayas pagado y te hayan pagado, márcalo como completado.',
-    paymentSent: 'Tu contraparte en la solicitud de cambio #{{requestId}} marcó su pago como enviado. Revisa tu cuenta bancaria y luego marca el cambio como completado.',
-    disputeOpenedByYou: 'Abriste una disputa en la solicitud de cambio #{{requestId}} ({{reason}}). El cambio queda en espera hasta que un administrador la resuelva.',
-    disputeOpenedByPartner: 'Tu contraparte abrió una disputa en la solicitud de cambio #{{requestId}} ({{reason}}). El cambio queda en espera hasta que un administrador la resuelva: cuenta lo que sabes en su chat.',
-    disputeReasons: {
-      no_payment: 'no se recibió el pago',
-      wrong_amount: 'monto incorrecto',
-      third_party_payment: 'pago de un tercero',
-      unresponsive: 'no responde',
-      other: 'otro motivo',
-    },
-    disputeCompleted: 'Un administrador resolvió la disputa de la solicitud de cambio #{{requestId}}: el cambio se marcó como completado.',
-    disputeCancelled: 'Un administrador resolvió la disputa de la solicitud de cambio #{{requestId}}: el cambio se canceló.',
-    sanctionWarning: 'Recibiste una advertencia.',
-    sanctionSuspension: 'Tu actividad de cambio queda suspendida hasta que un administrador la levante.',
-    requestExpired: 'Tu solicitud de cambio #{{requestId}} venció sin match.',
-    rating_one: 'Recibiste una calificación de {{count}} estrella por la solicitud de cambio #{{requestId}}.',
-    rating_many: 'Recibiste una calificación de {{count}} estrellas por la solicitud de cambio #{{requestId}}.',
-    rating_other: 'Recibiste una calificación de {{count}} estrellas por la solicitud de cambio #{{requestId}}.',
-    ratingNoRequest_one: 'Recibiste una calificación de {{count}} estrella por un cambio.',
-    ratingNoRequest_many: 'Recibiste una calificación de {{count}} estrellas por un cambio.',
-    ratingNoRequest_other: 'Recibiste una calificación de {{count}} estrellas por un cambio.',
-    paymentFailed: 'Tu pago de Premium falló. Se intentará de nuevo: revisa tu tarjeta en la página Suscripción para mantener Premium.',
   },
 };
