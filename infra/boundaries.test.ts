@@ -7,7 +7,14 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const eslint = new ESLint({ cwd: root });
+// The fixtures are in no tsconfig project: lint them without type information (the boundaries need none).
+const eslint = new ESLint({
+  cwd: root,
+  overrideConfig: [{
+    languageOptions: { parserOptions: { projectService: false } },
+    rules: { '@typescript-eslint/no-floating-promises': 'off', '@typescript-eslint/no-misused-promises': 'off' },
+  }],
+});
 
 async function boundaryErrors(file: string, from: string): Promise<string[]> {
   const [result] = await eslint.lintText(`import { thing } from '${from}';\nexport const used = thing;\n`, { filePath: `${root}${file}` });
