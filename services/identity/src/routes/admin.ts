@@ -5,9 +5,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Routes, type AdminVerificationRequestList } from '@puente/contracts';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { addToOutbox, conflict, makeEvent, notFound, requireAdmin, serve, type RouteRequest } from '@puente/platform';
+import { changed, notFound, requireAdmin, serve, type RouteRequest } from '@puente/platform';
 import { User } from '../domain/user.ts';
-import { VerificationFlag, VerificationRequest } from '../domain/verification-request.ts';
+import { VerificationRequest } from '../domain/verification-request.ts';
+import { approveVerification, rejectVerification } from '../domain/verification-transitions.ts';
 import type { RouteDeps } from './deps.ts';
 
 const routes = Routes.identity;
@@ -41,23 +42,16 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: RouteDeps): Pro
   const decide = (decision: 'approved' | 'rejected') => async (request: RouteRequest<typeof routes.approveVerification | typeof routes.rejectVerification>) => {
     const admin = requireAdmin(request);
     const { id } = request.params;
-    return ctx.transaction(async (tx) => {
+    return ctx.change(async (tx) => {
       const vr = await tx.findOne(VerificationRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!vr) throw notFound('Verification request not found');
-      if (vr.status !== 'pending') throw conflict(`This verification request has already been ${vr.status}.`);
-      vr.status = decision;
-      vr.decidedAt = new Date();
-      vr.decidedById = admin.userId;
-      if (decision === 'approved') {
-        const user = await tx.findOne(User, { id: vr.userId });
-        if (user) {
-          user[VerificationFlag[vr.type]] = true;
-          addToOutbox(tx, makeEvent('userVerified', user.id, { userId: user.id, kind: vr.type }));
-        }
-      }
+      const at = new Date();
+      const events = decision === 'approved'
+        ? approveVerification(vr, await tx.findOne(User, { id: vr.userId }), admin.userId, at)
+        : rejectVerification(vr, admin.userId, at);
       await tx.flush();
       const [view] = await views(tx, [vr]);
-      return view!;
+      return changed(view!, ...events);
     });
   };
 
