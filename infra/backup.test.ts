@@ -97,7 +97,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'backup and restore (distribut
     const after = await rowCounts(freshUrl);
     expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
     for (const [table, rows] of Object.entries(after)) {
-      const [least, most] = [Math.min(before[table], atDump[table]), Math.max(before[table], atDump[table])];
+      const [least, most] = [Math.min(before[table]!, atDump[table]!), Math.max(before[table]!, atDump[table]!)];
       expect(rows, `${table}: ${least}..${most} rows at the dump`).toBeGreaterThanOrEqual(least);
       expect(rows, `${table}: ${least}..${most} rows at the dump`).toBeLessThanOrEqual(most);
     }

@@ -15,7 +15,7 @@ import type { ServiceKeys } from './service-keys.ts';
 import { openDatabase, databaseHealthy, type Orm } from './db/database.ts';
 import { OutboxRelay, addToOutbox } from './messaging/outbox.ts';
 import { applyOnce } from './messaging/inbox.ts';
-import { keysMovedBy, type Changed, type VersionTable } from './messaging/changes.ts';
+import { changed, keysMovedBy, type Caused, type Changed, type VersionTable } from './messaging/changes.ts';
 import { readEvent } from './messaging/envelope.ts';
 import type { EventBus, SubscriptionHandle } from './messaging/bus.ts';
 import type { JobDefinition, JobQueue } from './jobs/port.ts';
@@ -41,15 +41,14 @@ export interface ConsumerContext {
   log: Logger;
   /** The service's job queue, for work an event starts but should not do in its handler (a fan-out in pages). */
   jobs: JobQueue;
-  /**
-   * New versions for these keys of the service's polled routes once the handler's changes are committed (besides
-   * the keys the service's version table gives the consumed event and the events the handler returns).
-   */
-  bumpAfterCommit(keys: readonly string[]): void;
 }
 
-/** A handler may return the events its changes caused: they are written to the outbox in the inbox's transaction. */
-export type ConsumerResult = readonly EventEnvelope[] | void;
+/**
+ * A handler may return what its changes caused: the events are written to the outbox in the inbox's transaction,
+ * and the keys the service's version table gives them, its local changes and the consumed event get new versions
+ * once it is committed.
+ */
+export type ConsumerResult = readonly Caused[] | void;
 
 export interface Consumer {
   event: EventName;
@@ -71,7 +70,7 @@ export interface ServiceContext {
   relay: OutboxRelay;
   /** The versions behind the service's polled routes (http/versions.ts): bump a key after committing its change. */
   versions: VersionStore;
-  /** Runs fn in one transaction; events staged with addToOutbox(tx, ...) are published after the commit. */
+  /** Runs fn in one transaction (a change that announces nothing and moves no polled read: use change for one that does). */
   transaction<T>(fn: (tx: EntityManager) => Promise<T>): Promise<T>;
   /**
    * Runs fn in one transaction and writes the events it returns (messaging/changes.ts) to the outbox in it; once
@@ -160,9 +159,9 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
     },
     async change(fn) {
       const { value, keys } = await orm.em.fork().transactional(async (tx) => {
-        const { value, events } = await fn(tx);
+        const { value, events, local } = await fn(tx);
         addToOutbox(tx, ...events);
-        return { value, keys: await keysMovedBy(def.versions, events, tx) };
+        return { value, keys: await keysMovedBy(def.versions, [...events, ...local], tx) };
       });
       relay.kick();
       if (keys.length > 0) await versions.bump(keys);
@@ -235,14 +234,10 @@ async function subscribeConsumers(def: ServiceDefinition, ctx: ServiceContext): 
     handle: async (event) => {
       const handlers = byType.get(event.type);
       if (!handlers) return; // another event on a topic we read: not ours
-      const changed = new Set<string>();
+      let moved: string[] = [];
       const applied = await applyOnce(ctx.orm.em.fork(), def.name, event, async (tx) => {
-        changed.clear(); // a retried transaction starts over
-        const consumerCtx: ConsumerContext = {
-          em: tx, event, log: ctx.logger.child({ eventId: event.id, type: event.type }), jobs: ctx.jobs,
-          bumpAfterCommit: (keys) => { for (const key of keys) changed.add(key); },
-        };
-        const caused: EventEnvelope[] = [];
+        const consumerCtx: ConsumerContext = { em: tx, event, log: ctx.logger.child({ eventId: event.id, type: event.type }), jobs: ctx.jobs };
+        const caused: Caused[] = [];
         let known = false;
         for (const c of handlers) {
           const payload = readEvent(c.event, event);
@@ -250,10 +245,11 @@ async function subscribeConsumers(def: ServiceDefinition, ctx: ServiceContext): 
           known = true;
           caused.push(...(await c.handle(payload, consumerCtx) ?? []));
         }
-        addToOutbox(tx, ...caused);
-        for (const key of await keysMovedBy(def.versions, known ? [event, ...caused] : caused, tx)) changed.add(key);
+        const { events } = changed(undefined, ...caused);
+        addToOutbox(tx, ...events);
+        moved = await keysMovedBy(def.versions, known ? [event, ...caused] : caused, tx); // a retried transaction starts over
       });
-      if (applied && changed.size > 0) await ctx.versions.bump([...changed]);
+      if (applied && moved.length > 0) await ctx.versions.bump(moved);
       ctx.relay.kick();
     },
   });

@@ -12,7 +12,7 @@ import type { Orm } from './database.ts';
 import { blankAsUnset } from '../config.ts';
 import { defineJob, type JobQueue } from '../jobs/port.ts';
 import { callRoute, type ServiceCaller } from '../http/call-route.ts';
-import type { VersionStore } from '../http/versions.ts';
+import type { Changed } from '../messaging/changes.ts';
 
 export const ProjectionBackfillSchema = defineEntity({
   name: 'ProjectionBackfill',
@@ -71,8 +71,8 @@ export const ProjectionBackfillSetting = blankAsUnset(z.enum(['on', 'off'], { er
 
 const SNAPSHOT_PAGE = 500;
 type Row<R extends ApiRoute> = SuccessData<R> extends readonly (infer T)[] ? T : never;
-/** What a backfill uses of its service (a ServiceContext has it all): its database, calls to the owners, its log and versions. */
-type BackfillContext = ServiceCaller & { orm: Orm; logger: Logger; versions: VersionStore };
+/** What a backfill uses of its service (a ServiceContext has it all): its database, calls to the owners, its log and its changes (ServiceContext.change). */
+type BackfillContext = ServiceCaller & { orm: Orm; logger: Logger; change<T>(fn: (tx: EntityManager) => Promise<Changed<T>>): Promise<T> };
 
 /** Reads another service's snapshot route (SnapshotQuery: afterId, limit) page after page into `apply`. */
 export function readSnapshot<R extends ApiRoute>(

@@ -4,7 +4,7 @@ import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { startTestService, type TestService } from '../testing.ts';
 import { consume, defineService } from '../service.ts';
 import { makeEvent } from './envelope.ts';
-import { changed, keysMovedBy, type VersionTable } from './changes.ts';
+import { changed, keysMovedBy, localChanges, type VersionTable } from './changes.ts';
 
 const NoteSchema = defineEntity({
   name: 'Note',
@@ -17,14 +17,23 @@ NoteSchema.setClass(Note);
 const profileUpdated = (userId: number) => makeEvent('userProfileUpdated', userId, { userId, firstName: 'Ana', lastName: 'Diaz', profileImageUrl: null });
 const verified = (userId: number) => makeEvent('userVerified', userId, { userId, kind: 'email' });
 
+type LocalNotes = { noteRead: { userId: number }; noteHidden: { userId: number } };
+const local = localChanges<LocalNotes>();
+
 /** Where the table is evaluated: a user whose note says "refuse" makes it throw (the change must roll back). */
-const versions: VersionTable = {
+const versions: VersionTable<LocalNotes> = {
   userVerified: async ({ userId }, em) => {
     if (await em.count(Note, { text: 'refuse' })) throw new Error('refused by the version table');
     return [`verified:${userId}`, 'any'];
   },
   userProfileUpdated: ({ userId }) => [`profile:${userId}`, 'any'],
+  local: {
+    noteRead: ({ userId }) => [`read:${userId}`],
+    noteHidden: () => [],
+  },
 };
+/** A table without one of the service's local changes (a mistake the platform must refuse). */
+const incomplete = { local: { noteRead: versions.local!.noteRead } } as unknown as VersionTable;
 
 describeWithInfra(['postgres'], 'changes: events written with their transaction, versions bumped after it', () => {
   const db = useFreshDatabase('changes');
@@ -109,6 +118,23 @@ describeWithInfra(['postgres'], 'changes: events written with their transaction,
     expect((await outside().find(Note, {})).map((n) => n.text)).toEqual(['consumed 11']);
     const rows = await outside().execute<{ type: string; aggregate_id: string }[]>('select type, aggregate_id from "identity"."outbox_event"');
     expect(rows).toEqual([{ type: 'identity.user.verified', aggregate_id: '11' }]);
+  });
+
+  it('bumps the keys the table gives a local change, which is never written to the outbox', async () => {
+    const [before] = await svc.ctx.versions.read(['read:12']);
+    const value = await svc.ctx.change(async (tx) => {
+      tx.create(Note, { text: 'read' });
+      return changed('done', local('noteRead', { userId: 12 }), local('noteHidden', { userId: 12 }));
+    });
+    expect(value).toBe('done');
+    expect(await svc.ctx.versions.read(['read:12'])).not.toEqual([before]);
+    expect(await count(outside(), 'note')).toBe(1);
+    expect(await count(outside(), 'outbox_event')).toBe(0);
+  });
+
+  it('refuses a local change the version table does not name, and keeps nothing of it', async () => {
+    await expect(keysMovedBy(incomplete, [local('noteHidden', { userId: 1 })], outside())).rejects.toThrow('The local change noteHidden is not in the service\'s version table');
+    await expect(keysMovedBy(undefined, [local('noteRead', { userId: 1 })], outside())).rejects.toThrow('noteRead');
   });
 
   it('keysMovedBy: the union of the keys, none for an unknown event or without a table', async () => {
