@@ -21,6 +21,7 @@ import { backfill } from './jobs/backfill-account-holders.ts';
 import { EMAIL_DIGESTS, EMAIL_DIGESTS_EVERY_MS, emailDigestsJob, sendEmailDigestJob } from './jobs/email-digest.ts';
 import { PURGE_EVERY_MS, PURGE_READ_NOTIFICATIONS, purgeReadNotificationsJob } from './jobs/purge-read-notifications.ts';
 import { consumers } from './events/consumers.ts';
+import { notificationVersions } from './domain/notification-versions.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { preferenceRoutes } from './routes/preferences.ts';
 import { personalDataRoutes } from './routes/personal-data.ts';
@@ -73,6 +74,7 @@ export function notificationService(
     entities: [NotificationSchema, AccountHolderSchema, ProjectionBackfillSchema, NotificationPreferenceSchema, DeletedAccountSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
+    versions: notificationVersions,
     jobs: [
       fanOutRequestNotificationJob(fanOutPageSize), backfill.job,
       emailDigestsJob(rules, now), sendEmailDigestJob({ rules, now, mailer, publicUrl: publicUrlOf(settings) }), purgeReadNotificationsJob(now),

@@ -4,7 +4,7 @@
  * accounts leave the fan-out at once, before the accounts service's removals arrive.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { NotificationVersions, type NotificationPersonalData } from '@puente/contracts';
+import type { NotificationPersonalData } from '@puente/contracts';
 import { AccountHolder } from './account-holders.ts';
 import { DeletedAccount } from './deleted-accounts.ts';
 import { Notification, notificationView } from './notification.ts';
@@ -15,11 +15,10 @@ export async function personalDataOf(em: EntityManager, userId: number): Promise
   return { notifications: notifications.map(notificationView), preferences: { emailDigest: await wantsEmailDigest(em, userId) } };
 }
 
-/** In the caller's transaction, as of `at` (the deletion); returns the version keys to bump once committed. */
-export async function eraseUser(em: EntityManager, userId: number, at: Date): Promise<string[]> {
+/** In the caller's transaction, as of `at` (the deletion). */
+export async function eraseUser(em: EntityManager, userId: number, at: Date): Promise<void> {
   await em.upsert(DeletedAccount, { userId, deletedAt: at }, { onConflictAction: 'ignore' });
   await em.nativeDelete(Notification, { userId });
   await em.nativeDelete(NotificationPreference, { userId });
   await em.nativeUpdate(AccountHolder, { userId }, { removed: true });
-  return [NotificationVersions.user(userId)];
 }

@@ -4,20 +4,17 @@
  * and its ratings that its parties are told of, and a user's deletion of their account. Each handler is idempotent on its own terms too (the platform's
  * inbox already skips a redelivered event; a notification is unique per user and source event).
  */
-import { addToOutbox, consume, makeEvent, type ConsumerContext } from '@puente/platform';
-import type { EventName, EventPayload } from '@puente/contracts';
+import { consume, makeEvent, type ConsumerContext } from '@puente/platform';
+import type { EventEnvelope, EventName, EventPayload } from '@puente/contracts';
 import { addHolders, removeHolder } from '../domain/account-holders.ts';
 import { notify } from '../domain/notify.ts';
 import * as told from '../domain/trade-notifications.ts';
 import { enqueueFanOutPage } from '../jobs/fan-out-request-notification.ts';
 import { eraseUser } from '../domain/personal-data.ts';
 
-/** A consumer that stores what `tell` says of the event, and bumps the told users' versions once committed. */
-function telling<N extends EventName>(event: N, tell: (payload: EventPayload<N>) => told.NewNotification[], also?: (payload: EventPayload<N>, ctx: ConsumerContext) => void) {
-  return consume(event, async (payload, ctx) => {
-    ctx.bumpAfterCommit(await notify(ctx.em, ctx.event.id, tell(payload)));
-    also?.(payload, ctx);
-  });
+/** A consumer that stores what `tell` says of the event and returns their announcements (and what `also` adds). */
+function telling<N extends EventName>(event: N, tell: (payload: EventPayload<N>) => told.NewNotification[], also?: (payload: EventPayload<N>) => EventEnvelope[]) {
+  return consume(event, async (payload, ctx: ConsumerContext) => [...await notify(ctx.em, ctx.event.id, tell(payload)), ...also?.(payload) ?? []]);
 }
 
 export const consumers = [
@@ -37,9 +34,8 @@ export const consumers = [
   }),
   telling('matchCreated', told.matchCreated),
   // Both parties' open tabs refresh their matches: bank details are available (read over HTTP, never on the bus).
-  telling('matchConfirmed', told.matchConfirmed, ({ matchId, requestId, requesterId, matcherId }, { em }) => {
-    addToOutbox(em, ...[requesterId, matcherId].map((userId) => makeEvent('matchAnnounced', matchId, { userId, matchId, requestId })));
-  }),
+  telling('matchConfirmed', told.matchConfirmed, ({ matchId, requestId, requesterId, matcherId }) =>
+    [requesterId, matcherId].map((userId) => makeEvent('matchAnnounced', matchId, { userId, matchId, requestId }))),
   telling('matchCompleted', told.matchCompleted),
   telling('matchCancelled', told.matchCancelled),
   telling('matchExpired', told.matchExpired),
@@ -50,7 +46,7 @@ export const consumers = [
   telling('requestExpired', told.requestExpired),
   telling('ratingSubmitted', told.ratingSubmitted),
   telling('subscriptionPaymentFailed', told.paymentFailed),
-  consume('userDeleted', async ({ userId }, { em, event, bumpAfterCommit }) => {
-    bumpAfterCommit(await eraseUser(em, userId, new Date(event.occurredAt)));
+  consume('userDeleted', async ({ userId }, { em, event }) => {
+    await eraseUser(em, userId, new Date(event.occurredAt));
   }),
 ];

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { Currency, DecimalString, formatNotification, Id } from '@puente/contracts';
-import { defineJob, type JobQueue } from '@puente/platform';
+import { changed, defineJob, type JobQueue } from '@puente/platform';
 import { notifyTakersPage } from '../domain/fan-out.ts';
 import { announce } from '../domain/notify.ts';
 
@@ -41,11 +41,10 @@ export function fanOutRequestNotificationJob(pageSize: number) {
     async handle(data, ctx) {
       const { eventId, requestId, ownerId, terms, afterUserId, excludedUserIds } = data;
       const content = formatNotification('en', 'exchange_request', { requestId, ...terms });
-      const { page, changed } = await ctx.transaction(async (tx) => {
+      const page = await ctx.change(async (tx) => {
         const stored = await notifyTakersPage(tx, { eventId, requestId, ownerId, afterUserId, excludedUserIds, content, params: terms }, pageSize);
-        return { page: stored, changed: announce(tx, stored.notified) };
+        return changed(stored, ...announce(stored.notified));
       });
-      await ctx.versions.bump(changed);
       ctx.logger.debug({ eventId, requestId, afterUserId, users: page.users, notified: page.notified.length }, 'exchange request fan-out page');
       if (page.users === pageSize && page.lastUserId !== null) await enqueueFanOutPage(ctx.jobs, { ...data, afterUserId: page.lastUserId });
     },

@@ -3,9 +3,8 @@
  * Unread ones stay whatever their age. Each user who lost some gets a new version, so their polled list answers anew.
  */
 import { z } from 'zod';
-import { NotificationVersions } from '@puente/contracts';
-import { defineJob, qualifiedTable, type ServiceContext } from '@puente/platform';
-import { Notification } from '../domain/notification.ts';
+import { defineJob, type ServiceContext } from '@puente/platform';
+import { purgeReadBatch } from '../domain/notification-transitions.ts';
 
 export const PURGE_READ_NOTIFICATIONS = 'purge-read-notifications';
 export const PURGE_EVERY_MS = 24 * 3600 * 1000;
@@ -13,18 +12,13 @@ export const READ_NOTIFICATIONS_KEPT_DAYS = 90;
 const BATCH = 1000;
 
 /** Deletes the read notifications created before `now` less 90 days; returns how many. */
-export async function purgeReadNotifications(ctx: Pick<ServiceContext, 'orm' | 'versions'>, now: Date): Promise<number> {
+export async function purgeReadNotifications(ctx: Pick<ServiceContext, 'change'>, now: Date): Promise<number> {
   const before = new Date(now.getTime() - READ_NOTIFICATIONS_KEPT_DAYS * 24 * 3600 * 1000);
-  const em = ctx.orm.em.fork();
-  const table = qualifiedTable(em, Notification);
   let purged = 0;
   for (;;) {
-    const rows = await em.execute<{ user_id: number }[]>(
-      `delete from ${table} where id in (select id from ${table} where read and created_at < ? order by id limit ?) returning user_id`,
-      [before, BATCH]);
-    purged += rows.length;
-    if (rows.length > 0) await ctx.versions.bump([...new Set(rows.map((r) => NotificationVersions.user(r.user_id)))]);
-    if (rows.length < BATCH) return purged;
+    const deleted = await ctx.change((tx) => purgeReadBatch(tx, before, BATCH));
+    purged += deleted;
+    if (deleted < BATCH) return purged;
   }
 }
 

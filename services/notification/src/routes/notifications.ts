@@ -4,15 +4,16 @@
  * (NotificationVersions.user), so an unchanged poll is a 304 that never reaches this service's database.
  */
 import type { FastifyInstance } from 'fastify';
-import { NotificationVersions, Routes } from '@puente/contracts';
+import { Routes } from '@puente/contracts';
 import { notFound, requireUser, serve, type ServiceContext } from '@puente/platform';
 import { Notification, notificationView } from '../domain/notification.ts';
+import { markAllRead, markRead } from '../domain/notification-transitions.ts';
 
 const routes = Routes.notification;
 export const NOTIFICATION_NOT_FOUND = 'Notification not found';
 export const ALL_MARKED_READ = 'All notifications marked as read';
 
-export function notificationRoutes({ versions }: Pick<ServiceContext, 'versions'>) {
+export function notificationRoutes(ctx: Pick<ServiceContext, 'change'>) {
   return async (app: FastifyInstance): Promise<void> => {
     /** Own notifications, newest first (by id: ids grow with creation; the (user_id, id) index serves it). */
     serve(app, routes.list, async (request, reply) => {
@@ -30,7 +31,7 @@ export function notificationRoutes({ versions }: Pick<ServiceContext, 'versions'
 
     serve(app, routes.readAll, async (request) => {
       const { userId } = requireUser(request);
-      if (await request.em.nativeUpdate(Notification, { userId, read: false }, { read: true }) > 0) await versions.bump([NotificationVersions.user(userId)]);
+      await ctx.change((tx) => markAllRead(tx, userId));
       return { message: ALL_MARKED_READ };
     });
 
@@ -39,12 +40,7 @@ export function notificationRoutes({ versions }: Pick<ServiceContext, 'versions'
       const { userId } = requireUser(request);
       const found = await request.em.findOne(Notification, { id: request.params.id, userId });
       if (!found) throw notFound(NOTIFICATION_NOT_FOUND);
-      if (!found.read) {
-        await request.em.nativeUpdate(Notification, { id: found.id, userId }, { read: true });
-        await versions.bump([NotificationVersions.user(userId)]);
-        found.read = true;
-      }
-      return notificationView(found);
+      return notificationView(found.read ? found : await ctx.change((tx) => markRead(tx, found)));
     });
   };
 }
