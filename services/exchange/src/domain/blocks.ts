@@ -1,11 +1,13 @@
 /**
  * Blocks between users (api/exchange-access.ts): a block hides each one's requests from the other in the market and
  * refuses an accept either way. Trades already under way are left to run (either party can still call off a pending
- * match). A block or unblock changes what the market shows both users: their `viewer` keys get new versions.
+ * match). A block or unblock changes what the market shows both users: it is a local change (blockChanged), whose
+ * keys the version table gives (market-version.ts).
  */
 import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
-import { ExchangeVersions, type BlockedUser } from '@puente/contracts';
-import { qualifiedTable } from '@puente/platform';
+import { BlockRefusal, MAX_BLOCKED_USERS, type BlockedUser } from '@puente/contracts';
+import { changed, conflict, qualifiedTable, type Changed } from '@puente/platform';
+import { local } from './market-version.ts';
 import { Trader } from './traders.ts';
 
 export const BlockSchema = defineEntity({
@@ -22,8 +24,25 @@ export const BlockSchema = defineEntity({
 export class Block extends BlockSchema.class {}
 BlockSchema.setClass(Block);
 
-/** The keys to bump once a block between these two users is made or lifted. */
-export const blockChangedKeys = (a: number, b: number): string[] => [ExchangeVersions.viewer(a), ExchangeVersions.viewer(b)];
+/** The blocker blocks `blockedId` (not themselves, a known user: the route checks); at most MAX_BLOCKED_USERS. */
+export async function block(tx: EntityManager, blockerId: number, blockedId: number, at: Date): Promise<Changed<void>> {
+  await lockPair(tx, blockerId, blockedId);
+  // Counted under the pair's lock only: two blocks at once may pass one over the limit, which only bounds a filter.
+  if (await tx.count(Block, { blockerId }) >= MAX_BLOCKED_USERS) {
+    throw conflict(`You can block at most ${MAX_BLOCKED_USERS} users: unblock someone first.`, BlockRefusal.tooMany);
+  }
+  await tx.insert(Block, { blockerId, blockedId, createdAt: at });
+  return changed(undefined, local('blockChanged', { blockerId, blockedId }));
+}
+
+/** The blocker lifts their block of `only`, or all their blocks; answers how many there were. */
+export async function liftBlocks(tx: EntityManager, blockerId: number, only?: number): Promise<Changed<number>> {
+  const where = only === undefined ? { blockerId } : { blockerId, blockedId: only };
+  const lifted = await tx.find(Block, where, { fields: ['blockedId'] });
+  if (lifted.length === 0) return changed(0);
+  await tx.nativeDelete(Block, where);
+  return changed(lifted.length, ...lifted.map((b) => local('blockChanged', { blockerId, blockedId: b.blockedId })));
+}
 
 /**
  * Serialises a block and an accept between the same two users (in the caller's transaction): an accept checked

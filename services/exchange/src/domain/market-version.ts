@@ -1,15 +1,16 @@
 /**
  * The versions behind the exchange service's polled lists (ExchangeVersions in @puente/contracts; platform
  * http/versions.ts): `market` — every open request and its poster's card, one list for everyone without blocks —,
- * `viewer:<id>` — what a user's blocks hide from their market (bumped by the block routes, domain/blocks.ts: a block
- * has no event) — and `trader:<id>` — a user's own requests and matches. The service's version table says which
- * keys each event moves: every event of a request or a match gives the market a new version and the trader key of
- * its parties; a card's change (consumed) the keys of the lists that show it. The platform bumps them once the
- * change or the consumed event is committed.
+ * `viewer:<id>` — what a user's blocks hide from their market — and `trader:<id>` — a user's own requests and
+ * matches. The service's version table says which keys each event and local change moves: every event of a request
+ * or a match gives the market a new version and the trader key of its parties; a card's change (consumed, or filled
+ * from identity's snapshot) the keys of the lists that show it; a block made or lifted (a local change: no other
+ * service hears of it) both users' viewer keys. The platform bumps them once the change or the consumed event is
+ * committed.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ExchangeVersions } from '@puente/contracts';
-import type { VersionTable } from '@puente/platform';
+import { localChanges, type VersionTable } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
 import { Trader } from './traders.ts';
 
@@ -28,8 +29,17 @@ export async function cardChangedKeys(em: EntityManager, userId: number): Promis
 const ownersKeys = ({ userId }: { userId: number }) => changedKeys([userId]);
 const partiesKeys = ({ requesterId, matcherId }: { requesterId: number; matcherId: number }) => changedKeys([requesterId, matcherId]);
 
-/** Which polled keys each event the service publishes or consumes moves (evaluated in the transaction, bumped after it). */
-export const exchangeVersions: VersionTable = {
+type ExchangeChanges = {
+  /** A block between these users was made or lifted (domain/blocks.ts). */
+  blockChanged: { blockerId: number; blockedId: number };
+  /** These users' cards were filled from identity's snapshot (jobs/backfill-projections.ts). */
+  cardsFilled: { userIds: number[] };
+};
+
+export const local = localChanges<ExchangeChanges>();
+
+/** Which polled keys each event the service publishes or consumes, and each local change, moves (evaluated in the transaction, bumped after it). */
+export const exchangeVersions: VersionTable<ExchangeChanges> = {
   requestCreated: ownersKeys,
   requestCancelled: ownersKeys,
   requestCompleted: ownersKeys,
@@ -54,4 +64,8 @@ export const exchangeVersions: VersionTable = {
   },
   // A deleted user's card; the trades their deletion ended move their parties' keys by their own events.
   userDeleted: ({ userId }, em) => cardChangedKeys(em, userId),
+  local: {
+    blockChanged: ({ blockerId, blockedId }) => [ExchangeVersions.viewer(blockerId), ExchangeVersions.viewer(blockedId)],
+    cardsFilled: ({ userIds }) => changedKeys(userIds),
+  },
 };

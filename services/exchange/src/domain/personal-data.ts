@@ -11,7 +11,7 @@ import { DeletedUser, type EventEnvelope, type ExchangePersonalData } from '@pue
 import { changed, type Changed } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
-import { Block, blockChangedKeys, blockedBy } from './blocks.ts';
+import { blockedBy, liftBlocks } from './blocks.ts';
 import { ChatMessage, chatViews, eraseFromChats } from './chat.ts';
 import { disputesInPersonalData, eraseFromDisputes } from './disputes.ts';
 import type { ChatFiles } from './chat-attachments.ts';
@@ -43,17 +43,15 @@ export async function matchesInProgress(em: EntityManager, userId: number): Prom
 
 /**
  * Anonymises the user's card and ends what they had open, in the caller's transaction, as of `at` (the deletion).
- * Returns the events caused, and the viewer keys of the blocks it lifted to bump (a block has no event: the version
- * table cannot know them; the card and the trades ended move their keys by the table). A confirmed match is left as it
+ * Returns what it caused: the trades' events and the blocks it lifted. A confirmed match is left as it
  * is: identity refuses a deletion while one exists, so only one confirmed in the moment between could be found here,
  * and its partner may still complete it.
  */
-export async function eraseUser(tx: EntityManager, files: ChatFiles, userId: number, at: Date): Promise<Changed<string[]>> {
+export async function eraseUser(tx: EntityManager, files: ChatFiles, userId: number, at: Date): Promise<Changed<void>> {
   const trader = await traderRow(tx, userId);
   Object.assign(trader, { firstName: DeletedUser.firstName, lastName: DeletedUser.lastName, profileImageUrl: null, profileAsOf: at, deletedAt: at });
   // Whom they blocked is their data; blocks of them by others stay (a deleted user trades no more anyway).
-  const blocked = await tx.find(Block, { blockerId: userId }, { fields: ['blockedId'] });
-  await tx.nativeDelete(Block, { blockerId: userId });
+  const lifted = await liftBlocks(tx, userId);
   await eraseFromChats(tx, files, userId, DeletedUser.firstName);
   await eraseFromDisputes(tx, userId);
   const events: EventEnvelope[] = [];
@@ -69,5 +67,5 @@ export async function eraseUser(tx: EntityManager, files: ChatFiles, userId: num
     events.push(...await cancelTrade(tx, trade.match, trade.request, userId, 'withdrawn', at));
   }
   await tx.flush();
-  return changed([...new Set(blocked.flatMap((b) => blockChangedKeys(userId, b.blockedId)))], ...events);
+  return changed(undefined, ...events, ...lifted.local);
 }

@@ -86,9 +86,8 @@ export const consumers = (files: ChatFiles) => [
     await em.nativeDelete(TraderAccount, { accountId });
   }),
   // Their card shows a deleted user from now on; what they had open to trade ends (domain/personal-data.ts).
-  consume('userDeleted', async ({ userId }, { em, event, bumpAfterCommit }) => {
-    const erased = await eraseUser(em, files, userId, new Date(event.occurredAt));
-    bumpAfterCommit(erased.value); // the lifted blocks' viewer keys: a block has no event
-    return erased.events;
+  consume('userDeleted', async ({ userId }, { em, event }) => {
+    const { events, local } = await eraseUser(em, files, userId, new Date(event.occurredAt));
+    return [...events, ...local];
   }),
 ];

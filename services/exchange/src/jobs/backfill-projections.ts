@@ -8,9 +8,9 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Routes, type User } from '@puente/contracts';
-import { projectionBackfill, readSnapshot } from '@puente/platform';
+import { changed, projectionBackfill, readSnapshot } from '@puente/platform';
+import { local } from '../domain/market-version.ts';
 import { Trader, TraderAccount } from '../domain/traders.ts';
-import { ExchangeVersions } from '@puente/contracts';
 
 function applyUser(em: EntityManager, existing: Trader | undefined, u: User, asOf: Date): void {
   const trader = existing ?? em.create(Trader, { userId: u.id });
@@ -31,11 +31,11 @@ function applyUser(em: EntityManager, existing: Trader | undefined, u: User, asO
 export const backfill = projectionBackfill('backfill-projections', {
   users: (ctx) => readSnapshot(ctx, 'identity', Routes.identity.internalUsers, (u) => u.id, async (users) => {
     const asOf = new Date();
-    await ctx.orm.em.fork().transactional(async (tx) => {
+    await ctx.change(async (tx) => {
       const existing = new Map((await tx.find(Trader, { userId: { $in: users.map((u) => u.id) } })).map((t) => [t.userId, t]));
       for (const u of users) applyUser(tx, existing.get(u.id), u, asOf);
+      return changed(undefined, local('cardsFilled', { userIds: users.map((u) => u.id) }));
     });
-    await ctx.versions.bump([ExchangeVersions.market, ...users.map((u) => ExchangeVersions.trader(u.id))]); // their cards changed
   }),
   'account-currencies': (ctx) => readSnapshot(ctx, 'accounts', Routes.accounts.accountCurrencies, (a) => a.accountId, async (accounts) => {
     await ctx.orm.em.fork().upsertMany(TraderAccount, accounts, { onConflictAction: 'ignore' });

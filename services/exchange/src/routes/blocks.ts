@@ -1,9 +1,9 @@
 /** /api/blocked-users: block a user, unblock them, list whom the caller blocked (domain/blocks.ts). */
 import type { FastifyInstance } from 'fastify';
 import { UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import { BlockRefusal, MAX_BLOCKED_USERS, Routes } from '@puente/contracts';
+import { BlockRefusal, Routes } from '@puente/contracts';
 import { conflict, fieldInvalid, notFound, requireUser, serve } from '@puente/platform';
-import { Block, blockChangedKeys, blockedBy, lockPair } from '../domain/blocks.ts';
+import { block, blockedBy, liftBlocks } from '../domain/blocks.ts';
 import { Trader } from '../domain/traders.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -21,20 +21,11 @@ export function blockRoutes({ ctx, now }: RouteDeps) {
       const user = await request.em.findOne(Trader, { userId: target }, { fields: ['deletedAt'] });
       if (!user || user.deletedAt) throw notFound('User not found');
       try {
-        // Not ctx.transaction: a block changes no request, so the market's shared version stays as it is.
-        await request.em.fork().transactional(async (tx) => {
-          await lockPair(tx, userId, target);
-          // Counted under the pair's lock only: two blocks at once may pass one over the limit, which only bounds a filter.
-          if (await tx.count(Block, { blockerId: userId }) >= MAX_BLOCKED_USERS) {
-            throw conflict(`You can block at most ${MAX_BLOCKED_USERS} users: unblock someone first.`, BlockRefusal.tooMany);
-          }
-          await tx.insert(Block, { blockerId: userId, blockedId: target, createdAt: now() });
-        });
+        await ctx.change((tx) => block(tx, userId, target, now()));
       } catch (err) {
         if (err instanceof UniqueConstraintViolationException) throw conflict('You have already blocked this user', BlockRefusal.alreadyBlocked);
         throw err;
       }
-      await ctx.versions.bump(blockChangedKeys(userId, target));
       const [blocked] = await blockedBy(request.em, userId, target);
       return blocked!;
     });
@@ -43,9 +34,7 @@ export function blockRoutes({ ctx, now }: RouteDeps) {
     serve(app, routes.unblockUser, async (request) => {
       const { userId } = requireUser(request);
       const target = request.params.userId;
-      const removed = await request.em.nativeDelete(Block, { blockerId: userId, blockedId: target });
-      if (removed === 0) throw notFound('You have not blocked this user');
-      await ctx.versions.bump(blockChangedKeys(userId, target));
+      if (await ctx.change((tx) => liftBlocks(tx, userId, target)) === 0) throw notFound('You have not blocked this user');
     });
   };
 }
