@@ -4,9 +4,9 @@
  * hasBothAccounts and the exchange and notification projections follow).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AccountsPersonalData } from '@puente/contracts';
-import { addToOutbox, makeEvent } from '@puente/platform';
+import type { AccountsPersonalData, EventEnvelope } from '@puente/contracts';
 import { BankAccount, toBankAccountViews } from './bank-account.ts';
+import { removeBankAccount } from './bank-account-changes.ts';
 import { setProfileNames } from './profile-name.ts';
 import type { BankCipher } from './encryption.ts';
 
@@ -19,13 +19,12 @@ export async function personalDataOf(em: EntityManager, cipher: BankCipher, user
  * Deletes the user's bank accounts in the caller's transaction, trade locks or not: identity refuses a deletion while
  * a match is in progress, and what slipped past it in the moment between is no reason to keep a deleted user's details.
  * Their profile name is blanked as of `at` (the deletion), so an older name arriving later never brings it back.
+ * Returns the removals' events.
  */
-export async function eraseUser(em: EntityManager, userId: number, at: Date): Promise<void> {
+export async function eraseUser(em: EntityManager, userId: number, at: Date): Promise<EventEnvelope[]> {
   await setProfileNames(em, [{ userId, firstName: '', lastName: '' }], at);
   const accounts = await em.find(BankAccount, { userId });
-  for (const a of accounts) {
-    addToOutbox(em, makeEvent('bankAccountRemoved', a.id, { accountId: a.id, userId, currency: a.currency }));
-    em.remove(a);
-  }
+  const events = accounts.flatMap((a) => removeBankAccount(em, a));
   await em.flush();
+  return events;
 }

@@ -22,5 +22,5 @@ export const consumers = [
   consume('userProfileUpdated', async ({ userId, firstName, lastName }, { em, event }) => {
     await setProfileNames(em, [{ userId, firstName, lastName }], new Date(event.occurredAt));
   }),
-  consume('userDeleted', async ({ userId }, { em, event }) => { await eraseUser(em, userId, new Date(event.occurredAt)); }),
+  consume('userDeleted', async ({ userId }, { em, event }) => eraseUser(em, userId, new Date(event.occurredAt))),
 ];

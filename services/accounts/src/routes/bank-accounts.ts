@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import { Routes, accountNumberProblem, normalizeAccountNumber, type Currency } from '@puente/contracts';
-import { addToOutbox, conflict, fieldInvalid, makeEvent, notFound, requireUser, serve, type ServiceContext } from '@puente/platform';
-import { BankAccount, reseal, sealNewAccount, toBankAccountViews } from '../domain/bank-account.ts';
+import { Routes, type Currency } from '@puente/contracts';
+import { changed, conflict, notFound, requireUser, serve, type ServiceContext } from '@puente/platform';
+import { BankAccount, toBankAccountViews } from '../domain/bank-account.ts';
+import { addBankAccount, removeBankAccount, updateBankAccount } from '../domain/bank-account-changes.ts';
 import type { BankCipher } from '../domain/encryption.ts';
 import { assertNotInExchange } from '../domain/trade-lock.ts';
 
@@ -11,8 +12,8 @@ const NOT_FOUND = 'Bank account not found';
 const routes = Routes.accounts;
 
 /**
- * /api/bank-accounts: the signed-in user's own accounts, and only theirs (another user's id answers 404). Changes
- * and their events (ids, owner, currency; never details) are written in one transaction. While the user is a party
+ * /api/bank-accounts: the signed-in user's own accounts, and only theirs (another user's id answers 404). Each
+ * change (domain/bank-account-changes.ts) and its event are written in one transaction. While the user is a party
  * of a match in progress their accounts cannot be edited or deleted (409), so a payment cannot be redirected.
  */
 export function bankAccountRoutes(ctx: ServiceContext, cipher: BankCipher) {
@@ -28,12 +29,7 @@ export function bankAccountRoutes(ctx: ServiceContext, cipher: BankCipher) {
       const input = request.body;
       if (await request.em.count(BankAccount, { userId, currency: input.currency }) > 0) throw alreadyHave(input.currency);
       try {
-        const account = await ctx.transaction(async (tx) => {
-          const created = tx.create(BankAccount, sealNewAccount(cipher, userId, input));
-          await tx.flush();
-          addToOutbox(tx, makeEvent('bankAccountAdded', created.id, { accountId: created.id, userId, currency: created.currency }));
-          return created;
-        });
+        const account = await ctx.change((tx) => addBankAccount(tx, cipher, userId, input));
         const [view] = await toBankAccountViews(request.em, cipher, [account]);
         return view!;
       } catch (err) {
@@ -43,26 +39,15 @@ export function bankAccountRoutes(ctx: ServiceContext, cipher: BankCipher) {
       }
     });
 
-    /**
-     * Only bankName, accountNumber and accountHolder change (anything else sent is stripped by the contract), so the
-     * currency never does. The account number is checked by its currency's rule once the account is found, and the
-     * details are sealed again with the current key.
-     */
+    /** Anything but bankName, accountNumber and accountHolder is stripped by the contract. */
     serve(app, routes.update, async (request) => {
       const { userId } = requireUser(request);
       const changes = request.body;
-      const account = await ctx.transaction(async (tx) => {
+      const account = await ctx.change(async (tx) => {
         const found = await tx.findOne(BankAccount, { id: request.params.id, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         if (!found) throw notFound(NOT_FOUND);
         await assertNotInExchange(tx, userId);
-        const problem = accountNumberProblem(found.currency, changes.accountNumber);
-        if (problem) throw fieldInvalid('accountNumber', problem);
-        found.bankName = changes.bankName;
-        found.accountHolder = changes.accountHolder;
-        found.accountNumberSealed = cipher.seal('accountNumber', userId, normalizeAccountNumber(found.currency, changes.accountNumber));
-        reseal(cipher, found);
-        addToOutbox(tx, makeEvent('bankAccountUpdated', found.id, { accountId: found.id, userId, currency: found.currency }));
-        return found;
+        return changed(found, ...updateBankAccount(cipher, found, changes));
       });
       const [view] = await toBankAccountViews(request.em, cipher, [account]);
       return view!;
@@ -70,12 +55,11 @@ export function bankAccountRoutes(ctx: ServiceContext, cipher: BankCipher) {
 
     serve(app, routes.remove, async (request) => {
       const { userId } = requireUser(request);
-      await ctx.transaction(async (tx) => {
+      await ctx.change(async (tx) => {
         const found = await tx.findOne(BankAccount, { id: request.params.id, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         if (!found) throw notFound(NOT_FOUND);
         await assertNotInExchange(tx, userId);
-        addToOutbox(tx, makeEvent('bankAccountRemoved', found.id, { accountId: found.id, userId, currency: found.currency }));
-        tx.remove(found);
+        return changed(undefined, ...removeBankAccount(tx, found));
       });
     });
   };
