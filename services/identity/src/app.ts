@@ -154,11 +154,8 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
     },
     async onStart(ctx) {
       await ownMailer?.start(ctx.logger);
-      const admin = await seedAdmin(ctx.orm.em.fork(), settings);
-      if (admin) {
-        ctx.relay.kick();
-        printAdminBanner(admin, opts.printAdmin);
-      }
+      const admin = await ctx.change((tx) => seedAdmin(tx, settings));
+      if (admin) printAdminBanner(admin, opts.printAdmin);
     },
   });
 }

@@ -5,33 +5,32 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { addToOutbox, makeEvent } from '@puente/platform';
+import { changed, type Changed } from '@puente/platform';
 import { User, normaliseEmail } from './user.ts';
 import { hashPassword } from './passwords.ts';
 import { newReferralCode, normaliseReferralCode } from './referral-codes.ts';
+import { registered } from './user-transitions.ts';
 
 export interface AdminSettings { ADMIN_EMAIL?: string | undefined; ADMIN_PASSWORD?: string | undefined; ADMIN_REFERRAL_CODE?: string | undefined }
 
 export interface SeededAdmin { email: string; password: string; referralCode: string; passwordGenerated: boolean }
 
-/** Creates the admin if there is none; returns what to print, or null when an admin already existed. */
-export async function seedAdmin(em: EntityManager, settings: AdminSettings): Promise<SeededAdmin | null> {
-  return em.transactional(async (tx) => {
-    if (await tx.count(User, { role: 'admin' }) > 0) return null;
-    const email = normaliseEmail(settings.ADMIN_EMAIL ?? 'admin@puente.local');
-    const passwordGenerated = !settings.ADMIN_PASSWORD;
-    const password = settings.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');
-    const referralCode = settings.ADMIN_REFERRAL_CODE ? normaliseReferralCode(settings.ADMIN_REFERRAL_CODE) : newReferralCode();
-    const admin = tx.create(User, {
-      email, passwordHash: await hashPassword(password), firstName: 'Puente', lastName: 'Admin', profileImageUrl: null,
-      role: 'admin', referralCode, referredById: null, emailVerified: true, trustRating: null,
-    });
-    await tx.flush();
-    addToOutbox(tx, makeEvent('userRegistered', admin.id, {
-      userId: admin.id, firstName: admin.firstName, lastName: admin.lastName, role: 'admin', referrerId: null,
-    }));
-    return { email, password, referralCode, passwordGenerated };
+/**
+ * Creates the admin if there is none, in the caller's transaction (ServiceContext.change): what to print and the
+ * registration's event, or null when an admin already existed.
+ */
+export async function seedAdmin(tx: EntityManager, settings: AdminSettings): Promise<Changed<SeededAdmin | null>> {
+  if (await tx.count(User, { role: 'admin' }) > 0) return changed(null);
+  const email = normaliseEmail(settings.ADMIN_EMAIL ?? 'admin@puente.local');
+  const passwordGenerated = !settings.ADMIN_PASSWORD;
+  const password = settings.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');
+  const referralCode = settings.ADMIN_REFERRAL_CODE ? normaliseReferralCode(settings.ADMIN_REFERRAL_CODE) : newReferralCode();
+  const admin = tx.create(User, {
+    email, passwordHash: await hashPassword(password), firstName: 'Puente', lastName: 'Admin', profileImageUrl: null,
+    role: 'admin', referralCode, referredById: null, emailVerified: true, trustRating: null,
   });
+  await tx.flush();
+  return changed({ email, password, referralCode, passwordGenerated }, ...registered(admin));
 }
 
 export function printAdminBanner(admin: SeededAdmin, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): void {

@@ -1,10 +1,11 @@
 /** Turning a verified sign-up (email token or Google) into a user, and the referral codes that let people in. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Language } from '@puente/contracts';
-import { addToOutbox, makeEvent } from '@puente/platform';
+import { changed, type Changed } from '@puente/platform';
 import { NOT_DELETED, User } from './user.ts';
 import { Referral } from './referral.ts';
 import { newReferralCode, normaliseReferralCode } from './referral-codes.ts';
+import { registered } from './user-transitions.ts';
 
 /** The user owning a referral code (case and surrounding spaces ignored), or null; a deleted account refers nobody. */
 export async function findReferrer(em: EntityManager, code: string): Promise<{ id: number } | null> {
@@ -32,8 +33,11 @@ export interface NewUser {
   language?: Language;
 }
 
-/** Creates the (verified) user with its own referral code, records the referral and announces the registration. */
-export async function registerUser(tx: EntityManager, data: NewUser): Promise<User> {
+/**
+ * Creates the (verified) user with its own referral code and records the referral, in the caller's transaction;
+ * returns the user with the registration's event, for the caller's ServiceContext.change to write.
+ */
+export async function registerUser(tx: EntityManager, data: NewUser): Promise<Changed<User>> {
   const user = tx.create(User, {
     email: data.email, passwordHash: data.passwordHash, firstName: data.firstName, lastName: data.lastName,
     profileImageUrl: data.profileImageUrl, role: 'user', referralCode: await unusedReferralCode(tx),
@@ -42,9 +46,6 @@ export async function registerUser(tx: EntityManager, data: NewUser): Promise<Us
   });
   await tx.flush();
   tx.create(Referral, { referrerId: data.referrerId, referredId: user.id });
-  addToOutbox(tx, makeEvent('userRegistered', user.id, {
-    userId: user.id, firstName: user.firstName, lastName: user.lastName, role: 'user', referrerId: data.referrerId,
-  }));
   await tx.flush();
-  return user;
+  return changed(user, ...registered(user));
 }

@@ -5,11 +5,12 @@
 import type { FastifyInstance } from 'fastify';
 import { LockMode } from '@mikro-orm/postgresql';
 import { Routes, TOTP_REQUIRED, TwoFactorMessages } from '@puente/contracts';
-import { AppError, SESSION_ACTION_HEADER, addToOutbox, makeEvent, requireUser, serve, unauthorized } from '@puente/platform';
+import { AppError, SESSION_ACTION_HEADER, changed, requireUser, serve, unauthorized } from '@puente/platform';
 import { NOT_DELETED, User, normaliseEmail } from '../domain/user.ts';
 import { PendingSignup } from '../domain/pending-signup.ts';
 import { verifyPassword } from '../domain/passwords.ts';
 import { currentUserView } from '../domain/views.ts';
+import { editProfile } from '../domain/user-transitions.ts';
 import { clientMeta, failureReason, loginAttempt, rawEmail, recordFailure } from '../domain/attempts.ts';
 import { failureWait, refusedFor, withFailure } from '../domain/failure-limit.ts';
 import { noteLoginDevice } from '../jobs/send-new-device-alert.ts';
@@ -73,9 +74,10 @@ export async function authRoutes(app: FastifyInstance, { ctx, config }: RouteDep
     if (await twoFactorOn(request.em, user.id)) {
       return { message: TwoFactorMessages.codeRequested, code: TOTP_REQUIRED, challenge: signChallenge(config.twoFactor.challengeKey, user.id, 'password') };
     }
-    await ctx.transaction(async (tx) => {
-      addToOutbox(tx, loginAttempt({ email, method: 'password', status: 'success', failureReason: null, userId: user.id, ...clientMeta(request) }));
+    await ctx.change(async (tx) => {
+      const attempt = loginAttempt({ email, method: 'password', status: 'success', failureReason: null, userId: user.id, ...clientMeta(request) });
       await noteLoginDevice(tx, ctx.jobs, user.id, clientMeta(request));
+      return changed(undefined, attempt);
     });
     reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction({ action: 'grant', userId: user.id, role: user.role }));
     return { message: 'Login successful' };
@@ -97,21 +99,13 @@ export async function authRoutes(app: FastifyInstance, { ctx, config }: RouteDep
   serve(app, routes.editCurrentUser, async (request) => {
     const { userId } = requireUser(request);
     const input = request.body;
-    return ctx.transaction(async (tx) => {
+    return ctx.change(async (tx) => {
       // A deleted account is not renamed by a request already on its way: its names would come back everywhere.
       const user = await tx.findOne(User, { id: userId, ...NOT_DELETED });
       if (!user) throw unauthorized();
-      if (input.firstName !== undefined) user.firstName = input.firstName;
-      if (input.lastName !== undefined) user.lastName = input.lastName;
-      if (input.language !== undefined) user.language = input.language;
+      const events = editProfile(user, input);
       await tx.flush();
-      // Other services keep names, not the language (they read it from GET /internal/users when they write an email).
-      if (input.firstName !== undefined || input.lastName !== undefined) {
-        addToOutbox(tx, makeEvent('userProfileUpdated', user.id, {
-          userId: user.id, firstName: user.firstName, lastName: user.lastName, profileImageUrl: user.profileImageUrl ?? null,
-        }));
-      }
-      return currentUserView(user);
+      return changed(currentUserView(user), ...events);
     });
   });
 

@@ -9,11 +9,12 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Routes, type GoogleLoginFailure } from '@puente/contracts';
-import { SESSION_ACTION_HEADER, addToOutbox, serve } from '@puente/platform';
+import { SESSION_ACTION_HEADER, changed, serve } from '@puente/platform';
 import { User, normaliseEmail } from '../domain/user.ts';
 import { PendingSignup } from '../domain/pending-signup.ts';
 import { normaliseReferralCode } from '../domain/referral-codes.ts';
 import { findReferrer, registerUser } from '../domain/registration.ts';
+import { linkGoogleAccount } from '../domain/user-transitions.ts';
 import {
   GoogleFlowError, OAUTH_COOKIE, OAUTH_COOKIE_PATH, OAUTH_COOKIE_TTL_SECONDS, newFlow, openFlow, sealFlow, type GoogleIdentity,
 } from '../domain/google.ts';
@@ -96,14 +97,13 @@ export async function googleRoutes(app: FastifyInstance, { ctx, config, google }
         if (await twoFactorOn(request.em, existing.id)) {
           return reply.redirect(`/login?challenge=${encodeURIComponent(signChallenge(config.twoFactor.challengeKey, existing.id, 'google'))}`, 302);
         }
-        user = await ctx.transaction(async (tx) => {
+        user = await ctx.change(async (tx) => {
           const u = await tx.findOneOrFail(User, { id: existing.id });
-          u.googleSubject ??= identity.subject;
-          u.emailVerified = true; // Google vouches for this address
+          linkGoogleAccount(u, identity.subject);
           await tx.flush();
-          addToOutbox(tx, loginAttempt({ email, method: 'google', status: 'success', failureReason: null, userId: u.id, ...meta }));
+          const attempt = loginAttempt({ email, method: 'google', status: 'success', failureReason: null, userId: u.id, ...meta });
           await noteLoginDevice(tx, ctx.jobs, u.id, meta);
-          return u;
+          return changed(u, attempt);
         });
       } else {
         if (!flow.referralCode) return fail('referral_required');
@@ -115,17 +115,18 @@ export async function googleRoutes(app: FastifyInstance, { ctx, config, google }
           }));
           return fail('invalid_referral_code');
         }
-        user = await ctx.transaction(async (tx) => {
+        user = await ctx.change(async (tx) => {
           await tx.nativeDelete(PendingSignup, { email }); // a Google sign-up supersedes one waiting for its token
-          const u = await registerUser(tx, {
+          const { value: u, events } = await registerUser(tx, {
             email, passwordHash: null, ...names(identity, email), profileImageUrl: identity.picture && identity.picture.length <= 255 ? identity.picture : null,
             referrerId: referrer.id, googleSubject: identity.subject, language: flow.language,
           });
-          addToOutbox(tx,
+          const attempts = [
             signupAttempt({ email, step: 'verify', status: 'completed', failureReason: null, referralCode, userId: u.id, ...meta }),
-            loginAttempt({ email, method: 'google', status: 'success', failureReason: null, userId: u.id, ...meta }));
+            loginAttempt({ email, method: 'google', status: 'success', failureReason: null, userId: u.id, ...meta }),
+          ];
           await noteLoginDevice(tx, ctx.jobs, u.id, meta); // the first device of a new user: recorded, not alerted
-          return u;
+          return changed(u, ...events, ...attempts);
         });
       }
       reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction({ action: 'grant', userId: user.id, role: user.role }));

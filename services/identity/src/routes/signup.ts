@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Routes } from '@puente/contracts';
-import { AppError, addToOutbox, conflict, serve } from '@puente/platform';
+import { AppError, changed, conflict, serve } from '@puente/platform';
 import { User, normaliseEmail } from '../domain/user.ts';
 import { PendingSignup } from '../domain/pending-signup.ts';
 import { hashPassword } from '../domain/passwords.ts';
@@ -43,14 +43,14 @@ export async function signupRoutes(app: FastifyInstance, { ctx, config, deliverT
     const language = input.language ?? 'en';
     const token = newToken();
     const passwordHash = await hashPassword(input.password);
-    await ctx.transaction(async (tx) => {
+    await ctx.change(async (tx) => {
       // Signing up again before verifying replaces the pending sign-up (and voids its token).
       await tx.nativeDelete(PendingSignup, { email });
       tx.create(PendingSignup, {
         email, passwordHash, firstName: input.firstName, lastName: input.lastName, referrerId: referrer.id,
         referralCode, language, tokenHash: tokenHash(token), expiresAt: new Date(Date.now() + SIGNUP_TOKEN_TTL_MS),
       });
-      addToOutbox(tx, signupAttempt({ email, step: 'request', status: 'pending', failureReason: null, referralCode, ...clientMeta(request) }));
+      return changed(undefined, signupAttempt({ email, step: 'request', status: 'pending', failureReason: null, referralCode, ...clientMeta(request) }));
     });
     try {
       await deliverToken({ kind: 'verification', to: email, language, token, link: `${config.publicUrl}/verify-email?token=${token}` });
@@ -80,15 +80,16 @@ export async function signupRoutes(app: FastifyInstance, { ctx, config, deliverT
     const { email, referralCode } = pending;
     verifying.set(request, { email, referralCode });
     if (pending.expiresAt.getTime() <= Date.now()) throw new AppError(400, 'expired_token', SIGNUP_TOKEN_EXPIRED);
-    await ctx.transaction(async (tx) => {
+    await ctx.change(async (tx) => {
       // Claiming the row makes the token single-use even when two verifications race.
       if (await tx.nativeDelete(PendingSignup, { id: pending.id }) === 0) throw new AppError(400, 'invalid_token', SIGNUP_TOKEN_INVALID);
       if (await tx.count(User, { email }) > 0) throw emailTaken();
-      const user = await registerUser(tx, {
+      const { value: user, events } = await registerUser(tx, {
         email, passwordHash: pending.passwordHash, firstName: pending.firstName, lastName: pending.lastName,
         profileImageUrl: null, referrerId: pending.referrerId, language: pending.language,
       });
-      addToOutbox(tx, signupAttempt({ email, step: 'verify', status: 'completed', failureReason: null, referralCode, userId: user.id, ...clientMeta(request) }));
+      return changed(user, ...events,
+        signupAttempt({ email, step: 'verify', status: 'completed', failureReason: null, referralCode, userId: user.id, ...clientMeta(request) }));
     });
     return { message: 'Your account is verified. You can now log in.' };
   }, {

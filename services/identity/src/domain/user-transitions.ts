@@ -1,0 +1,40 @@
+/**
+ * The changes of a user that other services hear of, each returning the events it caused: registration (a user just
+ * stored, its id known), a profile edit, and a Google account linked at sign-in (announced by the login attempt, not
+ * here). Callers write the events with ServiceContext.change. Erasure is personal-data.ts eraseUser.
+ */
+import type { EventEnvelope, Language } from '@puente/contracts';
+import { makeEvent } from '@puente/platform';
+import type { User } from './user.ts';
+
+export interface ProfileEdit { firstName?: string | undefined; lastName?: string | undefined; language?: Language | undefined }
+
+/** A user just stored joins: other services keep their names and who referred them. */
+export function registered(user: User): EventEnvelope[] {
+  return [makeEvent('userRegistered', user.id, {
+    userId: user.id, firstName: user.firstName, lastName: user.lastName, role: user.role, referrerId: user.referredById ?? null,
+  })];
+}
+
+/**
+ * The user edits their names and language (the fields given). Other services keep names, not the language (they read
+ * it from GET /internal/users when they write an email), so only an edit naming a name is announced.
+ */
+export function editProfile(user: User, edit: ProfileEdit): EventEnvelope[] {
+  if (edit.firstName !== undefined) user.firstName = edit.firstName;
+  if (edit.lastName !== undefined) user.lastName = edit.lastName;
+  if (edit.language !== undefined) user.language = edit.language;
+  if (edit.firstName === undefined && edit.lastName === undefined) return [];
+  return [makeEvent('userProfileUpdated', user.id, {
+    userId: user.id, firstName: user.firstName, lastName: user.lastName, profileImageUrl: user.profileImageUrl ?? null,
+  })];
+}
+
+/**
+ * A Google sign-in of an existing user: the Google account is linked if none was (the caller refuses one linked to
+ * another), and the email counts as verified since Google vouches for it.
+ */
+export function linkGoogleAccount(user: User, subject: string): void {
+  user.googleSubject ??= subject;
+  user.emailVerified = true;
+}
