@@ -5,8 +5,8 @@
  * email are dropped from its outbox. The deletion is announced (identity.user.deleted) for every other service to erase what it holds.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DeletedUser, type IdentityPersonalData } from '@puente/contracts';
-import { OutboxEvent, addToOutbox, makeEvent } from '@puente/platform';
+import { DeletedUser, type EventEnvelope, type IdentityPersonalData } from '@puente/contracts';
+import { OutboxEvent, makeEvent } from '@puente/platform';
 import { User } from './user.ts';
 import { PasswordReset } from './password-reset.ts';
 import { VerificationRequest } from './verification-request.ts';
@@ -32,10 +32,11 @@ export async function personalDataOf(em: EntityManager, user: User): Promise<Ide
 }
 
 /**
- * Anonymises the user in the caller's transaction. The trade record, ratings counts and who referred whom stay: they
- * are ids and numbers other people's records add up to, and say nothing of who the person was.
+ * Anonymises the user in the caller's transaction and returns the deletion's event for its ServiceContext.change to
+ * write. The trade record, ratings counts and who referred whom stay: they are ids and numbers other people's records
+ * add up to, and say nothing of who the person was.
  */
-export async function eraseUser(tx: EntityManager, user: User): Promise<void> {
+export async function eraseUser(tx: EntityManager, user: User): Promise<EventEnvelope[]> {
   const { id, email } = user;
   await tx.nativeDelete(PasswordReset, { userId: id });
   await tx.nativeDelete(VerificationRequest, { userId: id });
@@ -51,5 +52,5 @@ export async function eraseUser(tx: EntityManager, user: User): Promise<void> {
   // Published events about the user (registered, profile-updated, verified: keyed by the id) and their attempts
   // (keyed by the email) held names, emails, IPs and user agents; the ones still to publish go out first.
   await tx.nativeDelete(OutboxEvent, { publishedAt: { $ne: null }, aggregateId: { $in: [String(id), email] } });
-  addToOutbox(tx, makeEvent('userDeleted', id, { userId: id }));
+  return [makeEvent('userDeleted', id, { userId: id })];
 }

@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { LockMode } from '@mikro-orm/postgresql';
 import { AccountDeletionMessages as Says, Routes, ValidationMessages, type ApiRoute, type ServiceName } from '@puente/contracts';
 import {
-  AppError, SESSION_ACTION_HEADER, callRoute, conflict, forbidden, requireUser, serve, unauthorized, type ServiceContext,
+  AppError, SESSION_ACTION_HEADER, callRoute, changed, conflict, forbidden, requireUser, serve, unauthorized, type ServiceContext,
 } from '@puente/platform';
 import { NOT_DELETED, User } from '../domain/user.ts';
 import { verifyPassword } from '../domain/passwords.ts';
@@ -64,11 +64,11 @@ export async function personalDataRoutes(app: FastifyInstance, { ctx }: RouteDep
     const { matchesInProgress } = await ask(ctx, 'exchange', Says.unavailable,
       () => callRoute(ctx, 'exchange', Routes.exchange.tradesInProgress, { userId }));
     if (matchesInProgress > 0) throw conflict(Says.tradeInProgress, 'trade_in_progress');
-    await ctx.transaction(async (tx) => {
+    await ctx.change(async (tx) => {
       // Re-read under a lock: two deletions at once erase and announce once.
       const locked = await tx.findOne(User, { id: userId, ...NOT_DELETED }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!locked) throw unauthorized();
-      await eraseUser(tx, locked);
+      return changed(undefined, ...await eraseUser(tx, locked));
     });
     reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction({ action: 'revoke-all', userId }));
     return { message: Says.deleted };
