@@ -1,15 +1,15 @@
 /**
  * Sign-up and login attempt events (the audit service keeps them for the admin view): one for every attempt,
- * success or failure. A successful attempt's event is staged in the transaction that makes the change; a failed
- * one is committed in a transaction of its own (the request's own work, if any, is rolled back), then the error
- * goes back to the caller.
+ * success or failure. Attempts are records, not state: a successful attempt's event is returned with the change it
+ * goes with (ServiceContext.change); a failed one is committed in a transaction of its own (the request's own work,
+ * if any, is rolled back), then the error goes back to the caller.
  *
  * Attempts record what the client sent, which can be anything. Every such field is made storable before the event
  * is built (see storableText), and the event says so with inputAltered, so that no attempt is ever lost.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AttemptFieldLimits, storableFields, type EventEnvelope, type EventPayload } from '@puente/contracts';
-import { AppError, addToOutbox, makeEvent, type ServiceContext } from '@puente/platform';
+import { AppError, changed, makeEvent, type ServiceContext } from '@puente/platform';
 import { normaliseEmail } from './user.ts';
 
 export interface ClientMeta { ipAddress: string | null; userAgent: string | null }
@@ -77,7 +77,7 @@ export function loginAttempt(p: AttemptInput<'loginAttempted'>): EventEnvelope {
 /** Commits a failed attempt's event on its own. Never throws: the caller's error is what the user must see. */
 export async function recordFailedAttempt(ctx: ServiceContext, event: EventEnvelope): Promise<void> {
   try {
-    await ctx.transaction(async (tx) => { addToOutbox(tx, event); });
+    await ctx.change(async () => changed(undefined, event));
   } catch (err) {
     ctx.logger.error({ err, type: event.type }, 'could not record a failed attempt');
   }

@@ -9,9 +9,9 @@
  * (invalid_totp_code, totp_code_reused) in the audit trail. Neither the secret nor a code is ever logged.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { LockMode } from '@mikro-orm/postgresql';
-import { Routes, TwoFactorMessages as TM } from '@puente/contracts';
-import { AppError, SESSION_ACTION_HEADER, addToOutbox, conflict, requireUser, serve, unauthorized } from '@puente/platform';
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import { Routes, TwoFactorMessages as TM, type EventEnvelope } from '@puente/contracts';
+import { AppError, SESSION_ACTION_HEADER, changed, conflict, requireUser, serve, unauthorized } from '@puente/platform';
 import { NOT_DELETED, User } from '../domain/user.ts';
 import { verifyPassword } from '../domain/passwords.ts';
 import { clientMeta, failureReason, loginAttempt, recordFailure } from '../domain/attempts.ts';
@@ -28,6 +28,7 @@ import type { RouteDeps } from './deps.ts';
 const routes = Routes.identity;
 const refusalMessage: Record<CodeRefusal, string> = { invalid_totp_code: TM.codeWrong, totp_code_reused: TM.codeReplayed };
 type Refusal = CodeRefusal | 'wrong_password';
+type CodeResult = { ok: true } | { ok: false; refusal: Refusal };
 
 export async function twoFactorRoutes(app: FastifyInstance, { ctx, config }: RouteDeps): Promise<void> {
   const { secretKeys, challengeKey, codeLimit } = config.twoFactor;
@@ -42,12 +43,13 @@ export async function twoFactorRoutes(app: FastifyInstance, { ctx, config }: Rou
   /**
    * In one transaction, the user's row locked (two requests cannot both use one code): refused while limited, then
    * the password (checked before, outside the lock) and the code; a wrong one is counted and committed, and said.
+   * A good one runs `onGood`, whose events are written with the change.
    */
-  async function withCode<T>(
+  async function withCode(
     userId: number, code: string, passwordOk: boolean, opts: { enabled: boolean; recovery: boolean },
-    onGood: (tx: Parameters<Parameters<typeof ctx.transaction>[0]>[0], tf: TwoFactor, now: Date) => Promise<T>,
-  ): Promise<{ ok: true; value: T } | { ok: false; refusal: Refusal }> {
-    return ctx.transaction(async (tx) => {
+    onGood: (tx: EntityManager, tf: TwoFactor, now: Date) => Promise<readonly EventEnvelope[]>,
+  ): Promise<CodeResult> {
+    return ctx.change<CodeResult>(async (tx) => {
       const now = new Date();
       const tf = await tx.findOne(TwoFactor, { userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!tf || Boolean(tf.enabledAt) !== opts.enabled) {
@@ -59,13 +61,13 @@ export async function twoFactorRoutes(app: FastifyInstance, { ctx, config }: Rou
       if (used !== 'totp' && used !== 'recovery') {
         countWrongCode(tf, codeLimit, now);
         await tx.flush();
-        return { ok: false as const, refusal: used };
+        return changed({ ok: false, refusal: used });
       }
       tf.failedCodes = 0;
       tf.failedSince = null;
-      const value = await onGood(tx, tf, now);
+      const events = await onGood(tx, tf, now);
       await tx.flush();
-      return { ok: true as const, value };
+      return changed({ ok: true }, ...events);
     });
   }
 
@@ -116,6 +118,7 @@ export async function twoFactorRoutes(app: FastifyInstance, { ctx, config }: Rou
         tf.enabledAt = now;
         tf.recoveryCodeHashes = recoveryCodes.map(recoveryCodeHash);
         await noteTwoFactorChange(ctx.jobs, user.id, 'on', now, clientMeta(request));
+        return [];
       });
     if (!result.ok) throw settingsRefusal(result.refusal);
     reply.header('cache-control', 'no-store');
@@ -129,6 +132,7 @@ export async function twoFactorRoutes(app: FastifyInstance, { ctx, config }: Rou
       async (tx, tf, now) => {
         tx.remove(tf);
         await noteTwoFactorChange(ctx.jobs, user.id, 'off', now, clientMeta(request));
+        return [];
       });
     if (!result.ok) throw settingsRefusal(result.refusal);
     return { message: TM.turnedOff };
@@ -144,6 +148,7 @@ export async function twoFactorRoutes(app: FastifyInstance, { ctx, config }: Rou
     const result = await withCode(userId, request.body.code, true, { enabled: true, recovery: false }, async (_tx, tf, now) => {
       tf.recoveryCodeHashes = recoveryCodes.map(recoveryCodeHash);
       await noteTwoFactorChange(ctx.jobs, userId, 'recovery-codes', now, clientMeta(request));
+      return [];
     });
     if (!result.ok) throw settingsRefusal(result.refusal);
     reply.header('cache-control', 'no-store');
@@ -164,8 +169,9 @@ export async function twoFactorRoutes(app: FastifyInstance, { ctx, config }: Rou
     accountOf.set(request, { email: user.email, userId: user.id, method });
     const meta = clientMeta(request);
     const result = await withCode(user.id, request.body.code, true, { enabled: true, recovery: true }, async (tx) => {
-      addToOutbox(tx, loginAttempt({ email: user.email, method, status: 'success', failureReason: null, userId: user.id, ...meta }));
+      const attempt = loginAttempt({ email: user.email, method, status: 'success', failureReason: null, userId: user.id, ...meta });
       await noteLoginDevice(tx, ctx.jobs, user.id, meta);
+      return [attempt];
     }).catch((err: unknown) => {
       // Turned off since the password step: the challenge no longer leads anywhere.
       if (err instanceof AppError && err.code === 'two_factor_off') throw expired();
