@@ -2,35 +2,20 @@
 import type { FastifyInstance } from 'fastify';
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { fillPath, InternalMatch, Routes } from '@puente/contracts';
-import { addToOutbox, conflict, forbidden, makeEvent, notFound, qualifiedTable, requireUser, serve, type ServiceContext } from '@puente/platform';
+import { conflict, notFound, requireUser, serve, type ServiceContext } from '@puente/platform';
 import { Rating } from '../domain/rating.ts';
-import { Trade, advanceTrade, isParty, otherParty } from '../domain/trade.ts';
+import { Trade, advanceTrade, isParty } from '../domain/trade.ts';
+import { ALREADY_RATED, submitRating } from '../domain/submit-rating.ts';
 import { ratingView, ratingViews } from '../domain/views.ts';
 
 const routes = Routes.rating;
 export const MATCH_NOT_FOUND = 'Exchange match not found';
-export const NOT_THE_OTHER_PARTY = 'You can only rate the other party of this exchange';
-export const NOT_COMPLETED = 'You can rate the other party once the exchange is completed';
-/** The spec's word (section 5): a rater's second rating of one match. */
-export const ALREADY_RATED = 'Already Rated';
-
-/** The advisory-lock namespace of "ratings of one user" (first key; the user id is the second). */
-const RATED_USER_LOCK = 0x52415445; // 'RATE'
 
 /** A match the caller is a party of; anyone else gets 404 (a match is private to its two parties). */
 async function partyTrade(em: EntityManager, matchId: number, userId: number): Promise<Trade> {
   const trade = await em.findOne(Trade, { matchId });
   if (!trade || !isParty(trade, userId)) throw notFound(MATCH_NOT_FOUND);
   return trade;
-}
-
-/** The rated user's count and exact average over all their ratings (numeric, rounded half-up to 4 decimals). */
-async function standing(tx: EntityManager, toUserId: number): Promise<{ count: number; average: string }> {
-  const [row] = await tx.execute<{ count: number; average: string }[]>(
-    `select count(*)::int as count, round(avg(rating), 4)::text as average from ${qualifiedTable(tx, Rating)} where to_user_id = ?`,
-    [toUserId],
-  );
-  return { count: row!.count, average: row!.average };
 }
 
 /**
@@ -51,32 +36,16 @@ async function catchUp(ctx: ServiceContext, em: EntityManager, matchId: number):
 
 export function ratingRoutes(ctx: ServiceContext) {
   return async (app: FastifyInstance): Promise<void> => {
-    /**
-     * Rate the other party of a completed match. The advisory lock on the rated user queues concurrent ratings of one
-     * user, so each counts the ones committed before it (no lost update in the published count and average); the
-     * unique (match, rater) index is the last word on a rater's second rating.
-     */
+    /** Rate the other party of a completed match, once (domain/submit-rating.ts). */
     serve(app, routes.create, async (request) => {
       const { userId } = requireUser(request);
-      const { exchangeMatchId, toUserId, rating, comment } = request.body;
+      const { exchangeMatchId, ...rating } = request.body;
       await catchUp(ctx, request.em, exchangeMatchId);
       try {
-        const created = await ctx.transaction(async (tx) => {
-          const trade = await partyTrade(tx, exchangeMatchId, userId);
-          if (toUserId !== otherParty(trade, userId)) throw forbidden(NOT_THE_OTHER_PARTY);
-          if (trade.status !== 'completed') throw conflict(NOT_COMPLETED);
-          await tx.execute('select pg_advisory_xact_lock(?, ?)', [RATED_USER_LOCK, toUserId]);
-          if (await tx.count(Rating, { matchId: exchangeMatchId, fromUserId: userId }) > 0) throw conflict(ALREADY_RATED);
-          const row = tx.create(Rating, { matchId: exchangeMatchId, fromUserId: userId, toUserId, rating, comment: comment ?? null });
-          await tx.flush();
-          const { count, average } = await standing(tx, toUserId);
-          addToOutbox(tx, makeEvent('ratingSubmitted', row.id, {
-            ratingId: row.id, matchId: exchangeMatchId, ...(trade.requestId === null ? {} : { requestId: trade.requestId }), fromUserId: userId, toUserId, rating, toUserAverage: average, toUserCount: count,
-          }));
-          return row;
-        });
+        const created = await ctx.change(async (tx) => submitRating(tx, await partyTrade(tx, exchangeMatchId, userId), userId, rating));
         return await ratingView(request.em, created);
       } catch (err) {
+        // Two ratings by one rater raced past the check: the unique (match, rater) index lets one in.
         if (err instanceof UniqueConstraintViolationException) throw conflict(ALREADY_RATED);
         throw err;
       }
