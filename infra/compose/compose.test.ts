@@ -9,30 +9,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, serviceKeysFrom, ServiceSettings } from '@puente/platform';
-import { gatewaySettings } from '@puente/gateway';
-import { IdentitySettings } from '@puente/identity';
-import { AccountsSettings } from '@puente/accounts';
-import { ExchangeSettings } from '@puente/exchange';
-import { RatingSettings } from '@puente/rating';
-import { NotificationSettings } from '@puente/notification';
-import { SubscriptionSettings } from '@puente/subscription';
-import { AuditSettings } from '@puente/audit';
 import {
   COMPOSE_SECRETS, ROOT, composeConfigResult, composeServices, hasDockerCompose, throwawaySecrets, type ComposeService,
 } from './compose-config.ts';
 import { PROCESSES, PROCESS_SECRETS, type ProcessName } from './process-secrets.ts';
-
-/** Each process's own settings schema (a service's besides ServiceSettings). */
-const SETTINGS: Record<ProcessName, (env: NodeJS.ProcessEnv) => unknown> = {
-  gateway: (env) => loadConfig(gatewaySettings, env),
-  identity: (env) => loadConfig(IdentitySettings, env),
-  accounts: (env) => loadConfig(AccountsSettings, env),
-  exchange: (env) => loadConfig(ExchangeSettings, env),
-  rating: (env) => loadConfig(RatingSettings, env),
-  notification: (env) => loadConfig(NotificationSettings, env),
-  subscription: (env) => loadConfig(SubscriptionSettings, env),
-  audit: (env) => loadConfig(AuditSettings, env),
-};
+import { PROCESS_SETTINGS } from '../testing/process-settings.ts';
 
 const composeFile = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
 const envExample = readFileSync(join(ROOT, '.env.example'), 'utf8');
@@ -112,7 +93,7 @@ describe.skipIf(!hasDockerCompose && process.env.CI !== 'true')('docker-compose.
       expect([proc, env.NODE_ENV]).toEqual([proc, 'production']);
       expect(() => serviceKeysFrom(proc, env as { SERVICE_SIGNING_KEY: string; SERVICE_PUBLIC_KEYS: string }), proc).not.toThrow();
       if (proc !== 'gateway') expect(() => loadConfig(ServiceSettings, env), proc).not.toThrow();
-      expect(() => SETTINGS[proc](env), proc).not.toThrow();
+      expect(() => PROCESS_SETTINGS[proc](env), proc).not.toThrow();
     }
   }, 30_000);
 

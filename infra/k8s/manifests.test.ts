@@ -13,35 +13,17 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import type { IContainer } from 'kubernetes-models/v1/Container';
-import { ServiceNames, type ServiceName } from '@puente/contracts';
+import { ServiceNames } from '@puente/contracts';
 import { loadConfig, parseServiceUrls, ServiceSettings } from '@puente/platform';
 import { SHUTDOWN_GRACE_MS } from '@puente/platform/process';
-import { gatewaySettings } from '@puente/gateway';
-import { IdentitySettings } from '@puente/identity';
-import { AccountsSettings } from '@puente/accounts';
-import { ExchangeSettings } from '@puente/exchange';
-import { RatingSettings } from '@puente/rating';
-import { NotificationSettings } from '@puente/notification';
-import { SubscriptionSettings } from '@puente/subscription';
-import { AuditSettings } from '@puente/audit';
 import { PROCESSES, type ProcessName } from '../compose/process-secrets.ts';
+import { PROCESS_SETTINGS, SERVICE_SETTINGS } from '../testing/process-settings.ts';
 import {
   BASE, MODELS, OVERLAY, ROOT as root, containerOf, describeWithKubectl, envNamesOf, environmentOf, kubectlVersion, renderBoth, runtimeEnv,
   scriptOf, type K8sObject, type Rendered,
 } from './render.ts';
 
 const AUTOSCALED: ProcessName[] = ['gateway', 'exchange'];
-
-/** Each service's settings, as its src/server.ts reads them (besides ServiceSettings, which every service reads). */
-const SERVICE_SETTINGS: Record<ServiceName, (env: NodeJS.ProcessEnv) => unknown> = {
-  identity: (env) => loadConfig(IdentitySettings, env),
-  accounts: (env) => loadConfig(AccountsSettings, env),
-  exchange: (env) => loadConfig(ExchangeSettings, env),
-  rating: (env) => loadConfig(RatingSettings, env),
-  notification: (env) => loadConfig(NotificationSettings, env),
-  subscription: (env) => loadConfig(SubscriptionSettings, env),
-  audit: (env) => loadConfig(AuditSettings, env),
-};
 
 /** A name that says the value is a secret: it may only come from a Secret. */
 const SECRET_NAME = /SECRET|PASSWORD|ENCRYPTION_KEY|SIGNING_KEY|^DATABASE_URL$|^REDIS_URL$|^SMTP_URL$/;
@@ -286,7 +268,7 @@ describeWithKubectl('Kubernetes manifests (infra/k8s)', () => {
   it('the gateway accepts the settings it is given (its own schema, run: only the deliberately bad PORT is refused)', () => {
     for (const which of ['base', 'overlay'] as const) {
       expect([which, gatewayConfigErrors(runtimeEnv(rendered[which], 'gateway'))]).toEqual([which, ['PORT']]);
-      expect(configErrors(() => loadConfig(gatewaySettings, runtimeEnv(rendered[which], 'gateway')))).toEqual([]);
+      expect(configErrors(() => PROCESS_SETTINGS.gateway(runtimeEnv(rendered[which], 'gateway')))).toEqual([]);
     }
   }, 120_000);
 

@@ -1,18 +1,11 @@
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
-import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { startTestService, type TestService } from '../testing.ts';
 import { consume, defineService } from '../service.ts';
 import { makeEvent } from './envelope.ts';
+import { Note, NoteSchema } from './note.fixture.ts';
 import { changed, keysMovedBy, localChanges, type VersionTable } from './changes.ts';
-
-const NoteSchema = defineEntity({
-  name: 'Note',
-  tableName: 'note',
-  properties: { id: p.integer().primary().autoincrement(), text: p.string() },
-});
-class Note extends NoteSchema.class {}
-NoteSchema.setClass(Note);
 
 const profileUpdated = (userId: number) => makeEvent('userProfileUpdated', userId, { userId, firstName: 'Ana', lastName: 'Diaz', profileImageUrl: null });
 const verified = (userId: number) => makeEvent('userVerified', userId, { userId, kind: 'email' });

@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
-import { defineEntity, p } from '@mikro-orm/postgresql';
 import type { EventEnvelope } from '@puente/contracts';
 import { describeWithInfra, startKafka, startKafkaBehindProxy, useFreshDatabase, type KafkaCluster } from '@puente/testkit';
 import { openDatabase, type Orm } from '../db/database.ts';
@@ -9,16 +8,9 @@ import { KafkaBus } from './kafka.ts';
 import { OutboxRelay, addToOutbox } from './outbox.ts';
 import { applyOnce } from './inbox.ts';
 import { makeEvent } from './envelope.ts';
+import { Note, NoteSchema } from './note.fixture.ts';
 import type { EventBus } from './bus.ts';
 import { startInstance, type Instance } from './instance.fixture.ts';
-
-const NoteSchema = defineEntity({
-  name: 'Note',
-  tableName: 'note',
-  properties: { id: p.integer().primary().autoincrement(), text: p.string() },
-});
-class Note extends NoteSchema.class {}
-NoteSchema.setClass(Note);
 
 const SCHEMA = 'outbox_test';
 const TOPIC = 'puente.identity';
