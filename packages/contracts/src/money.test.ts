@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { convert, moneyString, rateBand, within } from './money.ts';
+import { convert, moneyString, rateBand, roundDecimal, within } from './money.ts';
 
 describe('money', () => {
+  it('rounds decimal strings half-up on their digits', () => {
+    expect(['4.35', '4.25', '4.05', '4.3333', '5', '0.04', '0.05', '1187.54325'].map((v) => roundDecimal(v, 1)))
+      .toEqual(['4.4', '4.3', '4.1', '4.3', '5.0', '0.0', '0.1', '1187.5']);
+    expect(roundDecimal('2.675', 2)).toBe('2.68'); // (2.675).toFixed(2) is '2.67'
+    expect(roundDecimal('254999.5', 0)).toBe('255000');
+  });
+
   it('converts GBP to CLP by multiplying, rounding half-up to whole pesos', () => {
     expect(convert('GBP', '200.00', '1275.0000')).toBe('255000');
     expect(convert('GBP', '0.01', '1275.5000')).toBe('13'); // 12.755 → 13

@@ -5,7 +5,7 @@
  * the amounts being positive) to the currency's unit: pence for GBP, whole pesos for CLP.
  */
 import BigLib from 'big.js';
-import { CurrencyDecimals, type Currency } from './api/common.ts';
+import { CurrencyDecimals, DecimalString, type Currency } from './api/common.ts';
 
 /** Our own big.js constructor, so its settings are ours alone: 30 decimal places on division, half-up. */
 const Big = BigLib();
@@ -18,6 +18,11 @@ export const decimal = (value: BigLib.BigSource): Decimal => new Big(value);
 /** An amount as stored and published: fixed to the currency's decimals ('12.50', '255000'). */
 export function moneyString(currency: Currency, amount: BigLib.BigSource): string {
   return decimal(amount).round(CurrencyDecimals[currency], Big.roundHalfUp).toFixed(CurrencyDecimals[currency]);
+}
+
+/** A DecimalString rounded half-up to `places` decimals, exactly: '4.35' → '4.4' (a shown average rating). */
+export function roundDecimal(value: DecimalString, places: number): DecimalString {
+  return decimal(DecimalString.parse(value)).round(places, Big.roundHalfUp).toFixed(places);
 }
 
 /** An amount as the API answers it: a JSON number of at most 2 decimals (exact for amounts below 2^53 pence). */

@@ -57,7 +57,6 @@ import {
   VerificationTypeParams,
   fieldErrors,
   messagesByField,
-  roundDecimal,
 } from './index.ts';
 
 const messages = messagesByField;
@@ -597,13 +596,6 @@ describe('response shapes', () => {
     expect(TransactionHistoryItem.parse(item)).toEqual(item);
     expect(TransactionHistoryItem.parse({ ...item, otherUser: null })).toBeTruthy();
     expect(TransactionHistoryItem.safeParse({ ...item, toAmount: 593771.6 }).success).toBe(false);
-  });
-
-  it('rounds decimal strings half-up on their digits', () => {
-    expect(['4.35', '4.25', '4.05', '4.3333', '5', '0.04', '0.05', '1187.54325'].map((v) => roundDecimal(v, 1)))
-      .toEqual(['4.4', '4.3', '4.1', '4.3', '5.0', '0.0', '0.1', '1187.5']);
-    expect(roundDecimal('2.675', 2)).toBe('2.68'); // (2.675).toFixed(2) is '2.67'
-    expect(roundDecimal('254999.5', 0)).toBe('255000');
   });
 
   it('the market list query: filters, order and paging', () => {

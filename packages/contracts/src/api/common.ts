@@ -105,16 +105,6 @@ export function currencyDecimalsMessage(currency: Currency): string {
 export const DecimalString = z.string().regex(/^\d+(\.\d+)?$/);
 export type DecimalString = z.infer<typeof DecimalString>;
 
-/** A DecimalString rounded half-up to `places` decimals, exactly (on its digits, never through a float): '4.35' → '4.4'. */
-export function roundDecimal(value: DecimalString, places: number): DecimalString {
-  const [whole = '0', fraction = ''] = DecimalString.parse(value).split('.');
-  // The digits up to one past `places`; half-up needs only that next digit (the value is not negative).
-  const digits = BigInt(whole + fraction.padEnd(places + 1, '0').slice(0, places + 1));
-  const units = digits / 10n + (digits % 10n >= 5n ? 1n : 0n);
-  const text = units.toString().padStart(places + 1, '0');
-  return places === 0 ? text : `${text.slice(0, -places)}.${text.slice(-places)}`;
-}
-
 /** A non-negative amount of either currency; objects holding a currency check the decimals with `fitsCurrency`. */
 export const Money = z.number().nonnegative();
 export type Money = z.infer<typeof Money>;
