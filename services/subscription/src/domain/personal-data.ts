@@ -6,10 +6,10 @@
  * support requests are deleted.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { SubscriptionPersonalData } from '@puente/contracts';
+import type { EventEnvelope, SubscriptionPersonalData } from '@puente/contracts';
 import type { JobQueue } from '@puente/platform';
-import { ended } from './billing.ts';
 import { PLAN_LOCK, Subscription } from './subscription.ts';
+import { forget } from './subscription-transitions.ts';
 import { SupportRequest, supportView } from './support.ts';
 import { ERASE_PAYMENT_CUSTOMER } from '../jobs/erase-payment-customer.ts';
 
@@ -22,15 +22,15 @@ export async function personalDataOf(em: EntityManager, userId: number): Promise
   };
 }
 
-/** In the caller's transaction, under the user's plan lock (no checkout starts meanwhile). */
-export async function eraseUser(tx: EntityManager, jobs: JobQueue, userId: number): Promise<void> {
+/** In the caller's transaction, under the user's plan lock (no checkout starts meanwhile); returns the plan's end, if announced. */
+export async function eraseUser(tx: EntityManager, jobs: JobQueue, userId: number): Promise<EventEnvelope[]> {
   await tx.execute('select pg_advisory_xact_lock(?, ?)', [PLAN_LOCK, userId]);
   // Their support requests go too: what they wrote about their account is theirs, and nobody is left to answer.
   await tx.nativeDelete(SupportRequest, { userId });
   const row = await tx.findOne(Subscription, { userId });
-  if (!row) return;
+  if (!row) return [];
   if (row.customerId) await jobs.enqueue(ERASE_PAYMENT_CUSTOMER, { customerId: row.customerId }, { jobId: `${ERASE_PAYMENT_CUSTOMER}-${row.customerId}` });
-  if (row.status !== 'none') ended(tx, row);
-  Object.assign(row, { customerId: null, providerSubscriptionId: null, currentPeriodEnd: null });
+  const events = forget(row);
   await tx.flush();
+  return events;
 }

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
 import type { ProviderSubscription, PaymentProvider } from './payments.ts';
+import { catchUpTo, firstPaymentSucceeded } from './test-subscription-transitions.ts';
 
 export const TEST_PERIOD_DAYS = 30;
 const PERIOD_MS = TEST_PERIOD_DAYS * 86_400_000;
@@ -82,11 +83,7 @@ export class TestPayments implements PaymentProvider {
     const em = this.em();
     const s = await em.findOne(TestSubscription, { id });
     if (!s) return null;
-    if (s.status === 'active' && s.currentPeriodEnd && s.currentPeriodEnd <= now) {
-      if (s.cancelAtPeriodEnd) s.status = 'canceled';
-      else while (s.currentPeriodEnd <= now) s.currentPeriodEnd = new Date(s.currentPeriodEnd.getTime() + PERIOD_MS);
-      await em.flush();
-    }
+    if (catchUpTo(s, now, PERIOD_MS)) await em.flush();
     return view(s);
   }
 
@@ -119,9 +116,7 @@ export class TestPayments implements PaymentProvider {
     const period = { start: now, end: new Date(now.getTime() + PERIOD_MS) };
     if (outcome === 'paid') {
       const em = this.em();
-      const row = await em.findOneOrFail(TestSubscription, { id: s.id });
-      row.status = 'active';
-      row.currentPeriodEnd = period.end;
+      firstPaymentSucceeded(await em.findOneOrFail(TestSubscription, { id: s.id }), period.end);
       await em.flush();
     }
     const event = {

@@ -5,17 +5,17 @@
  */
 import { z } from 'zod';
 import { LockMode } from '@mikro-orm/postgresql';
-import { defineJob, type ServiceContext } from '@puente/platform';
-import { applyState } from '../domain/billing.ts';
+import { changed, defineJob, type ServiceContext } from '@puente/platform';
 import type { PaymentProvider } from '../domain/payments.ts';
 import { Subscription } from '../domain/subscription.ts';
+import { followProvider } from '../domain/subscription-transitions.ts';
 
 export const RECONCILE_SUBSCRIPTIONS = 'reconcile-subscriptions';
 export const RECONCILE_EVERY_MS = 24 * 3_600_000;
 const BATCH = 100;
 
-export async function reconcileSubscriptions(ctx: Pick<ServiceContext, 'orm' | 'transaction'>, payments: PaymentProvider, now: Date): Promise<number> {
-  let changed = 0;
+export async function reconcileSubscriptions(ctx: Pick<ServiceContext, 'orm' | 'change'>, payments: PaymentProvider, now: Date): Promise<number> {
+  let moved = 0;
   let afterUserId = 0;
   for (;;) {
     const due = await ctx.orm.em.fork().find(Subscription,
@@ -25,15 +25,16 @@ export async function reconcileSubscriptions(ctx: Pick<ServiceContext, 'orm' | '
       afterUserId = userId;
       if (!providerSubscriptionId) continue;
       const state = await payments.getSubscription(providerSubscriptionId, now);
-      await ctx.transaction(async (tx) => {
+      await ctx.change(async (tx) => {
         const row = await tx.findOneOrFail(Subscription, { userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-        if (row.providerSubscriptionId !== providerSubscriptionId) return; // replaced meanwhile
+        if (row.providerSubscriptionId !== providerSubscriptionId) return changed(undefined); // replaced meanwhile
         const before = `${row.tier}/${row.currentPeriodEnd?.toISOString()}`;
-        applyState(tx, row, state ?? { status: 'canceled', currentPeriodEnd: null, cancelAtPeriodEnd: false });
-        if (`${row.tier}/${row.currentPeriodEnd?.toISOString()}` !== before) changed += 1;
+        const events = followProvider(row, state ?? { status: 'canceled', currentPeriodEnd: null, cancelAtPeriodEnd: false });
+        if (`${row.tier}/${row.currentPeriodEnd?.toISOString()}` !== before) moved += 1;
+        return changed(undefined, ...events);
       });
     }
-    if (due.length < BATCH) return changed;
+    if (due.length < BATCH) return moved;
   }
 }
 

@@ -4,14 +4,15 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Routes, SubscriptionPlans, TEST_MODE_NOTICE, type SubscriptionInfo, type SubscriptionTier } from '@puente/contracts';
-import { conflict, requireUser, serve } from '@puente/platform';
+import { Routes, SubscriptionPlans, TEST_MODE_NOTICE, type CreateSubscriptionResponse, type SubscriptionInfo, type SubscriptionTier } from '@puente/contracts';
+import { changed, requireUser, serve } from '@puente/platform';
 import { PLAN_LOCK, Subscription } from '../domain/subscription.ts';
+import { cancelRenewal, mayCancel, mayResume, resumeRenewal, startCheckout } from '../domain/subscription-transitions.ts';
 import { paymentsOf, type RouteDeps } from './deps.ts';
 
+export { ALREADY_PREMIUM, NOTHING_TO_CANCEL } from '../domain/subscription-transitions.ts';
+
 const routes = Routes.subscription;
-export const ALREADY_PREMIUM = 'You already have a premium subscription';
-export const NOTHING_TO_CANCEL = 'You have no premium subscription to cancel';
 
 /** The user's row, made on the free plan when the registration event has not arrived yet. */
 async function subscriptionRow(em: EntityManager, userId: number): Promise<Subscription> {
@@ -38,40 +39,37 @@ export function subscriptionRoutes(deps: RouteDeps) {
     serve(app, routes.create, async (request) => {
       const { userId } = requireUser(request);
       const payments = paymentsOf(deps);
-      return ctx.transaction(async (tx) => {
+      return ctx.change<CreateSubscriptionResponse>(async (tx) => {
         await tx.execute('select pg_advisory_xact_lock(?, ?)', [PLAN_LOCK, userId]);
         const row = await subscriptionRow(tx, userId);
         if (row.tier === 'premium') {
-          if (!row.cancelAtPeriodEnd || !row.providerSubscriptionId) throw conflict(ALREADY_PREMIUM);
+          // Premium set to end at the period's end renews again; any other premium plan is refused.
+          mayResume(row);
           await payments.setCancelAtPeriodEnd(row.providerSubscriptionId, false);
-          row.cancelAtPeriodEnd = false;
-          return { clientSecret: null, subscriptionId: row.providerSubscriptionId };
+          return changed({ clientSecret: null, subscriptionId: row.providerSubscriptionId }, ...resumeRenewal(row));
         }
         if (row.status === 'incomplete' && row.providerSubscriptionId) {
           const open = await payments.getSubscription(row.providerSubscriptionId, deps.now());
-          if (open?.status === 'incomplete' && open.clientSecret) return { clientSecret: open.clientSecret, subscriptionId: open.id };
+          if (open?.status === 'incomplete' && open.clientSecret) return changed({ clientSecret: open.clientSecret, subscriptionId: open.id });
         }
         row.customerId ??= await payments.createCustomer(userId);
         const started = await payments.startSubscription(row.customerId, userId);
         if (!started.clientSecret) throw new Error(`subscription ${started.id} started without a payment to confirm (${started.status})`);
-        Object.assign(row, { providerSubscriptionId: started.id, status: 'incomplete', cancelAtPeriodEnd: false });
-        return { clientSecret: started.clientSecret, subscriptionId: started.id };
+        return changed({ clientSecret: started.clientSecret, subscriptionId: started.id }, ...startCheckout(row, started.id));
       });
     });
 
     serve(app, routes.cancel, async (request) => {
       const { userId } = requireUser(request);
       const payments = paymentsOf(deps);
-      return ctx.transaction(async (tx) => {
+      return ctx.change(async (tx) => {
         await tx.execute('select pg_advisory_xact_lock(?, ?)', [PLAN_LOCK, userId]);
         const row = await tx.findOne(Subscription, { userId });
-        if (!row || row.tier !== 'premium' || !row.providerSubscriptionId) throw conflict(NOTHING_TO_CANCEL);
-        if (!row.cancelAtPeriodEnd) {
-          await payments.setCancelAtPeriodEnd(row.providerSubscriptionId, true);
-          row.cancelAtPeriodEnd = true;
-        }
+        mayCancel(row);
+        if (!row.cancelAtPeriodEnd) await payments.setCancelAtPeriodEnd(row.providerSubscriptionId, true);
+        const events = cancelRenewal(row); // a second cancel changes nothing
         const until = row.currentPeriodEnd ? ` until ${day(row.currentPeriodEnd)}` : '';
-        return { message: `Your subscription is cancelled: you keep Premium${until}, then move to the free plan.` };
+        return changed({ message: `Your subscription is cancelled: you keep Premium${until}, then move to the free plan.` }, ...events);
       });
     });
   };

@@ -5,8 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Routes, SubscriptionRefusal } from '@puente/contracts';
-import { AppError, conflict, fieldInvalid, notFound, requireUser, serve } from '@puente/platform';
+import { AppError, fieldInvalid, notFound, requireUser, serve } from '@puente/platform';
 import type { TestPayments } from '../domain/test-payments.ts';
+import { mayPay } from '../domain/test-subscription-transitions.ts';
 import { receiveProviderEvent } from './webhooks.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -21,7 +22,7 @@ export function testCheckoutRoutes(deps: RouteDeps & { payments: TestPayments })
       const card = request.body.cardNumber.replace(/[\s-]/g, '');
       const checkout = await deps.payments.checkout(userId, request.body.clientSecret);
       if (!checkout) throw notFound('Checkout not found');
-      if (checkout.status !== 'incomplete') throw conflict('This checkout is already paid');
+      mayPay(checkout);
       if (card !== TEST_CARDS.succeeds && card !== TEST_CARDS.declined) throw fieldInvalid('cardNumber', CARD_INVALID);
       const outcome = card === TEST_CARDS.succeeds ? 'paid' : 'declined';
       const delivery = await deps.payments.pay(checkout, outcome, deps.now());

@@ -21,7 +21,7 @@ export async function receiveProviderEvent(deps: RouteDeps, rawBody: Buffer, sig
     deps.ctx.logger.warn({ err: (err as Error).message }, 'refused a webhook with a bad signature');
     throw badRequest(INVALID_SIGNATURE);
   }
-  const applied = await deps.ctx.transaction((tx) => applyProviderEvent(tx, event));
+  const applied = await deps.ctx.change((tx) => applyProviderEvent(tx, event));
   deps.ctx.logger.info({ eventId: event.id, type: event.type, applied }, 'payment provider event');
   return applied;
 }
