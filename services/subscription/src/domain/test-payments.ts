@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
 import type { ProviderSubscription, PaymentProvider } from './payments.ts';
-import { catchUpTo, firstPaymentSucceeded } from './test-subscription-transitions.ts';
+import { catchUpTo, firstPaymentSucceeded, started } from './test-subscription-transitions.ts';
 
 export const TEST_PERIOD_DAYS = 30;
 const PERIOD_MS = TEST_PERIOD_DAYS * 86_400_000;
@@ -72,7 +72,7 @@ export class TestPayments implements PaymentProvider {
     const id = `pi_test_${token(12)}`;
     const created = em.create(TestSubscription, {
       id: `sub_test_${token(12)}`, userId, customerId, clientSecret: `${id}_secret_${token(12)}`,
-      status: 'incomplete', currentPeriodEnd: null, cancelAtPeriodEnd: false,
+      ...started(),
     });
     await em.flush();
     return view(created);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
 import { AppError } from '@puente/platform';
-import { ALREADY_PAID, catchUpTo, firstPaymentSucceeded, mayPay, type TestSubscriptionState } from './test-subscription-transitions.ts';
+import { ALREADY_PAID, catchUpTo, firstPaymentSucceeded, mayPay, started, type TestSubscriptionState } from './test-subscription-transitions.ts';
 
 const DAY = 86_400_000;
 const END = new Date('2026-12-01T00:00:00Z');
@@ -20,8 +20,8 @@ const aSubscription = (status: Stripe.Subscription.Status, fields: Partial<TestS
   ({ status, currentPeriodEnd: status === 'incomplete' ? null : END, cancelAtPeriodEnd: false, ...fields });
 
 describe('test payment mode subscriptions', () => {
-  it('first payment: an incomplete checkout is active until the period\'s end', () => {
-    const s = aSubscription('incomplete');
+  it('first payment: a checkout just started is active until the period\'s end', () => {
+    const s: TestSubscriptionState = started();
     firstPaymentSucceeded(s, END);
     expect(s).toEqual({ status: 'active', currentPeriodEnd: END, cancelAtPeriodEnd: false });
   });

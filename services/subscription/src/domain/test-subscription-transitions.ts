@@ -15,6 +15,9 @@ export interface TestSubscriptionState {
 
 export const ALREADY_PAID = 'This checkout is already paid';
 
+/** A subscription just started: its first payment awaited, no period yet. */
+export const started = () => ({ status: 'incomplete', currentPeriodEnd: null, cancelAtPeriodEnd: false }) as const;
+
 /** Whether the checkout still awaits its first payment; throws the refusal. */
 export function mayPay(s: TestSubscriptionState): void {
   if (s.status !== 'incomplete') throw conflict(ALREADY_PAID);
