@@ -1,6 +1,7 @@
 /** pino logging: one logger per process, children per service/request; secrets redacted at the source. */
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import { traceLogFields, tracingStarted } from './observability/spans.ts';
+import { redactUrl } from './observability/redacted-urls.ts';
 
 export type { Logger };
 
@@ -12,16 +13,41 @@ export const redactPaths = [
   'req.headers.cookie', 'req.headers.authorization', 'req.headers["x-internal-token"]', 'res.headers["set-cookie"]',
 ];
 
-export function createLogger(opts: { name: string; level?: string }): Logger {
+/** Where lines go: stdout, unless a test reads them. */
+export function createLogger(opts: { name: string; level?: string; destination?: DestinationStream }): Logger {
   return pino({
     name: opts.name,
     level: opts.level ?? process.env.LOG_LEVEL ?? 'info',
     redact: { paths: redactPaths, censor: '[redacted]' },
+    serializers: urlSerializers,
     base: { svc: opts.name },
     timestamp: pino.stdTimeFunctions.isoTime,
     // When tracing, each line written inside a span names its trace (trace_id), to find a trace's lines and back.
     ...(tracingStarted() ? { mixin: traceLogFields } : {}),
-  });
+  }, opts.destination);
+}
+
+/**
+ * Every URL a line names, with its query's values redacted (redacted-urls.ts): Fastify's request lines (`req`, in
+ * place of Fastify's own serializer, which writes the URL whole), @fastify/reply-from's upstream URL (`source`)
+ * and any `url`.
+ */
+const urlSerializers = {
+  req: (req: LoggedRequest) => ({
+    method: req.method,
+    url: typeof req.url === 'string' ? redactUrl(req.url) : req.url,
+    host: req.host,
+    remoteAddress: req.ip ?? req.socket?.remoteAddress,
+    remotePort: req.socket?.remotePort,
+  }),
+  source: urlOnly,
+  url: urlOnly,
+};
+
+interface LoggedRequest { method?: string; url?: unknown; host?: string; ip?: string; socket?: { remoteAddress?: string; remotePort?: number } }
+
+function urlOnly(value: unknown): unknown {
+  return typeof value === 'string' ? redactUrl(value) : value;
 }
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
