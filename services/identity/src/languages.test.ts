@@ -36,7 +36,7 @@ describeWithInfra(['postgres'], "a user's language: stored, and the language of 
     const spanish = await waitForMail(svc.mailDir, sofia.email, 'verification');
     expect(spanish.subject).toBe('Verifica tu cuenta de Puente');
     expect(spanish.text).toContain('¡Te damos la bienvenida a Puente!');
-    expect(spanish.text).toContain('Abre este enlace dentro de las próximas 24 horas para verificar tu cuenta:\nhttp://localhost:8080/verify-email?token=');
+    expect(spanish.text).toContain('Abre este enlace dentro de las próximas 24 horas para verificar tu cuenta:\nhttp://localhost:8080/verify-email#token=');
     expect((await me(sofiaId)).language).toBe('es');
 
     const tom = person('tom');
@@ -69,7 +69,7 @@ describeWithInfra(['postgres'], "a user's language: stored, and the language of 
     expect((await post('/auth/forgot-password', { email: ana.email })).statusCode).toBe(200);
     const reset = await waitForMail(svc.mailDir, ana.email, 'password-reset');
     expect(reset.subject).toBe('Restablece tu contraseña de Puente');
-    expect(reset.text).toContain('Abre este enlace dentro de la próxima hora para elegir una contraseña nueva:\nhttp://localhost:8080/reset-password?token=');
+    expect(reset.text).toContain('Abre este enlace dentro de la próxima hora para elegir una contraseña nueva:\nhttp://localhost:8080/reset-password#token=');
     expect(reset.text).toContain('Si no lo pediste, ignora este correo; tu contraseña sigue siendo la misma.');
 
     // A sign-in from a new device: the alert in Spanish, the time in Chile's style.
@@ -108,7 +108,7 @@ describeWithInfra(['postgres'], "a user's language: stored, and the language of 
     const id = await signUp(sofia, 'es');
     const headers = { ...(await as(svc, id)), 'user-agent': FIREFOX_ON_WINDOWS, 'x-client-ip': '198.51.100.23' };
     const { secret } = TwoFactorSetup.parse((await post('/auth/two-factor/setup', {}, headers)).json());
-    expect((await post('/auth/two-factor/enable', { password: sofia.password, code: totpCode(secret) }, headers)).statusCode).toBe(200);
+    expect((await post('/auth/two-factor/enable', { currentPassword: sofia.password, code: totpCode(secret) }, headers)).statusCode).toBe(200);
     const on = await waitForMail(svc.mailDir, sofia.email, 'two-factor-on');
     expect(on.subject).toBe('Activaste la verificación en dos pasos en tu cuenta de Puente');
     expect(on.text).toContain('Se activó la verificación en dos pasos en tu cuenta de Puente');
@@ -117,7 +117,7 @@ describeWithInfra(['postgres'], "a user's language: stored, and the language of 
     expect(on.text).not.toContain(secret);
 
     await setLanguage(id, 'en');
-    expect((await post('/auth/two-factor/disable', { password: sofia.password, code: totpCode(secret, Date.now() + 30_000) }, headers)).statusCode).toBe(200);
+    expect((await post('/auth/two-factor/disable', { currentPassword: sofia.password, code: totpCode(secret, Date.now() + 30_000) }, headers)).statusCode).toBe(200);
     const off = await waitForMail(svc.mailDir, sofia.email, 'two-factor-off');
     expect(off.subject).toBe('Two-factor sign-in is off for your Puente account');
     expect(off.text).toContain('Two-factor sign-in was turned off for your Puente account: signing in now takes only your password.');
@@ -131,8 +131,8 @@ describeWithInfra(['postgres'], "a user's language: stored, and the language of 
     const id = await signUp(tomas, 'es');
     const headers = { ...(await as(svc, id)), 'user-agent': FIREFOX_ON_WINDOWS, 'x-client-ip': '198.51.100.23' };
     const { secret } = TwoFactorSetup.parse((await post('/auth/two-factor/setup', {}, headers)).json());
-    expect((await post('/auth/two-factor/enable', { password: tomas.password, code: totpCode(secret) }, headers)).statusCode).toBe(200);
-    expect((await post('/auth/two-factor/recovery-codes', { code: totpCode(secret, Date.now() + 30_000) }, headers)).statusCode).toBe(200);
+    expect((await post('/auth/two-factor/enable', { currentPassword: tomas.password, code: totpCode(secret) }, headers)).statusCode).toBe(200);
+    expect((await post('/auth/two-factor/recovery-codes', { currentPassword: tomas.password, code: totpCode(secret, Date.now() + 30_000) }, headers)).statusCode).toBe(200);
     const replaced = await waitForMail(svc.mailDir, tomas.email, 'recovery-codes-replaced');
     expect(replaced.subject).toBe('Nuevos códigos de recuperación para tu cuenta de Puente');
     expect(replaced.text).toContain('Se crearon nuevos códigos de recuperación para la verificación en dos pasos de tu cuenta de Puente: los anteriores ya no sirven.');

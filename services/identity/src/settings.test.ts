@@ -82,7 +82,7 @@ describe('token delivery', () => {
     return { logger, lines };
   }
   const token = 'tok123tok123tok123tok123tok123tok123tok123a';
-  const mail = { kind: 'verification', to: 'ana@puente.test', language: 'en', token, link: `https://puente.example/verify-email?token=${token}` } as const;
+  const mail = { kind: 'verification', to: 'ana@puente.test', language: 'en', token, link: `https://puente.example/verify-email#token=${token}` } as const;
   let tmp: string | undefined;
   afterEach(async () => { if (tmp) await rm(tmp, { recursive: true, force: true }); });
 

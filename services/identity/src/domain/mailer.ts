@@ -14,6 +14,15 @@ export type MailKind = TokenMailKind | NoticeKind;
 
 export interface TokenMail { kind: TokenMailKind; to: string; link: string; token: string; language: Language }
 
+/**
+ * The web page a token's email links to, the token in the fragment (`/reset-password#token=…`): a browser never
+ * sends the fragment, so opening the link puts the token in no server's, proxy's or trace's record of the request.
+ * The page reads it and posts it.
+ */
+export function tokenLink(publicUrl: string, page: 'verify-email' | 'reset-password', token: string): string {
+  return `${publicUrl}/${page}#token=${token}`;
+}
+
 /** Sends a token's email through the mailer (SMTP, or the mail folder). */
 export function tokenDelivery(mailer: Mailer) {
   return async function deliver(mail: TokenMail): Promise<void> {

@@ -10,7 +10,7 @@ import { defineJob } from '@puente/platform';
 import { User } from '../domain/user.ts';
 import { PasswordReset } from '../domain/password-reset.ts';
 import { RESET_TOKEN_TTL_MS, newToken, tokenHash } from '../domain/tokens.ts';
-import type { TokenMail } from '../domain/mailer.ts';
+import { tokenLink, type TokenMail } from '../domain/mailer.ts';
 
 export const SEND_PASSWORD_RESET = 'send-password-reset';
 
@@ -37,7 +37,7 @@ export function sendPasswordReset(opts: { deliverToken: (mail: TokenMail) => Pro
           userId: user.id, tokenHash: tokenHash(token), createdAt: new Date(now), expiresAt: new Date(now + RESET_TOKEN_TTL_MS),
         });
       });
-      await opts.deliverToken({ kind: 'password-reset', to: user.email, language: user.language, token, link: `${opts.publicUrl}/reset-password?token=${token}` });
+      await opts.deliverToken({ kind: 'password-reset', to: user.email, language: user.language, token, link: tokenLink(opts.publicUrl, 'reset-password', token) });
     },
   });
 }

@@ -12,6 +12,7 @@ import { normaliseReferralCode } from '../domain/referral-codes.ts';
 import { findReferrer, registerUser } from '../domain/registration.ts';
 import { SIGNUP_TOKEN_TTL_MS, newToken, tokenHash } from '../domain/tokens.ts';
 import { clientMeta, failureReason, rawEmail, rawField, recordFailure, signupAttempt } from '../domain/attempts.ts';
+import { tokenLink } from '../domain/mailer.ts';
 import { INVALID_REFERRAL_CODE } from './referrals.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -53,7 +54,7 @@ export async function signupRoutes(app: FastifyInstance, { ctx, config, deliverT
       return changed(undefined, signupAttempt({ email, step: 'request', status: 'pending', failureReason: null, referralCode, ...clientMeta(request) }));
     });
     try {
-      await deliverToken({ kind: 'verification', to: email, language, token, link: `${config.publicUrl}/verify-email?token=${token}` });
+      await deliverToken({ kind: 'verification', to: email, language, token, link: tokenLink(config.publicUrl, 'verify-email', token) });
     } catch (err) {
       request.log.error({ err }, 'could not send the verification email');
       throw new AppError(503, 'mail_failed', 'We could not send the verification email. Please try again.');

@@ -12,9 +12,9 @@ export function waitForMail(dir: string, to: string, kind: MailKind, count = 1, 
   }, { timeout: timeoutMs, interval: 20 });
 }
 
-/** The token of an email's link (`/reset-password?token=…` or `/verify-email?token=…`). */
+/** The token of an email's link (`/reset-password#token=…` or `/verify-email#token=…`). */
 export function linkToken(mail: { text: string }, page: 'reset-password' | 'verify-email'): string {
-  const token = new RegExp(`/${page}\\?token=([\\w-]{43})`).exec(mail.text)?.[1];
+  const token = new RegExp(`/${page}#token=([\\w-]{43})`).exec(mail.text)?.[1];
   if (!token) throw new Error(`no /${page} link in:\n${mail.text}`);
   return token;
 }
