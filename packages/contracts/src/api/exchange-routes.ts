@@ -19,13 +19,15 @@ import { ExchangePersonalData, TradesInProgress } from './exchange-personal-data
 
 /**
  * The versions behind the exchange service's polled lists: the market (every open request and its poster's card),
- * each viewer's blocks (given or received: what the market hides from them) and each trader's own requests and
- * matches (with the cards shown in them).
+ * each viewer's blocks (given or received: what the market hides from them), each trader's own requests (with their
+ * card) and each trader's matches (with their requests and the matcher's name): apart, so that a step of a match
+ * leaves the requests list as it was.
  */
 export const ExchangeVersions = {
   market: 'market',
   viewer: (userId: number) => `viewer:${userId}`,
-  trader: (userId: number) => `trader:${userId}`,
+  ownRequests: (userId: number) => `requests:${userId}`,
+  ownMatches: (userId: number) => `matches:${userId}`,
 } as const;
 
 export const ExchangeRoutes = routeGroup('exchange', {
@@ -54,7 +56,7 @@ export const ExchangeRoutes = routeGroup('exchange', {
     method: 'GET', path: '/api/exchange-requests/user', access: 'user', query: PaginationQuery, paginated: true,
     summary: 'The signed-in user\'s exchange requests.',
     responses: { 200: ExchangeRequestList },
-    polled: { keys: ({ userId }) => [ExchangeVersions.trader(userId)] },
+    polled: { keys: ({ userId }) => [ExchangeVersions.ownRequests(userId)] },
   },
   createRequest: {
     method: 'POST', path: '/api/exchange-requests', access: 'user', body: ExchangeRequestCreate,
@@ -138,7 +140,7 @@ export const ExchangeRoutes = routeGroup('exchange', {
     method: 'GET', path: '/api/exchange-matches', access: 'user', query: PaginationQuery, paginated: true,
     summary: 'The signed-in user\'s matches.',
     responses: { 200: ExchangeMatchList },
-    polled: { keys: ({ userId }) => [ExchangeVersions.trader(userId)] },
+    polled: { keys: ({ userId }) => [ExchangeVersions.ownMatches(userId)] },
   },
   blockedUsers: {
     method: 'GET', path: '/api/blocked-users', access: 'user',
