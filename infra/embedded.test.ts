@@ -111,7 +111,7 @@ describe('embedded mode (npm start)', () => {
     const { verificationToken } = SignupRequestResponse.parse(await signup.json());
     const verificationMail = async () => (await mailsIn(join(dataDir, 'mail'))).find((m) => m.to === 'ana@puente.test');
     await expect.poll(verificationMail, { timeout: 10_000, interval: 100 }).toBeDefined();
-    expect((await verificationMail())!.text).toContain(`${app.url}/verify-email?token=${verificationToken}`);
+    expect((await verificationMail())!.text).toContain(`${app.url}/verify-email#token=${verificationToken}`);
     expect(app.url).toMatch(/^http:\/\/localhost:\d+$/);
 
     // Data, sessions and rate-limit counters survive a restart, and the admin is not created (nor printed) again.

@@ -73,7 +73,7 @@ it('lists the browsers signed in, emails a sign-in from a new one, and ends the 
   const phoneAgain = await loginFrom(CHROME_ON_ANDROID, 'Ana-password-2');
   await client.json('/api/auth/forgot-password', 200, { body: { email: ana.email } });
   const token = await vi.waitFor(async () => {
-    const found = /\/reset-password\?token=([\w-]{43})/.exec((await mailsOf('password-reset'))[0]?.text ?? '')?.[1];
+    const found = /\/reset-password#token=([\w-]{43})/.exec((await mailsOf('password-reset'))[0]?.text ?? '')?.[1];
     expect(found).toBeDefined();
     return found!;
   }, { timeout: 10_000, interval: 100 });
