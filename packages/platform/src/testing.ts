@@ -4,6 +4,7 @@
  * through app.inject; `as(user)` builds the internal-token header the gateway would send.
  */
 import type { EventEnvelope } from '@puente/contracts';
+import { AppError } from './errors.ts';
 import { createLogger } from './logger.ts';
 import { INTERNAL_TOKEN_HEADER, internalAuth, type Caller, type InternalAuth } from './auth.ts';
 import { generateSigningKeys, keyringOf, type Party, type ServiceKeys } from './service-keys.ts';
@@ -76,3 +77,14 @@ export async function schemaReport(svc: RunningService): Promise<{ schemas: stri
 
 /** The platform's tables every service schema has. */
 export const PLATFORM_TABLES = ['inbox_entry', 'mikro_orm_migrations', 'outbox_event', 'relay_lease'];
+
+/** The refusal `fn` throws, as the API would answer it (for the plain unit tests of transitions). */
+export function refusal(fn: () => unknown): { status: number; code: string; message: string } {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof AppError) return { status: err.status, code: err.code, message: err.message };
+    throw err;
+  }
+  throw new Error('not refused');
+}

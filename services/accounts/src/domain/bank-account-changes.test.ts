@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BankAccountMessages, type BankAccountCreate } from '@puente/contracts';
-import { AppError } from '@puente/platform';
 import { describe, expect, it } from 'vitest';
 import { BankAccount, sealNewAccount } from './bank-account.ts';
 import { addBankAccount, removeBankAccount, updateBankAccount } from './bank-account-changes.ts';
 import { bankCipher, parseEncryptionKeys } from './encryption.ts';
+import { refusal } from '@puente/platform/testing';
 
 const OWNER = 7;
 const oldKey = `old:${randomBytes(32).toString('base64')}`;
@@ -17,17 +17,6 @@ const gbp: BankAccountCreate = { currency: 'GBP', bankName: 'Monzo', accountNumb
 
 /** A stored GBP account, its details sealed with the old key. */
 const anAccount = () => Object.assign(new BankAccount(), { id: 5, ...sealNewAccount(oldCipher, OWNER, gbp) });
-
-/** The refusal `fn` throws, as the API would answer it. */
-function refusal(fn: () => unknown): { status: number; code: string; message: string } {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof AppError) return { status: err.status, code: err.code, message: err.message };
-    throw err;
-  }
-  throw new Error('not refused');
-}
 
 describe('bank account changes', () => {
   it('add: the account is stored with its details sealed for its owner, then announced with the id it got', async () => {

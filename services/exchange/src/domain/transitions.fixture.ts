@@ -1,5 +1,4 @@
 /** In-memory requests, matches and disputes for the transitions' unit tests (no database). */
-import { AppError } from '@puente/platform';
 import { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
 import { Dispute } from './disputes.ts';
@@ -32,13 +31,4 @@ export function aDispute(fields: Partial<Dispute> = {}): Dispute {
   } satisfies Partial<Dispute>, fields);
 }
 
-/** The refusal `fn` throws, as the API would answer it. */
-export function refusal(fn: () => unknown): { status: number; code: string; message: string } {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof AppError) return { status: err.status, code: err.code, message: err.message };
-    throw err;
-  }
-  throw new Error('not refused');
-}
+export { refusal } from '@puente/platform/testing';

@@ -1,5 +1,4 @@
 /** In-memory users and verification requests for the transitions' unit tests (no database). */
-import { AppError } from '@puente/platform';
 import { User } from './user.ts';
 import { VerificationRequest } from './verification-request.ts';
 
@@ -22,13 +21,4 @@ export function aVerificationRequest(fields: Partial<VerificationRequest> = {}):
   } satisfies Partial<VerificationRequest>, fields);
 }
 
-/** The refusal `fn` throws, as the API would answer it. */
-export function refusal(fn: () => unknown): { status: number; code: string; message: string } {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof AppError) return { status: err.status, code: err.code, message: err.message };
-    throw err;
-  }
-  throw new Error('not refused');
-}
+export { refusal } from '@puente/platform/testing';

@@ -1,25 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '@puente/platform';
 import { Rating } from './rating.ts';
 import { Trade, TRADE_STATUSES } from './trade.ts';
 import { mayRate, NOT_COMPLETED, NOT_THE_OTHER_PARTY, ratingSubmitted } from './submit-rating.ts';
+import { refusal } from '@puente/platform/testing';
 
 const REQUESTER = 1;
 const MATCHER = 2;
 
 const aTrade = (fields: Partial<Trade> = {}) =>
   Object.assign(new Trade(), { matchId: 20, requestId: 10, requesterId: REQUESTER, matcherId: MATCHER, status: 'completed' } satisfies Partial<Trade>, fields);
-
-/** The refusal `fn` throws, as the API would answer it. */
-function refusal(fn: () => unknown): { status: number; code: string; message: string } {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof AppError) return { status: err.status, code: err.code, message: err.message };
-    throw err;
-  }
-  throw new Error('not refused');
-}
 
 describe('submitting a rating', () => {
   it('either party of a completed match may rate the other', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { SubscriptionStatus } from '@puente/contracts';
-import { AppError } from '@puente/platform';
 import { Subscription } from './subscription.ts';
 import {
   ALREADY_PREMIUM, NOTHING_TO_CANCEL, cancelRenewal, ended, followProvider, forget, freePlan, mayCancel, paid, paymentFailed, resumeRenewal, startCheckout,
 } from './subscription-transitions.ts';
+import { refusal } from '@puente/platform/testing';
 
 const USER = 7;
 const END = new Date('2026-12-01T00:00:00Z');
@@ -24,17 +24,6 @@ function aPlan(status: SubscriptionStatus, fields: Partial<Subscription> = {}): 
 
 const activated = (end: Date) => ({ type: 'subscription.subscription.activated', payload: { userId: USER, tier: 'premium', currentPeriodEnd: end.toISOString() } });
 const cancelled = { type: 'subscription.subscription.cancelled', payload: { userId: USER, tier: 'free' } };
-
-/** The refusal `fn` throws, as the API would answer it. */
-function refusal(fn: () => unknown): { status: number; code: string; message: string } {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof AppError) return { status: err.status, code: err.code, message: err.message };
-    throw err;
-  }
-  throw new Error('not refused');
-}
 
 describe('subscription transitions', () => {
   it('a new user starts free, with no subscription', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_OPEN_SUPPORT_REQUESTS, type SupportRequestStatus } from '@puente/contracts';
-import { AppError } from '@puente/platform';
 import { SupportRequest } from './support.ts';
 import { ALREADY_RESOLVED, TOO_MANY_OPEN, openSupportRequest, resolveSupportRequest } from './support-transitions.ts';
+import { refusal } from '@puente/platform/testing';
 
 const AT = new Date('2026-11-01T10:00:00Z');
 const ADMIN = 9;
@@ -11,16 +11,6 @@ const content = { subject: 'Payout', message: 'Where is my money?' };
 const aRequest = (status: SupportRequestStatus) => Object.assign(new SupportRequest(), {
   id: 3, userId: 7, ...content, status, reply: null, createdAt: AT, resolvedAt: null, resolvedById: null,
 } satisfies Partial<SupportRequest>);
-
-function refusal(fn: () => unknown): { status: number; code: string; message: string } {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof AppError) return { status: err.status, code: err.code, message: err.message };
-    throw err;
-  }
-  throw new Error('not refused');
-}
 
 describe('support request transitions', () => {
   it('open: a user under the open limit writes a request, open', () => {

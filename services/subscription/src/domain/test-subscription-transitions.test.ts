@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
-import { AppError } from '@puente/platform';
 import { ALREADY_PAID, catchUpTo, firstPaymentSucceeded, mayPay, started, type TestSubscriptionState } from './test-subscription-transitions.ts';
+import { refusal } from '@puente/platform/testing';
 
 const DAY = 86_400_000;
 const END = new Date('2026-12-01T00:00:00Z');
 const after = (days: number) => new Date(END.getTime() + days * DAY);
-function refusal(fn: () => unknown): { status: number; code: string; message: string } {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof AppError) return { status: err.status, code: err.code, message: err.message };
-    throw err;
-  }
-  throw new Error('not refused');
-}
-
 const aSubscription = (status: Stripe.Subscription.Status, fields: Partial<TestSubscriptionState> = {}): TestSubscriptionState =>
   ({ status, currentPeriodEnd: status === 'incomplete' ? null : END, cancelAtPeriodEnd: false, ...fields });
 
