@@ -21,6 +21,7 @@ export const notificationVersions: VersionTable<NotificationChanges> = {
   userDeleted: ({ userId }) => [NotificationVersions.user(userId)],
   local: {
     notificationsRead: ({ userId }) => [NotificationVersions.user(userId)],
+    // Only read ones are purged: the count stays, but it shares the list's version.
     notificationsRemoved: ({ userIds }) => userIds.map(NotificationVersions.user),
   },
 };
