@@ -13,7 +13,8 @@ export * from './db/projections.ts';
 export * from './messaging/bus.ts';
 export * from './messaging/envelope.ts';
 export * from './messaging/in-process.ts';
-export * from './messaging/outbox.ts';
+// Not addToOutbox: a change's events reach the outbox only through ServiceContext.change and consumers' results.
+export { OutboxRelay, type RelayOptions } from './messaging/outbox.ts';
 export * from './messaging/changes.ts';
 export * from './messaging/inbox.ts';
 export * from './jobs/port.ts';

@@ -255,4 +255,3 @@ async function subscribeConsumers(def: ServiceDefinition, ctx: ServiceContext): 
   });
 }
 
-export { addToOutbox };
