@@ -64,13 +64,14 @@ describe('embedded mode (npm start)', () => {
   });
 
   it('starts the gateway and all seven services in one process, all healthy', async () => {
-    const banner: string[] = [];
-    app = await startEmbedded(env, { quiet: true, printAdmin: (l) => banner.push(l) });
+    app = await startEmbedded(env, { quiet: true });
+    const banner = app.admin;
     const health = await fetch(`${app.url}/api/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok', services: Object.fromEntries(ServiceNames.map((n) => [n, 'ok'])) });
 
-    // The first start creates the admin and prints its sign-in details and referral code once.
+    // The first start creates the admin and says its sign-in details (a generated password: no ADMIN_PASSWORD here)
+    // and referral code in the banner, once.
     const code = banner.join('\n').match(/referral code: (\S+)/)?.[1];
     expect(banner.join('\n')).toMatch(/email: +admin@puente\.local/);
     expect(banner.join('\n')).toMatch(/password: +\S{12,}/);
@@ -116,9 +117,8 @@ describe('embedded mode (npm start)', () => {
 
     // Data, sessions and rate-limit counters survive a restart, and the admin is not created (nor printed) again.
     await app.stop();
-    const again: string[] = [];
-    app = await startEmbedded(env, { quiet: true, printAdmin: (l) => again.push(l) });
-    expect(again).toEqual([]);
+    app = await startEmbedded(env, { quiet: true });
+    expect(app.admin).toEqual([]);
     expect((await fetch(`${app.url}/api/auth/verify-referral/${code}`)).status).toBe(200);
     expect((await fetch(`${app.url}/api/auth/verify-referral/NOTACODE`)).status).toBe(404);
     const me = await fetch(`${app.url}/api/auth/user`, { headers: { cookie } });

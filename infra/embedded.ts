@@ -11,6 +11,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { ServiceNames, type ServiceName } from '@puente/contracts';
 import {
@@ -41,6 +42,11 @@ export interface Embedded {
   metricsUrl?: string;
   /** What the start banner says about the testing aids that are on (nothing when all are off). */
   testingAids: string[];
+  /**
+   * The admin created by this start, for the banner (shown once: nothing on later starts); its password when the demo
+   * generated it. Empty when `printAdmin` was given (the lines went there).
+   */
+  admin: string[];
   stop(): Promise<void>;
 }
 
@@ -88,7 +94,8 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
   const keys = keyringOf(secrets.signingKeys);
 
   say(`starting the embedded database (PGlite) in ${join(dataDir, 'pglite')}`);
-  const db = await PGlite.create({ dataDir: join(dataDir, 'pglite') });
+  // pg_trgm: audit's trigram indexes (its email filter); once they exist, every open of this folder must load it.
+  const db = await PGlite.create({ dataDir: join(dataDir, 'pglite'), extensions: { pg_trgm } });
   const socketDir = privateSocketDir(dataDir);
   const dbServer = new PGLiteSocketServer({ db, path: join(socketDir, SOCKET_FILE), maxConnections: 100 });
   await dbServer.start();
@@ -113,7 +120,9 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
     metrics: metrics?.metrics,
   };
 
-  const definitions = serviceDefinitions(serviceEnv, opts.printAdmin ? { printAdmin: opts.printAdmin } : {});
+  // The seeded admin is said in the banner, after the start's steps, rather than among them.
+  const admin: string[] = [];
+  const definitions = serviceDefinitions(serviceEnv, { printAdmin: opts.printAdmin ?? ((line) => admin.push(line)) });
   const services: RunningService[] = [];
   const stopAll = async () => {
     for (const s of [...services].reverse()) await s.stop().catch((err) => logger.error({ err }, `stopping ${s.name} failed`));
@@ -146,6 +155,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
       url,
       services,
       testingAids: testingAidsBanner(env, settings.HOST, port),
+      admin,
       ...(metrics ? { metricsUrl: metrics.server.url } : {}),
       async stop() {
         await gateway.close();
@@ -163,6 +173,7 @@ if (import.meta.main) {
   try {
     const app = await startEmbedded();
     process.stdout.write(`\nPuente is running at ${app.url} (started in ${((Date.now() - started) / 1000).toFixed(1)} s). Health: ${app.url}/api/health.${app.metricsUrl ? ` Metrics: ${app.metricsUrl}.` : ''} Ctrl+C stops it.\n`);
+    if (app.admin.length > 0) process.stdout.write(`${app.admin.join('\n')}\n`);
     if (app.testingAids.length > 0) process.stdout.write(`\n${app.testingAids.join('\n')}\n`);
     stopGracefully(createLogger({ name: 'puente', level: process.env.LOG_LEVEL ?? 'warn' }), async () => {
       process.stdout.write('\nstopping Puente...\n');

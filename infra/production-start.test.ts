@@ -21,6 +21,7 @@ const base = {
 const identity = {
   ...base, SERVICE_SIGNING_KEY: keys.signingKeys.identity, SMTP_URL: 'smtp://127.0.0.1:1', PUBLIC_URL: 'https://puente.example',
   TOTP_ENCRYPTION_KEYS: `t1:${key()}`, OAUTH_COOKIE_SECRET: randomBytes(32).toString('hex'), LOGIN_CHALLENGE_SECRET: randomBytes(32).toString('hex'),
+  ADMIN_PASSWORD: 'an admin password chosen by its operator',
 };
 
 /** Starts `script` with exactly `env` (and PATH); its exit code and everything it printed. */
@@ -50,6 +51,13 @@ describe('a production start', { timeout: 60_000 }, () => {
     const gateway = start('gateway/src/server.ts', { ...base, SERVICE_URLS: 'identity=http://127.0.0.1:1', SESSION_SECRET: randomBytes(32).toString('hex') });
     expect(gateway.status).not.toBe(0);
     expect(gateway.said).toContain('SERVICE_SIGNING_KEY is required');
+  });
+
+  it('without ADMIN_PASSWORD fails naming it: the first admin\'s password is never generated (nor printed) in production', () => {
+    const refused = start('services/identity/src/server.ts', { ...identity, ADMIN_PASSWORD: undefined });
+    expect(refused.status).not.toBe(0);
+    expect(refused.said).toContain('ADMIN_PASSWORD is required in production');
+    expect(refused.said).not.toContain('admin account created');
   });
 
   it('with a secret that is another, or made from another, fails naming both', () => {

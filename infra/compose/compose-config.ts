@@ -14,8 +14,8 @@ import { parse } from 'yaml';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * Every variable docker-compose.yml requires: the secrets `npm run secrets` prints, bar none. Each process gets its
- * own signing key as SERVICE_SIGNING_KEY.
+ * The secrets docker-compose.yml requires that `npm run secrets` prints, bar none. Each process gets its own signing
+ * key as SERVICE_SIGNING_KEY.
  */
 export const COMPOSE_SECRETS = [
   'SESSION_SECRET', 'BANK_ENCRYPTION_KEYS', 'TOTP_ENCRYPTION_KEYS', 'OAUTH_COOKIE_SECRET', 'LOGIN_CHALLENGE_SECRET',
@@ -24,9 +24,12 @@ export const COMPOSE_SECRETS = [
   'REDIS_PASSWORD', 'GRAFANA_ADMIN_PASSWORD',
 ] as const;
 
-/** A throwaway value for each required secret, each one distinct (`<name>-<hex>`) so a test can tell where it went. */
+/** What docker-compose.yml also requires and no script makes: the first admin's password, the operator's choice. */
+export const COMPOSE_CHOSEN = ['ADMIN_PASSWORD'] as const;
+
+/** A throwaway value for each required variable, each one distinct (`<name>-<hex>`) so a test can tell where it went. */
 export function throwawaySecrets(): Record<string, string> {
-  return Object.fromEntries(COMPOSE_SECRETS.map((name) => [name, `${name.toLowerCase()}-${randomBytes(6).toString('hex')}`]));
+  return Object.fromEntries([...COMPOSE_SECRETS, ...COMPOSE_CHOSEN].map((name) => [name, `${name.toLowerCase()}-${randomBytes(6).toString('hex')}`]));
 }
 
 export const hasDockerCompose = (() => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, serviceKeysFrom, ServiceSettings } from '@puente/platform';
 import {
-  COMPOSE_SECRETS, ROOT, composeConfigResult, composeServices, hasDockerCompose, throwawaySecrets, type ComposeService,
+  COMPOSE_CHOSEN, COMPOSE_SECRETS, ROOT, composeConfigResult, composeServices, hasDockerCompose, throwawaySecrets, type ComposeService,
 } from './compose-config.ts';
 import { PROCESSES, PROCESS_SECRETS, type ProcessName } from './process-secrets.ts';
 import { PROCESS_SETTINGS } from '../testing/process-settings.ts';
@@ -22,7 +22,6 @@ const envExample = readFileSync(join(ROOT, '.env.example'), 'utf8');
 const OPTIONAL = {
   SMTP_URL: 'smtps://mailer:smtp-password-4d1c@smtp.example.com:465',
   POSTGRES_PASSWORD: 'postgres-password-93ab',
-  ADMIN_PASSWORD: 'admin-password-0f2e',
   GOOGLE_CLIENT_SECRET: 'google-client-secret-77c0',
   STRIPE_SECRET_KEY: 'sk_test_stripe-secret-key-12aa',
   STRIPE_WEBHOOK_SECRET: 'whsec_stripe-webhook-secret-5e1b',
@@ -40,7 +39,7 @@ function envSecretsOf(proc: ProcessName): string[] {
     if (name === 'DATABASE_URL') return ['POSTGRES_PASSWORD'];
     if (name === 'REDIS_URL') return ['REDIS_PASSWORD'];
     return [name];
-  }).filter((name) => name in OPTIONAL || (COMPOSE_SECRETS as readonly string[]).includes(name));
+  }).filter((name) => name in OPTIONAL || ([...COMPOSE_SECRETS, ...COMPOSE_CHOSEN] as readonly string[]).includes(name));
 }
 
 /** Where a secret may go besides the processes: the server it protects. */
@@ -69,9 +68,14 @@ describe.skipIf(!hasDockerCompose && process.env.CI !== 'true')('docker-compose.
     withDefaults = composeServices(secrets);
   }, 30_000);
 
-  it('requires exactly the secrets `npm run secrets` writes, and refuses to start without one, naming it', async () => {
+  it('requires exactly the secrets `npm run secrets` writes and the admin\'s password, and refuses to start without one, naming it', async () => {
     const required = [...new Set([...composeFile.matchAll(/\$\{(\w+):\?/g)].map((m) => m[1]!))].sort();
-    expect(required).toEqual([...COMPOSE_SECRETS].sort());
+    expect(required).toEqual([...COMPOSE_SECRETS, ...COMPOSE_CHOSEN].sort());
+    // The first admin's password is the operator's: no script makes it, and none is generated in production.
+    const { ADMIN_PASSWORD: _chosen, ...withoutAdmin } = secrets;
+    const admin = await composeConfigResult(withoutAdmin);
+    expect(admin.ok).toBe(false);
+    expect(admin.output).toContain('set ADMIN_PASSWORD in .env');
     // A few left out in turn, side by side; .ci/run leaves out each one (a docker-compose start per secret).
     const refusals = await Promise.all(['GRAFANA_ADMIN_PASSWORD', 'REDIS_PASSWORD', 'IDENTITY_SIGNING_KEY'].map(async (name) => {
       const { [name]: _left, ...others } = secrets;
@@ -81,12 +85,12 @@ describe.skipIf(!hasDockerCompose && process.env.CI !== 'true')('docker-compose.
     expect(refusals.filter(([, ok, named]) => ok || !named)).toEqual([]);
   }, 60_000);
 
-  it('requires what `npm run secrets` prints, no more and no less; with its output every process starts (keys and settings, in production)', () => {
+  it('requires what `npm run secrets` prints and the admin\'s password, no more and no less; with them every process starts (keys and settings, in production)', () => {
     const run = spawnSync(process.execPath, ['infra/scripts/secrets.ts'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     expect(run.status, run.stderr).toBe(0);
     const printed = Object.fromEntries(run.stdout.split('\n').map((l) => /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(l)).filter((m) => m !== null).map((m) => [m[1]!, m[2]!]));
     expect(Object.keys(printed).sort()).toEqual([...COMPOSE_SECRETS].sort());
-    const configured = composeServices(printed);
+    const configured = composeServices({ ...printed, ADMIN_PASSWORD: 'chosen by the operator' });
     for (const proc of PROCESSES) {
       // An optional variable left unset reaches the container unset (docker-compose prints it without a value).
       const env = Object.fromEntries(Object.entries(configured[proc]!.environment ?? {}).filter(([, v]) => v !== null)) as Record<string, string>;
@@ -181,7 +185,7 @@ describe.skipIf(!hasDockerCompose && process.env.CI !== 'true')('docker-compose.
 
   it('.env.example documents every required secret and `npm run secrets`, and TRUST_PROXY\'s forms', () => {
     expect(envExample).toContain('npm run --silent secrets >> .env');
-    expect(COMPOSE_SECRETS.filter((name) => !new RegExp(`^# ${name}=`, 'm').test(envExample))).toEqual([]);
+    expect([...COMPOSE_SECRETS, ...COMPOSE_CHOSEN].filter((name) => !new RegExp(`^# ${name}=`, 'm').test(envExample))).toEqual([]);
     expect(envExample).not.toMatch(/^MAIL_DIR=/m);
     expect(envExample).toMatch(/^TRUST_PROXY=false$/m);
   });

@@ -13,7 +13,7 @@ export const PROCESSES: readonly ProcessName[] = Parties;
 export interface ProcessSecrets {
   /** Set for the process to start. */
   required: readonly string[];
-  /** Passed when the operator sets them (Google sign-in, Stripe, an S3 bucket, the first admin). */
+  /** Passed when the operator sets them (Google sign-in, Stripe, an S3 bucket, the first admin's email and code). */
   optional: readonly string[];
 }
 
@@ -31,14 +31,19 @@ const SERVERS: Record<ProcessName, readonly string[]> = {
 
 const OPTIONAL: Record<ProcessName, readonly string[]> = {
   gateway: [], accounts: [], rating: [], notification: [], audit: [],
-  identity: ['ADMIN_EMAIL', 'ADMIN_PASSWORD', 'ADMIN_REFERRAL_CODE', 'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'],
+  identity: ['ADMIN_EMAIL', 'ADMIN_REFERRAL_CODE', 'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'],
   exchange: ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'],
   subscription: ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'],
 };
 
+/** Required secrets the operator chooses (no runner or script makes them): the first admin's password, in production. */
+const CHOSEN: Record<ProcessName, readonly string[]> = {
+  gateway: [], accounts: [], exchange: [], rating: [], notification: [], subscription: [], audit: [], identity: ['ADMIN_PASSWORD'],
+};
+
 /** The purposes' secrets are the runners' table (infra/secrets.ts): one list of who uses which. */
 export const PROCESS_SECRETS: Record<ProcessName, ProcessSecrets> = Object.fromEntries(PROCESSES.map((p) => [p, {
-  required: ['SERVICE_SIGNING_KEY', ...SERVERS[p], ...SECRETS_OF[p].map((key) => SETTING_OF[key])],
+  required: ['SERVICE_SIGNING_KEY', ...SERVERS[p], ...SECRETS_OF[p].map((key) => SETTING_OF[key]), ...CHOSEN[p]],
   optional: OPTIONAL[p],
 }])) as unknown as Record<ProcessName, ProcessSecrets>;
 

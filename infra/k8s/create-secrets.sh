@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Creates, or updates, what the manifests reference but do not hold: one Secret per purpose, each read by the
 # processes that use it alone, and the ConfigMap puente-service-keys (every process's public key, not secret). From
-# one env file of KEY=value lines: the output of `npm run secrets` and the servers' URLs (puente-secrets.env.example):
+# one env file of KEY=value lines: the output of `npm run secrets`, the servers' URLs and the first admin's password
+# (puente-secrets.env.example):
 #
 #   npm run --silent secrets > ~/puente-secrets.env            # outside the repository; keep it safe
 #   cat infra/k8s/overlays/example/puente-secrets.env.example >> ~/puente-secrets.env   # then fill in every <...>
@@ -39,7 +40,8 @@ secrets=(
   "puente-database required DATABASE_URL"
   "puente-redis required REDIS_URL"
   "puente-smtp required SMTP_URL"
-  "puente-admin optional ADMIN_EMAIL ADMIN_PASSWORD ADMIN_REFERRAL_CODE"
+  "puente-admin-password required ADMIN_PASSWORD"
+  "puente-admin optional ADMIN_EMAIL ADMIN_REFERRAL_CODE"
   "puente-google optional GOOGLE_CLIENT_ID GOOGLE_CLIENT_SECRET"
   "puente-stripe optional STRIPE_SECRET_KEY STRIPE_WEBHOOK_SECRET"
   "puente-attachment-s3 optional AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY"

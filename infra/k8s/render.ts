@@ -192,6 +192,7 @@ export const OPERATOR = (() => {
     'puente-database': { DATABASE_URL: 'postgres://puente:not-a-real-password@postgres.test:5432/puente' },
     'puente-redis': { REDIS_URL: 'redis://:not-a-real-password@redis.test:6379' },
     'puente-smtp': { SMTP_URL: 'smtps://mailer:not-a-real-password@smtp.test:465' },
+    'puente-admin-password': { ADMIN_PASSWORD: 'not-a-real-admin-password' },
   };
   for (const [party, seed] of Object.entries(signingKeys)) secrets[`puente-signing-${party}`] = { SERVICE_SIGNING_KEY: seed };
   return { secrets, configMaps: { 'puente-service-keys': { SERVICE_PUBLIC_KEYS: publicKeys } } as Record<string, Record<string, string>> };

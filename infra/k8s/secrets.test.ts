@@ -26,7 +26,7 @@ function secretOf(setting: string, proc: ProcessName): string {
     SESSION_SECRET: 'puente-session', BANK_ENCRYPTION_KEYS: 'puente-bank-keys', TOTP_ENCRYPTION_KEYS: 'puente-totp-keys',
     OAUTH_COOKIE_SECRET: 'puente-oauth-cookie', LOGIN_CHALLENGE_SECRET: 'puente-login-challenge',
     ATTACHMENT_ENCRYPTION_KEYS: 'puente-attachment-keys', DATABASE_URL: 'puente-database', REDIS_URL: 'puente-redis',
-    SMTP_URL: 'puente-smtp', ADMIN_EMAIL: 'puente-admin', ADMIN_PASSWORD: 'puente-admin', ADMIN_REFERRAL_CODE: 'puente-admin',
+    SMTP_URL: 'puente-smtp', ADMIN_EMAIL: 'puente-admin', ADMIN_PASSWORD: 'puente-admin-password', ADMIN_REFERRAL_CODE: 'puente-admin',
     GOOGLE_CLIENT_ID: 'puente-google', GOOGLE_CLIENT_SECRET: 'puente-google', STRIPE_SECRET_KEY: 'puente-stripe',
     STRIPE_WEBHOOK_SECRET: 'puente-stripe', AWS_ACCESS_KEY_ID: 'puente-attachment-s3', AWS_SECRET_ACCESS_KEY: 'puente-attachment-s3',
   };
@@ -161,7 +161,8 @@ describeWithKubectl('Secrets of the Kubernetes manifests (infra/k8s)', () => {
     const filled = (template: string) => template
       .replace(/^DATABASE_URL=.*$/m, 'DATABASE_URL=postgres://puente:a-password@postgres.test:5432/puente')
       .replace(/^REDIS_URL=.*$/m, 'REDIS_URL=redis://:a-password@redis.test:6379')
-      .replace(/^SMTP_URL=.*$/m, 'SMTP_URL=smtps://mailer:a-password@smtp.test:465');
+      .replace(/^SMTP_URL=.*$/m, 'SMTP_URL=smtps://mailer:a-password@smtp.test:465')
+      .replace(/^ADMIN_PASSWORD=.*$/m, 'ADMIN_PASSWORD=an admin password');
 
     it('makes exactly the Secrets and keys the manifests read, and the public keys\' ConfigMap, from npm run secrets and the filled template', () => {
       const file = envFile('filled.env', filled);
@@ -205,7 +206,7 @@ AWS_SECRET_ACCESS_KEY=secret-key
     it('refuses an unfilled template or a missing key, naming each, and creates nothing', () => {
       const unfilled = runCreateSecrets(envFile('unfilled.env', (t) => t));
       expect(unfilled.status).toBe(1);
-      for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL']) expect(unfilled.stderr).toContain(`${name} still holds a <placeholder>`);
+      for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'ADMIN_PASSWORD']) expect(unfilled.stderr).toContain(`${name} still holds a <placeholder>`);
       expect([unfilled.secrets, unfilled.configMaps]).toEqual([{}, {}]);
       const path = envFile('missing.env', filled);
       writeFileSync(path, readFileSync(path, 'utf8').replace(/^RATING_SIGNING_KEY=.*\n/m, ''));

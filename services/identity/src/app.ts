@@ -16,7 +16,7 @@ import { VerificationRequestSchema } from './domain/verification-request.ts';
 import { KnownDeviceSchema } from './domain/known-device.ts';
 import { TwoFactorSchema } from './domain/two-factor.ts';
 import { challengeKey, secretKeys } from './domain/two-factor-keys.ts';
-import { printAdminBanner, seedAdmin } from './domain/admin-seed.ts';
+import { adminPasswordInProduction, printAdminBanner, seedAdmin } from './domain/admin-seed.ts';
 import type { IdentityConfig } from './domain/config.ts';
 import { googleClient } from './domain/google.ts';
 import { noticeDelivery, tokenDelivery } from './domain/mailer.ts';
@@ -64,7 +64,7 @@ export const IdentitySettings = z.object({
 }).superRefine(requiredInProduction(['TOTP_ENCRYPTION_KEYS', 'OAUTH_COOKIE_SECRET', 'LOGIN_CHALLENGE_SECRET']))
   .refine((s) => Boolean(s.GOOGLE_CLIENT_ID) === Boolean(s.GOOGLE_CLIENT_SECRET), {
   message: 'set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or neither', path: ['GOOGLE_CLIENT_SECRET'],
-}).superRefine(mailInProduction);
+}).superRefine(mailInProduction).superRefine(adminPasswordInProduction);
 export type IdentitySettings = z.infer<typeof IdentitySettings>;
 
 const DEFAULT_GOOGLE_ISSUER = 'https://accounts.google.com';

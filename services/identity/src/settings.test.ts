@@ -13,6 +13,7 @@ const settings = (env: Record<string, string>) => resolveConfig(loadConfig(Ident
 const mailed = {
   SMTP_URL: 'smtp://mail.example', PUBLIC_URL: 'https://puente.example',
   TOTP_ENCRYPTION_KEYS: `t1:${Buffer.alloc(32, 7).toString('base64')}`, OAUTH_COOKIE_SECRET: 'o'.repeat(32), LOGIN_CHALLENGE_SECRET: 'c'.repeat(32),
+  ADMIN_PASSWORD: 'the first admin\'s password',
 };
 /** The configuration error `env` gets, or '' when it is accepted. */
 const refusal = (env: Record<string, string>) => { try { settings(env); return ''; } catch (e) { expect(e).toBeInstanceOf(ConfigError); return String(e); } };
@@ -71,6 +72,13 @@ describe('identity settings', () => {
     const err = (() => { try { settings({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example', PUBLIC_URL: 'https://puente.example' }); } catch (e) { return e; } })();
     expect(err).toBeInstanceOf(ConfigError);
     for (const name of ['TOTP_ENCRYPTION_KEYS', 'OAUTH_COOKIE_SECRET', 'LOGIN_CHALLENGE_SECRET']) expect(String(err)).toContain(`${name} is required in production`);
+  });
+
+  it('needs ADMIN_PASSWORD in production (never generated there), and only there', () => {
+    const { ADMIN_PASSWORD: _chosen, ...withoutAdmin } = mailed;
+    expect(refusal({ NODE_ENV: 'production', ...withoutAdmin })).toContain('ADMIN_PASSWORD: ADMIN_PASSWORD is required in production');
+    expect(refusal({ NODE_ENV: 'production', ...mailed })).toBe('');
+    expect(refusal({})).toBe('');
   });
 });
 
