@@ -22,12 +22,24 @@ export function backup(command: BackupCommand, folder: string, databaseUrl: stri
     say(`[${i + 1}/${ServiceNames.length}] ${command === 'save' ? 'dumping' : 'restoring'} ${schema} ${command === 'save' ? 'to' : 'from'} ${file}`);
     if (command === 'restore' && !existsSync(file)) throw new Error(`${file} is missing: restore needs every service's dump from one save`);
     const [tool, args] = command === 'save'
-      ? ['pg_dump', ['--dbname', databaseUrl, '--schema', schema, '--no-owner', '--no-privileges', '--file', file]]
+      ? ['pg_dump', ['--dbname', databaseUrl, '--schema', schema, ...extensionsIn(schema, databaseUrl), '--no-owner', '--no-privileges', '--file', file]]
       : ['psql', ['--dbname', databaseUrl, '--quiet', '--set', 'ON_ERROR_STOP=1', '--file', file]];
     const run = spawnSync(tool, args as string[], { encoding: 'utf8', env: { ...process.env, PGOPTIONS: '--client-min-messages=warning' } });
     if (run.error) throw new Error(`${tool} could not run (${run.error.message}): install the PostgreSQL client (Debian: apt-get install postgresql-client)`);
     if (run.status !== 0) throw new Error(`${tool} failed for ${schema}: ${run.stderr.trim()}`);
   }
+}
+
+/**
+ * `--extension` for each extension installed in the schema (audit's pg_trgm, which its indexes use): pg_dump leaves
+ * extensions out of a one-schema dump, and the restore would then fail at the first index needing one.
+ */
+function extensionsIn(schema: string, databaseUrl: string): string[] {
+  const run = spawnSync('psql', ['--dbname', databaseUrl, '--no-align', '--tuples-only', '--command',
+    `select e.extname from pg_extension e join pg_namespace n on n.oid = e.extnamespace where n.nspname = '${schema}'`], { encoding: 'utf8' });
+  if (run.error) throw new Error(`psql could not run (${run.error.message}): install the PostgreSQL client (Debian: apt-get install postgresql-client)`);
+  if (run.status !== 0) throw new Error(`psql failed listing ${schema}'s extensions: ${run.stderr.trim()}`);
+  return run.stdout.split('\n').map((name) => name.trim()).filter(Boolean).flatMap((name) => ['--extension', name]);
 }
 
 if (import.meta.main) {

@@ -89,14 +89,17 @@ const DateBound = z.preprocess(
 );
 
 /**
- * Query of GET /api/admin/signup-attempts and /api/admin/login-attempts: email (exact, case-insensitive), from and
- * to (inclusive; a bare date covers its whole UTC day), limit (default 50, max 500) and offset (default 0). Blank
- * values mean no filter, as a form sends them.
+ * Query of GET /api/admin/signup-attempts and /api/admin/login-attempts: email (a part of the address,
+ * case-insensitive), from and to (inclusive; a bare date covers its whole UTC day), limit (default 50, max 500) and
+ * offset (default 0). Blank values mean no filter, as a form sends them.
  */
 export const AttemptsQuery = PaginationQuery.extend({
-  // Not checked as an address: failed sign-ups record whatever was typed, and the admin may look for exactly that.
-  // Refused with control characters or lone surrogates like any text (the database cannot compare them).
-  email: optionalText(),
+  // Not checked as an address: failed sign-ups record whatever was typed, and the admin may look for any part of it
+  // (a provider, a surname). Refused with control characters or lone surrogates like any text (the database cannot
+  // compare them).
+  email: optionalText().meta({
+    description: 'A part of the address (its start, middle or end), case-insensitive, surrounding spaces ignored; % and _ are plain characters, not wildcards.',
+  }),
   from: DateBound,
   to: DateBound,
 });

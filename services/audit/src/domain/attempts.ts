@@ -11,6 +11,16 @@ import { RecordEntitySchema } from '@puente/platform';
 /** The key the email filter compares: trimmed and lower-cased (emails compare case-insensitively). */
 export const emailKey = (email: string): string => email.trim().toLowerCase();
 
+/**
+ * A trigram index on the email key, so the admins' "part of the address" filter (a LIKE with a leading %) need not
+ * read every attempt of the year. Its migration creates it only where the pg_trgm extension can be installed (the
+ * filter works without it, scanning); declared here by name so that the schema diff keeps it.
+ */
+const emailKeyTrigrams = (table: string) => ({
+  name: `${table}_email_key_trgm_index`,
+  expression: (columns: Record<string, string>, schemaTable: { toString(): string }, name: string) =>
+    `create index "${name}" on ${String(schemaTable)} using gin ("${columns.emailKey}" gin_trgm_ops)`,
+});
 
 export const SignupAttemptSchema = defineEntity({
   name: 'SignupAttempt',
@@ -32,7 +42,7 @@ export const SignupAttemptSchema = defineEntity({
     /** The account the attempt created (a completed sign-up), when the event said. */
     userId: p.integer().nullable(),
   },
-  indexes: [{ properties: ['createdAt'] }, { properties: ['emailKey', 'createdAt'] }, { properties: ['userId'] }],
+  indexes: [{ properties: ['createdAt'] }, { properties: ['emailKey', 'createdAt'] }, { properties: ['userId'] }, emailKeyTrigrams('signup_attempt')],
 });
 export class SignupAttempt extends SignupAttemptSchema.class {}
 SignupAttemptSchema.setClass(SignupAttempt);
@@ -56,7 +66,7 @@ export const LoginAttemptSchema = defineEntity({
     /** The account the attempt signed in to (a successful login), when the event said. */
     userId: p.integer().nullable(),
   },
-  indexes: [{ properties: ['createdAt'] }, { properties: ['emailKey', 'createdAt'] }, { properties: ['userId'] }],
+  indexes: [{ properties: ['createdAt'] }, { properties: ['emailKey', 'createdAt'] }, { properties: ['userId'] }, emailKeyTrigrams('login_attempt')],
 });
 export class LoginAttempt extends LoginAttemptSchema.class {}
 LoginAttemptSchema.setClass(LoginAttempt);
@@ -67,13 +77,17 @@ export interface AttemptFilters { email?: string | undefined; from?: string | un
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
 
+/** A LIKE pattern matching `text` anywhere, its `%`, `_` and `\` taken literally (`\` is LIKE's escape). */
+export const containing = (text: string): string => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+
 /**
- * The where-clause for the filters: email exact but case-insensitive; from and to inclusive, in UTC. A bare `to`
- * date runs through the end of that day; a date-time bound is that instant.
+ * The where-clause for the filters: email a part of the address, case-insensitive (a LIKE on the lower-cased key,
+ * which the trigram index serves); from and to inclusive, in UTC. A bare `to` date runs through the end of that day;
+ * a date-time bound is that instant.
  */
-export function attemptWhere(filters: AttemptFilters): { emailKey?: string; createdAt?: { $gte?: Date; $lt?: Date; $lte?: Date } } {
+export function attemptWhere(filters: AttemptFilters): { emailKey?: { $like: string }; createdAt?: { $gte?: Date; $lt?: Date; $lte?: Date } } {
   const where: ReturnType<typeof attemptWhere> = {};
-  if (filters.email !== undefined) where.emailKey = emailKey(filters.email);
+  if (filters.email !== undefined) where.emailKey = { $like: containing(emailKey(filters.email)) };
   const createdAt: NonNullable<typeof where.createdAt> = {};
   if (filters.from !== undefined) createdAt.$gte = DATE_ONLY.test(filters.from) ? new Date(`${filters.from}T00:00:00.000Z`) : new Date(filters.from);
   if (filters.to !== undefined) {
