@@ -180,7 +180,7 @@ describe('polled reads answered at the gateway', () => {
     expect(notification.asked()).toBe(asked + 1);
     // A new notification for Ana: her next poll is a full answer.
     unread[1] = 4;
-    await serviceVersions(versions, 'notification', logger).bump([NotificationVersions.user(1)]);
+    await serviceVersions(versions, 'notification', logger).bump([NotificationVersions.unread(1)]);
     const after = await poll('/api/notifications/count', ana, String(forAna.headers.etag));
     expect(NotificationCount.parse(after.json())).toEqual({ count: 4 });
   });

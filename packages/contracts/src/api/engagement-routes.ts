@@ -30,9 +30,13 @@ export const RatingRoutes = routeGroup('rating', {
   },
 });
 
-/** The versions behind the polled notification routes: each user's notifications. */
+/**
+ * The versions behind the polled notification routes: each user's list and their unread count, apart, as a purge of
+ * old read notifications changes the list and leaves the count.
+ */
 export const NotificationVersions = {
-  user: (userId: number) => `user:${userId}`,
+  list: (userId: number) => `notifications:${userId}`,
+  unread: (userId: number) => `unread:${userId}`,
 } as const;
 
 export const NotificationRoutes = routeGroup('notification', {
@@ -40,13 +44,13 @@ export const NotificationRoutes = routeGroup('notification', {
     method: 'GET', path: '/api/notifications', access: 'user', query: PaginationQuery, paginated: true,
     summary: 'The signed-in user\'s notifications, newest first; polled every 3 s.',
     responses: { 200: NotificationList },
-    polled: { keys: ({ userId }) => [NotificationVersions.user(userId)] },
+    polled: { keys: ({ userId }) => [NotificationVersions.list(userId)] },
   },
   count: {
     method: 'GET', path: '/api/notifications/count', access: 'user',
     summary: 'How many notifications are unread; polled every 3 s and every 30 s.',
     responses: { 200: NotificationCount },
-    polled: { keys: ({ userId }) => [NotificationVersions.user(userId)] },
+    polled: { keys: ({ userId }) => [NotificationVersions.unread(userId)] },
   },
   readAll: {
     method: 'PUT', path: '/api/notifications/read-all', access: 'user',

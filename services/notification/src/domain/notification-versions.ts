@@ -1,6 +1,6 @@
 /**
- * Which of the notification service's changes move a user's polled list and count (NotificationVersions.user in
- * @puente/contracts: the ETag of both). A stored notification is announced (notificationCreated); reading and
+ * Which of the notification service's changes move a user's polled list and unread count (NotificationVersions in
+ * @puente/contracts: their ETags). A stored notification is announced (notificationCreated); reading and
  * removing them are local changes: no other service hears of them. The platform bumps the keys once committed.
  */
 import { NotificationVersions } from '@puente/contracts';
@@ -15,13 +15,15 @@ type NotificationChanges = {
 
 export const local = localChanges<NotificationChanges>();
 
+const both = (userId: number) => [NotificationVersions.list(userId), NotificationVersions.unread(userId)];
+
 export const notificationVersions: VersionTable<NotificationChanges> = {
-  notificationCreated: ({ userId }) => [NotificationVersions.user(userId)],
+  notificationCreated: ({ userId }) => both(userId),
   // A deleted account's notifications go with it (domain/personal-data.ts).
-  userDeleted: ({ userId }) => [NotificationVersions.user(userId)],
+  userDeleted: ({ userId }) => both(userId),
   local: {
-    notificationsRead: ({ userId }) => [NotificationVersions.user(userId)],
-    // Only read ones are purged: the count stays, but it shares the list's version.
-    notificationsRemoved: ({ userIds }) => userIds.map(NotificationVersions.user),
+    notificationsRead: ({ userId }) => both(userId),
+    // Only read ones are purged: the unread count stays as it was.
+    notificationsRemoved: ({ userIds }) => userIds.map(NotificationVersions.list),
   },
 };

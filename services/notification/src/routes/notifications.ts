@@ -1,7 +1,7 @@
 /**
  * /api/notifications: the caller's own notifications, the unread count, and marking them read. The list and the
- * count are polled every 3 s by every signed-in tab: both are declared polled on the caller's version
- * (NotificationVersions.user), so an unchanged poll is a 304 that never reaches this service's database.
+ * count are polled every 3 s by every signed-in tab: both are declared polled on the caller's versions
+ * (NotificationVersions), so an unchanged poll is a 304 that never reaches this service's database.
  */
 import type { FastifyInstance } from 'fastify';
 import { Routes } from '@puente/contracts';
