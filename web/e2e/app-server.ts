@@ -54,6 +54,9 @@ export function buildWeb(): void {
 export interface RunningApp {
   url: string;
   admin: { email: string; password: string; referralCode: string };
+  /** Where the app writes its emails (DATA_DIR/mail: no SMTP_URL outside production). */
+  mailDir: string;
+  /** Everything the app has written (its log: stdout and stderr). */
   output: () => string;
   stop: () => Promise<void>;
 }
@@ -61,19 +64,19 @@ export interface RunningApp {
 /**
  * `node infra/embedded.ts` on a free port with a fresh DATA_DIR; resolves once /api/health answers 200. A port found
  * free can be taken before the app listens on it (other test files' apps open ports of their own meanwhile): then it
- * starts again on another.
+ * starts again on another. `env` adds to or replaces its settings (LOG_LEVEL is `warn` unless given).
  */
-export async function startApp(): Promise<RunningApp> {
+export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startAppOnce();
+      return await startAppOnce(env);
     } catch (err) {
       if (attempt >= 3 || !(err as Error).message.includes('EADDRINUSE')) throw err;
     }
   }
 }
 
-async function startAppOnce(): Promise<RunningApp> {
+async function startAppOnce(env: Record<string, string>): Promise<RunningApp> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'puente-e2e-'));
   const admin = { email: 'admin@e2e.test', password: 'e2e-admin-password', referralCode: 'E2E-WELCOME' };
@@ -89,6 +92,7 @@ async function startAppOnce(): Promise<RunningApp> {
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
       ADMIN_REFERRAL_CODE: admin.referralCode,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -122,5 +126,5 @@ async function startAppOnce(): Promise<RunningApp> {
     await stop();
     throw new Error(`Puente exited (${child.exitCode ?? child.signalCode}) before it was healthy:\n${output}`);
   }
-  return { url, admin, output: () => output, stop };
+  return { url, admin, mailDir: join(dataDir, 'mail'), output: () => output, stop };
 }

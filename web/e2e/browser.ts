@@ -9,12 +9,15 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
-/** A suite's app and browser: the web app built, Puente and Chromium started before its tests, both stopped after. */
-export function useAppAndBrowser(): { app: RunningApp; browser: Browser } {
+/**
+ * A suite's app and browser: the web app built, Puente (with `env` over its settings) and Chromium started before
+ * its tests, both stopped after.
+ */
+export function useAppAndBrowser(env: Record<string, string> = {}): { app: RunningApp; browser: Browser } {
   const running = {} as { app: RunningApp; browser: Browser };
   beforeAll(async () => {
     buildWeb();
-    running.app = await startApp();
+    running.app = await startApp(env);
     running.browser = await launchChromium();
   });
   afterAll(async () => {

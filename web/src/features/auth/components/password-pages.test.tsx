@@ -36,7 +36,7 @@ describe('reset password', () => {
   it('needs 8 characters and a matching confirmation, then resets and goes to /login', async () => {
     const server = fakeApi({ 'POST /api/auth/reset-password': { body: { message: 'Your password has been reset. You can now log in.' } } });
     const { router } = renderWithRoutes(<ResetPasswordForm />, {
-      path: '/reset-password?token=reset-1', pattern: '/reset-password', extraRoutes: [{ path: '/login', element: <p>login page</p> }],
+      path: '/reset-password#token=reset-1', pattern: '/reset-password', extraRoutes: [{ path: '/login', element: <p>login page</p> }],
     });
     fireEvent.change(field('New password'), { target: { value: 'short' } });
     fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
@@ -53,10 +53,27 @@ describe('reset password', () => {
 
   it('shows the server message for a spent token', async () => {
     fakeApi({ 'POST /api/auth/reset-password': { status: 400, body: { message: 'This reset link is invalid or has already been used.', code: 'invalid_token' } } });
-    renderWithRoutes(<ResetPasswordForm />, { path: '/reset-password?token=old', pattern: '/reset-password' });
+    renderWithRoutes(<ResetPasswordForm />, { path: '/reset-password#token=old', pattern: '/reset-password' });
     fireEvent.change(field('New password'), { target: { value: 'long enough' } });
     fireEvent.change(field('Confirm new password'), { target: { value: 'long enough' } });
     fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
     expect(await screen.findByText('This reset link is invalid or has already been used.')).toBeTruthy();
+  });
+
+  it('takes the token of a link emailed before links carried it in the fragment, moving it out of the query', async () => {
+    const server = fakeApi({ 'POST /api/auth/reset-password': { body: { message: 'Your password has been reset. You can now log in.' } } });
+    const { router } = renderWithRoutes(<ResetPasswordForm />, { path: '/reset-password?token=reset-old', pattern: '/reset-password' });
+    await waitFor(() => expect([router.state.location.search, router.state.location.hash]).toEqual(['', '#token=reset-old']));
+    fireEvent.change(field('New password'), { target: { value: 'long enough' } });
+    fireEvent.change(field('Confirm new password'), { target: { value: 'long enough' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+    await waitFor(() => expect(server.callsTo('POST /api/auth/reset-password')[0]?.body).toEqual({ token: 'reset-old', password: 'long enough' }));
+  });
+
+  it('says the link has no token when neither the fragment nor the query has one', () => {
+    fakeApi({});
+    renderWithRoutes(<ResetPasswordForm />, { path: '/reset-password', pattern: '/reset-password' });
+    expect(screen.queryByRole('button', { name: 'Set new password' })).toBeNull();
+    expect(screen.getByRole('alert').textContent).toContain('This reset link has no token.');
   });
 });

@@ -1,5 +1,5 @@
-/** /reset-password?token=…: choose a new password with the emailed token, then log in. */
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+/** /reset-password#token=…: choose a new password with the emailed token, then log in. */
+import { Link as RouterLink, useNavigate } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -12,10 +12,10 @@ import { toast } from '../../../components/ui/toast.tsx';
 import { showServerFieldErrors, useSchemaForm } from '../../../lib/form.ts';
 import { useResetPassword } from '../api/reset-password.ts';
 import { serverText } from '../../../lib/i18n.ts';
+import { useLinkToken } from '../../../lib/link-token.ts';
 
 export function ResetPasswordForm() {
-  const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
+  const token = useLinkToken();
   const { t } = useTranslation('auth', { keyPrefix: 'reset' });
   const navigate = useNavigate();
   const { control, handleSubmit, setError } = useSchemaForm(ResetPasswordRequest, { password: '', confirmPassword: '' }, {

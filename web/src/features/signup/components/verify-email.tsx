@@ -1,22 +1,22 @@
 /**
- * /verify-email?token=…: the link of the verification email. Verifies once on arrival; a verified account goes to
+ * /verify-email#token=…: the link of the verification email. Verifies once on arrival; a verified account goes to
  * /login (spec section 2), a failure shows the server's message.
  */
 import { useEffect, useRef, useState } from 'react';
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Button from '@mui/material/Button';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../../config/paths.ts';
 import { PageLoader } from '../../../components/ui/page.tsx';
+import { useLinkToken } from '../../../lib/link-token.ts';
 import { toast } from '../../../components/ui/toast.tsx';
 import { useVerifySignup } from '../api/verify-signup.ts';
 import { verificationFailedToast, verifiedToast } from '../messages.ts';
 
 export function VerifyEmail() {
-  const [params] = useSearchParams();
-  const token = params.get('token')?.trim() ?? '';
+  const token = useLinkToken();
   const navigate = useNavigate();
   const verify = useVerifySignup();
   const started = useRef(false);
