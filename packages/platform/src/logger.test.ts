@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { createHttpApp } from './http/app.ts';
-import { redactPaths } from './logger.ts';
+import { createLogger, redactPaths } from './logger.ts';
 
 /** A logger at `level` whose lines land in `lines`, redacting as createLogger's do. */
 function capturing(level: string) {
@@ -23,5 +23,15 @@ describe('request loggers', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ msg: 'written', reqId: 'req-7', password: '[redacted]', ok: true });
     await app.close();
+  });
+});
+
+describe('URLs in log lines', () => {
+  it('keep the path and the parameter names, with every query value redacted and no fragment', () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger({ name: 'urls', level: 'info', destination: { write: (line: string) => { lines.push(JSON.parse(line)); } } });
+    logger.info({ url: '/reset-password?token=t0k3n#token=t0k3n', source: '/auth/google/callback?code=c0d3&state=st4te' }, 'called');
+    expect(lines[0]).toMatchObject({ url: '/reset-password?token=REDACTED', source: '/auth/google/callback?code=REDACTED&state=REDACTED' });
+    expect(JSON.stringify(lines)).not.toMatch(/t0k3n|c0d3|st4te/);
   });
 });
