@@ -55,6 +55,15 @@ describe('sealing bank details (AES-256-GCM)', () => {
     expect(() => cipher.open('rut', 7, [kid, iv, tag, flipped.toString('base64')].join(':'))).toThrow('failed authentication');
   });
 
+  it("binds a match's copy to that match: it opens neither as the live account nor as another match's copy", () => {
+    const copy = cipher.sealForMatch('accountNumber', 7, 12, '12345678');
+    expect(cipher.openForMatch('accountNumber', 7, 12, copy)).toBe('12345678');
+    expect(() => cipher.open('accountNumber', 7, copy)).toThrow('failed authentication');
+    expect(() => cipher.openForMatch('accountNumber', 7, 13, copy)).toThrow('failed authentication');
+    expect(() => cipher.openForMatch('accountNumber', 8, 12, copy)).toThrow('failed authentication');
+    expect(() => cipher.openForMatch('accountNumber', 7, 12, cipher.seal('accountNumber', 7, '12345678'))).toThrow('failed authentication');
+  });
+
   it('opens values sealed with an older listed key, and names a key that is not listed', () => {
     const oldKey = key();
     const before = bankCipher(parseEncryptionKeys(`k1:${oldKey}`)).seal('sortCode', 3, '123456');

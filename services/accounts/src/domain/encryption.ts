@@ -4,7 +4,8 @@
  * rotate (add the new key first, keep the old ones until the re-encryption job has moved every row, then drop them).
  *
  * Each value is bound to its owner and field (`{field}:{userId}`): a ciphertext copied into another row or column
- * does not open.
+ * does not open. A match's copy of a party's details (domain/match-snapshot.ts) is bound to that match too
+ * (`{field}:{userId}:match:{matchId}`): it opens neither as the live account nor as another match's copy.
  */
 import { openText, sealingKeys, sealText, type SealingKeys } from '@puente/platform';
 
@@ -18,6 +19,8 @@ export interface BankCipher {
   readonly currentKeyId: string;
   seal(field: SealedField, userId: number, clear: string): string;
   open(field: SealedField, userId: number, sealed: string): string;
+  sealForMatch(field: SealedField, userId: number, matchId: number, clear: string): string;
+  openForMatch(field: SealedField, userId: number, matchId: number, sealed: string): string;
 }
 
 export function bankCipher(keys: SealingKeys): BankCipher {
@@ -26,5 +29,7 @@ export function bankCipher(keys: SealingKeys): BankCipher {
     currentKeyId: keys.current,
     seal: (field, userId, clear) => sealText(keys, aad(field, userId), clear),
     open: (field, userId, sealed) => openText(keys, aad(field, userId), sealed),
+    sealForMatch: (field, userId, matchId, clear) => sealText(keys, `${aad(field, userId)}:match:${matchId}`, clear),
+    openForMatch: (field, userId, matchId, sealed) => openText(keys, `${aad(field, userId)}:match:${matchId}`, sealed),
   };
 }
