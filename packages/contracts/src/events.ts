@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { Count, Currency, DecimalString, Id } from './api/common.ts';
 import { Role, VerificationType } from './api/identity.ts';
 import { LoginAttemptStatus, LoginMethod, SignupAttemptStatus, SignupStep } from './api/audit.ts';
+import { AdminReadWhat } from './api/audit-admin-reads.ts';
 import { NotificationParams, NotificationType } from './api/notification.ts';
 import { ChatMessage } from './api/exchange-chat.ts';
 import { DisputeOutcome, DisputeReason } from './api/exchange.ts';
@@ -151,6 +152,14 @@ export const Events = {
    */
   chatMessagePosted: event('exchange', 'exchange.chat.message-posted', 1, z.object({
     ...MatchParties, message: ChatMessage,
+  })),
+  /**
+   * An admin who is not a party read a match's chat or one of its attachments while no dispute of it was open (a
+   * read during an open dispute is the admin's job, and a party's own read is theirs): the audit service keeps it.
+   * adminName: the admin's name as the exchange knew it ('' when it did not).
+   */
+  adminChatRead: event('exchange', 'exchange.chat.admin-read', 1, z.object({
+    adminId: Id, adminName: z.string().max(200), matchId: Id, what: AdminReadWhat, attachmentId: Id.optional(), at: z.iso.datetime(),
   })),
   // rating
   /** requestId: the match's exchange request (absent where the rating service had not kept it). */

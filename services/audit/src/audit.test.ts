@@ -215,7 +215,7 @@ describeWithInfra(['postgres'], 'audit service', () => {
   });
 
   it('answers 401 to visitors and other services, 403 to signed-in non-admins, on every admin route', async () => {
-    expect(ROUTES).toHaveLength(7);
+    expect(ROUTES).toHaveLength(8);
     for (const path of ROUTES) {
       const visitor = await get(path, null);
       expect([path, visitor.statusCode, ErrorBody.parse(visitor.json())]).toEqual([path, 401, { message: 'Authentication required', code: 'unauthorized' }]);

@@ -55,6 +55,7 @@ export const queryKeys = {
   signupAttempts: (filters: AttemptFilters, page: Page) => [Routes.audit.signupAttempts.path, filters, page] as const,
   loginAttempts: (filters: AttemptFilters, page: Page) => [Routes.audit.loginAttempts.path, filters, page] as const,
   attemptsPerDay: (period: Period) => [Routes.audit.attemptsPerDay.path, period] as const,
+  adminChatReads: (page: Page) => [Routes.audit.chatReads.path, page] as const,
   exchangeFunnel: (period: Period) => [Routes.exchange.funnel.path, period] as const,
   verificationRequests: (page: Page) => [Routes.identity.verificationRequests.path, page] as const,
   blockedUsers: [Routes.exchange.blockedUsers.path] as const,

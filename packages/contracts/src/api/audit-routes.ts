@@ -5,6 +5,7 @@ import {
   AdminPeriodQuery, AttemptsCsv, AttemptsPerDay, AttemptsQuery, AuditPersonalData, FailureStatsQuery, LoginAttemptList, LoginFailureStats,
   OwnLoginHistory, SignupAttemptList, SignupFailureStats,
 } from './audit.ts';
+import { AdminChatReadList } from './audit-admin-reads.ts';
 
 export const AuditRoutes = routeGroup('audit', {
   signupAttempts: {
@@ -41,6 +42,11 @@ export const AuditRoutes = routeGroup('audit', {
     method: 'GET', path: '/api/admin/attempts-per-day', access: 'admin', query: AdminPeriodQuery,
     summary: 'Sign-up and login attempts per UTC day of a period, by status, for the admin page\'s charts.',
     responses: { 200: AttemptsPerDay },
+  },
+  chatReads: {
+    method: 'GET', path: '/api/admin/chat-reads', access: 'admin', query: PaginationQuery, paginated: true,
+    summary: 'Admins\' reads of a match\'s chat or attachments outside an open dispute (who, which match, when), newest first.',
+    responses: { 200: AdminChatReadList },
   },
   ownLoginHistory: {
     method: 'GET', path: '/api/users/me/login-history', access: 'user', query: PaginationQuery, paginated: true,

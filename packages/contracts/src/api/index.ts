@@ -16,6 +16,7 @@ export * from './notification.ts';
 export * from './subscription.ts';
 export * from './support.ts';
 export * from './audit.ts';
+export * from './audit-admin-reads.ts';
 export * from './health.ts';
 export * from './personal-data.ts';
 export * from './routes.ts';

@@ -3,12 +3,14 @@
  * email typed; identity names the account on the attempts that signed in to it or created it. A user's attempts are
  * those made with any email their account signed in or signed up with: what they typed, and what others typed trying
  * their account. On deletion they stay (the admin's counts and failure stats must still add up), with the email
- * replaced by the deleted user's placeholder and the IP address, user agent and referral code gone.
+ * replaced by the deleted user's placeholder and the IP address, user agent and referral code gone. An admin's reads of
+ * chats stay too, without the admin's name.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DeletedUser, type AuditPersonalData, type OwnLoginAttempt } from '@puente/contracts';
 import { qualifiedTable } from '@puente/platform';
 import { LoginAttempt, SignupAttempt, emailKey, loginAttemptView, signupAttemptView } from './attempts.ts';
+import { AdminChatRead } from './admin-reads.ts';
 
 const NEWEST_FIRST = { createdAt: 'desc', id: 'desc' } as const;
 
@@ -51,4 +53,6 @@ export async function eraseUser(em: EntityManager, userId: number): Promise<void
   const anonymous = { userId, email, emailKey: emailKey(email), ipAddress: null, userAgent: null };
   await em.nativeUpdate(SignupAttempt, where, { ...anonymous, referralCode: null });
   await em.nativeUpdate(LoginAttempt, where, anonymous);
+  // An admin's reads of chats stay in the trail, known by the account's id alone.
+  await em.nativeUpdate(AdminChatRead, { adminId: userId }, { adminName: '' });
 }

@@ -3,6 +3,7 @@ import { consume } from '@puente/platform';
 import { AttemptFieldLimits as L, storableFields } from '@puente/contracts';
 import { LoginAttempt, SignupAttempt, emailKey } from '../domain/attempts.ts';
 import { eraseUser } from '../domain/personal-data.ts';
+import { AdminChatRead } from '../domain/admin-reads.ts';
 
 export const consumers = [
   /** Every sign-up attempt (request or verify step), success or failure: one row per event. */
@@ -41,6 +42,14 @@ export const consumers = [
       inputAltered: s.altered,
       userId: attempt.userId ?? null,
       createdAt: new Date(event.occurredAt),
+    }).onConflict('eventId').ignore().execute();
+  }),
+
+  /** An admin read a match's chat or an attachment outside an open dispute: one row per event. */
+  consume('adminChatRead', async (read, { em, event }) => {
+    await em.createQueryBuilder(AdminChatRead).insert({
+      eventId: event.id, adminId: read.adminId, adminName: read.adminName, matchId: read.matchId, what: read.what,
+      attachmentId: read.attachmentId ?? null, at: new Date(read.at),
     }).onConflict('eventId').ignore().execute();
   }),
 

@@ -81,7 +81,7 @@ export const exchangeVersions: VersionTable<ExchangeChanges> = {
   requestCompleted: requestMoved,
   requestExpired: requestMoved,
   // No list shows when takers were last told (requestNotificationsSent), how many reminders were sent
-  // (matchCompletionReminded) or the chat (chatMessagePosted): they move nothing.
+  // (matchCompletionReminded), the chat (chatMessagePosted) or who read it (adminChatRead): they move nothing.
   matchCreated: matchStep(true),
   // Each party's completion rate counts one more confirmed match.
   matchConfirmed: async (p, em) => [...await matchStep(false)(p, em), ...await cardKeys(em, await rateChanged(em, [p.requesterId, p.matcherId]), false)],

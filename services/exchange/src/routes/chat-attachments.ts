@@ -1,6 +1,7 @@
 /**
  * Files in a match's chat (proof of payment): a party attaches one while the chat is open; the two parties and
- * admins open it. Anyone else gets the same 404 as the match routes.
+ * admins open it (an admin's read outside an open dispute recorded: domain/admin-reads.ts). Anyone else gets the same
+ * 404 as the match routes.
  */
 import type { FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
@@ -8,6 +9,7 @@ import { ATTACHMENT_TYPE_REFUSED, Routes, type ChatAttachmentType } from '@puent
 import { AppError, changed, notFound, requireUser, serve, type ServiceContext } from '@puente/platform';
 import { addToChat, assertChatOpen, chatView } from '../domain/chat.ts';
 import { attachmentType, ChatAttachment, openAttachment, storeAttachment, type ChatFiles } from '../domain/chat-attachments.ts';
+import { recordChatRead } from '../domain/admin-reads.ts';
 import { visibleMatch } from './deps.ts';
 
 const routes = Routes.exchange;
@@ -64,6 +66,7 @@ export function chatAttachmentRoutes({ ctx, now, files }: ChatAttachmentDeps) {
         request.log.error({ attachmentId: attachment.id }, 'a chat attachment\'s bytes are missing from the storage');
         throw notFound(ATTACHMENT_NOT_FOUND);
       }
+      await recordChatRead(ctx, match, { userId: caller.userId, admin: caller.role === 'admin' }, { what: 'attachment', attachmentId: attachment.id }, now());
       return reply
         .type(attachment.contentType)
         .header('content-disposition', contentDisposition(attachment.contentType, attachment.fileName))

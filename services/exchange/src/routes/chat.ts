@@ -1,4 +1,7 @@
-/** A match's chat (read by its parties and admins, written by its parties) and 'I have paid'. */
+/**
+ * A match's chat (read by its parties and admins, written by its parties) and 'I have paid'. An admin's read outside
+ * an open dispute is recorded (domain/admin-reads.ts).
+ */
 import type { FastifyInstance } from 'fastify';
 import { Routes } from '@puente/contracts';
 import { changed, requireUser, serve, type ServiceContext } from '@puente/platform';
@@ -6,6 +9,7 @@ import { addToChat, assertChatOpen, chatView, chatViews, ChatMessage } from '../
 import { lockTrade, markPaid } from '../domain/trade.ts';
 import { assertNotDisputed } from '../domain/disputes.ts';
 import { matchView } from '../domain/views.ts';
+import { recordChatRead } from '../domain/admin-reads.ts';
 import { visibleMatch } from './deps.ts';
 
 const routes = Routes.exchange;
@@ -21,6 +25,7 @@ export function chatRoutes({ ctx, now }: ChatDeps) {
     serve(app, routes.chatMessages, async (request, reply) => {
       const caller = requireUser(request);
       const match = await visibleMatch(request.em, request.params.id, caller, true);
+      await recordChatRead(ctx, match, { userId: caller.userId, admin: caller.role === 'admin' }, { what: 'chat' }, now());
       const { limit, offset, after } = request.query;
       const [messages, total] = await request.em.findAndCount(ChatMessage,
         { matchId: match.id, ...(after === undefined ? {} : { id: { $gt: after } }) }, { orderBy: { id: 'asc' }, limit, offset });

@@ -31,6 +31,7 @@ const adminApi = () => fakeApi({
   'GET /api/admin/verification-requests': { body: [] },
   'GET /api/admin/attempts-per-day': { body: [] },
   'GET /api/admin/exchange-funnel': { body: { posted: 9, matched: 6, confirmed: 4, completed: 3 } },
+  'GET /api/admin/chat-reads': { body: [] },
 });
 
 // In this order: once loaded, the module stays loaded for the rest of the file.

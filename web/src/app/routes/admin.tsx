@@ -6,6 +6,7 @@ import { useSignedInUser } from '../../lib/auth.ts';
 import { AdminMonitoring, AdminsOnly } from '../../features/admin/components/admin-monitoring.tsx';
 import { VerificationReview } from '../../features/admin/components/verification-review.tsx';
 import { SupportQueue } from '../../features/admin/components/support-queue.tsx';
+import { AdminChatReads } from '../../features/admin/components/admin-chat-reads.tsx';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -18,8 +19,8 @@ const DisputeQueue = lazy(() => import('../../features/admin/components/dispute-
 
 /**
  * Routed for any signed-in user (spec section 6); only an admin's page calls the admin API: the monitoring of the
- * spec, then (beyond it) the charts over a period, the disputes, the verification requests to review and the support
- * queue.
+ * spec, then (beyond it) the charts over a period, the disputes, the verification requests to review, the support
+ * queue and the record of admins' reads of chats outside a dispute.
  */
 export function AdminRoute() {
   const { t } = useTranslation('pages');
@@ -37,6 +38,7 @@ export function AdminRoute() {
           </Suspense>
           <VerificationReview />
           <SupportQueue />
+          <AdminChatReads />
         </>
       ) : <AdminsOnly />}
     </Page>

@@ -43,6 +43,15 @@ export default {
     empty: 'Nothing recorded in this period.',
     loadFailed: 'Unable to load this chart: {{message}}',
   },
+  chatReads: {
+    title: 'Admin reads of chats',
+    intro: 'Each time an admin read a chat or a proof of payment of an exchange that had no open dispute, newest first.',
+    empty: 'No admin has read a chat outside a dispute.',
+    loadFailed: 'Unable to load the admin reads: {{message}}',
+    columns: { at: 'When', admin: 'Admin', match: 'Exchange', what: 'What' },
+    match: 'Match #{{id}}',
+    what: { chat: 'Chat', attachment: 'Proof of payment #{{id}}' },
+  },
   verification: {
     title: 'Verification requests',
     intro: 'Waiting for review, oldest first.',

@@ -42,6 +42,15 @@ export default {
     empty: 'No hay registros en este período.',
     loadFailed: 'No se pudo cargar este gráfico: {{message}}',
   },
+  chatReads: {
+    title: 'Lecturas de chats por administradores',
+    intro: 'Cada vez que un administrador leyó un chat o un comprobante de pago de un intercambio sin disputa abierta, de la más reciente a la más antigua.',
+    empty: 'Ningún administrador ha leído un chat fuera de una disputa.',
+    loadFailed: 'No se pudieron cargar las lecturas de administradores: {{message}}',
+    columns: { at: 'Cuándo', admin: 'Administrador', match: 'Intercambio', what: 'Qué' },
+    match: 'Intercambio n.º {{id}}',
+    what: { chat: 'Chat', attachment: 'Comprobante de pago n.º {{id}}' },
+  },
   verification: {
     title: 'Solicitudes de verificación',
     intro: 'Pendientes de revisión, las más antiguas primero.',

@@ -1,0 +1,63 @@
+/**
+ * Admins' reads of chats and attachments outside an open dispute, as the exchange announces them: kept once each,
+ * listed to admins newest first with X-Total-Count, the admin's name dropped when their account is deleted.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { makeEvent, loadConfig, type Caller } from '@puente/platform';
+import { startTestService, type TestService } from '@puente/platform/testing';
+import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
+import { AdminChatReadList, ErrorBody, Routes, servicePath, type AdminChatRead } from '@puente/contracts';
+import { AuditSettings, auditService } from './app.ts';
+
+const ADMIN: Caller = { kind: 'user', userId: 1, role: 'admin' };
+const USER: Caller = { kind: 'user', userId: 2, role: 'user' };
+const URL = servicePath(Routes.audit.chatReads);
+
+const read = (adminId: number, matchId: number, at: string, attachmentId?: number) => makeEvent('adminChatRead', matchId, {
+  adminId, adminName: `Admin ${adminId}`, matchId, what: attachmentId === undefined ? 'chat' : 'attachment', ...(attachmentId === undefined ? {} : { attachmentId }), at,
+});
+
+describeWithInfra(['postgres'], 'admins\' reads of chats', () => {
+  const db = useFreshDatabase('audit');
+  let svc: TestService;
+  beforeAll(async () => { svc = await startTestService(auditService(loadConfig(AuditSettings, {})), db.url); });
+  afterAll(async () => { await svc?.stop(); });
+
+  const list = async (query = '', caller = ADMIN) => {
+    const res = await svc.app.inject({ method: 'GET', url: query ? `${URL}?${query}` : URL, headers: await svc.as(caller) });
+    return res;
+  };
+
+  it('keeps each read once and lists them newest first, paginated, with the total', async () => {
+    const older = read(7, 30, '2026-03-01T10:00:00.000Z');
+    const newest = read(7, 31, '2026-03-02T09:30:00.000Z', 12);
+    const middle = read(8, 30, '2026-03-01T18:00:00.000Z');
+    await svc.deliver(older, newest, middle, newest); // the last one a redelivery
+    const res = await list();
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-total-count']).toBe('3');
+    const row = (adminId: number, matchId: number, at: string, attachmentId: number | null): AdminChatRead => ({
+      id: expect.any(Number) as unknown as number, adminId, adminName: `Admin ${adminId}`, matchId,
+      what: attachmentId === null ? 'chat' : 'attachment', attachmentId, at,
+    });
+    expect(AdminChatReadList.parse(res.json())).toEqual([
+      row(7, 31, '2026-03-02T09:30:00.000Z', 12), row(8, 30, '2026-03-01T18:00:00.000Z', null), row(7, 30, '2026-03-01T10:00:00.000Z', null),
+    ]);
+    const page = await list('limit=1&offset=1');
+    expect(page.headers['x-total-count']).toBe('3');
+    expect(AdminChatReadList.parse(page.json()).map((r) => r.adminId)).toEqual([8]);
+  });
+
+  it('is for admins: 403 for a user, 401 for a visitor', async () => {
+    const forbidden = await list('', USER);
+    expect(forbidden.statusCode).toBe(403);
+    expect(ErrorBody.parse(forbidden.json()).code).toBe('forbidden');
+    expect((await svc.app.inject({ method: 'GET', url: URL })).statusCode).toBe(401);
+  });
+
+  it('keeps an admin\'s reads when their account is deleted, without their name', async () => {
+    await svc.deliver(makeEvent('userDeleted', 8, { userId: 8 }));
+    const rows = AdminChatReadList.parse((await list()).json());
+    expect(rows.map((r) => [r.adminId, r.adminName])).toEqual([[7, 'Admin 7'], [8, ''], [7, 'Admin 7']]);
+  });
+});
