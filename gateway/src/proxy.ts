@@ -1,8 +1,9 @@
 /**
  * Every declared /api route of a service (its declaration in @puente/contracts: method, path, who may call) →
  * that service, through @fastify/reply-from. Nothing else is proxied: a path no service declares is a 404 here. On
- * the way up: the rate limits are checked, the caller's session is required
- * where the route is for users or admins (401, 403 before any service is bothered), the headers only the gateway
+ * the way up, before the body is read (so a visitor cannot make the gateway hold a 5 MB upload): the caller's session
+ * is required where the route is for users or admins (401, 403 before any service is bothered) and the rate limits
+ * are checked (those keyed by the body's email once it is read); then the headers only the gateway
  * may set are replaced (the caller's internal token when the session is valid, the browser's IP, the request id)
  * and the session cookie is left out. On the way down: identity's session action (grant, revoke-all,
  * revoke-others) is verified, acted on and stripped, and a login's rate-limit points are settled (rate-limits.ts).
@@ -153,14 +154,20 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
       const options = proxyOptions(service);
       for (const route of routes) {
         const limited = deps.limiter.appliesTo(route);
+        const readsBody = limited && deps.limiter.readsBody(route);
         scope.route({
           method: route.method,
           url: routerPath(route),
-          preValidation: async (request, reply) => {
+          // onRequest runs before the body is read (preParsing, then the parser); preValidation after.
+          onRequest: async (request, reply) => {
             const session = await deps.sessions.current(request, reply);
             if (route.access !== 'visitor' && !session) throw unauthorized();
             if (route.access === 'admin' && session?.role !== 'admin') throw forbidden('Admins only');
-            if (limited) await deps.limiter.check(request, session?.userId);
+            if (limited && !readsBody) await deps.limiter.check(request, session?.userId);
+          },
+          preValidation: async (request, reply) => {
+            const session = await deps.sessions.current(request, reply); // looked up once, in onRequest
+            if (readsBody) await deps.limiter.check(request, session?.userId);
             const exchange: Exchange = {};
             if (route.polled && session) {
               const poll = await deps.polled.answer(route, request, reply, session.userId);

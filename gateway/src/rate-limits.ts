@@ -9,7 +9,11 @@
  *   elsewhere cannot lock the owner out; the looser account-wide limit stops spraying from many IPs. The second
  *   step of a two-factor login takes a point per IP the same way (its body names no account: identity limits
  *   wrong codes per account itself);
- * - sign-ups, referral checks and password-reset requests: every call counts (per IP; resets also per email).
+ * - sign-ups, referral checks and password-reset requests: every call counts (per IP; resets also per email);
+ * - a signed-in user's chat messages, attachments (also per match), disputes and support requests: every call counts,
+ *   but one that a fault ended (5xx) gives its point back (USER_QUOTAS).
+ * Limits whose key is in the body (a login's or a reset's email) are checked once it is read; the others before, so a
+ * refused call never makes the gateway read its body (a 5 MB attachment).
  * A refusal is 429 with Retry-After and a message saying how long to wait; a refused login is handed to identity
  * for the audit log (onLoginRefused). While the counters cannot be reached (Redis down) a limited call is refused
  * with 503 `service_unavailable`: counting in one instance's memory instead would let a guesser multiply the limit by
@@ -20,7 +24,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { ApiRoute } from '@puente/contracts';
+import { Routes, routerPath, type ApiRoute } from '@puente/contracts';
 import { AppError, tooManyRequests } from '@puente/platform';
 import { normalizePath } from './routing.ts';
 import { storeGuard } from './store-guard.ts';
@@ -45,10 +49,17 @@ export interface RateLimits {
    * left open must not become a way to guess the password behind it.
    */
   passwordChecksPerUser: Limit;
+  /** Chat messages one user posts, attachments included, in every match together. */
+  chatMessagesPerUser: Limit;
+  /** Files one user attaches to one match's chat. */
+  chatAttachmentsPerMatchAndUser: Limit;
+  disputesPerUser: Limit;
+  supportRequestsPerUser: Limit;
 }
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 export const defaultRateLimits: RateLimits = {
   loginFailuresPerAccountAndIp: { max: 5, windowMs: 15 * MINUTE },
   loginFailuresPerAccount: { max: 100, windowMs: HOUR },
@@ -58,6 +69,16 @@ export const defaultRateLimits: RateLimits = {
   passwordResetsPerIp: { max: 10, windowMs: HOUR },
   passwordResetsPerEmail: { max: 3, windowMs: HOUR },
   passwordChecksPerUser: { max: 10, windowMs: 15 * MINUTE },
+  // Typing fast is a message every two seconds; a script is what goes past that.
+  chatMessagesPerUser: { max: 30, windowMs: MINUTE },
+  // A trade needs a proof of payment or two: twenty files a day in one chat is far beyond any honest need.
+  chatAttachmentsPerMatchAndUser: { max: 20, windowMs: DAY },
+  // A dispute freezes a match and puts it before the admins; a trader has one per match at most (20 matches a day on
+  // premium), and five in a day is already a case for the admins: the limit stops one account flooding their queue.
+  disputesPerUser: { max: 5, windowMs: DAY },
+  // Each lands in the admins' queue (premium users first): five a day is room for a problem and its follow-ups, and
+  // keeps one account from burying the others' requests.
+  supportRequestsPerUser: { max: 5, windowMs: DAY },
 };
 
 /** A limit written as `<max>/<window>`, the window in s, m or h: `5/15m`, `10/1h`. */
@@ -99,8 +120,10 @@ function limiterFor(store: LimitStore, name: keyof RateLimits, limit: Limit): Pr
 const unavailable = (what: string) =>
   new AppError(503, 'service_unavailable', `${what} is not available right now. Please try again in a minute.`);
 
+/** How long to wait, in minutes up to an hour, in hours beyond (a day's quota). */
 const waitFor = (ms: number) => {
   const minutes = Math.max(1, Math.ceil(ms / MINUTE));
+  if (minutes > 60) return `${Math.ceil(ms / HOUR)} hours`;
   return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 };
 
@@ -124,9 +147,17 @@ function emailKey(email: unknown): string | undefined {
 export interface RateLimiter {
   /** Whether any limit applies to calls of this declared route (the others skip check() altogether). */
   appliesTo(route: Pick<ApiRoute, 'method' | 'path'>): boolean;
-  /** Before proxying: consumes the call's points and throws 429 when a limit is reached (userId: the caller's). */
+  /** Whether its limits read the call's body (checked once it is read; the others' before it is). */
+  readsBody(route: Pick<ApiRoute, 'method' | 'path'>): boolean;
+  /**
+   * Before proxying: consumes the call's points and throws 429 when a limit is reached (userId: the caller's; the
+   * user quotas read the match id from request.params).
+   */
   check(request: FastifyRequest, userId?: number): Promise<void>;
-  /** After the upstream answered a login or a password check: keeps the points of a failure, gives back the others. */
+  /**
+   * After the upstream answered: a login or a password check keeps the points of a failure and gives back the others;
+   * a user quota gives back those of a fault.
+   */
   settle(request: FastifyRequest, status: number): Promise<void>;
 }
 
@@ -148,6 +179,28 @@ const FORGOT_PASSWORD = 'POST /api/auth/forgot-password';
 const REFERRAL_PREFIX = '/api/auth/verify-referral/';
 /** The calls where a signed-in user gives their current password (identity answers a wrong one with 400). */
 const PASSWORD_CHECKS = new Set(['POST /api/auth/change-password', 'POST /api/users/me/delete']);
+
+/** One of a signed-in user's quotas on a call: counted per user, or per user in the match of the path. */
+interface Quota { limit: keyof RateLimits; perMatch?: true; message: string; what: string }
+const CHAT: Quota = { limit: 'chatMessagesPerUser', message: 'Too many chat messages sent.', what: 'Sending messages' };
+/**
+ * The calls that write what others must read (the other party, the admins), by method and path as the router writes
+ * them, with their quotas in the order they are taken. An attachment is a chat message too.
+ */
+const USER_QUOTAS = new Map<string, readonly Quota[]>([
+  [callOf(Routes.exchange.postChatMessage), [CHAT]],
+  [callOf(Routes.exchange.postChatAttachment), [
+    CHAT, { limit: 'chatAttachmentsPerMatchAndUser', perMatch: true, message: 'Too many files attached to this chat.', what: 'Attaching files' },
+  ]],
+  [callOf(Routes.exchange.openDispute), [{ limit: 'disputesPerUser', message: 'Too many disputes opened.', what: 'Opening disputes' }]],
+  [callOf(Routes.subscription.createSupportRequest), [
+    { limit: 'supportRequestsPerUser', message: 'Too many support requests sent.', what: 'Sending support requests' },
+  ]],
+]);
+function callOf(route: Pick<ApiRoute, 'method' | 'path'>): string {
+  return `${route.method} ${routerPath(route)}`;
+}
+
 const LOGIN_MESSAGE = 'Too many failed login attempts.';
 const ACCOUNT_MESSAGE = 'Too many failed login attempts for this account.';
 const SIGNING_IN = 'Signing in';
@@ -158,6 +211,8 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
   const limiter = Object.fromEntries(names.map((name, i) => [name, built[i]!])) as Record<keyof RateLimits, RateLimiterAbstract>;
   // The login steps whose points this request holds until identity answers.
   const held = new WeakMap<FastifyRequest, Step[]>();
+  // The quota steps whose points a fault gives back.
+  const quotasHeld = new WeakMap<FastifyRequest, Step[]>();
   // A limiter's refusal (RateLimiterRes) is the counters' answer, not their failure.
   const counters = storeGuard('the rate-limit counters', { isAnswer: (err) => err instanceof RateLimiterRes });
 
@@ -185,7 +240,12 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
     appliesTo(route) {
       const call = `${route.method} ${route.path}`;
       return call === LOGIN || call === LOGIN_SECOND_STEP || call === SIGNUP || call === FORGOT_PASSWORD || PASSWORD_CHECKS.has(call)
-        || (route.method === 'GET' && route.path.startsWith(REFERRAL_PREFIX));
+        || (route.method === 'GET' && route.path.startsWith(REFERRAL_PREFIX)) || USER_QUOTAS.has(callOf(route));
+    },
+
+    readsBody(route) {
+      const call = `${route.method} ${route.path}`;
+      return call === LOGIN || call === FORGOT_PASSWORD;
     },
 
     async check(request, userId) {
@@ -233,10 +293,25 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
         held.set(request, steps);
       } else if (request.method === 'GET' && path.startsWith(REFERRAL_PREFIX)) {
         await consume([{ limiter: limiter.referralChecksPerIp, key: ip, message: 'Too many referral code checks.', what: 'Checking referral codes' }]);
+      } else {
+        const quotas = USER_QUOTAS.get(`${request.method} ${request.routeOptions.url}`);
+        if (!quotas || userId === undefined) return;
+        const matchId = String((request.params as { id?: unknown }).id);
+        const steps = quotas.map(({ limit, perMatch, message, what }) => ({
+          limiter: limiter[limit], key: perMatch ? `${userId}:${matchId}` : String(userId), message, what,
+        }));
+        await consume(steps);
+        quotasHeld.set(request, steps);
       }
     },
 
     async settle(request, status) {
+      const quotas = quotasHeld.get(request);
+      if (quotas) {
+        quotasHeld.delete(request);
+        if (status >= 500) await giveBack(quotas); // the call failed through no doing of the caller's
+        return;
+      }
       const steps = held.get(request);
       if (!steps) return;
       held.delete(request);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { ErrorBody } from '@puente/contracts';
-import { parseLimit } from './rate-limits.ts';
+import { defaultRateLimits, parseLimit } from './rate-limits.ts';
 import { gatewayOptionsFrom, gatewaySettings } from './settings.ts';
 import { buildTestGateway, login, OWN_ORIGIN, sessionCookieOf, startFakeService, type FakeUpstream } from './test-helpers.ts';
 
@@ -133,6 +133,17 @@ describe('gateway security', () => {
       const options = gatewayOptionsFrom(gatewaySettings.parse({ RATE_LIMIT_SIGNUP_IP: '3/2h', ALLOWED_ORIGINS: 'https://a.example, https://b.example' }));
       expect(options).toMatchObject({ rateLimits: { signupsPerIp: { max: 3, windowMs: 7_200_000 } }, allowedOrigins: ['https://a.example', 'https://b.example'], sessionTtlHours: 168, trustProxy: false });
       expect(gatewaySettings.safeParse({ RATE_LIMIT_LOGIN_IP: 'lots' }).success).toBe(false);
+      const quotas = gatewayOptionsFrom(gatewaySettings.parse({
+        RATE_LIMIT_CHAT_MESSAGE_USER: '10/30s', RATE_LIMIT_CHAT_ATTACHMENT_MATCH_USER: '5/12h', RATE_LIMIT_DISPUTE_USER: '2/24h', RATE_LIMIT_SUPPORT_REQUEST_USER: '',
+      })).rateLimits;
+      expect(quotas).toEqual({
+        chatMessagesPerUser: { max: 10, windowMs: 30_000 }, chatAttachmentsPerMatchAndUser: { max: 5, windowMs: 43_200_000 },
+        disputesPerUser: { max: 2, windowMs: 86_400_000 },
+      });
+      expect(defaultRateLimits).toMatchObject({
+        chatMessagesPerUser: { max: 30, windowMs: 60_000 }, chatAttachmentsPerMatchAndUser: { max: 20, windowMs: 86_400_000 },
+        disputesPerUser: { max: 5, windowMs: 86_400_000 }, supportRequestsPerUser: { max: 5, windowMs: 86_400_000 },
+      });
     });
   });
 
@@ -140,7 +151,7 @@ describe('gateway security', () => {
     it('answers 413 for a JSON body over 1 MB, before it reaches a service', async () => {
       const before = accounts.seen.length;
       const big = JSON.stringify({ bankName: 'x'.repeat(1024 * 1024) });
-      const res = await gateway.inject({ method: 'POST', url: '/api/bank-accounts', headers: { origin: OWN_ORIGIN, 'content-type': 'application/json' }, payload: big });
+      const res = await gateway.inject({ method: 'POST', url: '/api/bank-accounts', headers: { origin: OWN_ORIGIN, cookie: user, 'content-type': 'application/json' }, payload: big });
       expect(res.statusCode).toBe(413);
       expect(ErrorBody.parse(res.json())).toEqual({ message: 'Request body is too large (limit 1 MB)', code: 'FST_ERR_CTP_BODY_TOO_LARGE' });
       expect(accounts.seen.length).toBe(before);

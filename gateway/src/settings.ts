@@ -55,6 +55,10 @@ export const gatewaySettings = z.object({
   RATE_LIMIT_RESET_IP: limit(),
   RATE_LIMIT_RESET_EMAIL: limit(),
   RATE_LIMIT_PASSWORD_CHECK_USER: limit(),
+  RATE_LIMIT_CHAT_MESSAGE_USER: limit(),
+  RATE_LIMIT_CHAT_ATTACHMENT_MATCH_USER: limit(),
+  RATE_LIMIT_DISPUTE_USER: limit(),
+  RATE_LIMIT_SUPPORT_REQUEST_USER: limit(),
   WEB_ROOT: z.string().optional(),
 });
 export type GatewaySettings = z.infer<typeof gatewaySettings>;
@@ -82,6 +86,10 @@ export function gatewayOptionsFrom(s: GatewaySettings): SettingsOptions {
     passwordResetsPerIp: s.RATE_LIMIT_RESET_IP,
     passwordResetsPerEmail: s.RATE_LIMIT_RESET_EMAIL,
     passwordChecksPerUser: s.RATE_LIMIT_PASSWORD_CHECK_USER,
+    chatMessagesPerUser: s.RATE_LIMIT_CHAT_MESSAGE_USER,
+    chatAttachmentsPerMatchAndUser: s.RATE_LIMIT_CHAT_ATTACHMENT_MATCH_USER,
+    disputesPerUser: s.RATE_LIMIT_DISPUTE_USER,
+    supportRequestsPerUser: s.RATE_LIMIT_SUPPORT_REQUEST_USER,
   };
   const rateLimits = Object.fromEntries(Object.entries(byLimit).filter(([, limit]) => limit)) as Partial<RateLimits>;
   return {
