@@ -1,7 +1,8 @@
 /**
  * The gateway: the only public entry. Serves the web app, proxies /api/* to the owning service (proxy.ts),
  * terminates sessions and lists them to their users (sessions/), refuses cross-site state changes (csrf.ts),
- * rate-limits logins, sign-ups and referral checks (rate-limits.ts), runs the live channel /ws (live.ts) and reports
+ * rate-limits logins, sign-ups, referral checks and users' writes for others (rate-limits.ts), runs the live channel
+ * /ws with its caps on sockets (live.ts) and reports
  * the health of all seven services at /api/health. Headers only the gateway may set are stripped from every incoming
  * request; the request id travels on to the services' logs. gateway/README.md describes the design and the settings.
  */
@@ -19,11 +20,11 @@ import {
   ApiRoutes, formRefusals, MULTIPART_OVERHEAD_BYTES, openApiDocument, routerPath, Routes, ServiceNames, type MultipartForm, type ServiceName,
 } from '@puente/contracts';
 import {
-  createHttpApp, INTERNAL_TOKEN_HEADER, MemoryVersionStore, REQUEST_ID_HEADER, TrackedRedisVersionStore, unauthorized,
+  createHttpApp, INTERNAL_TOKEN_HEADER, MemoryVersionStore, REQUEST_ID_HEADER, tooManyRequests, TrackedRedisVersionStore, unauthorized,
   type EventBus, type InternalAuth, type Logger, type Metrics, type TrustProxy, type VersionStore,
 } from '@puente/platform';
 import { createOriginCheck, crossSiteRefused } from './csrf.ts';
-import { LiveHub } from './live.ts';
+import { defaultLiveLimits, LiveHub, type LiveLimits } from './live.ts';
 import { createPolledReads } from './polled.ts';
 import { securityHeaders } from './security-headers.ts';
 import { CLIENT_IP_HEADER, GATEWAY_ONLY_HEADERS, registerServiceProxies } from './proxy.ts';
@@ -91,6 +92,8 @@ export interface GatewayOptions {
   webRoot?: string;
   /** How often /ws sockets are pinged and their sessions re-checked (default 30 s). */
   livePingIntervalMs?: number;
+  /** The caps on this instance's /ws sockets, per user and in all (LIVE_SOCKETS_PER_USER, LIVE_SOCKETS_MAX). */
+  liveLimits?: LiveLimits;
   /** The process's metrics (request durations, /ws sockets, the live channel's consumer), served apart (METRICS_PORT). */
   metrics?: Metrics;
 }
@@ -135,8 +138,9 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     },
   });
   const origins = createOriginCheck(opts.allowedOrigins ?? []);
+  const liveLimits = opts.liveLimits ?? defaultLiveLimits;
   const hub = new LiveHub({
-    bus: opts.bus, logger: opts.logger, isSessionLive: (id) => sessions.isLive(id),
+    bus: opts.bus, logger: opts.logger, isSessionLive: (id) => sessions.isLive(id), limits: liveLimits,
     ...(opts.livePingIntervalMs ? { pingIntervalMs: opts.livePingIntervalMs } : {}),
   });
   opts.metrics?.observeLiveSockets(() => hub.openSockets());
@@ -184,8 +188,14 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     websocket: true,
     preValidation: async (request, reply) => {
       if (!origins.allowsHandshake(request)) throw crossSiteRefused();
+      // A full instance refuses before asking the session store; the browser reconnects with backoff.
+      if (hub.refusal()) throw tooManyRequests('The live channel is busy right now. Please try again in 1 minute.', 60);
       const session = await sessions.current(request, reply);
       if (!session) throw unauthorized('Sign in to open the live channel.');
+      if (hub.refusal(session.userId)) {
+        throw tooManyRequests(
+          `Too many live connections are open for this account (at most ${liveLimits.perUser}). Close another tab or window, or try again in 1 minute.`, 60);
+      }
       liveSessions.set(request, session);
     },
   }, (socket, request) => {

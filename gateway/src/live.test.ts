@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { WebSocket } from 'ws';
-import { ChatLiveMessage, NewNotificationMessage, topicOf } from '@puente/contracts';
+import { ChatLiveMessage, ErrorBody, NewNotificationMessage, topicOf } from '@puente/contracts';
 import { InProcessBus, makeEvent, type EventBus } from '@puente/platform';
 import { KafkaBus } from '@puente/platform/kafka';
 import { describeWithInfra, startKafka, startRedis, type KafkaCluster, type RedisServer } from '@puente/testkit';
+import { gatewayOptionsFrom, gatewaySettings } from './settings.ts';
+import { TRY_AGAIN_LATER_CLOSE_CODE } from './live.ts';
 import { MemorySessionStore } from './sessions/store.ts';
 import { buildTestGateway, login, sessionCookieOf, startFakeService, type FakeUpstream } from './test-helpers.ts';
 
@@ -137,6 +139,89 @@ describe('live channel (/ws) across two gateway instances', () => {
     expect(await there.closed).toBe(4401);
     await expect(connect(two, cookie)).rejects.toThrow('refused: 401');
     expect(other.socket.readyState).toBe(WebSocket.OPEN);
+  });
+});
+
+/** A handshake's refusal before the upgrade: its status, Retry-After and JSON body. */
+function refusalOf(gateway: FastifyInstance, cookie: string): Promise<{ status: number; retryAfter: unknown; body: unknown }> {
+  const port = (gateway.server.address() as { port: number }).port;
+  const socket = new WebSocket(urlOf(gateway), { headers: { cookie, origin: `http://127.0.0.1:${port}` } });
+  return new Promise((resolve, reject) => {
+    socket.once('open', () => reject(new Error('upgraded')));
+    socket.once('unexpected-response', (_req, res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+    });
+    socket.once('error', () => {}); // the refusal, seen above
+  });
+}
+
+describe('live channel caps: sockets per user and in all, on one instance', () => {
+  let identity: FakeUpstream;
+  let gateway: FastifyInstance;
+  const sockets: WebSocket[] = [];
+  const cookies: Record<string, string> = {};
+  const open = async (cookie: string | undefined) => {
+    const c = await connect(gateway, cookie);
+    sockets.push(c.socket);
+    return c;
+  };
+
+  beforeAll(async () => {
+    identity = await startFakeService('identity');
+    // The production cap per user (10); the cap in all lowered from 50,000 to 12 so that a test can reach it.
+    gateway = await buildTestGateway({ serviceUrls: { identity: identity.url }, liveLimits: { perUser: 10, total: 12 } });
+    await gateway.listen({ host: '127.0.0.1', port: 0 });
+    for (const email of ['ana@example.com', 'ben@example.com', 'dora@example.com']) cookies[email] = sessionCookieOf(await login(gateway, email))!;
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.terminate();
+    await gateway?.close();
+    await identity?.close();
+  });
+
+  it('reads the caps from the settings: 10 per user and 50,000 in all unless LIVE_SOCKETS_PER_USER and LIVE_SOCKETS_MAX say', () => {
+    expect(gatewayOptionsFrom(gatewaySettings.parse({})).liveLimits).toEqual({ perUser: 10, total: 50_000 });
+    expect(gatewayOptionsFrom(gatewaySettings.parse({ LIVE_SOCKETS_PER_USER: '3', LIVE_SOCKETS_MAX: '' })).liveLimits).toEqual({ perUser: 3, total: 50_000 });
+    for (const bad of ['0', '2.5', 'many']) expect(gatewaySettings.safeParse({ LIVE_SOCKETS_MAX: bad }).success).toBe(false);
+  });
+
+  it('opens 10 sockets of one user of 15 asked at once, refusing the others (429 before the upgrade, or closed at once)', async () => {
+    const port = (gateway.server.address() as { port: number }).port;
+    const attempts = Array.from({ length: 15 }, () => new WebSocket(urlOf(gateway), {
+      headers: { cookie: cookies['ana@example.com']!, origin: `http://127.0.0.1:${port}` },
+    }));
+    sockets.push(...attempts);
+    const outcomes = await Promise.all(attempts.map((socket) => new Promise<string>((resolve) => {
+      socket.once('unexpected-response', (_req, res) => resolve(`refused ${res.statusCode}`));
+      socket.once('close', (code) => resolve(`closed ${code}`));
+      socket.once('error', () => {});
+      // Open and still open a moment later: kept (one let in past the cap in a race is closed at once).
+      socket.once('open', () => setTimeout(() => { if (socket.readyState === WebSocket.OPEN) resolve('open'); }, 300));
+    })));
+    expect(outcomes.filter((o) => o === 'open')).toHaveLength(10);
+    expect(outcomes.filter((o) => o !== 'open').every((o) => o === 'refused 429' || o === `closed ${TRY_AGAIN_LATER_CLOSE_CODE}`)).toBe(true);
+
+    const refused = await refusalOf(gateway, cookies['ana@example.com']!);
+    expect([refused.status, refused.retryAfter]).toEqual([429, '60']);
+    expect(ErrorBody.parse(refused.body)).toEqual({
+      message: 'Too many live connections are open for this account (at most 10). Close another tab or window, or try again in 1 minute.',
+      code: 'rate_limited',
+    });
+  });
+
+  it('lets other users in up to the cap in all, then refuses everyone until a socket closes', async () => {
+    const ben = [await open(cookies['ben@example.com']), await open(cookies['ben@example.com'])];
+    const busy = await refusalOf(gateway, cookies['dora@example.com']!);
+    expect([busy.status, busy.retryAfter]).toEqual([429, '60']);
+    expect(ErrorBody.parse(busy.body)).toEqual({ message: 'The live channel is busy right now. Please try again in 1 minute.', code: 'rate_limited' });
+    // A visitor hears it too: a full instance does not ask the session store.
+    expect((await refusalOf(gateway, 'puente_session=forged')).status).toBe(429);
+
+    ben[0]!.socket.close();
+    await ben[0]!.closed;
+    await vi.waitFor(() => open(cookies['dora@example.com']), { timeout: 5_000, interval: 50 });
   });
 });
 

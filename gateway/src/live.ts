@@ -9,6 +9,10 @@
  * that did not answer the last ping is dropped, and one whose session was ended (on any instance) is closed with
  * code 4401. Delivery is at least once (an outbox relay that dies between publishing and marking its rows
  * publishes them again, with the same event ids), so the hub remembers the ids it delivered lately and skips repeats.
+ *
+ * Sockets are capped on each instance: per user (a tab each; one account must not hold the instance's sockets) and in
+ * all (what one process can serve). The handshake past a cap is refused with 429 (refusal(), before the upgrade);
+ * one that slipped past in a race between handshakes is closed at once with 1013 (try again later).
  */
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
@@ -27,6 +31,16 @@ interface Client {
   alive: boolean;
 }
 
+/** The caps on one instance's open sockets (LIVE_SOCKETS_PER_USER, LIVE_SOCKETS_MAX). */
+export interface LiveLimits {
+  perUser: number;
+  total: number;
+}
+export const defaultLiveLimits: LiveLimits = { perUser: 10, total: 50_000 };
+
+/** The close code of a socket opened past a cap (RFC 6455: try again later). */
+export const TRY_AGAIN_LATER_CLOSE_CODE = 1013;
+
 export interface LiveHubOptions {
   bus: EventBus;
   logger: Logger;
@@ -34,12 +48,15 @@ export interface LiveHubOptions {
   isSessionLive: (sessionId: string) => Promise<boolean>;
   pingIntervalMs?: number;
   instanceId?: string;
+  limits?: LiveLimits;
 }
 
 export class LiveHub {
   readonly group: string;
   private readonly clients = new Map<number, Set<Client>>();
+  private open = 0;
   private readonly opts: LiveHubOptions;
+  private readonly limits: LiveLimits;
   private subscription: SubscriptionHandle | undefined;
   private pinger: NodeJS.Timeout | undefined;
   /** Ids of the events delivered lately: a repeat comes within seconds of the first (a relay's restart). */
@@ -47,6 +64,7 @@ export class LiveHub {
 
   constructor(opts: LiveHubOptions) {
     this.opts = opts;
+    this.limits = opts.limits ?? defaultLiveLimits;
     this.group = `gateway-${opts.instanceId ?? randomUUID()}`;
   }
 
@@ -67,14 +85,27 @@ export class LiveHub {
     clearInterval(this.pinger);
     for (const set of this.clients.values()) for (const c of set) c.socket.close(1001, 'Server shutting down');
     this.clients.clear();
+    this.open = 0;
     await this.subscription?.stop();
   }
 
+  /** Which cap one more socket (of this user, when given) would pass here, if any. */
+  refusal(userId?: number): 'user' | 'total' | undefined {
+    if (this.open >= this.limits.total) return 'total';
+    if (userId !== undefined && this.socketsOf(userId) >= this.limits.perUser) return 'user';
+    return undefined;
+  }
+
   add(socket: WebSocket, userId: number, sessionId: string): void {
+    if (this.refusal(userId)) {
+      socket.close(TRY_AGAIN_LATER_CLOSE_CODE, 'Too many live connections');
+      return;
+    }
     const client: Client = { socket, userId, sessionId, alive: true };
     let set = this.clients.get(userId);
     if (!set) this.clients.set(userId, set = new Set());
     set.add(client);
+    this.open++;
     socket.on('pong', () => { client.alive = true; });
     socket.on('close', () => this.remove(client));
     socket.on('error', (err) => this.opts.logger.debug({ err, userId }, 'live socket error'));
@@ -82,9 +113,7 @@ export class LiveHub {
 
   /** Open sockets on this instance, of every user (metrics). */
   openSockets(): number {
-    let n = 0;
-    for (const set of this.clients.values()) n += set.size;
-    return n;
+    return this.open;
   }
 
   /** Open sockets of a user on this instance. */
@@ -132,7 +161,7 @@ export class LiveHub {
 
   private remove(client: Client): void {
     const set = this.clients.get(client.userId);
-    set?.delete(client);
+    if (set?.delete(client)) this.open--;
     if (set?.size === 0) this.clients.delete(client.userId);
   }
 

@@ -1,11 +1,12 @@
 /**
  * The gateway's settings that both runners read the same way (server.ts in distributed mode, infra/embedded.ts):
- * origins, proxy trust, session lifetime, rate limits and the web root. Secrets, URLs and the bus are each
+ * origins, proxy trust, session lifetime, rate limits, the live channel's caps and the web root. Secrets, URLs and the bus are each
  * runner's own. gateway/README.md lists them all.
  */
 import { z } from 'zod';
 import proxyAddr from '@fastify/proxy-addr';
 import type { TrustProxy } from '@puente/platform';
+import { defaultLiveLimits, type LiveLimits } from './live.ts';
 import { parseLimit, type Limit, type RateLimits } from './rate-limits.ts';
 
 const limit = () => z.string().optional().transform((value, ctx): Limit | undefined => {
@@ -17,6 +18,12 @@ const limit = () => z.string().optional().transform((value, ctx): Limit | undefi
     return z.NEVER;
   }
 });
+
+/** A whole number above 0, its default when unset or blank (compose passes unset variables as ''). */
+const count = (name: string, fallback: number) => z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+  z.coerce.number().int(`${name} must be a whole number above 0`).positive(`${name} must be a whole number above 0`).default(fallback),
+);
 
 /**
  * TRUST_PROXY: unset, `false` or `0`, X-Forwarded-* is ignored; a hop count (`1`, `2`: the proxies in front, each
@@ -59,6 +66,8 @@ export const gatewaySettings = z.object({
   RATE_LIMIT_CHAT_ATTACHMENT_MATCH_USER: limit(),
   RATE_LIMIT_DISPUTE_USER: limit(),
   RATE_LIMIT_SUPPORT_REQUEST_USER: limit(),
+  LIVE_SOCKETS_PER_USER: count('LIVE_SOCKETS_PER_USER', defaultLiveLimits.perUser),
+  LIVE_SOCKETS_MAX: count('LIVE_SOCKETS_MAX', defaultLiveLimits.total),
   WEB_ROOT: z.string().optional(),
 });
 export type GatewaySettings = z.infer<typeof gatewaySettings>;
@@ -72,6 +81,7 @@ export interface SettingsOptions {
   trustProxy?: TrustProxy;
   sessionTtlHours?: number;
   rateLimits?: Partial<RateLimits>;
+  liveLimits?: LiveLimits;
   webRoot?: string;
 }
 
@@ -97,6 +107,7 @@ export function gatewayOptionsFrom(s: GatewaySettings): SettingsOptions {
     trustProxy: s.TRUST_PROXY,
     sessionTtlHours: s.SESSION_TTL_HOURS,
     rateLimits,
+    liveLimits: { perUser: s.LIVE_SOCKETS_PER_USER, total: s.LIVE_SOCKETS_MAX },
     ...(s.WEB_ROOT ? { webRoot: s.WEB_ROOT } : {}),
   };
 }
