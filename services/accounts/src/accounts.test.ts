@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BankAccount, BankAccountList, BankAccountMessages, ErrorBody, MatchAccountsList, ValidationMessages as M } from '@puente/contracts';
+import { BankAccount, BankAccountList, BankAccountMessages, ErrorBody, MatchAccountsSnapshot, ValidationMessages as M } from '@puente/contracts';
 import { PLATFORM_TABLES, schemaReport, startTestService, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { AccountsSettings, accountsService } from './app.ts';
@@ -266,7 +266,7 @@ describeWithInfra(['postgres'], 'accounts service', () => {
   });
 
   describe('GET /internal/match-accounts (exchange service only)', () => {
-    it("returns both parties' accounts with full values to the exchange service", async () => {
+    it("gives the exchange service the match's copy: each party's account in the currency they receive, in full", async () => {
       const requester = newUser();
       const matcher = newUser();
       const outsider = newUser();
@@ -274,16 +274,21 @@ describeWithInfra(['postgres'], 'accounts service', () => {
       const rc = await add(requester, clp);
       const mg = await add(matcher, { ...gbp, accountNumber: '11223344', accountHolder: 'Bo' });
       await add(outsider, gbp);
+      // Ana (the requester) sends pounds and receives pesos: her CLP account; Bo receives pounds: his GBP account.
       const res = await svc.app.inject({
-        method: 'GET', url: `/internal/match-accounts?userIds=${matcher},${requester}`,
+        method: 'GET', url: `/internal/match-accounts?matchId=9001&userIds=${requester},${matcher}&fromCurrency=GBP&toCurrency=CLP`,
         headers: await svc.as({ kind: 'service', service: 'exchange' }),
       });
       expect(res.statusCode).toBe(200);
-      expect(MatchAccountsList.parse(res.json())).toEqual([{ userId: requester, ...rc }, { userId: requester, ...rg }, { userId: matcher, ...mg }]);
+      expect(MatchAccountsSnapshot.parse(res.json())).toEqual({
+        matchId: 9001, takenAt: expect.any(String),
+        requester: { userId: requester, payout: rc, payer: { accountHolder: rg.accountHolder, holderMatchesName: null } },
+        matcher: { userId: matcher, payout: mg, payer: null },
+      });
     });
 
-    it('refuses users, other services and nobody with 403, and a bad userIds with 400', async () => {
-      const url = '/internal/match-accounts?userIds=1,2';
+    it('refuses users, other services and nobody with 403, and a bad query with 400', async () => {
+      const url = '/internal/match-accounts?matchId=1&userIds=1,2&fromCurrency=GBP&toCurrency=CLP';
       for (const headers of [
         await svc.as({ kind: 'user', userId: 1, role: 'user' }),
         await svc.as({ kind: 'user', userId: 1, role: 'admin' }),
@@ -295,10 +300,15 @@ describeWithInfra(['postgres'], 'accounts service', () => {
         expect(res.body).not.toContain('accountNumber');
       }
       const exchange = await svc.as({ kind: 'service', service: 'exchange' });
-      for (const q of ['', '?userIds=1', '?userIds=1,1', '?userIds=1,x', '?userIds=1,2,3']) {
-        const res = await svc.app.inject({ method: 'GET', url: `/internal/match-accounts${q}`, headers: exchange });
+      const terms = 'matchId=1&fromCurrency=GBP&toCurrency=CLP';
+      for (const q of [terms, `${terms}&userIds=1`, `${terms}&userIds=1,1`, `${terms}&userIds=1,x`, `${terms}&userIds=1,2,3`]) {
+        const res = await svc.app.inject({ method: 'GET', url: `/internal/match-accounts?${q}`, headers: exchange });
         expect([q, res.statusCode]).toEqual([q, 400]);
         expect(errorOf(res).message).toBe(BankAccountMessages.userIdsInvalid);
+      }
+      for (const q of ['userIds=1,2&fromCurrency=GBP&toCurrency=CLP', 'matchId=1&userIds=1,2&fromCurrency=GBP&toCurrency=GBP']) {
+        const res = await svc.app.inject({ method: 'GET', url: `/internal/match-accounts?${q}`, headers: exchange });
+        expect([q, res.statusCode]).toEqual([q, 400]);
       }
     });
   });

@@ -1,21 +1,24 @@
 /**
  * Accounts: each user's GBP and CLP bank accounts (at most one of each), validated as a bank would and with their
  * details encrypted at rest. Owns schema `accounts`. Publishes accounts.bank-account.added/updated/removed;
- * consumes the exchange service's match events to lock a party's accounts while a match is in progress, and
- * identity's profile names to flag an account whose holder is not its owner's name.
+ * consumes the exchange service's match events to lock a party's accounts while a match is in progress and to keep
+ * the copy of them a confirmed match shows, and identity's profile names to flag an account whose holder is not its
+ * owner's name.
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ProjectionBackfillSchema, ProjectionBackfillSetting, defineService, type SealingKeys } from '@puente/platform';
 import { BankAccountSchema } from './domain/bank-account.ts';
 import { TradeLockSchema } from './domain/trade-lock.ts';
+import { MatchAccountSnapshotSchema } from './domain/match-snapshot.ts';
 import { ProfileNameSchema } from './domain/profile-name.ts';
 import { bankCipher, parseEncryptionKeys } from './domain/encryption.ts';
 import { bankAccountRoutes } from './routes/bank-accounts.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { RESEAL_JOB, resealJob } from './jobs/reseal-bank-accounts.ts';
+import { PURGE_SNAPSHOTS_EVERY_MS, PURGE_SNAPSHOTS_JOB, purgeSnapshotsJob } from './jobs/purge-match-snapshots.ts';
 import { backfill } from './jobs/backfill-profile-names.ts';
-import { consumers } from './events/consumers.ts';
+import { accountsConsumers } from './events/consumers.ts';
 
 export const AccountsSettings = z.object({
   /** `keyId:base64key[,keyId2:base64key2...]`, 32-byte keys; the first encrypts, all decrypt (rotation). */
@@ -41,11 +44,14 @@ export function accountsService(settings: AccountsSettings) {
   const cipher = bankCipher(settings.BANK_ENCRYPTION_KEYS);
   return defineService({
     name: 'accounts',
-    entities: [BankAccountSchema, TradeLockSchema, ProfileNameSchema, ProjectionBackfillSchema],
+    entities: [BankAccountSchema, TradeLockSchema, MatchAccountSnapshotSchema, ProfileNameSchema, ProjectionBackfillSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
-    consumers,
-    jobs: [resealJob(cipher), backfill.job],
-    schedules: [{ job: RESEAL_JOB, everyMs: 3_600_000, schedulerId: RESEAL_JOB }],
+    consumers: accountsConsumers(cipher),
+    jobs: [resealJob(cipher), purgeSnapshotsJob, backfill.job],
+    schedules: [
+      { job: RESEAL_JOB, everyMs: 3_600_000, schedulerId: RESEAL_JOB },
+      { job: PURGE_SNAPSHOTS_JOB, everyMs: PURGE_SNAPSHOTS_EVERY_MS, schedulerId: PURGE_SNAPSHOTS_JOB },
+    ],
     async onStart(ctx) {
       if (settings.PROJECTION_BACKFILL === 'on') await backfill.startIfPending(ctx);
     },

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BankAccount, BankAccountList, MatchAccountsList, Routes, servicePath, type EventEnvelope } from '@puente/contracts';
+import { BankAccount, BankAccountList, MatchAccountsSnapshot, Routes, servicePath, type EventEnvelope } from '@puente/contracts';
 import { ProjectionBackfill, makeEvent } from '@puente/platform';
 import { startTestService, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
@@ -77,17 +77,21 @@ describeWithInfra(['postgres'], 'accounts: does the holder match the profile nam
     expect(await flags(ana)).toEqual([['Ana Silva', false]]);
   });
 
-  it("gives the exchange service each party's flag with the match's accounts", async () => {
+  it("gives the exchange service each party's flags with the match's copy of their accounts", async () => {
     const [requester, matcher] = [newUser(), newUser()];
     await svc.deliver(registered(requester, 'Bea', 'Soto'), registered(matcher, 'Ana', 'Rojas'));
     await add(requester, gbp('BEA SOTO ROJAS'));
     await add(matcher, clp('Carla Díaz'));
+    await add(matcher, gbp('Ana Rojas'));
+    // Bea sends pesos and receives pounds; Ana receives the pesos into an account held by Carla and pays from her own.
     const res = await svc.app.inject({
-      method: 'GET', url: `/internal/match-accounts?userIds=${requester},${matcher}`,
+      method: 'GET', url: `/internal/match-accounts?matchId=77&userIds=${requester},${matcher}&fromCurrency=CLP&toCurrency=GBP`,
       headers: await svc.as({ kind: 'service', service: 'exchange' }),
     });
     expect(res.statusCode).toBe(200);
-    expect(MatchAccountsList.parse(res.json()).map((a) => [a.userId, a.holderMatchesName])).toEqual([[requester, true], [matcher, false]]);
+    const copy = MatchAccountsSnapshot.parse(res.json());
+    expect([copy?.requester.payout.holderMatchesName, copy?.requester.payer]).toEqual([true, null]);
+    expect([copy?.matcher.payout.holderMatchesName, copy?.matcher.payer]).toEqual([false, { accountHolder: 'Ana Rojas', holderMatchesName: true }]);
   });
 
   it('keeps holder names out of its events, and blanks the name of a user who deleted their account', async () => {

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountCurrencyList, BankAccount, BankAccountList, ErrorBody, type EventEnvelope } from '@puente/contracts';
+import { AccountCurrencyList, BankAccount, BankAccountList, ErrorBody, MatchAccountsSnapshot, type EventEnvelope } from '@puente/contracts';
 import { makeEvent, type Party } from '@puente/platform';
 import { startTestService, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
@@ -152,21 +152,21 @@ describeWithInfra(['postgres'], 'accounts trade lock and snapshot', () => {
     });
   });
 
-  describe('locked when the exchange service reads the details (lockForMatch), before any event', () => {
-    const details = async (userIds: [number, number], lockForMatch?: number) => {
+  describe('locked when the exchange service reads the details, before any event', () => {
+    const details = async (userIds: [number, number], matchId: number) => {
       const headers = await svc.as({ kind: 'service', service: 'exchange' });
-      const query = `userIds=${userIds.join(',')}${lockForMatch ? `&lockForMatch=${lockForMatch}` : ''}`;
+      const query = `matchId=${matchId}&userIds=${userIds.join(',')}&fromCurrency=GBP&toCurrency=CLP`;
       const res = await svc.app.inject({ method: 'GET', url: `/internal/match-accounts?${query}`, headers });
       expect(res.statusCode).toBe(200);
-      return res.json() as { userId: number; id: number }[];
+      return MatchAccountsSnapshot.parse(res.json());
     };
 
     it('locks both parties from the read on, until the match ends', async () => {
       const requester = await partyWithAccounts();
       const matcher = await partyWithAccounts();
       const match = newMatch(requester.userId, matcher.userId);
-      expect((await details([requester.userId, matcher.userId], match.matchId)).map((a) => a.id).sort())
-        .toEqual([requester.gbp.id, requester.clp.id, matcher.gbp.id, matcher.clp.id].sort());
+      const copy = await details([requester.userId, matcher.userId], match.matchId);
+      expect([copy?.requester.payout.id, copy?.matcher.payout.id]).toEqual([requester.clp.id, matcher.gbp.id]);
       await expectLocked(requester.userId, requester.gbp);
       await expectLocked(matcher.userId, matcher.clp);
       // The match's events arrive later, and its end releases the lock as usual.
@@ -175,14 +175,12 @@ describeWithInfra(['postgres'], 'accounts trade lock and snapshot', () => {
       await expectUnlocked(matcher.userId, matcher.clp);
     });
 
-    it('does not lock without lockForMatch (a completed match\'s details), nor for a match already ended', async () => {
+    it('neither locks nor copies for a match already ended here: its accounts may have changed since', async () => {
       const requester = await partyWithAccounts();
-      const matcher = newUser();
-      await details([requester.userId, matcher]);
-      await expectUnlocked(requester.userId, requester.gbp);
-      const ended = newMatch(requester.userId, matcher);
+      const matcher = await partyWithAccounts();
+      const ended = newMatch(requester.userId, matcher.userId);
       await deliver(ended.created(), ended.completed());
-      await details([requester.userId, matcher], ended.matchId);
+      expect(await details([requester.userId, matcher.userId], ended.matchId)).toBeNull();
       await expectUnlocked(requester.userId, requester.clp);
     });
   });

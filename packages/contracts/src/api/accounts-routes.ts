@@ -1,7 +1,7 @@
 /** The accounts service's routes: the owner's bank accounts, and the parties' accounts for the exchange service. */
 import { IdParams, PersonalDataQuery, SnapshotQuery } from './common.ts';
 import { routeGroup } from './route.ts';
-import { AccountCurrencyList, AccountsPersonalData, BankAccount, BankAccountCreate, BankAccountList, BankAccountUpdate, MatchAccountsList, MatchAccountsQuery } from './accounts.ts';
+import { AccountCurrencyList, AccountsPersonalData, BankAccount, BankAccountCreate, BankAccountList, BankAccountUpdate, MatchAccountsQuery, MatchAccountsSnapshot } from './accounts.ts';
 
 export const AccountsRoutes = routeGroup('accounts', {
   list: {
@@ -26,8 +26,8 @@ export const AccountsRoutes = routeGroup('accounts', {
   },
   matchAccounts: {
     method: 'GET', path: '/internal/match-accounts', access: 'internal', callers: ['exchange'], query: MatchAccountsQuery,
-    summary: 'Every bank account of a match\'s two parties, for the exchange service to show once the match is confirmed.',
-    responses: { 200: MatchAccountsList },
+    summary: 'The copy of a match\'s two parties\' accounts taken when it was confirmed (null when none is held), for the exchange service to show.',
+    responses: { 200: MatchAccountsSnapshot },
   },
   accountCurrencies: {
     method: 'GET', path: '/internal/account-currencies', access: 'internal', callers: ['exchange', 'notification'], query: SnapshotQuery,

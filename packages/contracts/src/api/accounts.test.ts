@@ -106,10 +106,14 @@ describe('bank account update for a currency', () => {
 });
 
 describe('internal match-accounts query', () => {
-  it('takes two different user ids', () => {
-    expect(MatchAccountsQuery.parse({ userIds: '3, 7' })).toEqual({ userIds: [3, 7] });
+  const terms = { matchId: '12', fromCurrency: 'GBP', toCurrency: 'CLP' };
+  it('takes a match, its two different parties and its two currencies', () => {
+    expect(MatchAccountsQuery.parse({ ...terms, userIds: '3, 7' })).toEqual({ matchId: 12, userIds: [3, 7], fromCurrency: 'GBP', toCurrency: 'CLP' });
     for (const userIds of [undefined, '', '3', '3,3', '3,7,9', '3,x']) {
-      expect(MatchAccountsQuery.safeParse({ userIds }).success).toBe(false);
+      expect(MatchAccountsQuery.safeParse({ ...terms, userIds }).success).toBe(false);
+    }
+    for (const bad of [{ matchId: undefined }, { matchId: 'x' }, { fromCurrency: 'EUR' }, { toCurrency: 'GBP' }]) {
+      expect(MatchAccountsQuery.safeParse({ ...terms, userIds: '3,7', ...bad }).success).toBe(false);
     }
   });
 });

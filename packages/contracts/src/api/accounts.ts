@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import {
-  Currency, Id, ValidationMessages as M, blankToUndefined, idParam, optionalText, requiredText, safeText,
+  Currency, Id, IsoDateTime, ValidationMessages as M, blankToUndefined, idParam, optionalText, requiredText, safeText,
 } from './common.ts';
 
 /** Our wording for the checks the spec does not list; each names the field it is about. */
@@ -276,29 +276,49 @@ export type BankAccountList = z.infer<typeof BankAccountList>;
 // Internal: GET /internal/match-accounts on the accounts service (service token of the exchange service only)
 
 /**
- * `?userIds=3,7`: the two parties of a match whose bank details may be shown (requester first). With
- * `lockForMatch=<match id>` (a confirmed match) the accounts service locks both parties' accounts for that match in
- * the same transaction as it reads them, so details a party has seen cannot change before the match ends, even
- * if the match's events have not reached the accounts service yet.
+ * `?matchId=12&userIds=3,7&fromCurrency=GBP&toCurrency=CLP`: a match whose bank details the exchange service is
+ * about to show (it owns matches and has checked their state, parties and blocks), its two parties (requester first)
+ * and its request's currencies. The accounts service answers the copy of the parties' accounts it took when the match
+ * was confirmed; the parties and currencies let it take that copy at once should the confirmation not have reached
+ * it yet.
  */
 export const MatchAccountsQuery = z.object({
+  matchId: idParam('matchId must be a match id'),
   userIds: z.preprocess(
     (value) => (typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value),
     z.array(idParam(B.userIdsInvalid), { error: B.userIdsInvalid })
       .length(2, B.userIdsInvalid)
       .refine(([a, b]) => a !== b, B.userIdsInvalid),
   ),
-  lockForMatch: idParam('lockForMatch must be a match id').optional(),
-});
+  fromCurrency: Currency,
+  toCurrency: Currency,
+}).refine((q) => q.fromCurrency !== q.toCurrency, { message: M.currenciesMustDiffer, path: ['toCurrency'] });
 export type MatchAccountsQuery = z.infer<typeof MatchAccountsQuery>;
 
-/** One account of a party, with its owner. */
-export const OwnedBankAccount = BankAccount.extend({ userId: Id });
-export type OwnedBankAccount = z.infer<typeof OwnedBankAccount>;
+/**
+ * One party of a match as the copy holds them: `payout`, their account in the currency they receive (the one their
+ * partner sends to), in full; `payer`, the holder of their account in the currency they pay (where the partner's
+ * money must come from) and whether it is their profile name, or null when they had none.
+ */
+export const MatchPartyAccounts = z.object({
+  userId: Id,
+  payout: BankAccount,
+  payer: z.object({ accountHolder: z.string(), holderMatchesName: z.boolean().nullable() }).nullable(),
+});
+export type MatchPartyAccounts = z.infer<typeof MatchPartyAccounts>;
 
-/** The answer: every account of both users (at most two each), full values, ordered by user then currency. */
-export const MatchAccountsList = z.array(OwnedBankAccount);
-export type MatchAccountsList = z.infer<typeof MatchAccountsList>;
+/**
+ * The answer: the parties' accounts as they were when the match was confirmed (takenAt). Null when there is no
+ * copy to give: the match ended before one was taken, it was purged (a party deleted their account, or the match
+ * was called off or completed long enough ago), or a party had no account in the currency they receive.
+ */
+export const MatchAccountsSnapshot = z.object({
+  matchId: Id,
+  takenAt: IsoDateTime,
+  requester: MatchPartyAccounts,
+  matcher: MatchPartyAccounts,
+}).nullable();
+export type MatchAccountsSnapshot = z.infer<typeof MatchAccountsSnapshot>;
 
 /** GET /internal/account-currencies: which user has an account in which currency (no details), by account id. */
 export const AccountCurrency = z.object({ accountId: Id, userId: Id, currency: Currency });

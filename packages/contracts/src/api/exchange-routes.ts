@@ -105,7 +105,7 @@ export const ExchangeRoutes = routeGroup('exchange', {
   },
   matchAccounts: {
     method: 'GET', path: '/api/exchange-matches/{id}/accounts', access: 'user', params: ExchangeMatchIdParams,
-    summary: 'Both parties\' bank details of a confirmed or completed match (parties only).',
+    summary: 'Both parties\' bank details as they were at approval, from approval until 30 days after completion; 403 once called off or while either blocks the other (parties only).',
     responses: { 200: MatchAccountsResponse },
   },
   markPaid: {

@@ -316,13 +316,14 @@ export const VerificationLevel = z.enum(['verified', 'partial', 'unverified']);
 export type VerificationLevel = z.infer<typeof VerificationLevel>;
 
 /**
- * GET /api/exchange-matches/{id}/accounts (only once the match is confirmed or completed). exchangeDetails
- * describes the exchange request (its id and status); myAccount is the caller's account that receives the
- * partner's transfer, partnerAccount the account the caller transfers to.
+ * GET /api/exchange-matches/{id}/accounts (once the match is confirmed, until it is no longer shared:
+ * exchange-bank-details.ts). exchangeDetails describes the exchange request (its id and status); myAccount is the
+ * caller's account that receives the partner's transfer, partnerAccount the account the caller transfers to, both
+ * as they were when the match was confirmed (a later edit does not show here).
  *
  * expectedPayer (the payer-name check, Peach's third-party payment rule): the holder of the partner's account in the
  * currency they pay, the name the caller's money must come from, and whether it is the partner's profile name (as
- * holderMatchesName on each account); null once that account is gone (possible only after completion).
+ * holderMatchesName on each account); null when the partner had no such account when the match was confirmed.
  */
 export const MatchAccountsResponse = z.object({
   exchangeDetails: z.object({

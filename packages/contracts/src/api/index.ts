@@ -8,6 +8,7 @@ export * from './accounts.ts';
 export * from './exchange.ts';
 export * from './exchange-access.ts';
 export * from './exchange-chat.ts';
+export * from './exchange-bank-details.ts';
 export * from './exchange-disputes.ts';
 export * from './exchange-personal-data.ts';
 export * from './analytics.ts';

@@ -5,7 +5,7 @@ import { Routes } from '@puente/contracts';
 import { changed, conflict, forbidden, notFound, requireUser, serve } from '@puente/platform';
 import { ExchangeMatch, LIVE_MATCH_STATUSES } from '../domain/exchange-match.ts';
 import { ExchangeRequest } from '../domain/exchange-request.ts';
-import { matchAccounts } from '../domain/match-accounts.ts';
+import { matchAccounts, mayShowBankDetails } from '../domain/match-accounts.ts';
 import { checkPlanLimits } from '../domain/plan-limits.ts';
 import { cancelTrade, completeTrade, confirmTrade, lockTrade, takeRequest } from '../domain/trade.ts';
 import { mayAccept, REQUEST_NOT_OPEN } from '../domain/match-transitions.ts';
@@ -131,13 +131,11 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
       return matchView(request.em, completed);
     });
 
-    /** Bank details, for the two parties of a confirmed or completed match only. */
+    /** Bank details, for the two parties of a match whose details may be shown (domain/match-accounts.ts). */
     serve(app, routes.matchAccounts, async (request) => {
       const { userId } = requireUser(request);
       const match = await partyMatch(request.em, request.params.id, userId);
-      if (match.status !== 'confirmed' && match.status !== 'completed') {
-        throw forbidden('Bank details are shared once the requester has approved the match');
-      }
+      await mayShowBankDetails(request.em, match, now());
       const exchangeRequest = await request.em.findOneOrFail(ExchangeRequest, { id: match.requestId });
       return matchAccounts(ctx, { match, request: exchangeRequest, callerId: userId });
     });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { ErrorBody, type Currency, type EventEnvelope, type EventName, type EventPayload } from '@puente/contracts';
 import { makeEvent, readEvent } from '@puente/platform';
-import { startTestService, type TestService } from '@puente/platform/testing';
+import { startTestService, type TestService, type TestServiceOptions } from '@puente/platform/testing';
 import { useFreshDatabase } from '@puente/testkit';
 import { ExchangeSettings, exchangeService } from '../app.ts';
 
@@ -112,10 +112,12 @@ export async function ok(res: Promise<LightMyRequestResponse>, status = 200): Pr
 
 /**
  * The exchange service on `databaseUrl` with the test's clock (routes and timers) and these settings, projection
- * backfill off unless `env` says otherwise.
+ * backfill off unless `env` says otherwise; `opts` name the other services' (fake) URLs.
  */
-export async function startExchangeOnClock(databaseUrl: string, now: () => Date, env: Record<string, string> = {}): Promise<TestService> {
-  return startTestService(exchangeService(ExchangeSettings.parse({ PROJECTION_BACKFILL: 'off', ...env }), { now }), databaseUrl);
+export async function startExchangeOnClock(
+  databaseUrl: string, now: () => Date, env: Record<string, string> = {}, opts: TestServiceOptions = {},
+): Promise<TestService> {
+  return startTestService(exchangeService(ExchangeSettings.parse({ PROJECTION_BACKFILL: 'off', ...env }), { now }), databaseUrl, opts);
 }
 
 /** Every event `svc` has published so far (once its outbox relay has caught up), once each. */
