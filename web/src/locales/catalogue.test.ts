@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  ATTACHMENT_TYPE_REFUSED, AcceptRefusal, BlockRefusal, DisputeRefusal, PREMIUM_REQUIRED, Routes, SubscriptionRefusal, SupportRefusal, formRefusals,
+  ATTACHMENT_TYPE_REFUSED, AcceptRefusal, BankDetailsRefusal, BlockRefusal, DisputeRefusal, PREMIUM_REQUIRED, Routes, SubscriptionRefusal, SupportRefusal, formRefusals,
 } from '@puente/contracts';
 import { i18n } from '../lib/i18n.ts';
 import { en } from './en/index.ts';
@@ -93,9 +93,9 @@ describe('the English and Spanish catalogues', () => {
     expect(Object.keys(en.errors)).toEqual([]);
   });
 
-  it("translate the codes of the trade-safety refusals (disputes, accepts, blocks, support, subscription, premium, attachments) into Spanish, as the contracts declare them", () => {
+  it("translate the codes of the trade-safety refusals (disputes, accepts, blocks, bank details, support, subscription, premium, attachments) into Spanish, as the contracts declare them", () => {
     const codes = [
-      ...Object.values(DisputeRefusal), ...Object.values(AcceptRefusal), ...Object.values(BlockRefusal), ...Object.values(SupportRefusal), ...Object.values(SubscriptionRefusal), PREMIUM_REQUIRED,
+      ...Object.values(DisputeRefusal), ...Object.values(BankDetailsRefusal), ...Object.values(AcceptRefusal), ...Object.values(BlockRefusal), ...Object.values(SupportRefusal), ...Object.values(SubscriptionRefusal), PREMIUM_REQUIRED,
       ATTACHMENT_TYPE_REFUSED.code, ...Object.values(formRefusals(Routes.exchange.postChatAttachment.multipart)).map((r) => r.code),
       'chat_closed', 'totp_required', 'two_factor_not_started', 'trade_in_progress',
     ];

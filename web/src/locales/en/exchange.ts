@@ -126,6 +126,7 @@ export default {
     copied: 'Copied',
     copyFailed: 'Could not copy text',
     close: 'Close',
+    withheld: 'Bank details are no longer shown',
   },
   rating: {
     title: 'Rate Exchange',

@@ -2,6 +2,8 @@
  * The server's error codes in Spanish (the server answers in English with a stable `code`; lib/i18n.ts serverText
  * shows these instead). A code with several messages (conflict, not_found...) gets a text true of all of them.
  */
+import { CHAT_OPEN_DAYS_AFTER_COMPLETION } from '@puente/contracts';
+
 export default {
   bad_request: 'La solicitud no es válida. Revisa los datos e inténtalo de nuevo.',
   validation_failed: 'Revisa los datos del formulario: hay un campo no válido.',
@@ -37,6 +39,9 @@ export default {
   too_many_blocked_users: 'Puedes bloquear hasta 500 usuarios: desbloquea a alguien primero.',
   rate_unavailable: 'El tipo de cambio no está disponible en este momento.',
   account_gone: 'Una cuenta bancaria de este cambio ya no existe.',
+  bank_details_blocked: 'Los datos bancarios ya no se comparten: uno de ustedes bloqueó al otro.',
+  bank_details_expired: `Los datos bancarios ya no se comparten: se muestran hasta ${CHAT_OPEN_DAYS_AFTER_COMPLETION} días después de completado el cambio.`,
+  bank_details_called_off: 'Los datos bancarios no se comparten: este match se anuló.',
   account_in_exchange: 'Esta cuenta es parte de un cambio en curso.',
   bank_account_exists: 'Ya tienes una cuenta en esta moneda.',
   payments_not_configured: 'Los pagos no están disponibles en este momento.',

@@ -127,6 +127,7 @@ export default {
     copied: 'Copiado',
     copyFailed: 'No se pudo copiar el texto',
     close: 'Cerrar',
+    withheld: 'Los datos bancarios ya no se muestran',
   },
   rating: {
     title: 'Calificar cambio',

@@ -27,11 +27,17 @@ export function useMatchForRequest(requestId: number | undefined) {
 /** Bank details exist only once the match is confirmed or completed (spec section 4). */
 export const hasBankDetails = (status: ExchangeMatchStatus) => status === 'confirmed' || status === 'completed';
 
+/**
+ * Asked afresh each time the details are opened and dropped once closed: the server stops sharing them at a block
+ * or 30 days after completion, and a copy kept here would outlive that.
+ */
 export function useMatchAccounts(matchId: number | undefined) {
   return useQuery({
     queryKey: queryKeys.matchAccounts(matchId ?? 0),
     queryFn: () => call(Routes.exchange.matchAccounts, { params: { id: matchId! } }),
     enabled: matchId !== undefined,
+    staleTime: 0,
+    gcTime: 0,
   });
 }
 

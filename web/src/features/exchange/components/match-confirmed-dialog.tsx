@@ -1,10 +1,12 @@
 /**
  * Exchange match confirmed (spec sections 2 and 4): both parties' bank details with copy buttons ('Copied' for 2 s;
  * 'Could not copy text' on failure), the amount to send and the reference to quote. Fetched only for a confirmed or
- * completed match.
+ * completed match; where the server no longer shares them (a block between the parties, 30 days after completion,
+ * a match called off: BankDetailsRefusal), its reason takes their place.
  */
 import { useEffect, useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -16,7 +18,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import type { BankAccount } from '@puente/contracts';
+import { BankDetailsRefusal, type BankAccount } from '@puente/contracts';
 import { CheckIcon, CopyIcon } from '../../../components/ui/icons.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
 import { formatCurrency, formatSortCode } from '../../../utils/format.ts';
@@ -24,6 +26,7 @@ import { useMatchAccounts } from '../api/matches.ts';
 import { PayerNameCheck } from './payer-name-check.tsx';
 import { receiveAmount } from '../money.ts';
 import { serverText } from '../../../lib/i18n.ts';
+import { ApiError } from '../../../lib/api-client.ts';
 
 /** How long a copy button says 'Copied' (spec section 9). */
 export const COPY_FEEDBACK_MS = 2_000;
@@ -83,12 +86,24 @@ function AccountDetails({ title, account }: { title: string; account: BankAccoun
   );
 }
 
+const withheldCodes: ReadonlySet<string> = new Set(Object.values(BankDetailsRefusal));
+
+/** Whether the server refused because the details are no longer shared (not a fault). */
+const isWithheld = (error: unknown) => error instanceof ApiError && withheldCodes.has(error.data?.code ?? '');
+
 export function MatchConfirmedDialog({ matchId, onClose }: { matchId: number; onClose: () => void }) {
   const { t } = useTranslation('exchange');
   const accounts = useMatchAccounts(matchId);
   let body;
   if (accounts.isPending) body = <Stack sx={{ alignItems: 'center', py: 3 }}><CircularProgress aria-label={t('loading', { ns: 'common' })} /></Stack>;
-  else if (accounts.isError) body = <Alert severity="error">{serverText(accounts.error)}</Alert>;
+  else if (accounts.isError && isWithheld(accounts.error)) {
+    body = (
+      <Alert severity="info" data-testid="bank-details-withheld">
+        <AlertTitle>{t('bank.withheld')}</AlertTitle>
+        {serverText(accounts.error)}
+      </Alert>
+    );
+  } else if (accounts.isError) body = <Alert severity="error">{serverText(accounts.error)}</Alert>;
   else {
     const { exchangeDetails: x, myAccount, partnerAccount, partnerDetails, isRequestor } = accounts.data;
     const converted = receiveAmount(x.fromCurrency, x.amount, x.exchangeRate) ?? 0;

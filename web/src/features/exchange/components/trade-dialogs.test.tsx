@@ -1,6 +1,8 @@
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { Rating } from '@puente/contracts';
+import { BankDetailsMessages, BankDetailsRefusal, Rating } from '@puente/contracts';
+import { chooseLanguage, i18n } from '../../../lib/i18n.ts';
 import { COPY_FEEDBACK_MS, MatchConfirmedDialog } from './match-confirmed-dialog.tsx';
 import { RateExchangeDialog } from './rate-exchange-dialog.tsx';
 import { TradeDialogs } from './trade-dialogs.tsx';
@@ -43,6 +45,40 @@ describe('the bank details dialog', () => {
     expect((await within(dialog()).findByTestId('amount-to-send')).textContent).toBe('Send £100.00 to Ana Rojas');
     fireEvent.click(within(dialog()).getByRole('button', { name: 'Copy Reference' }));
     expect((await findToast()).textContent).toContain('Could not copy text');
+  });
+});
+
+describe('the bank details dialog, once they are no longer shared', () => {
+  it('shows why in their place, in English and in Spanish, for a block, the 30 days after completion and a match called off', async () => {
+    for (const key of ['blocked', 'expired', 'calledOff'] as const) {
+      const refused = { message: BankDetailsMessages[key], code: BankDetailsRefusal[key] };
+      fakeApi({ ...signedIn(ana), 'GET /api/exchange-matches/5/accounts': { status: 403, body: refused } });
+      const { unmount } = renderWithRoutes(<MatchConfirmedDialog matchId={5} onClose={() => {}} />);
+      const withheld = await within(dialog()).findByTestId('bank-details-withheld');
+      expect(withheld.textContent).toBe(`Bank details are no longer shown${BankDetailsMessages[key]}`);
+      expect(within(dialog()).queryByRole('region')).toBeNull();
+      await act(() => chooseLanguage('es'));
+      expect(withheld.textContent).toBe(`Los datos bancarios ya no se muestran${i18n.t(`errors:${BankDetailsRefusal[key]}`)}`);
+      await act(() => chooseLanguage('en'));
+      unmount();
+    }
+    expect(i18n.getFixedT('es')('errors:bank_details_blocked')).toBe('Los datos bancarios ya no se comparten: uno de ustedes bloqueó al otro.');
+  });
+
+  it('asks the server again each time it is opened: a block since is shown at once, not the details seen before', async () => {
+    const server = fakeApi({ ...signedIn(ana), 'GET /api/exchange-matches/5/accounts': { body: makeMatchAccounts(false) } });
+    function Reopenable() {
+      const [open, setOpen] = useState(true);
+      return open ? <MatchConfirmedDialog matchId={5} onClose={() => setOpen(false)} /> : <button type="button" onClick={() => setOpen(true)}>Open</button>;
+    }
+    renderWithRoutes(<Reopenable />);
+    expect(await within(dialog()).findByTestId('amount-to-send')).toBeTruthy();
+    fireEvent.click(within(dialog()).getByRole('button', { name: 'Close' }));
+    server.on({ 'GET /api/exchange-matches/5/accounts': { status: 403, body: { message: BankDetailsMessages.blocked, code: BankDetailsRefusal.blocked } } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Open' }));
+    expect((await within(dialog()).findByTestId('bank-details-withheld')).textContent).toContain(BankDetailsMessages.blocked);
+    expect(within(dialog()).queryByTestId('amount-to-send')).toBeNull();
+    expect(server.callsTo('GET /api/exchange-matches/5/accounts')).toHaveLength(2);
   });
 });
 
