@@ -3,12 +3,13 @@
  * real users, through the real gateway and every service. Run twice: as `npm start` runs the app (one process,
  * PGlite, in-process bus) and distributed (every service and the gateway its own process, on PostgreSQL, Kafka
  * and Redis). What crosses services on the bus (accounts → exchange, exchange → accounts and identity) is waited
- * for, never assumed. Then who may take a request, and a block, as the market's pollers see them.
+ * for, never assumed. Then who may take a request, and a block, as the market's pollers see them (and the bank
+ * details of the pair's past exchange: withheld while the block lasts).
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
-  BankAccount, BankAccountList, CurrentUser, ErrorBody, ExchangeMatch, ExchangeMatchForRequest, ExchangeRate,
+  BankAccount, BankAccountList, BankDetailsMessages, BankDetailsRefusal, CurrentUser, ErrorBody, ExchangeMatch, ExchangeMatchForRequest, ExchangeRate,
   ExchangeRequest, ExchangeRequestList, MatchAccountsResponse, PublicUser, Rating, RatingList, TransactionHistory,
   type BankAccountCreateInput,
 } from '@puente/contracts';
@@ -261,6 +262,12 @@ function exchangeEndToEnd(start: () => Promise<RunningApp>): void {
       return BankAccount.parse(await res.json());
     }, viaBus);
     expect(edited).toEqual({ ...accounts.ana.GBP, ...edit });
+    // Bruno sends his pesos to her CLP account: she changes it now, and he still sees it as it was when she approved.
+    const clpEdit = { bankName: 'Banco de Chile', accountNumber: '111222333', accountHolder: 'Ana M. Diaz' };
+    expect(BankAccount.parse(await json(`/api/bank-accounts/${accounts.ana.CLP.id}`, 200, { method: 'PUT', cookie: ana.cookie, body: clpEdit })))
+      .toEqual({ ...accounts.ana.CLP, ...clpEdit });
+    const forBruno = MatchAccountsResponse.parse(await json(`/api/exchange-matches/${match.id}/accounts`, 200, { cookie: bruno.cookie }));
+    expect([forBruno.partnerAccount, forBruno.expectedPayer]).toEqual([accounts.ana.CLP, { accountHolder: 'Ana Diaz', holderMatchesName: true }]);
 
     for (const user of [ana, bruno]) {
       await expect.poll(async () => CurrentUser.parse(await json('/api/auth/user', 200, { cookie: user.cookie })).transactionCount, viaBus).toBe(1);
@@ -348,6 +355,13 @@ function exchangeEndToEnd(start: () => Promise<RunningApp>): void {
     expect((await poll(ana, anaBefore.etag)).status).toBe(304);
 
     await json('/api/blocked-users', 201, { cookie: bruno.cookie, body: { userId: ana.id } });
+    // Their completed exchange's bank details stop at once, for both; its history and ratings stay.
+    for (const user of [ana, bruno]) {
+      const res = await call(`/api/exchange-matches/${match.id}/accounts`, { cookie: user.cookie });
+      expect([res.status, ErrorBody.parse(await res.json())]).toEqual([403, { message: BankDetailsMessages.blocked, code: BankDetailsRefusal.blocked }]);
+      expect(TransactionHistory.parse(await json('/api/transaction-history', 200, { cookie: user.cookie })).map((h) => h.exchangeMatchId)).toEqual([match.id]);
+      expect(RatingList.parse(await json(`/api/ratings/exchange/${match.id}`, 200, { cookie: user.cookie }))).toHaveLength(2);
+    }
     const anaAfter = await poll(ana, anaBefore.etag);
     expect(anaAfter.status).toBe(200);
     expect(anaAfter.ids).not.toContain(strict.id);
@@ -358,5 +372,8 @@ function exchangeEndToEnd(start: () => Promise<RunningApp>): void {
 
     expect((await call(`/api/blocked-users/${ana.id}`, { method: 'DELETE', cookie: bruno.cookie })).status).toBe(204);
     expect((await poll(ana, anaAfter.etag)).ids).toContain(strict.id);
+    // Lifted within 30 days of completion: the details (as at approval) are shown again.
+    expect(MatchAccountsResponse.parse(await json(`/api/exchange-matches/${match.id}/accounts`, 200, { cookie: ana.cookie })).partnerAccount)
+      .toEqual(accounts.bruno.GBP);
   });
 }
