@@ -149,6 +149,8 @@ const rows: Record<string, Row> = {
   'POST /api/auth/two-factor/enable': { call: () => ({ body: {} }), expect: signedIn([400]) },
   'POST /api/auth/two-factor/disable': { call: () => ({ body: {} }), expect: signedIn([400]) },
   'POST /api/auth/two-factor/recovery-codes': { call: () => ({ body: {} }), expect: signedIn([400]) },
+  // How the caller signs in, and the proof their account gives.
+  'GET /api/auth/sign-in-methods': { call: () => ({}), expect: signedIn(OK) },
   'GET /api/users/me/login-history': { call: () => ({}), expect: signedIn(OK) },
   'POST /api/users/verification/{type}': { call: () => ({ params: { type: 'phone' }, body: {} }), expect: signedIn([200, 201, 409]) },
   'GET /api/referral/code': { call: () => ({}), expect: signedIn(OK) },
@@ -157,7 +159,7 @@ const rows: Record<string, Row> = {
   // her password, is refused: a wrong password for them, and an admin's account is not deleted).
   'GET /api/users/me/data': { call: () => ({}), expect: signedIn(OK) },
   'POST /api/users/me/delete': {
-    party: 'eve', call: () => ({ body: { password: people.eve.password } }), expect: { visitor: [401], other: [400], admin: [403], party: [200] },
+    party: 'eve', call: () => ({ body: { currentPassword: people.eve.password } }), expect: { visitor: [401], other: [401], admin: [403], party: [200] },
   },
   'GET /api/admin/verification-requests': { call: () => ({}), expect: adminOnly },
   'POST /api/admin/verification-requests/{id}/approve': { call: () => ({ params: { id: 999_999 }, body: {} }), expect: { ...adminOnly, admin: [404] } },

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import {
   AccountDeletionMessages as Says, CurrentUser, DeletedUser, ErrorBody, ExchangeMatch, ExchangeRequest, LoginAttemptList, Message,
-  NotificationList, PersonalDataExport, Rating, RatingList, TransactionHistory, UserDirectory, type BankAccount,
+  NotificationList, PersonalDataExport, Rating, RatingList, ReauthenticationMessages, TransactionHistory, UserDirectory, type BankAccount,
 } from '@puente/contracts';
 import { appClient, type AppClient, type SignedIn } from '@puente/testkit';
 import { startEmbeddedApp, type RunningTestApp } from './testing/running-app.ts';
@@ -46,14 +46,14 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => { await app?.stop(); }, 60_000);
 
-const deleteAccount = (user: SignedIn, password: string) => client.call('/api/users/me/delete', { cookie: user.cookie, body: { password } });
+const deleteAccount = (user: SignedIn, password: string) => client.call('/api/users/me/delete', { cookie: user.cookie, body: { currentPassword: password } });
 const refusal = async (res: Response) => [res.status, ErrorBody.parse(await res.json()).message];
 
 it('refuses to delete Ana\'s account while her match with Bob is pending; she completes the exchange and both rate', async () => {
   request = ExchangeRequest.parse(await onceAccountsKnown(client, '/api/exchange-requests', ana, { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 120, exchangeRate: 1275 }));
   match = ExchangeMatch.parse(await onceAccountsKnown(client, '/api/exchange-matches', bob, { exchangeRequestId: request.id }));
   expect(await refusal(await deleteAccount(ana, traders.ana.password))).toEqual([409, Says.tradeInProgress]);
-  expect(await refusal(await deleteAccount(ana, 'not her password'))).toEqual([400, Says.passwordWrong]);
+  expect(await refusal(await deleteAccount(ana, 'not her password'))).toEqual([401, ReauthenticationMessages.passwordWrong]);
 
   await client.json(`/api/exchange-matches/${match.id}/confirm`, 200, { method: 'PUT', cookie: ana.cookie });
   expect(await refusal(await deleteAccount(ana, traders.ana.password))).toEqual([409, Says.tradeInProgress]);

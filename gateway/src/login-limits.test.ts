@@ -113,10 +113,10 @@ function suite(store: () => Promise<{ redisUrl?: string; stop(): Promise<void> }
     headers: { origin: OWN_ORIGIN, 'content-type': 'application/json', cookie }, payload: { currentPassword, newPassword: 'a new password 1' },
   });
 
-  it('stops a signed-in session guessing its password: 10 wrong ones sent at once get 400, the rest 429, the right one too', async () => {
+  it('stops a signed-in session guessing its password: 10 wrong ones sent at once get 401, the rest 429, the right one too', async () => {
     const cookie = sessionCookieOf(await login('ana@example.com', PASSWORD, OWNER))!;
     const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => changePassword(cookie, `guess-${i}`)));
-    expect(answers.filter((a) => a.statusCode === 400)).toHaveLength(10);
+    expect(answers.filter((a) => a.statusCode === 401)).toHaveLength(10);
     expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(5);
     const refused = await changePassword(cookie, PASSWORD);
     expect(refused.statusCode).toBe(429);
@@ -125,9 +125,9 @@ function suite(store: () => Promise<{ redisUrl?: string; stop(): Promise<void> }
 
   it('forgives the wrong passwords of a user who then gives the right one', async () => {
     const cookie = sessionCookieOf(await login('dora@example.com', PASSWORD, OWNER))!;
-    for (let i = 0; i < 9; i++) expect((await changePassword(cookie, `typo-${i}`)).statusCode).toBe(400);
+    for (let i = 0; i < 9; i++) expect((await changePassword(cookie, `typo-${i}`)).statusCode).toBe(401);
     expect((await changePassword(cookie, PASSWORD)).statusCode).toBe(200);
-    for (let i = 0; i < 10; i++) expect((await changePassword(cookie, `typo-again-${i}`)).statusCode).toBe(400);
+    for (let i = 0; i < 10; i++) expect((await changePassword(cookie, `typo-again-${i}`)).statusCode).toBe(401);
   });
 }
 

@@ -177,7 +177,10 @@ const LOGIN_SECOND_STEP = 'POST /api/auth/login/two-factor';
 const SIGNUP = 'POST /api/signup/request';
 const FORGOT_PASSWORD = 'POST /api/auth/forgot-password';
 const REFERRAL_PREFIX = '/api/auth/verify-referral/';
-/** The calls where a signed-in user gives their current password (identity answers a wrong one with 400). */
+/**
+ * The calls where a signed-in user gives their current password as proof (identity answers a wrong one with 401, a
+ * missing one with 403; the two-factor calls' wrong passwords identity counts itself, with the codes).
+ */
 const PASSWORD_CHECKS = new Set(['POST /api/auth/change-password', 'POST /api/users/me/delete']);
 
 /** One of a signed-in user's quotas on a call: counted per user, or per user in the match of the path. */
@@ -318,7 +321,7 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
       if (status === 401 || status === 403) return; // a failed login: its points stay
       const [first] = steps;
       if (first?.limiter === limiter.passwordChecksPerUser) {
-        if (status === 400) return; // a wrong password (or a refused new one): its point stays
+        if (status === 400) return; // a refused new password: its point stays
         if (status < 400) await counters(() => first.limiter.delete(first.key)); // the owner knew it
         else await giveBack(steps);
         return;

@@ -41,7 +41,7 @@ export interface FakeUpstream {
 
 /**
  * identity: POST /auth/login grants a session (401 for a wrong password, 403 for the unverified account);
- * POST /auth/change-password ends the caller's other sessions (400 for a currentPassword other than PASSWORD); POST /auth/reset-password ends all of the caller's
+ * POST /auth/change-password ends the caller's other sessions (401 for a currentPassword other than PASSWORD); POST /auth/reset-password ends all of the caller's
  * sessions; POST /auth/forgot-password sends an action signed with a key that is not identity's;
  * GET /auth/user answers the caller or 401; GET /login redirects to the app's /login.
  * Every other path echoes what it received (and, with an x-test-grant-me header, tries to grant a session).
@@ -74,7 +74,7 @@ export async function startFakeService(name: ServiceName = 'identity'): Promise<
     const caller = requireUser(request);
     const { currentPassword } = JSON.parse(String(request.body || '{}')) as { currentPassword?: string };
     if (currentPassword !== undefined && currentPassword !== PASSWORD) {
-      return reply.status(400).send({ message: 'Current password is incorrect', code: 'wrong_password' });
+      return reply.status(401).send({ message: 'Current password is incorrect', code: 'wrong_password' });
     }
     return reply.headers(await act({ action: 'revoke-others', userId: caller.userId, keepSessionId: caller.sessionId! })).send({ message: 'Password changed' });
   });

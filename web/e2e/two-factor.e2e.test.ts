@@ -1,8 +1,10 @@
 /**
  * Two-factor sign-in, in real headless Chromium against Puente as `npm start` runs it: a signed-in user turns it on
- * from the profile (the setup key read off the page, the code computed here as an authenticator app would), saves
- * the recovery codes, logs out, logs in with the password and is asked for a code; a wrong code is refused, the
- * right one signs in; the profile's login history shows both. Screenshots go to web/e2e/screenshots/two-factor/.
+ * from the profile (the setup key read off the page, the code computed here as an authenticator app would, and the
+ * current password), saves the recovery codes, logs out, logs in with the password and is asked for a code; a wrong
+ * code is refused, the right one signs in; the profile's login history shows both. Turning it off asks for the current
+ * password again (a wrong one is refused on its field) and takes a recovery code. Screenshots go to
+ * web/e2e/screenshots/two-factor/.
  */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -57,12 +59,13 @@ describe.skipIf(!chromiumAvailable())('two-factor sign-in (browser)', () => {
       expect(await card.getByRole('link', { name: /^otpauth:\/\/totp\/Puente/ }).getAttribute('href')).toContain(`secret=${secret}`);
       await shot('01-setup');
       const form = card.getByRole('form', { name: 'Turn on' });
-      await form.getByLabel('Password', { exact: true }).fill(user.password);
+      await form.getByLabel('Current password', { exact: true }).fill(user.password);
       await form.getByLabel('Code from the app').fill(authenticatorCode(secret, Date.now()));
       await form.getByRole('button', { name: 'Turn on' }).click();
       const codes = card.getByRole('list', { name: 'Save your recovery codes' });
       await codes.waitFor();
-      expect(await codes.getByRole('listitem').count()).toBe(10);
+      const recoveryCodes = await codes.getByRole('listitem').allTextContents();
+      expect(recoveryCodes).toHaveLength(10);
       await shot('02-recovery-codes');
       await card.getByRole('button', { name: 'I have saved them' }).click();
       await card.getByText('10 recovery codes left').waitFor();
@@ -95,6 +98,19 @@ describe.skipIf(!chromiumAvailable())('two-factor sign-in (browser)', () => {
       await expect.poll(async () => (await history.getByRole('listitem').allTextContents()).slice(0, 2).map((t) => t.split(/\d/)[0]))
         .toEqual(['Signed in', 'Failed (wrong authentication code)']);
       await shot('04-login-history');
+
+      // Off: the session alone is not enough; a wrong current password is refused on its field.
+      const twoFactor = page.getByRole('region', { name: 'Two-factor sign-in' });
+      await twoFactor.getByRole('button', { name: 'Turn off' }).click();
+      const off = twoFactor.getByRole('form', { name: 'Turn off' });
+      await off.getByLabel('Current password', { exact: true }).fill('not my password');
+      await off.getByLabel('Code from the app').fill(recoveryCodes[0]!);
+      await off.getByRole('button', { name: 'Turn off' }).click();
+      await off.getByText('Current password is incorrect').first().waitFor();
+      await shot('05-off-wrong-password');
+      await off.getByLabel('Current password', { exact: true }).fill(user.password);
+      await off.getByRole('button', { name: 'Turn off' }).click();
+      await twoFactor.getByText('Off', { exact: true }).waitFor();
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -15,6 +15,7 @@ import { ReferralSchema } from './domain/referral.ts';
 import { VerificationRequestSchema } from './domain/verification-request.ts';
 import { KnownDeviceSchema } from './domain/known-device.ts';
 import { TwoFactorSchema } from './domain/two-factor.ts';
+import { RecentGoogleSignInSchema } from './domain/reauthentication.ts';
 import { challengeKey, secretKeys } from './domain/two-factor-keys.ts';
 import { adminPasswordInProduction, printAdminBanner, seedAdmin } from './domain/admin-seed.ts';
 import type { IdentityConfig } from './domain/config.ts';
@@ -31,6 +32,7 @@ import { adminRoutes } from './routes/admin.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { personalDataRoutes } from './routes/personal-data.ts';
 import { twoFactorRoutes } from './routes/two-factor.ts';
+import { signInMethodRoutes } from './routes/sign-in-methods.ts';
 import { consumers } from './events/consumers.ts';
 import { PURGE_EXPIRED_TOKENS, purgeExpiredTokens } from './jobs/purge-expired-tokens.ts';
 import { sendPasswordReset } from './jobs/send-password-reset.ts';
@@ -127,6 +129,7 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
     name: 'identity',
     entities: [
       UserSchema, AccountCurrencySchema, PendingSignupSchema, PasswordResetSchema, ReferralSchema, VerificationRequestSchema, KnownDeviceSchema, TwoFactorSchema,
+      RecentGoogleSignInSchema,
     ],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
@@ -151,6 +154,7 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
       await app.register(internalRoutes, deps);
       await app.register(personalDataRoutes, deps);
       await app.register(twoFactorRoutes, deps);
+      await app.register(signInMethodRoutes, deps);
     },
     async onStart(ctx) {
       await ownMailer?.start(ctx.logger);

@@ -94,7 +94,7 @@ describeWithInfra(['postgres'], 'sign-in with Google (against a local OpenID pro
     const id = await registered(svc, eva);
     const headers = await svc.as({ kind: 'user', userId: id, role: 'user', sessionId: 's' });
     const { secret } = TwoFactorSetup.parse((await svc.app.inject({ method: 'POST', url: '/auth/two-factor/setup', headers })).json());
-    const on = await svc.app.inject({ method: 'POST', url: '/auth/two-factor/enable', headers, payload: { password: eva.password, code: totpCode(secret) } });
+    const on = await svc.app.inject({ method: 'POST', url: '/auth/two-factor/enable', headers, payload: { currentPassword: eva.password, code: totpCode(secret) } });
     expect(on.statusCode).toBe(200);
     const { callback } = await roundTrip({ sub: 'google-eva', email: eva.email, email_verified: true });
     expect(callback.headers['x-session-action']).toBeUndefined();

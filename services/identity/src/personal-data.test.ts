@@ -5,15 +5,16 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
-  AccountDeletionMessages as Says, DeletedUser, ErrorBody, InternalUserList, Message, PersonalDataExport, ReferralList, Routes,
-  UserDirectory, servicePath, type AccountsPersonalData, type AuditPersonalData, type ExchangePersonalData, type NotificationPersonalData,
-  type RatingPersonalData, type SubscriptionPersonalData,
+  AccountDeletionMessages as Says, DeletedUser, ErrorBody, InternalUserList, Message, PersonalDataExport, ReauthenticationMessages,
+  ReferralList, Routes, UserDirectory, servicePath, type AccountsPersonalData, type AuditPersonalData, type ExchangePersonalData,
+  type NotificationPersonalData, type RatingPersonalData, type SubscriptionPersonalData,
 } from '@puente/contracts';
 import { OutboxEvent, type Caller } from '@puente/platform';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { User } from './domain/user.ts';
 import { KnownDevice } from './domain/known-device.ts';
 import { TwoFactor } from './domain/two-factor.ts';
+import { RecentGoogleSignIn, recordGoogleSignIn } from './domain/reauthentication.ts';
 import { ADMIN, BROWSER, as, eventsDuring, login, person, registered, requestSignup, startIdentity, type IdentityTestService, type Person } from './testing/helpers.ts';
 import { startOtherServices, type OtherServices } from './testing/other-services.ts';
 import { testAuth } from '@puente/platform/testing';
@@ -126,23 +127,23 @@ describeWithInfra(['postgres'], 'your data: the download and the deletion of one
     }
   });
 
-  it('refuses to delete with a missing or wrong password, an admin\'s account, and while a match is in progress; the account stays', async () => {
+  it('refuses to delete with a missing (403) or wrong (401) password, an admin\'s account, and while a match is in progress; the account stays', async () => {
     const bo = person('bo');
     const id = await registered(svc, bo);
     const refusal = async (body: object, role: 'user' | 'admin' = 'user', userId = id) => {
       const res = await deleteAccount(userId, body, role);
       return [res.statusCode, ErrorBody.parse(res.json()).message];
     };
-    expect(await refusal({})).toEqual([400, 'Password is required']);
-    expect(await refusal({ password: 'not the password' })).toEqual([400, Says.passwordWrong]);
-    expect(await refusal({ password: ADMIN.password }, 'admin', adminId)).toEqual([403, Says.adminAccount]);
+    expect(await refusal({})).toEqual([403, ReauthenticationMessages.passwordNeeded]);
+    expect(await refusal({ currentPassword: 'not the password' })).toEqual([401, ReauthenticationMessages.passwordWrong]);
+    expect(await refusal({ currentPassword: ADMIN.password }, 'admin', adminId)).toEqual([403, Says.adminAccount]);
 
     others.answer('exchange', TRADES_IN_PROGRESS, { status: 200, body: { matchesInProgress: 1 } });
     try {
-      expect(await refusal({ password: bo.password })).toEqual([409, Says.tradeInProgress]);
+      expect(await refusal({ currentPassword: bo.password })).toEqual([409, Says.tradeInProgress]);
       expect(others.calls.filter((c) => c.path === TRADES_IN_PROGRESS).at(-1)?.query).toBe(`?userId=${id}`);
       others.answer('exchange', TRADES_IN_PROGRESS, { status: 503, body: { message: 'The exchange service is not available right now.' } });
-      expect(await refusal({ password: bo.password })).toEqual([503, Says.unavailable]);
+      expect(await refusal({ currentPassword: bo.password })).toEqual([503, Says.unavailable]);
     } finally {
       others.answer('exchange', TRADES_IN_PROGRESS, { status: 200, body: { matchesInProgress: 0 } });
     }
@@ -158,7 +159,7 @@ describeWithInfra(['postgres'], 'your data: the download and the deletion of one
     await svc.ctx.relay.flush(); // her sign-up and login events are out, as they long are before anyone deletes
 
     const events = await eventsDuring(svc, async () => {
-      const res = await deleteAccount(id, { password: cleo.password });
+      const res = await deleteAccount(id, { currentPassword: cleo.password });
       expect(res.statusCode, res.body).toBe(200);
       expect(Message.parse(res.json())).toEqual({ message: Says.deleted });
       expect(await gatewayAuth.verifySessionAction(String(res.headers['x-session-action']))).toEqual({ action: 'revoke-all', userId: id });
@@ -175,7 +176,7 @@ describeWithInfra(['postgres'], 'your data: the download and the deletion of one
     // She cannot sign in, her session's token finds no one, and nobody sees her profile, listing or referral code.
     expect((await svc.app.inject({ method: 'POST', url: '/auth/login', headers: BROWSER, payload: { email: cleo.email, password: cleo.password } })).statusCode).toBe(401);
     expect((await get('/auth/user', { kind: 'user', userId: id, role: 'user' })).statusCode).toBe(401);
-    expect((await deleteAccount(id, { password: cleo.password })).statusCode).toBe(401);
+    expect((await deleteAccount(id, { currentPassword: cleo.password })).statusCode).toBe(401);
     expect((await get(`/users/${id}`)).statusCode).toBe(404);
     expect(UserDirectory.parse((await get('/admin/users?limit=500')).json()).map((u) => u.id)).not.toContain(id);
     expect((await get(`/auth/verify-referral/${referralCode}`)).statusCode).toBe(404);
@@ -193,12 +194,17 @@ describeWithInfra(['postgres'], 'your data: the download and the deletion of one
     await requestSignup(svc, cleo);
   });
 
-  it('deletes an account that signs in only with Google without asking for a password', async () => {
+  it('deletes an account that signs in only with Google once this session signed in with Google again, not on the session alone', async () => {
     const dee = person('dee');
     const id = await registered(svc, dee);
     await svc.ctx.orm.em.fork().nativeUpdate(User, { id }, { passwordHash: null, googleSubject: 'google-dee' });
+    const refused = await deleteAccount(id, {});
+    expect([refused.statusCode, ErrorBody.parse(refused.json())]).toEqual([403, { message: ReauthenticationMessages.googleNeeded, code: 'reauthentication_required' }]);
+    // The Google round trip itself is in reauthentication.test.ts; here, its record for the session the request names.
+    await recordGoogleSignIn(svc.ctx.orm.em.fork(), 'session-1', id, new Date());
     const res = await deleteAccount(id, {});
     expect(res.statusCode, res.body).toBe(200);
     expect((await svc.ctx.orm.em.fork().findOneOrFail(User, { id })).googleSubject).toBeNull();
+    expect(await svc.ctx.orm.em.fork().count(RecentGoogleSignIn, { userId: id })).toBe(0);
   });
 });

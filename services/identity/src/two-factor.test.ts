@@ -10,6 +10,8 @@ import { BROWSER, as, eventsDuring, person, registered, startIdentity, type Pers
 const gatewayAuth = testAuth('gateway');
 
 const STEP_MS = 30_000;
+/** For the tests that check many passwords (scrypt's work each time), on a busy machine. */
+const MANY_PASSWORDS_MS = 20_000;
 
 describeWithInfra(['postgres'], 'two-factor sign-in', () => {
   const db = useFreshDatabase('identity_two_factor');
@@ -26,7 +28,7 @@ describeWithInfra(['postgres'], 'two-factor sign-in', () => {
     const id = await registered(svc, p);
     const headers = await as(svc, id);
     const setup = TwoFactorSetup.parse((await post('/auth/two-factor/setup', {}, headers)).json());
-    const enabled = await post('/auth/two-factor/enable', { password: p.password, code: totpCode(setup.secret) }, headers);
+    const enabled = await post('/auth/two-factor/enable', { currentPassword: p.password, code: totpCode(setup.secret) }, headers);
     expect(enabled.statusCode, enabled.body).toBe(200);
     return { id, p, headers, secret: setup.secret, recoveryCodes: TwoFactorEnabled.parse(enabled.json()).recoveryCodes };
   }
@@ -43,7 +45,7 @@ describeWithInfra(['postgres'], 'two-factor sign-in', () => {
   const secondStep = async (challenge: string, code: string) => post('/auth/login/two-factor', { challenge, code });
   const grantOf = async (res: { headers: Record<string, unknown> }) => gatewayAuth.verifySessionAction(String(res.headers['x-session-action']));
 
-  it('sets up with a secret and its otpauth URI, turns on with the password and a code, and answers 10 recovery codes once', async () => {
+  it('sets up with a secret and its otpauth URI, turns on with the current password and a code, and answers 10 recovery codes once', async () => {
     const p = person('ines');
     const id = await registered(svc, p);
     const headers = await as(svc, id);
@@ -60,19 +62,26 @@ describeWithInfra(['postgres'], 'two-factor sign-in', () => {
     // Not on until confirmed: the password still signs in alone.
     expect(LoginResponse.parse((await post('/auth/login', { email: p.email, password: p.password })).json())).toEqual({ message: 'Login successful' });
 
-    const wrongPassword = await post('/auth/two-factor/enable', { password: 'not my password', code: totpCode(secret) }, headers);
-    expect(wrongPassword.statusCode).toBe(400);
+    const noPassword = await post('/auth/two-factor/enable', { code: totpCode(secret) }, headers);
+    expect([noPassword.statusCode, ErrorBody.parse(noPassword.json())]).toEqual([403, {
+      message: 'Enter your current password to confirm.', code: 'reauthentication_required',
+      errors: [{ field: 'currentPassword', message: 'Enter your current password to confirm.' }],
+    }]);
+    const wrongPassword = await post('/auth/two-factor/enable', { currentPassword: 'not my password', code: totpCode(secret) }, headers);
+    expect(wrongPassword.statusCode).toBe(401);
     expect(ErrorBody.parse(wrongPassword.json())).toEqual({
-      message: 'Password is incorrect', code: 'wrong_password', errors: [{ field: 'password', message: 'Password is incorrect' }],
+      message: 'Current password is incorrect', code: 'wrong_password', errors: [{ field: 'currentPassword', message: 'Current password is incorrect' }],
     });
-    const wrongCode = await post('/auth/two-factor/enable', { password: p.password, code: totpCode(secret, Date.now() + 5 * STEP_MS) }, headers);
+    // A wrong first code does not confirm the setup: a 400, not a refused proof.
+    const wrongCode = await post('/auth/two-factor/enable', { currentPassword: p.password, code: totpCode(secret, Date.now() + 5 * STEP_MS) }, headers);
+    expect(wrongCode.statusCode).toBe(400);
     expect(ErrorBody.parse(wrongCode.json())).toMatchObject({ code: 'invalid_totp_code', errors: [{ field: 'code' }] });
-    const badInput = await post('/auth/two-factor/enable', { password: p.password, code: '12' }, headers);
+    const badInput = await post('/auth/two-factor/enable', { currentPassword: p.password, code: '12' }, headers);
     expect(badInput.statusCode).toBe(400);
     expect(ErrorBody.parse(badInput.json()).message).toBe('Enter the 6-digit code from your authenticator app or a recovery code');
     expect(await status(id)).toEqual({ enabled: false, recoveryCodesLeft: 0 });
 
-    const on = await post('/auth/two-factor/enable', { password: p.password, code: totpCode(secret) }, headers);
+    const on = await post('/auth/two-factor/enable', { currentPassword: p.password, code: totpCode(secret) }, headers);
     expect(on.statusCode).toBe(200);
     const { recoveryCodes } = TwoFactorEnabled.parse(on.json());
     expect(recoveryCodes).toHaveLength(10);
@@ -153,37 +162,51 @@ describeWithInfra(['postgres'], 'two-factor sign-in', () => {
       expect(res.statusCode).toBe(401);
       expect(ErrorBody.parse(res.json())).toEqual({ message: 'Your sign-in took too long. Please enter your email and password again.', code: 'challenge_expired' });
     }
-    expect((await post('/auth/two-factor/disable', { password: p.password, code: totpCode(secret, Date.now() + STEP_MS) }, headers)).statusCode).toBe(200);
+    expect((await post('/auth/two-factor/disable', { currentPassword: p.password, code: totpCode(secret, Date.now() + STEP_MS) }, headers)).statusCode).toBe(200);
     expect(ErrorBody.parse((await secondStep(challenge, totpCode(secret, Date.now() + 2 * STEP_MS))).json()).code).toBe('challenge_expired');
   });
 
-  it('turns off with the password and a code (or a recovery code): the password alone signs in again', async () => {
+  it('turns off with the current password and a code (or a recovery code), never on the session alone: the password alone signs in again', async () => {
     const { id, p, secret, headers, recoveryCodes } = await withTwoFactor();
     const code = totpCode(secret, Date.now() + STEP_MS);
-    expect(ErrorBody.parse((await post('/auth/two-factor/disable', { password: 'wrong one', code }, headers)).json()).code).toBe('wrong_password');
-    expect(ErrorBody.parse((await post('/auth/two-factor/disable', { code }, headers)).json()).code).toBe('wrong_password');
-    const off = await post('/auth/two-factor/disable', { password: p.password, code: recoveryCodes[0] }, headers);
+    const wrong = await post('/auth/two-factor/disable', { currentPassword: 'wrong one', code }, headers);
+    expect([wrong.statusCode, ErrorBody.parse(wrong.json()).code]).toEqual([401, 'wrong_password']);
+    const none = await post('/auth/two-factor/disable', { code }, headers);
+    expect([none.statusCode, ErrorBody.parse(none.json()).code]).toEqual([403, 'reauthentication_required']);
+    const wrongCode = await post('/auth/two-factor/disable', { currentPassword: p.password, code: totpCode(secret, Date.now() + 10 * STEP_MS) }, headers);
+    expect([wrongCode.statusCode, ErrorBody.parse(wrongCode.json())]).toEqual([401, {
+      message: 'That code is not right. Check your authenticator app and try again.', code: 'invalid_totp_code',
+      errors: [{ field: 'code', message: 'That code is not right. Check your authenticator app and try again.' }],
+    }]);
+    expect(await status(id)).toEqual({ enabled: true, recoveryCodesLeft: 10 });
+    const off = await post('/auth/two-factor/disable', { currentPassword: p.password, code: recoveryCodes[0] }, headers);
     expect(off.statusCode).toBe(200);
     expect(Message.parse(off.json())).toEqual({ message: 'Two-factor sign-in is off' });
     expect(await status(id)).toEqual({ enabled: false, recoveryCodesLeft: 0 });
     const login = await post('/auth/login', { email: p.email, password: p.password });
     expect(LoginResponse.parse(login.json())).toEqual({ message: 'Login successful' });
     expect(await grantOf(login)).toEqual({ action: 'grant', userId: id, role: 'user' });
-    expect(ErrorBody.parse((await post('/auth/two-factor/disable', { password: p.password, code }, headers)).json()).code).toBe('two_factor_off');
-  });
+    expect(ErrorBody.parse((await post('/auth/two-factor/disable', { currentPassword: p.password, code }, headers)).json()).code).toBe('two_factor_off');
+  }, MANY_PASSWORDS_MS);
 
-  it('replaces the recovery codes for a current code from the app: the old ones stop working, the new ones sign in', async () => {
+  it('replaces the recovery codes for the current password and a current code from the app: the old ones stop working, the new ones sign in', async () => {
     const { id, p, secret, headers, recoveryCodes: old } = await withTwoFactor();
-    const wrong = await post('/auth/two-factor/recovery-codes', { code: totpCode(secret, Date.now() + 10 * STEP_MS) }, headers);
-    expect(wrong.statusCode).toBe(400);
+    const renew = (body: object) => post('/auth/two-factor/recovery-codes', body, headers);
+    const none = await renew({ code: totpCode(secret, Date.now() + STEP_MS) });
+    expect([none.statusCode, ErrorBody.parse(none.json()).code]).toEqual([403, 'reauthentication_required']);
+    const wrongPassword = await renew({ currentPassword: 'not it', code: totpCode(secret, Date.now() + STEP_MS) });
+    expect([wrongPassword.statusCode, ErrorBody.parse(wrongPassword.json()).code]).toEqual([401, 'wrong_password']);
+    const wrong = await renew({ currentPassword: p.password, code: totpCode(secret, Date.now() + 10 * STEP_MS) });
+    expect(wrong.statusCode).toBe(401);
     expect(ErrorBody.parse(wrong.json())).toEqual({
       message: 'That code is not right. Check your authenticator app and try again.', code: 'invalid_totp_code',
       errors: [{ field: 'code', message: 'That code is not right. Check your authenticator app and try again.' }],
     });
     // A recovery code does not stand in for the app here.
-    expect(ErrorBody.parse((await post('/auth/two-factor/recovery-codes', { code: old[0] }, headers)).json()).code).toBe('invalid_totp_code');
+    expect(ErrorBody.parse((await renew({ currentPassword: p.password, code: old[0] })).json()).code).toBe('invalid_totp_code');
+    expect(await status(id)).toEqual({ enabled: true, recoveryCodesLeft: 10 });
 
-    const res = await post('/auth/two-factor/recovery-codes', { code: totpCode(secret, Date.now() + STEP_MS) }, headers);
+    const res = await renew({ currentPassword: p.password, code: totpCode(secret, Date.now() + STEP_MS) });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const { recoveryCodes } = TwoFactorEnabled.parse(res.json());
@@ -200,11 +223,12 @@ describeWithInfra(['postgres'], 'two-factor sign-in', () => {
     expect(await status(id)).toEqual({ enabled: true, recoveryCodesLeft: 9 });
 
     // Only while two-factor sign-in is on.
-    const other = await registered(svc, person('omar'));
-    const off = await post('/auth/two-factor/recovery-codes', { code: '123456' }, await as(svc, other));
+    const omar = person('omar');
+    const other = await registered(svc, omar);
+    const off = await post('/auth/two-factor/recovery-codes', { currentPassword: omar.password, code: '123456' }, await as(svc, other));
     expect(off.statusCode).toBe(409);
     expect(ErrorBody.parse(off.json())).toEqual({ message: 'Two-factor sign-in is not on', code: 'two_factor_off' });
-  });
+  }, MANY_PASSWORDS_MS);
 
   it('refuses a second step without a challenge or with text that cannot be one: 400', async () => {
     for (const challenge of [undefined, '', 'a\u0000b.c', 'nodot']) {

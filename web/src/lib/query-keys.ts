@@ -23,6 +23,8 @@ export interface Page {
 
 export const queryKeys = {
   currentUser: [Routes.identity.currentUser.path] as const,
+  /** How the user signs in, and the proof their account gives (lib/sign-in-methods.ts). */
+  signInMethods: [Routes.identity.signInMethods.path] as const,
   bankAccounts: [Routes.accounts.list.path] as const,
   referralCode: [Routes.identity.referralCode.path] as const,
   referralList: (page: Page) => [Routes.identity.referralList.path, page] as const,

@@ -151,10 +151,15 @@ describe('identity beyond the spec: passwords, profile, Google, verification rev
       token: [IdentityMessages.resetTokenRequired],
       password: ['Password must be at least 8 characters'],
     });
+    // The proof is optional here: which one the account gives is the service's to say (identity-reauthentication.ts).
     expect(messages(ChangePasswordRequest, { newPassword: 'x'.repeat(201) })).toEqual({
-      currentPassword: ['Current password is required'],
       newPassword: ['Password must be at most 200 characters'],
     });
+    expect(messages(ChangePasswordRequest, { currentPassword: '', totpCode: '12345', newPassword: 'long enough' })).toEqual({
+      currentPassword: ['Current password is required'],
+      totpCode: ['Enter the 6-digit code from your authenticator app'],
+    });
+    expect(ChangePasswordRequest.parse({ totpCode: ' 123 456 ', newPassword: 'long enough' })).toEqual({ totpCode: '123456', newPassword: 'long enough' });
     expect(ChangePasswordRequest.parse({ currentPassword: ' old ', newPassword: ' new password ' })).toEqual({
       currentPassword: ' old ',
       newPassword: ' new password ',

@@ -3,8 +3,9 @@
  * one's account (what the deleted user's fields become, the request and its messages).
  */
 import { z } from 'zod';
-import { Id, ValidationMessages as M, passwordText } from './common.ts';
+import { Id } from './common.ts';
 import { KnownDevice } from './devices.ts';
+import { ReauthenticationProof } from './identity-reauthentication.ts';
 import { TwoFactorRecord } from './identity-two-factor.ts';
 import { AdminVerificationRequest, CurrentUser, ReferralList } from './identity.ts';
 
@@ -20,18 +21,15 @@ export const DeletedUser = {
 } as const;
 
 /**
- * POST /api/users/me/delete: the password re-entered, for an account that has one. An account that only signs in
- * with Google has none to give: its session and the confirmation are the proof.
+ * POST /api/users/me/delete: the proof of the user (identity-reauthentication.ts): the current password, or for an
+ * account that signs in only with Google its app's code (two-factor on) or a Google sign-in again.
  */
-export const AccountDeletionRequest = z.object({
-  password: passwordText(M.passwordRequired).optional(),
-});
+export const AccountDeletionRequest = ReauthenticationProof;
 export type AccountDeletionRequest = z.infer<typeof AccountDeletionRequest>;
 
 /** What the deletion answers (the web app shows `message` as it is). */
 export const AccountDeletionMessages = {
   deleted: 'Your account has been deleted.',
-  passwordWrong: 'Password is incorrect',
   tradeInProgress: 'You have an exchange in progress. Complete it, or call off its pending match, before deleting your account.',
   adminAccount: 'Admin accounts cannot be deleted.',
   unavailable: 'Your account cannot be deleted right now. Please try again later.',

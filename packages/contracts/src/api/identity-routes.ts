@@ -4,13 +4,15 @@ import { Message, PaginationQuery } from './common.ts';
 import { PersonalDataExport } from './personal-data.ts';
 import { routeGroup } from './route.ts';
 import {
-  AdminVerificationRequest, AdminVerificationRequestList, ChangePasswordRequest, CurrentUser, ForgotPasswordRequest,
-  ForgotPasswordResponse, GoogleLoginQuery, InternalUserList, InternalUsersQuery, LoginRequest, LoginResponse, PublicUser, AdminUserView, ReferralCodeParams,
+  AdminVerificationRequest, AdminVerificationRequestList, CurrentUser, ForgotPasswordRequest,
+  ForgotPasswordResponse, InternalUserList, InternalUsersQuery, LoginRequest, LoginResponse, PublicUser, AdminUserView, ReferralCodeParams,
   ReferralCodeResponse, ReferralList, ResetPasswordRequest, SignupRequest, SignupRequestResponse, SignupVerifyRequest,
   SignupVerifyResponse, UserDirectory, UserIdParams, UserProfileUpdate, VerificationRequestIdParams,
   VerificationRequestListQuery, VerificationRequestResponse, VerificationTypeParams, VerifyReferralResponse,
 } from './identity.ts';
 import { AccountDeletionRequest } from './identity-personal-data.ts';
+import { ChangePasswordRequest, SignInMethods } from './identity-reauthentication.ts';
+import { GoogleLoginQuery } from './identity-google.ts';
 import {
   TwoFactorConfirmRequest, TwoFactorEnabled, TwoFactorLoginRequest, TwoFactorRecoveryCodesRequest, TwoFactorSetup, TwoFactorStatus,
 } from './identity-two-factor.ts';
@@ -53,27 +55,32 @@ export const IdentityRoutes = routeGroup('identity', {
   },
   twoFactorEnable: {
     method: 'POST', path: '/api/auth/two-factor/enable', access: 'user', body: TwoFactorConfirmRequest,
-    summary: 'Turn two-factor sign-in on with a current code and the password: the recovery codes, shown once.',
+    summary: 'Turn two-factor sign-in on with a current code and the current password (a Google-only account: a Google sign-in again): the recovery codes, shown once.',
     responses: { 200: TwoFactorEnabled },
   },
   twoFactorDisable: {
     method: 'POST', path: '/api/auth/two-factor/disable', access: 'user', body: TwoFactorConfirmRequest,
-    summary: 'Turn two-factor sign-in off with a current code (or a recovery code) and the password.',
+    summary: 'Turn two-factor sign-in off with a current code (or a recovery code) and the current password.',
     responses: { 200: Message },
   },
   twoFactorRecoveryCodes: {
     method: 'POST', path: '/api/auth/two-factor/recovery-codes', access: 'user', body: TwoFactorRecoveryCodesRequest,
-    summary: 'New recovery codes for a current code from the authenticator app, shown once; the old ones stop working.',
+    summary: 'New recovery codes for a current code from the authenticator app and the current password, shown once; the old ones stop working.',
     responses: { 200: TwoFactorEnabled },
+  },
+  signInMethods: {
+    method: 'GET', path: '/api/auth/sign-in-methods', access: 'user',
+    summary: 'How the signed-in user signs in (password, linked Google account, two-factor) and which proof their account gives.',
+    responses: { 200: SignInMethods },
   },
   googleLogin: {
     method: 'GET', path: '/api/auth/google', access: 'visitor', query: GoogleLoginQuery, navigation: true,
-    summary: 'Browser navigation: to Google sign-in (or to /login-failed when it is not configured).',
+    summary: 'Browser navigation: to Google sign-in (or to /login-failed when it is not configured); with reauthenticate, a signed-in user confirms an action.',
     responses: { 302: null },
   },
   googleCallback: {
     method: 'GET', path: '/api/auth/google/callback', access: 'visitor', navigation: true,
-    summary: 'Browser navigation back from Google: to /dashboard with a session, or to /login-failed.',
+    summary: 'Browser navigation back from Google: to /dashboard with a session, to /link-google to link an existing account, back to /profile after a confirmation, or to /login-failed.',
     responses: { 302: null },
   },
   headerLogin: {
@@ -103,7 +110,7 @@ export const IdentityRoutes = routeGroup('identity', {
   },
   changePassword: {
     method: 'POST', path: '/api/auth/change-password', access: 'user', body: ChangePasswordRequest,
-    summary: 'Change one\'s password; the user\'s other sessions end.',
+    summary: 'Change one\'s password with the proof of the user (a Google-only account sets its first one); the user\'s other sessions end.',
     responses: { 200: Message },
   },
   user: {
@@ -123,7 +130,7 @@ export const IdentityRoutes = routeGroup('identity', {
   },
   deleteAccount: {
     method: 'POST', path: '/api/users/me/delete', access: 'user', body: AccountDeletionRequest,
-    summary: 'Delete one\'s account (password re-entered): personal data erased in every service, every session ended; 409 while an exchange is in progress.',
+    summary: 'Delete one\'s account (with the proof of the user): personal data erased in every service, every session ended; 409 while an exchange is in progress.',
     responses: { 200: Message },
   },
   referralCode: {

@@ -4,7 +4,7 @@
  * POST /api/auth/login/two-factor.
  */
 import { z } from 'zod';
-import { Count, IsoDateTime, ValidationMessages as M, passwordText } from './common.ts';
+import { Count, IsoDateTime, passwordText } from './common.ts';
 
 export const TwoFactorMessages = {
   codeRequired: 'Enter the 6-digit code from your authenticator app or a recovery code',
@@ -14,6 +14,7 @@ export const TwoFactorMessages = {
   codeReplayed: 'That code has already been used. Wait for the next one.',
   challengeExpired: 'Your sign-in took too long. Please enter your email and password again.',
   passwordWrong: 'Password is incorrect',
+  currentPasswordRequired: 'Current password is required',
   alreadyOn: 'Two-factor sign-in is already on',
   notStarted: 'Start the setup again: no two-factor setup is waiting for a code',
   notOn: 'Two-factor sign-in is not on',
@@ -65,11 +66,12 @@ export const TwoFactorSetup = z.object({ secret: z.string(), otpauthUri: z.strin
 export type TwoFactorSetup = z.infer<typeof TwoFactorSetup>;
 
 /**
- * POST /api/auth/two-factor/enable and /disable: a current code, and the password for an account that has one (a
- * session left open must not be enough to change how the account signs in).
+ * POST /api/auth/two-factor/enable and /disable: a current code, and the current password for an account that has
+ * one (a session left open must not be enough to change how the account signs in). An account without a password
+ * proves itself with the code when turning it off, and with a Google sign-in again when turning it on.
  */
 export const TwoFactorConfirmRequest = z.object({
-  password: passwordText(M.passwordRequired).optional(),
+  currentPassword: passwordText(TM.currentPasswordRequired).min(1, TM.currentPasswordRequired).optional(),
   code: TwoFactorCode,
 });
 export type TwoFactorConfirmRequest = z.infer<typeof TwoFactorConfirmRequest>;
@@ -80,9 +82,10 @@ export type TwoFactorEnabled = z.infer<typeof TwoFactorEnabled>;
 
 /**
  * POST /api/auth/two-factor/recovery-codes: a current code from the authenticator app (not a recovery code: the app
- * is what proves the user still holds the second factor). Answers TwoFactorEnabled: new codes, the old ones void.
+ * is what proves the user still holds the second factor), and the current password for an account that has one.
+ * Answers TwoFactorEnabled: new codes, the old ones void.
  */
-export const TwoFactorRecoveryCodesRequest = z.object({ code: TwoFactorCode });
+export const TwoFactorRecoveryCodesRequest = TwoFactorConfirmRequest;
 export type TwoFactorRecoveryCodesRequest = z.infer<typeof TwoFactorRecoveryCodesRequest>;
 
 /** Two-factor sign-in in the user's data download: whether it is on, since when, and the recovery codes left. */

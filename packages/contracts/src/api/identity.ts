@@ -135,8 +135,11 @@ export const UserProfileUpdate = z.object({
 }).refine((u) => u.firstName !== undefined || u.lastName !== undefined || u.language !== undefined, { message: IM.nothingToUpdate });
 export type UserProfileUpdate = z.infer<typeof UserProfileUpdate>;
 
-/** POST /api/auth/forgot-password */
-export const ForgotPasswordRequest = z.object({ email: EmailAddress });
+/**
+ * POST /api/auth/forgot-password. `unlinkGoogle`: the reset link it emails also removes the Google account linked to
+ * the user (the "I didn't do this" of the email that says one was linked).
+ */
+export const ForgotPasswordRequest = z.object({ email: EmailAddress, unlinkGoogle: z.boolean().optional() });
 export type ForgotPasswordRequest = z.infer<typeof ForgotPasswordRequest>;
 
 /** POST /api/auth/reset-password: the emailed token and the new password. */
@@ -145,23 +148,6 @@ export const ResetPasswordRequest = z.object({
   password: NewPassword,
 });
 export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequest>;
-
-/** POST /api/auth/change-password (signed in). */
-export const ChangePasswordRequest = z.object({
-  currentPassword: passwordText(IM.currentPasswordRequired).min(1, IM.currentPasswordRequired),
-  newPassword: NewPassword,
-});
-export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequest>;
-
-/** GET /api/auth/google?referralCode=...&language=...: the register page passes its code and the language it shows. */
-export const GoogleLoginQuery = z.object({
-  referralCode: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? v : undefined),
-    safeText({ invalid: IM.referralCodeInvalidCharacters }).max(64).optional(),
-  ),
-  language: Language.optional(),
-});
-export type GoogleLoginQuery = z.infer<typeof GoogleLoginQuery>;
 
 export const UserIdParam = idParam(M.userIdInvalid);
 export type UserIdParam = z.infer<typeof UserIdParam>;
@@ -368,16 +354,3 @@ export const ForgotPasswordResponse = z.object({
   message: z.string(),
 });
 export type ForgotPasswordResponse = z.infer<typeof ForgotPasswordResponse>;
-
-/**
- * Why a Google sign-in ended on /login-failed?reason=<code>, and what the login page shows for each code.
- */
-export const GoogleLoginFailures = {
-  google_not_configured: 'Sign-in with Google is not available on this server.',
-  google_cancelled: 'Google sign-in was cancelled.',
-  google_failed: 'Google sign-in failed. Please try again.',
-  google_email_unverified: 'Your Google account has no verified email address.',
-  referral_required: 'No Puente account uses this Google email. To sign up, open your referral link first.',
-  invalid_referral_code: 'Invalid referral code. Please ask a friend for a valid code.',
-} as const;
-export type GoogleLoginFailure = keyof typeof GoogleLoginFailures;

@@ -102,6 +102,7 @@ describe('ApiRoutes', () => {
     'POST /api/auth/two-factor/enable',
     'POST /api/auth/two-factor/disable',
     'POST /api/auth/two-factor/recovery-codes',
+    'GET /api/auth/sign-in-methods',
     'GET /api/users/me/login-history',
     'GET /api/auth/google/callback',
     'GET /api/admin/verification-requests',

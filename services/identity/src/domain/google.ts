@@ -12,7 +12,7 @@
 import { EncryptJWT, jwtDecrypt } from 'jose';
 import * as oidc from 'openid-client';
 import { z } from 'zod';
-import { Language } from '@puente/contracts';
+import { Language, ReauthenticatedAction } from '@puente/contracts';
 import type { GoogleConfig } from './config.ts';
 
 export const OAUTH_COOKIE = 'puente_oauth';
@@ -20,8 +20,19 @@ export const OAUTH_COOKIE = 'puente_oauth';
 export const OAUTH_COOKIE_PATH = '/api/auth/google';
 export const OAUTH_COOKIE_TTL_SECONDS = 600;
 
-/** The sign-in's secrets, and what the register page passed for a new user: the referral code and the language shown. */
-export interface OidcFlow { state: string; nonce: string; codeVerifier: string; referralCode: string | null; language: Language }
+/**
+ * A signed-in user's Google sign-in again, to confirm an action (domain/reauthentication.ts): the session that asked
+ * (its id's SHA-256) and its user, which the callback must come back with.
+ */
+export interface Reauthenticating { action: ReauthenticatedAction; userId: number; sessionKey: string }
+
+/**
+ * The sign-in's secrets, what the register page passed for a new user (the referral code and the language shown), and
+ * whether it confirms an action rather than signs in.
+ */
+export interface OidcFlow {
+  state: string; nonce: string; codeVerifier: string; referralCode: string | null; language: Language; reauthenticate: Reauthenticating | null;
+}
 
 /** What the provider vouches for about the user. */
 export interface GoogleIdentity {
@@ -34,13 +45,14 @@ export interface GoogleIdentity {
   picture: string | null;
 }
 
-export function newFlow(referralCode: string | null, language: Language = 'en'): OidcFlow {
-  return { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier(), referralCode, language };
+export function newFlow(referralCode: string | null, language: Language = 'en', reauthenticate: Reauthenticating | null = null): OidcFlow {
+  return { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier(), referralCode, language, reauthenticate };
 }
 
 const FlowClaims = z.object({
   state: z.string().min(1), nonce: z.string().min(1), codeVerifier: z.string().min(43), referralCode: z.string().nullable(),
   language: Language.default('en'), // a cookie sealed before languages were kept has none
+  reauthenticate: z.object({ action: ReauthenticatedAction, userId: z.number().int().positive(), sessionKey: z.string().min(1) }).nullable().default(null),
 });
 
 export async function sealFlow(key: Uint8Array, flow: OidcFlow): Promise<string> {

@@ -14,6 +14,7 @@ import { referralsMadeBy } from './referral.ts';
 import { currentUserView } from './views.ts';
 import { KnownDevice, knownDevicesOf } from './known-device.ts';
 import { TwoFactor, twoFactorRecord } from './two-factor.ts';
+import { RecentGoogleSignIn } from './reauthentication.ts';
 
 export async function personalDataOf(em: EntityManager, user: User): Promise<IdentityPersonalData> {
   const requests = await em.find(VerificationRequest, { userId: user.id }, { orderBy: { id: 'asc' } });
@@ -42,9 +43,10 @@ export async function eraseUser(tx: EntityManager, user: User): Promise<EventEnv
   await tx.nativeDelete(VerificationRequest, { userId: id });
   await tx.nativeDelete(KnownDevice, { userId: id });
   await tx.nativeDelete(TwoFactor, { userId: id });
+  await tx.nativeDelete(RecentGoogleSignIn, { userId: id });
   await tx.nativeUpdate(User, { id }, {
     email: DeletedUser.email(id), passwordHash: null, firstName: DeletedUser.firstName, lastName: DeletedUser.lastName,
-    profileImageUrl: null, googleSubject: null,
+    profileImageUrl: null, googleSubject: null, googleLinkedAt: null,
     // Unique like every code, and never one a visitor can type: codes are compared upper-cased.
     referralCode: `deleted-${id}`,
     emailVerified: false, phoneVerified: false, idVerified: false, bankVerified: false, deletedAt: new Date(),

@@ -41,7 +41,8 @@ export async function registerUser(tx: EntityManager, data: NewUser): Promise<Ch
   const user = tx.create(User, {
     email: data.email, passwordHash: data.passwordHash, firstName: data.firstName, lastName: data.lastName,
     profileImageUrl: data.profileImageUrl, role: 'user', referralCode: await unusedReferralCode(tx),
-    referredById: data.referrerId, googleSubject: data.googleSubject ?? null, emailVerified: true, trustRating: null,
+    referredById: data.referrerId, googleSubject: data.googleSubject ?? null, googleLinkedAt: data.googleSubject ? new Date() : null,
+    emailVerified: true, trustRating: null,
     language: data.language ?? 'en',
   });
   await tx.flush();

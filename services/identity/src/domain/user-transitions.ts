@@ -34,7 +34,7 @@ export function editProfile(user: User, edit: ProfileEdit): EventEnvelope[] {
  * A Google sign-in of an existing user: the Google account is linked if none was (the caller refuses one linked to
  * another), and the email counts as verified since Google vouches for it.
  */
-export function linkGoogleAccount(user: User, subject: string): void {
-  user.googleSubject ??= subject;
+export function linkGoogleAccount(user: User, subject: string, at = new Date()): void {
+  if (!user.googleSubject) Object.assign(user, { googleSubject: subject, googleLinkedAt: at });
   user.emailVerified = true;
 }

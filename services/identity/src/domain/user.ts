@@ -15,8 +15,10 @@ export const UserSchema = defineEntity({
     role: p.enum(Role.options).default('user'),
     referralCode: p.string().unique(),
     referredById: p.integer().nullable(),
-    /** The Google account (OpenID `sub`) linked at the first Google sign-in; null until then. */
+    /** The Google account (OpenID `sub`) linked to the user (at a Google sign-up, or confirmed with the password); null when none. */
     googleSubject: p.string().nullable().unique(),
+    /** When it was linked; null when none is, or for a link older than this record. */
+    googleLinkedAt: p.datetime().nullable(),
     emailVerified: p.boolean().default(false),
     phoneVerified: p.boolean().default(false),
     idVerified: p.boolean().default(false),

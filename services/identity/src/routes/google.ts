@@ -5,19 +5,26 @@
  * An existing user is found by linked Google account, then by verified email; a new user needs the referral code
  * the register page passed in. Every callback publishes identity.login.attempted (method google), except one that
  * sends a user with two-factor sign-in on to the login page's code step (that step records the attempt).
+ *
+ * With ?reauthenticate=<action>, a signed-in user signs in with Google again to confirm an action
+ * (domain/reauthentication.ts): the flow names the session that asked, and the callback, which must come back with
+ * that session and the Google account linked to its user, records the sign-in for that session and returns the
+ * browser to /profile?reauthenticated=<action> (&failed=<reason> when it did not confirm). No session is granted.
  */
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { Routes, type GoogleLoginFailure } from '@puente/contracts';
+import { Routes, type GoogleLoginFailure, type ReauthenticatedAction } from '@puente/contracts';
 import { SESSION_ACTION_HEADER, changed, serve } from '@puente/platform';
-import { User, normaliseEmail } from '../domain/user.ts';
+import { NOT_DELETED, User, normaliseEmail } from '../domain/user.ts';
 import { PendingSignup } from '../domain/pending-signup.ts';
 import { normaliseReferralCode } from '../domain/referral-codes.ts';
 import { findReferrer, registerUser } from '../domain/registration.ts';
 import { linkGoogleAccount } from '../domain/user-transitions.ts';
 import {
   GoogleFlowError, OAUTH_COOKIE, OAUTH_COOKIE_PATH, OAUTH_COOKIE_TTL_SECONDS, newFlow, openFlow, sealFlow, type GoogleIdentity,
+  type Reauthenticating,
 } from '../domain/google.ts';
+import { recordGoogleSignIn, sessionKey } from '../domain/reauthentication.ts';
 import { clientMeta, failureReason, loginAttempt, recordFailedAttempt, recordFailure, signupAttempt } from '../domain/attempts.ts';
 import { noteLoginDevice } from '../jobs/send-new-device-alert.ts';
 import { twoFactorOn } from '../domain/two-factor.ts';
@@ -25,6 +32,9 @@ import { signChallenge } from '../domain/two-factor-keys.ts';
 import type { RouteDeps } from './deps.ts';
 
 const loginFailed = (reply: FastifyReply, reason: GoogleLoginFailure) => reply.redirect(`/login-failed?reason=${reason}`, 302);
+/** Back to the profile after signing in again to confirm `action`, with the reason when it did not. */
+const backToProfile = (reply: FastifyReply, action: ReauthenticatedAction, failed?: GoogleLoginFailure) =>
+  reply.redirect(`/profile?reauthenticated=${action}${failed ? `&failed=${failed}` : ''}`, 302);
 const routes = Routes.identity;
 
 /** A name for a new user when Google gives no given/family name. */
@@ -51,8 +61,15 @@ export async function googleRoutes(app: FastifyInstance, { ctx, config, google }
       }));
       return loginFailed(reply, 'google_not_configured');
     }
-    const { referralCode, language } = request.query;
-    const flow = newFlow(referralCode ? normaliseReferralCode(referralCode) : null, language);
+    const { referralCode, language, reauthenticate } = request.query;
+    let reauthenticating: Reauthenticating | null = null;
+    if (reauthenticate) {
+      // Only a signed-in session confirms an action: a visitor is sent to sign in.
+      const caller = request.caller;
+      if (caller?.kind !== 'user' || !caller.sessionId) return reply.redirect('/login', 302);
+      reauthenticating = { action: reauthenticate, userId: caller.userId, sessionKey: sessionKey(caller.sessionId) };
+    }
+    const flow = newFlow(referralCode ? normaliseReferralCode(referralCode) : null, language, reauthenticating);
     let url: string;
     try {
       url = await google.authorizationUrl(flow);
@@ -75,19 +92,37 @@ export async function googleRoutes(app: FastifyInstance, { ctx, config, google }
   serve(app, routes.googleCallback, async (request, reply) => {
     const meta = clientMeta(request);
     let email = '';
+    let reauthenticating: Reauthenticating | null = null;
     const fail = async (reason: GoogleLoginFailure, failure: string = reason) => {
       await recordFailedAttempt(ctx, loginAttempt({ email, method: 'google', status: 'failed', failureReason: failure, ...meta }));
-      return loginFailed(reply, reason);
+      return reauthenticating ? backToProfile(reply, reauthenticating.action, reason) : loginFailed(reply, reason);
     };
     reply.clearCookie(OAUTH_COOKIE, cookieOptions);
     if (!google) return fail('google_not_configured');
     const flow = await openFlow(config.oauthCookieKey, request.cookies[OAUTH_COOKIE]);
     if (!flow) return fail('google_failed', 'missing_or_expired_state');
+    reauthenticating = flow.reauthenticate;
 
     try {
       // openid-client checks the provider's answer (state, error, code) itself: hand it the query as it came.
       const identity = await google.identify(new URL(request.url, 'http://identity').search, flow);
       email = normaliseEmail(identity.email ?? '');
+      if (reauthenticating) {
+        const confirming = reauthenticating;
+        // The same session and user that asked, and the Google account linked to them: then this session has proof.
+        const caller = request.caller;
+        if (caller?.kind !== 'user' || caller.userId !== confirming.userId || !caller.sessionId || sessionKey(caller.sessionId) !== confirming.sessionKey) {
+          return fail('google_failed', 'session_changed');
+        }
+        const user = await request.em.findOne(User, { id: caller.userId, ...NOT_DELETED });
+        if (!user?.googleSubject || user.googleSubject !== identity.subject) return fail('google_other_account');
+        const sessionId = caller.sessionId;
+        await ctx.change(async (tx) => {
+          await recordGoogleSignIn(tx, sessionId, user.id, new Date());
+          return changed(undefined, loginAttempt({ email, method: 'google', status: 'success', failureReason: null, userId: user.id, ...meta }));
+        });
+        return backToProfile(reply, confirming.action);
+      }
       const existing = await request.em.findOne(User, { googleSubject: identity.subject })
         ?? await request.em.findOne(User, { email });
       let user: User;

@@ -1,26 +1,29 @@
 /**
  * Passwords beyond the spec: forgot (emails a single-use reset token valid for an hour; the token is only ever in
  * that email, never in a response), reset with the token (ends every session of the user), and change while signed
- * in (ends the user's other sessions).
+ * in with the proof of the user (routes/reauthentication.ts; ends the user's other sessions). A Google-only account
+ * sets its first password the same way.
  */
 import type { FastifyInstance } from 'fastify';
 import { Routes } from '@puente/contracts';
 import { AppError, SESSION_ACTION_HEADER, requireUser, serve, unauthorized } from '@puente/platform';
 import { NOT_DELETED, User, normaliseEmail } from '../domain/user.ts';
 import { PasswordReset } from '../domain/password-reset.ts';
-import { hashPassword, verifyPassword } from '../domain/passwords.ts';
+import { hashPassword } from '../domain/passwords.ts';
 import { tokenHash } from '../domain/tokens.ts';
 import { SEND_PASSWORD_RESET } from '../jobs/send-password-reset.ts';
+import { reauthentication } from './reauthentication.ts';
 import type { RouteDeps } from './deps.ts';
 
 export const FORGOT_PASSWORD_SENT = 'If an account exists for this email, we have sent it a link to reset the password.';
 export const RESET_TOKEN_INVALID = 'This password reset token is invalid or has already been used.';
 export const RESET_TOKEN_EXPIRED = 'This password reset token has expired. Please ask for a new one.';
-export const CURRENT_PASSWORD_WRONG = 'Current password is incorrect';
 
 const routes = Routes.identity;
 
-export async function passwordRoutes(app: FastifyInstance, { ctx }: RouteDeps): Promise<void> {
+export async function passwordRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const { ctx } = deps;
+  const { requireProof } = reauthentication(deps);
   /**
    * Forgot password { email }: always 200 with the same body (400 only for an invalid email), and
    * never the token. Known and unknown emails take the same path here: one enqueue of the same job. The lookup,
@@ -53,17 +56,16 @@ export async function passwordRoutes(app: FastifyInstance, { ctx }: RouteDeps): 
   });
 
   /**
-   * Change password { currentPassword, newPassword } (signed in): 200, and the user's other sessions
-   * end; 400 validation or a wrong current password; 401 not signed in.
+   * Change password { currentPassword | totpCode, newPassword } (signed in): 200, and the user's other sessions end;
+   * 400 validation; 401 not signed in, or a wrong proof; 403 no proof (a Google-only account without a recent Google
+   * sign-in of this session); 429 past the limits.
    */
   serve(app, routes.changePassword, async (request, reply) => {
     const caller = requireUser(request);
     const input = request.body;
     const user = await request.em.findOne(User, { id: caller.userId, ...NOT_DELETED }, { populate: ['passwordHash'] });
     if (!user) throw unauthorized();
-    if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
-      throw new AppError(400, 'wrong_password', CURRENT_PASSWORD_WRONG, { errors: [{ field: 'currentPassword', message: CURRENT_PASSWORD_WRONG }] });
-    }
+    await requireProof(request, user, input);
     const passwordHash = await hashPassword(input.newPassword);
     await ctx.transaction(async (tx) => {
       await tx.nativeUpdate(User, { id: user.id }, { passwordHash, updatedAt: new Date() });

@@ -5,24 +5,23 @@
  * personal-data route, asked for the caller's id alone. It is all or nothing: a section missing would pass for data
  * not held, so a service that does not answer makes it a 503.
  *
- * The deletion asks for the password again (an account with one), is refused to admins, and is refused while the
- * exchange service counts a match of the user pending or confirmed (their partner is owed a transfer, or bank details
+ * The deletion asks for the proof of the user (routes/reauthentication.ts), is refused to admins, and is refused while
+ * the exchange service counts a match of the user pending or confirmed (their partner is owed a transfer, or bank details
  * are shared). Then, in one transaction, identity anonymises the user and publishes identity.user.deleted; the gateway
  * ends every session of the user.
  */
 import type { FastifyInstance } from 'fastify';
 import { LockMode } from '@mikro-orm/postgresql';
-import { AccountDeletionMessages as Says, Routes, ValidationMessages, type ApiRoute, type ServiceName } from '@puente/contracts';
+import { AccountDeletionMessages as Says, Routes, type ApiRoute, type ServiceName } from '@puente/contracts';
 import {
   AppError, SESSION_ACTION_HEADER, callRoute, changed, conflict, forbidden, requireUser, serve, unauthorized, type ServiceContext,
 } from '@puente/platform';
 import { NOT_DELETED, User } from '../domain/user.ts';
-import { verifyPassword } from '../domain/passwords.ts';
 import { eraseUser, personalDataOf } from '../domain/personal-data.ts';
+import { reauthentication } from './reauthentication.ts';
 import type { RouteDeps } from './deps.ts';
 
 const routes = Routes.identity;
-const passwordProblem = (message: string) => new AppError(400, 'wrong_password', message, { errors: [{ field: 'password', message }] });
 
 /** Another service's answer, or a 503 with `message` (the cause is logged, never the data). */
 async function ask<T>(ctx: ServiceContext, service: ServiceName, message: string, call: () => Promise<T>): Promise<T> {
@@ -34,7 +33,9 @@ async function ask<T>(ctx: ServiceContext, service: ServiceName, message: string
   }
 }
 
-export async function personalDataRoutes(app: FastifyInstance, { ctx }: RouteDeps): Promise<void> {
+export async function personalDataRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const { ctx } = deps;
+  const { requireProof } = reauthentication(deps);
   serve(app, routes.downloadData, async (request, reply) => {
     const { userId } = requireUser(request);
     const user = await request.em.findOne(User, { id: userId, ...NOT_DELETED });
@@ -56,11 +57,7 @@ export async function personalDataRoutes(app: FastifyInstance, { ctx }: RouteDep
     if (!user) throw unauthorized();
     // The first admin is seeded only while there is no admin: an admin account ending here could leave none.
     if (user.role === 'admin') throw forbidden(Says.adminAccount);
-    if (user.passwordHash) {
-      const { password } = request.body;
-      if (!password) throw passwordProblem(ValidationMessages.passwordRequired);
-      if (!(await verifyPassword(password, user.passwordHash))) throw passwordProblem(Says.passwordWrong);
-    }
+    await requireProof(request, user, request.body);
     const { matchesInProgress } = await ask(ctx, 'exchange', Says.unavailable,
       () => callRoute(ctx, 'exchange', Routes.exchange.tradesInProgress, { userId }));
     if (matchesInProgress > 0) throw conflict(Says.tradeInProgress, 'trade_in_progress');

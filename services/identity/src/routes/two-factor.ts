@@ -1,80 +1,46 @@
 /**
  * Two-factor sign-in (TOTP): the signed-in user sets it up (a secret for their app), turns it on with a first code
- * and their password (recovery codes, shown once), and off with a code and their password; the login's second step
- * takes the challenge the password step answered and a code (or a recovery code) and grants the session. Turning it on
- * or off emails the user (jobs/send-two-factor-notice.ts); a current code from the app replaces the recovery codes.
+ * and the proof of the user (routes/reauthentication.ts: the current password, or for a Google-only account a Google
+ * sign-in again; recovery codes, shown once), and off with a code and their current password (a Google-only account:
+ * the code is the proof); the login's second step takes the challenge the password step answered and a code (or a
+ * recovery code) and grants the session. Turning it on or off emails the user (jobs/send-two-factor-notice.ts); a
+ * current code from the app and the current password replace the recovery codes.
  *
- * Wrong codes are counted per user (domain/two-factor.ts): past TWO_FACTOR_CODE_LIMIT they are refused with 429 for
- * the rest of the window, from any IP. A wrong code at login is a failed login attempt with its own reason
- * (invalid_totp_code, totp_code_reused) in the audit trail. Neither the secret nor a code is ever logged.
+ * Wrong codes (and wrong passwords here) are counted per user (domain/two-factor.ts): past TWO_FACTOR_CODE_LIMIT they
+ * are refused with 429 for the rest of the window, from any IP. A wrong password or code given as proof is a 401; a
+ * wrong first code when turning it on is a 400 (the setup is not confirmed). A wrong code at login is a failed login
+ * attempt with its own reason (invalid_totp_code, totp_code_reused) in the audit trail. Neither the secret nor a code
+ * is ever logged.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { Routes, TwoFactorMessages as TM, type EventEnvelope } from '@puente/contracts';
-import { AppError, SESSION_ACTION_HEADER, changed, conflict, requireUser, serve, unauthorized } from '@puente/platform';
+import { LockMode } from '@mikro-orm/postgresql';
+import { Routes, TwoFactorMessages as TM, type TwoFactorConfirmRequest } from '@puente/contracts';
+import { AppError, SESSION_ACTION_HEADER, conflict, requireUser, serve, unauthorized } from '@puente/platform';
 import { NOT_DELETED, User } from '../domain/user.ts';
 import { verifyPassword } from '../domain/passwords.ts';
 import { clientMeta, failureReason, loginAttempt, recordFailure } from '../domain/attempts.ts';
-import { refusedFor } from '../domain/failure-limit.ts';
 import { newTotpSecret, otpauthUri } from '../domain/totp.ts';
-import {
-  TwoFactor, codeLimitWait, countWrongCode, newRecoveryCodes, recoveryCodeHash, twoFactorRecord, useCode, type CodeRefusal,
-} from '../domain/two-factor.ts';
-import { openSecret, sealSecret, verifyChallenge, type ChallengeMethod } from '../domain/two-factor-keys.ts';
+import { TwoFactor, newRecoveryCodes, recoveryCodeHash, twoFactorRecord, type CodeRefusal } from '../domain/two-factor.ts';
+import { sealSecret, verifyChallenge, type ChallengeMethod } from '../domain/two-factor-keys.ts';
 import { noteLoginDevice } from '../jobs/send-new-device-alert.ts';
 import { noteTwoFactorChange } from '../jobs/send-two-factor-notice.ts';
+import { proofNeeded, proofRefused, reauthentication, type CodeResult } from './reauthentication.ts';
 import type { RouteDeps } from './deps.ts';
 
 const routes = Routes.identity;
 const refusalMessage: Record<CodeRefusal, string> = { invalid_totp_code: TM.codeWrong, totp_code_reused: TM.codeReplayed };
-type Refusal = CodeRefusal | 'wrong_password';
-type CodeResult = { ok: true } | { ok: false; refusal: Refusal };
 
-export async function twoFactorRoutes(app: FastifyInstance, { ctx, config }: RouteDeps): Promise<void> {
-  const { secretKeys, challengeKey, codeLimit } = config.twoFactor;
+export async function twoFactorRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const { ctx, config } = deps;
+  const { secretKeys, challengeKey } = config.twoFactor;
+  const { withCode, requireRecentGoogleSignIn } = reauthentication(deps);
   /** The account a second step named (once its challenge checked out), for the attempt its failure records. */
   const accountOf = new WeakMap<FastifyRequest, { email: string; userId: number; method: ChallengeMethod }>();
 
-  const refuseWhileLimited = (tf: TwoFactor, now: Date) => {
-    const wait = codeLimitWait(tf, codeLimit, now);
-    if (wait > 0) throw refusedFor(TM.tooManyCodes, wait);
-  };
-
-  /**
-   * In one transaction, the user's row locked (two requests cannot both use one code): refused while limited, then
-   * the password (checked before, outside the lock) and the code; a wrong one is counted and committed, and said.
-   * A good one runs `onGood`, whose events are written with the change.
-   */
-  async function withCode(
-    userId: number, code: string, passwordOk: boolean, opts: { enabled: boolean; recovery: boolean },
-    onGood: (tx: EntityManager, tf: TwoFactor, now: Date) => Promise<readonly EventEnvelope[]>,
-  ): Promise<CodeResult> {
-    return ctx.change<CodeResult>(async (tx) => {
-      const now = new Date();
-      const tf = await tx.findOne(TwoFactor, { userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!tf || Boolean(tf.enabledAt) !== opts.enabled) {
-        if (opts.enabled) throw new AppError(409, 'two_factor_off', TM.notOn);
-        throw new AppError(409, tf ? 'two_factor_on' : 'two_factor_not_started', tf ? TM.alreadyOn : TM.notStarted);
-      }
-      refuseWhileLimited(tf, now);
-      const used = passwordOk ? useCode(tf, openSecret(secretKeys, userId, tf.sealedSecret), code, now, opts.recovery) : 'wrong_password';
-      if (used !== 'totp' && used !== 'recovery') {
-        countWrongCode(tf, codeLimit, now);
-        await tx.flush();
-        return changed({ ok: false, refusal: used });
-      }
-      tf.failedCodes = 0;
-      tf.failedSince = null;
-      const events = await onGood(tx, tf, now);
-      await tx.flush();
-      return changed({ ok: true }, ...events);
-    });
-  }
-
-  /** A wrong password or code when turning it on or off: 400 on the field that was wrong. */
-  const settingsRefusal = (refusal: Refusal) => refusal === 'wrong_password'
-    ? new AppError(400, 'wrong_password', TM.passwordWrong, { errors: [{ field: 'password', message: TM.passwordWrong }] })
-    : new AppError(400, refusal, refusalMessage[refusal], { errors: [{ field: 'code', message: refusalMessage[refusal] }] });
+  /** A refused proof: 401 on the field that was wrong (`firstCode`: a wrong code confirming the setup is a 400). */
+  const refused = (result: CodeResult & { ok: false }, firstCode = false) => result.refusal === 'wrong_password'
+    ? proofRefused('wrong_password', 'currentPassword')
+    : proofRefused(result.refusal, 'code', firstCode ? 400 : 401);
 
   /** The signed-in user with their password hash; 401 when they are gone. */
   async function caller(request: FastifyRequest): Promise<User> {
@@ -82,9 +48,19 @@ export async function twoFactorRoutes(app: FastifyInstance, { ctx, config }: Rou
     if (!user) throw unauthorized();
     return user;
   }
-  /** An account without a password (Google only) has nothing to re-enter; one with a password must give it. */
-  const passwordOk = async (user: User, password: string | undefined) =>
-    !user.passwordHash || (password !== undefined && await verifyPassword(password, user.passwordHash));
+
+  /**
+   * The current password of an account that has one: 403 when missing; whether it is right (a wrong one is counted
+   * with the codes). An account without one gives other proof: a Google sign-in again (turning on), or the code.
+   */
+  async function passwordOk(request: FastifyRequest, user: User, body: TwoFactorConfirmRequest, turningOn: boolean): Promise<boolean> {
+    if (!user.passwordHash) {
+      if (turningOn) await requireRecentGoogleSignIn(request, user);
+      return true;
+    }
+    if (body.currentPassword === undefined) throw proofNeeded('password', 'currentPassword');
+    return verifyPassword(body.currentPassword, user.passwordHash);
+  }
 
   /** 200 { enabled, recoveryCodesLeft } for the signed-in user. */
   serve(app, routes.twoFactorStatus, async (request) => {
@@ -109,48 +85,53 @@ export async function twoFactorRoutes(app: FastifyInstance, { ctx, config }: Rou
     return { secret, otpauthUri: otpauthUri(secret, user.email) };
   });
 
-  /** { password, code } → 200 the recovery codes; 400 a wrong password or code; 409 no setup waiting; 429 too many. */
+  /**
+   * { currentPassword, code } → 200 the recovery codes; 403 no proof; 401 a wrong password; 400 a wrong code; 409 no
+   * setup waiting; 429 too many.
+   */
   serve(app, routes.twoFactorEnable, async (request, reply) => {
     const user = await caller(request);
     const recoveryCodes = newRecoveryCodes();
-    const result = await withCode(user.id, request.body.code, await passwordOk(user, request.body.password), { enabled: false, recovery: false },
+    const result = await withCode(user.id, request.body.code, await passwordOk(request, user, request.body, true), { enabled: false, recovery: false },
       async (_tx, tf, now) => {
         tf.enabledAt = now;
         tf.recoveryCodeHashes = recoveryCodes.map(recoveryCodeHash);
         await noteTwoFactorChange(ctx.jobs, user.id, 'on', now, clientMeta(request));
         return [];
       });
-    if (!result.ok) throw settingsRefusal(result.refusal);
+    if (!result.ok) throw refused(result, true);
     reply.header('cache-control', 'no-store');
     return { recoveryCodes };
   });
 
-  /** { password, code or recovery code } → 200; 400 a wrong password or code; 409 not on; 429 too many. */
+  /** { currentPassword, code or recovery code } → 200; 403 no password; 401 a wrong password or code; 409 not on; 429 too many. */
   serve(app, routes.twoFactorDisable, async (request) => {
     const user = await caller(request);
-    const result = await withCode(user.id, request.body.code, await passwordOk(user, request.body.password), { enabled: true, recovery: true },
+    const result = await withCode(user.id, request.body.code, await passwordOk(request, user, request.body, false), { enabled: true, recovery: true },
       async (tx, tf, now) => {
         tx.remove(tf);
         await noteTwoFactorChange(ctx.jobs, user.id, 'off', now, clientMeta(request));
         return [];
       });
-    if (!result.ok) throw settingsRefusal(result.refusal);
+    if (!result.ok) throw refused(result);
     return { message: TM.turnedOff };
   });
 
   /**
-   * { code } from the authenticator app → 200 new recovery codes, shown once; the old ones stop working. 400 a wrong
-   * code (a recovery code is not taken: it would stand in for the app it is meant to replace); 409 not on; 429 too many.
+   * { currentPassword, code } from the authenticator app → 200 new recovery codes, shown once; the old ones stop
+   * working. 403 no password; 401 a wrong password or code (a recovery code is not taken: it would stand in for the
+   * app it is meant to replace); 409 not on; 429 too many.
    */
   serve(app, routes.twoFactorRecoveryCodes, async (request, reply) => {
-    const { userId } = requireUser(request);
+    const user = await caller(request);
     const recoveryCodes = newRecoveryCodes();
-    const result = await withCode(userId, request.body.code, true, { enabled: true, recovery: false }, async (_tx, tf, now) => {
+    const ok = await passwordOk(request, user, request.body, false);
+    const result = await withCode(user.id, request.body.code, ok, { enabled: true, recovery: false }, async (_tx, tf, now) => {
       tf.recoveryCodeHashes = recoveryCodes.map(recoveryCodeHash);
-      await noteTwoFactorChange(ctx.jobs, userId, 'recovery-codes', now, clientMeta(request));
+      await noteTwoFactorChange(ctx.jobs, user.id, 'recovery-codes', now, clientMeta(request));
       return [];
     });
-    if (!result.ok) throw settingsRefusal(result.refusal);
+    if (!result.ok) throw refused(result);
     reply.header('cache-control', 'no-store');
     return { recoveryCodes };
   });

@@ -12,10 +12,11 @@ import landing from './landing.ts';
 import notifications from './notifications.ts';
 import pages from './pages.ts';
 import profile from './profile.ts';
+import reauthentication from './reauthentication.ts';
 import signup from './signup.ts';
 import subscription from './subscription.ts';
 import support from './support.ts';
 import users from './users.ts';
 import validation from './validation.ts';
 
-export const en = { accounts, admin, analytics, auth, common, dashboard, errors, exchange, history, landing, notifications, pages, profile, signup, subscription, support, users, validation };
+export const en = { accounts, admin, analytics, auth, common, dashboard, errors, exchange, history, landing, notifications, pages, profile, reauthentication, signup, subscription, support, users, validation };

@@ -86,8 +86,6 @@ export default {
     keptTitle: 'What stays, without your name',
     kept: 'Your completed exchanges and the stars given in them: they are your partners\' history and trust too. They show you as a deleted user.',
     inProgress: 'An exchange in progress must be completed, or its pending match called off, first.',
-    password: 'Your password',
-    passwordHint: 'If you sign in only with Google, leave this empty.',
     cancel: 'Cancel',
     submit: 'Delete my account',
     submitting: 'Deleting...',

@@ -23,6 +23,7 @@ export default {
   expired_token: 'Este enlace expiró. Pide uno nuevo.',
   mail_failed: 'No pudimos enviar el correo de verificación. Inténtalo de nuevo.',
   wrong_password: 'La contraseña no es correcta.',
+  reauthentication_required: 'Confirma que eres tú: ingresa tu contraseña actual, el código de tu app o vuelve a iniciar sesión con Google.',
   trade_in_progress: 'Tienes un cambio en curso: complétalo o anula su match pendiente primero.',
   totp_required: 'Ingresa el código de tu app de autenticación.',
   invalid_totp_code: 'Ese código no es correcto. Ingresa el código que muestra tu app ahora.',

@@ -86,8 +86,6 @@ export default {
     keptTitle: 'Lo que queda, sin tu nombre',
     kept: 'Tus cambios completados y las estrellas dadas en ellos: también son el historial y la confianza de tus contrapartes. Te muestran como usuario eliminado.',
     inProgress: 'Primero debes completar cualquier cambio en curso o anular su match pendiente.',
-    password: 'Tu contraseña',
-    passwordHint: 'Si solo inicias sesión con Google, déjala en blanco.',
     cancel: 'Cancelar',
     submit: 'Eliminar mi cuenta',
     submitting: 'Eliminando...',

@@ -1,6 +1,7 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Routes } from '@puente/contracts';
 import { call, read, type BodyOf } from '../../../lib/api-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** The status's query key: its route's path, as every key in lib/query-keys.ts starts. */
 export const twoFactorKey = [Routes.identity.twoFactorStatus.path] as const;
@@ -21,12 +22,21 @@ export function useStartTwoFactorSetup() {
 
 type Confirm = BodyOf<typeof Routes.identity.twoFactorEnable>;
 
+/**
+ * The status, and the sign-in methods (the proof a Google-only account gives follows two-factor sign-in), read again
+ * without being waited for: the form's own callbacks run first (the status read would take the form away).
+ */
+const readAgain = (queryClient: QueryClient) => {
+  void queryClient.invalidateQueries({ queryKey: twoFactorKey });
+  void queryClient.invalidateQueries({ queryKey: queryKeys.signInMethods });
+};
+
 /** POST /api/auth/two-factor/enable: the recovery codes, shown once; the status is read again. */
 export function useEnableTwoFactor() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: Confirm) => call(Routes.identity.twoFactorEnable, { body }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: twoFactorKey }),
+    onSettled: () => readAgain(queryClient),
   });
 }
 
@@ -44,6 +54,6 @@ export function useDisableTwoFactor() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: Confirm) => call(Routes.identity.twoFactorDisable, { body }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: twoFactorKey }),
+    onSettled: () => readAgain(queryClient),
   });
 }

@@ -1,8 +1,10 @@
 /**
- * 'Delete my account' (UK GDPR): what is erased and what stays, the password re-entered, and the server's refusal as
- * it sends it (an exchange in progress, a wrong password). Once deleted, the session has ended: the app forgets it
- * and shows the landing page.
+ * 'Delete my account' (UK GDPR): what is erased and what stays, the proof of the user (the current password; for an
+ * account without one, the app's code or a Google sign-in again: components/proof-of-user.tsx), and the server's
+ * refusal as it sends it (an exchange in progress, a wrong password). Once deleted, the session has ended: the app
+ * forgets it and shows the landing page.
  */
+import { useRef } from 'react';
 import { useNavigate } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -14,15 +16,25 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { AccountDeletionRequest } from '@puente/contracts';
 import { paths } from '../../../config/paths.ts';
-import { FormPasswordField } from '../../../components/ui/form-fields.tsx';
+import { ProofOfUser, proofReady } from '../../../components/proof-of-user.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
 import { showServerFieldErrors, useSchemaForm } from '../../../lib/form.ts';
 import { serverText } from '../../../lib/i18n.ts';
+import { proofMethod, proofOf, useSignInMethods } from '../../../lib/sign-in-methods.ts';
 import { useDeleteAccount } from '../api/delete-account.ts';
 
-export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+const empty = { currentPassword: '', totpCode: '' };
+
+/** `failed`: why the Google sign-in the dialog sent the user to did not confirm, when it did not. */
+export function DeleteAccountDialog({ open, onClose, failed }: { open: boolean; onClose: () => void; failed?: string | null }) {
   const { t } = useTranslation('profile', { keyPrefix: 'deleteDialog' });
-  const { control, handleSubmit, reset, setError } = useSchemaForm(AccountDeletionRequest, { password: '' }, { revalidate: 'onSubmit' });
+  const methods = useSignInMethods();
+  // Read when the form is checked: the proof the account gives decides which field the request carries.
+  const method = useRef(proofMethod(methods.data));
+  method.current = proofMethod(methods.data);
+  const { control, handleSubmit, reset, setError } = useSchemaForm(AccountDeletionRequest, empty, {
+    revalidate: 'onSubmit', toRequest: (values) => proofOf(method.current, values),
+  });
   const navigate = useNavigate();
   const remove = useDeleteAccount({
     onDeleted: (answer) => {
@@ -32,7 +44,7 @@ export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose:
   });
 
   const close = () => {
-    reset({ password: '' });
+    reset(empty);
     remove.reset();
     onClose();
   };
@@ -54,12 +66,12 @@ export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose:
           <Typography variant="subtitle2" component="h3">{t('keptTitle')}</Typography>
           <Typography variant="body2" sx={{ mb: 1 }}>{t('kept')}</Typography>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>{t('inProgress')}</Typography>
-          <FormPasswordField control={control} name="password" label={t('password')} hint={t('passwordHint')} autoComplete="current-password" fullWidth margin="dense" />
+          <ProofOfUser control={control} methods={methods.data} action="delete-account" failed={failed ?? null} />
           {remove.isError ? <Alert severity="error" sx={{ mt: 1 }}>{serverText(remove.error)}</Alert> : null}
         </DialogContent>
         <DialogActions>
           <Button onClick={close}>{t('cancel')}</Button>
-          <Button type="submit" variant="contained" color="error" disabled={remove.isPending}>
+          <Button type="submit" variant="contained" color="error" disabled={remove.isPending || methods.isPending || !proofReady(methods.data)}>
             {remove.isPending ? t('submitting') : t('submit')}
           </Button>
         </DialogActions>

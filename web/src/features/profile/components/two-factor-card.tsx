@@ -1,11 +1,13 @@
 /**
  * The profile's 'Two-factor sign-in' card (beyond the spec): whether a code from an authenticator app is asked at
  * each sign-in. Turning it on shows the app's setup (a QR code of the otpauth link, the link, and the key to type),
- * then takes the password and a first code, then shows the recovery codes this once.
- * Turning it off takes the password and a code (or a recovery code). New recovery codes take a code from the app, and
- * are shown this once as well.
+ * then takes the proof of the user and a first code, then shows the recovery codes this once. Turning it off takes
+ * the proof and a code (or a recovery code); new recovery codes take the proof and a code from the app, and are
+ * shown this once as well. The proof (components/proof-of-user.tsx) is the current password; an account without one
+ * turns it off or renews the codes with the code alone, and turns it on after signing in with Google again (the card
+ * sends it there first, and starts the setup when it comes back).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import QRCode from 'qrcode';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -18,11 +20,13 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { TwoFactorConfirmRequest, TwoFactorRecoveryCodesRequest, type TwoFactorSetup } from '@puente/contracts';
-import { FormPasswordField, FormTextField } from '../../../components/ui/form-fields.tsx';
+import { TwoFactorConfirmRequest, TwoFactorRecoveryCodesRequest, type ReauthenticationMethod, type TwoFactorSetup } from '@puente/contracts';
+import { GoogleFailure, ProofOfUser, proofReady } from '../../../components/proof-of-user.tsx';
+import { FormTextField } from '../../../components/ui/form-fields.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
 import { serverText } from '../../../lib/i18n.ts';
 import { showServerFieldErrors, useSchemaForm } from '../../../lib/form.ts';
+import { googleProofValid, proofMethod, signInWithGoogleAgain, useBackFromGoogle, useSignInMethods } from '../../../lib/sign-in-methods.ts';
 import { useDisableTwoFactor, useEnableTwoFactor, useNewRecoveryCodes, useStartTwoFactorSetup, useTwoFactorStatus } from '../api/two-factor.ts';
 
 /** The otpauth link as a QR code for the app's camera (an SVG: drawn without a canvas). */
@@ -49,10 +53,24 @@ export function TwoFactorCard() {
   const [changing, setChanging] = useState<'off' | 'codes' | null>(null);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const enabled = status.data?.enabled ?? false;
+  const methods = useSignInMethods();
+  const google = useBackFromGoogle('two-factor-on');
+  // Without a password, turning it on is confirmed by a Google sign-in again, made before the setup starts.
+  const needsGoogle = proofMethod(methods.data) === 'google' && !googleProofValid(methods.data);
 
-  const onStart = () => start.mutate(undefined, {
-    onSuccess: setSetup,
-    onError: (error) => toast({ title: t('error'), description: serverText(error), variant: 'destructive' }),
+  const onStart = () => {
+    if (needsGoogle) return signInWithGoogleAgain('two-factor-on');
+    start.mutate(undefined, {
+      onSuccess: setSetup,
+      onError: (error) => toast({ title: t('error'), description: serverText(error), variant: 'destructive' }),
+    });
+  };
+  // Back from that sign-in: the setup starts, once.
+  const resumed = useRef(false);
+  useEffect(() => {
+    if (resumed.current || !google.back || google.failed || !status.data || status.data.enabled || !methods.data) return;
+    resumed.current = true;
+    onStart();
   });
 
   return (
@@ -68,10 +86,14 @@ export function TwoFactorCard() {
 
         {recoveryCodes ? <RecoveryCodes codes={recoveryCodes} onDone={() => setRecoveryCodes(null)} /> : null}
 
+        {google.failed ? <GoogleFailure reason={google.failed} /> : null}
         {status.data && !enabled && !setup && !recoveryCodes ? (
-          <Button variant="contained" sx={{ mt: 2 }} disabled={start.isPending} onClick={onStart}>
-            {start.isPending ? t('starting') : t('turnOn')}
-          </Button>
+          <Box sx={{ mt: 2 }}>
+            {needsGoogle ? <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>{t('onGoogle')}</Typography> : null}
+            <Button variant="contained" disabled={start.isPending} onClick={onStart}>
+              {start.isPending ? t('starting') : t('turnOn')}
+            </Button>
+          </Box>
         ) : null}
         {setup && !enabled ? (
           <Box sx={{ mt: 2 }}>
@@ -109,16 +131,14 @@ export function TwoFactorCard() {
   );
 }
 
-/** The password and a code, to turn it on (then the recovery codes) or off. */
+/** The proof of the user and a code, to turn it on (then the recovery codes) or off. */
 function ConfirmForm({ turn, onCancel, onDone }: { turn: 'on' | 'off'; onCancel: () => void; onDone: (recoveryCodes: string[]) => void }) {
   const { t } = useTranslation('auth', { keyPrefix: 'twoFactor' });
   const enable = useEnableTwoFactor();
   const disable = useDisableTwoFactor();
+  const methods = useSignInMethods();
   const pending = enable.isPending || disable.isPending;
-  const { control, handleSubmit, setError } = useSchemaForm(TwoFactorConfirmRequest, { password: '', code: '' }, {
-    // An account signed up with Google has no password to give: a blank one is left out.
-    toRequest: ({ password, code }) => ({ code, ...(password ? { password } : {}) }),
-  });
+  const { control, handleSubmit, setError } = useProofForm(TwoFactorConfirmRequest, proofMethod(methods.data));
   const onError = (error: unknown) => {
     showServerFieldErrors(setError, error);
     toast({ title: t('error'), description: serverText(error), variant: 'destructive' });
@@ -136,11 +156,11 @@ function ConfirmForm({ turn, onCancel, onDone }: { turn: 'on' | 'off'; onCancel:
 
   return (
     <Box component="form" noValidate onSubmit={onSubmit} aria-label={turn === 'on' ? t('turnOn') : t('turnOff')} sx={{ mt: 2, maxWidth: 360 }}>
-      {turn === 'off' ? <Typography sx={{ mb: 2 }}>{t('offIntro')}</Typography> : null}
-      <FormPasswordField control={control} name="password" label={t('password')} autoComplete="current-password" fullWidth />
+      {turn === 'off' ? <Typography sx={{ mb: 2 }}>{methods.data?.password === false ? t('offIntroNoPassword') : t('offIntro')}</Typography> : null}
+      <ProofOfUser control={control} methods={methods.data} action="two-factor-on" askCode={false} />
       <FormTextField control={control} name="code" label={t('code')} autoComplete="one-time-code" fullWidth />
       <Stack direction="row" spacing={1}>
-        <Button type="submit" variant="contained" color={turn === 'on' ? 'primary' : 'error'} disabled={pending}>
+        <Button type="submit" variant="contained" color={turn === 'on' ? 'primary' : 'error'} disabled={pending || (turn === 'on' && !proofReady(methods.data))}>
           {pending ? t('saving') : turn === 'on' ? t('confirmOn') : t('confirmOff')}
         </Button>
         <Button onClick={onCancel} disabled={pending}>{t('cancel')}</Button>
@@ -149,11 +169,24 @@ function ConfirmForm({ turn, onCancel, onDone }: { turn: 'on' | 'off'; onCancel:
   );
 }
 
-/** A code from the app, for new recovery codes (the old ones stop working). */
+/**
+ * A form of the current password (an account that has one) and a code: the code always goes, the password only
+ * where it is the proof (read when the form is checked).
+ */
+function useProofForm<S extends typeof TwoFactorConfirmRequest | typeof TwoFactorRecoveryCodesRequest>(schema: S, method: ReauthenticationMethod) {
+  const current = useRef(method);
+  current.current = method;
+  return useSchemaForm(schema, { currentPassword: '', code: '' }, {
+    toRequest: ({ currentPassword, code }) => ({ code, ...(current.current === 'password' ? { currentPassword } : {}) }),
+  });
+}
+
+/** The proof of the user and a code from the app, for new recovery codes (the old ones stop working). */
 function NewCodesForm({ onCancel, onDone }: { onCancel: () => void; onDone: (recoveryCodes: string[]) => void }) {
   const { t } = useTranslation('auth', { keyPrefix: 'twoFactor' });
   const renew = useNewRecoveryCodes();
-  const { control, handleSubmit, setError } = useSchemaForm(TwoFactorRecoveryCodesRequest, { code: '' });
+  const methods = useSignInMethods();
+  const { control, handleSubmit, setError } = useProofForm(TwoFactorRecoveryCodesRequest, proofMethod(methods.data));
   const onSubmit = handleSubmit((body) => renew.mutate(body, {
     onSuccess: ({ recoveryCodes }) => { toast({ title: t('newCodesReady'), variant: 'success' }); onDone(recoveryCodes); },
     onError: (error) => {
@@ -164,7 +197,8 @@ function NewCodesForm({ onCancel, onDone }: { onCancel: () => void; onDone: (rec
 
   return (
     <Box component="form" noValidate onSubmit={onSubmit} aria-label={t('newCodes')} sx={{ mt: 2, maxWidth: 360 }}>
-      <Typography sx={{ mb: 2 }}>{t('newCodesIntro')}</Typography>
+      <Typography sx={{ mb: 2 }}>{methods.data?.password === false ? t('newCodesIntro') : t('newCodesIntroPassword')}</Typography>
+      <ProofOfUser control={control} methods={methods.data} action="two-factor-on" askCode={false} />
       <FormTextField control={control} name="code" label={t('code')} autoComplete="one-time-code" fullWidth />
       <Stack direction="row" spacing={1}>
         <Button type="submit" variant="contained" disabled={renew.isPending}>{renew.isPending ? t('saving') : t('confirmNewCodes')}</Button>

@@ -1,4 +1,7 @@
-/** The profile's 'Your data' (UK GDPR): download everything Puente holds about the user, or delete the account. */
+/**
+ * The profile's 'Your data' (UK GDPR): download everything Puente holds about the user, or delete the account (the
+ * dialog opens again when the user comes back from signing in with Google to confirm it).
+ */
 import { useState } from 'react';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -8,12 +11,14 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../components/ui/toast.tsx';
 import { serverText } from '../../../lib/i18n.ts';
+import { useBackFromGoogle } from '../../../lib/sign-in-methods.ts';
 import { useDownloadPersonalData } from '../api/download-personal-data.ts';
 import { DeleteAccountDialog } from './delete-account-dialog.tsx';
 
 export function YourData() {
   const { t } = useTranslation('profile', { keyPrefix: 'yourData' });
-  const [deleting, setDeleting] = useState(false);
+  const google = useBackFromGoogle('delete-account');
+  const [deleting, setDeleting] = useState(google.back);
   const download = useDownloadPersonalData();
 
   const onDownload = () => download.mutate(undefined, {
@@ -33,7 +38,7 @@ export function YourData() {
           <Button variant="outlined" color="error" onClick={() => setDeleting(true)}>{t('delete')}</Button>
         </Stack>
       </CardContent>
-      {deleting ? <DeleteAccountDialog open onClose={() => setDeleting(false)} /> : null}
+      {deleting ? <DeleteAccountDialog open onClose={() => setDeleting(false)} failed={google.failed} /> : null}
     </Card>
   );
 }

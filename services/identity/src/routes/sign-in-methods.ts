@@ -1,0 +1,31 @@
+/**
+ * The signed-in user's sign-in methods: whether the account has a password, the linked Google account, two-factor
+ * sign-in, and which proof the account gives for what cannot be undone (with, for a Google-only account, until when
+ * this session's Google sign-in still counts).
+ */
+import type { FastifyInstance } from 'fastify';
+import { Routes } from '@puente/contracts';
+import { requireUser, serve, unauthorized } from '@puente/platform';
+import { NOT_DELETED, User } from '../domain/user.ts';
+import { twoFactorOn } from '../domain/two-factor.ts';
+import { googleSignInValidUntil, reauthenticationMethod } from '../domain/reauthentication.ts';
+import type { RouteDeps } from './deps.ts';
+
+const routes = Routes.identity;
+
+export async function signInMethodRoutes(app: FastifyInstance, _deps: RouteDeps): Promise<void> {
+  serve(app, routes.signInMethods, async (request) => {
+    const caller = requireUser(request);
+    const user = await request.em.findOne(User, { id: caller.userId, ...NOT_DELETED }, { populate: ['passwordHash'] });
+    if (!user) throw unauthorized();
+    const twoFactor = await twoFactorOn(request.em, user.id);
+    const until = await googleSignInValidUntil(request.em, user.id, caller.sessionId, new Date());
+    return {
+      password: Boolean(user.passwordHash),
+      google: { linked: Boolean(user.googleSubject), linkedAt: user.googleLinkedAt?.toISOString() ?? null },
+      twoFactor,
+      reauthentication: reauthenticationMethod(Boolean(user.passwordHash), twoFactor),
+      googleSignInValidUntil: until?.toISOString() ?? null,
+    };
+  });
+}
