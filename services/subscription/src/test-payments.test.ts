@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import {
-  CancelSubscriptionResponse, ErrorBody, Message, PAYMENTS_NOT_CONFIGURED, SubscriptionInfo, SubscriptionPlans, SubscriptionRefusal, TEST_MODE_NOTICE,
+  CancelSubscriptionResponse, CardMessages, ErrorBody, Message, PAYMENTS_NOT_CONFIGURED, SubscriptionInfo, SubscriptionPlans, SubscriptionRefusal, TEST_MODE_NOTICE,
 } from '@puente/contracts';
 import { readEvent } from '@puente/platform';
 import { startTestService, type TestService } from '@puente/platform/testing';
@@ -91,7 +91,26 @@ describeWithInfra(['postgres'], 'subscriptions in the test payment mode', () => 
     });
     expect(await tierEvents()).toEqual([{ userId: ana.userId, tier: 'premium', until }]);
     expect(refusal(await pay(ana, first.clientSecret!, '4242424242424242'), 409).message).toBe('This checkout is already paid');
-    expect(refusal(await post(ana, '/create-subscription'), 409).message).toBe(ALREADY_PREMIUM);
+    expect(refusal(await post(ana, '/create-subscription'), 409)).toEqual({ message: ALREADY_PREMIUM, code: SubscriptionRefusal.alreadyPremium });
+  });
+
+  it('refuses an expired card as Stripe does: an expiry in the past before any charge, and the expired test card', async () => {
+    const ana = await user(); // the clock is 2026-03-10
+    await tierEvents();
+    const { clientSecret } = await checkout(ana);
+    const payWith = (cardNumber: string, expiry: string) => post(ana, '/subscription/test-checkout/confirm', { clientSecret, cardNumber, expiry });
+    for (const expiry of ['02/26', '12/2025']) {
+      expect(refusal(await payWith('4242 4242 4242 4242', expiry), 402)).toEqual({ message: CardMessages.expiryPast, code: SubscriptionRefusal.expiredCard });
+    }
+    const malformed = refusal(await payWith('4242 4242 4242 4242', '13/30'), 400);
+    expect({ code: malformed.code, errors: malformed.errors }).toEqual({ code: 'validation_failed', errors: [{ field: 'expiry', message: CardMessages.expiryInvalid }] });
+    expect(refusal(await payWith('4000 0000 0000 0069', '12/34'), 402)).toEqual({ message: CardMessages.expired, code: SubscriptionRefusal.expiredCard });
+    expect(await info(ana)).toMatchObject({ tier: 'free', status: 'incomplete' });
+    expect(await tierEvents()).toEqual([]);
+
+    // Good through the end of its month.
+    expect((await payWith('4242 4242 4242 4242', '03/26')).statusCode).toBe(200);
+    expect(await info(ana)).toMatchObject({ tier: 'premium', status: 'active' });
   });
 
   it('cancels at the period\'s end (premium until then), resumes on a new checkout, and ends at the period\'s end', async () => {

@@ -6,6 +6,7 @@ import {
   bankAccountUpdateFor,
   fieldErrors,
   isValidIban,
+  formatRut,
   isValidRut,
   rutCheckDigit,
   messagesByField,
@@ -37,6 +38,17 @@ describe('RUT check digit (modulo 11)', () => {
     for (const rut of ['12.345.678-4', '12345678-K', '12.34.5678-5', 'ABC', '012345678-5', '123.456.789-2', '-5', '']) {
       expect([rut, isValidRut(rut)]).toEqual([rut, false]);
     }
+  });
+});
+
+describe('RUT as shown', () => {
+  it('writes the number with dots in thousands and a hyphen before the check digit, from any accepted form', () => {
+    expect(['12345678-5', '123456785', '12.345.678-5', ' 10000013-k ', '1234567-4', '9-9'].map(formatRut))
+      .toEqual(['12.345.678-5', '12.345.678-5', '12.345.678-5', '10.000.013-K', '1.234.567-4', '9-9']);
+  });
+
+  it('leaves what is not shaped like a RUT as it is', () => {
+    expect(['', 'abc', '12-34-56', '1.2345-6'].map(formatRut)).toEqual(['', 'abc', '12-34-56', '1.2345-6']);
   });
 });
 

@@ -38,6 +38,17 @@ export function normalizeRut(rut: string): string {
   return compact.length > 1 ? `${compact.slice(0, -1)}-${compact.slice(-1)}` : compact;
 }
 
+/** How a RUT may be written: `12.345.678-5`, `12345678-5` or `123456785`, the check digit `k` or `K`. */
+const RUT_WRITTEN = /^(?:\d{1,3}(?:\.\d{3})+|\d+)-?[\dkK]$/;
+
+/** A RUT as Chileans write it, `12.345.678-5` (dots in thousands); anything not written like a RUT as it is. */
+export function formatRut(rut: string): string {
+  const written = rut.trim();
+  if (!RUT_WRITTEN.test(written)) return rut;
+  const [body = '', digit = ''] = normalizeRut(written).split('-');
+  return `${body.replace(/\B(?=(\d{3})+$)/g, '.')}-${digit}`;
+}
+
 /** The modulo-11 check digit of a RUT's number ('0'-'9' or 'K'). */
 export function rutCheckDigit(body: string): string {
   let sum = 0;
@@ -56,7 +67,7 @@ export function rutCheckDigit(body: string): string {
  */
 export function isValidRut(rut: string): boolean {
   const written = rut.trim();
-  if (!/^(?:\d{1,3}(?:\.\d{3})+|\d+)-?[\dkK]$/.test(written)) return false;
+  if (!RUT_WRITTEN.test(written)) return false;
   const [body = '', digit = ''] = normalizeRut(written).split('-');
   return /^[1-9]\d{0,7}$/.test(body) && rutCheckDigit(body) === digit;
 }

@@ -56,7 +56,11 @@ export const PaymentsMode = z.enum(['stripe', 'test', 'unavailable']);
 export type PaymentsMode = z.infer<typeof PaymentsMode>;
 
 /** The `code` of each refusal of the payment actions, so the web app can word it in the user's language. */
-export const SubscriptionRefusal = { paymentsNotConfigured: 'payments_not_configured', cardDeclined: 'card_declined' } as const;
+export const SubscriptionRefusal = {
+  paymentsNotConfigured: 'payments_not_configured', cardDeclined: 'card_declined', expiredCard: 'expired_card',
+  /** 409 to starting a checkout while premium (and not set to end): the web shows the plan instead. */
+  alreadyPremium: 'already_premium',
+} as const;
 /** The message of a 503 `payments_not_configured`. */
 export const PAYMENTS_NOT_CONFIGURED = 'Payments are not configured';
 
@@ -89,13 +93,36 @@ export const TEST_MODE_NOTICE = 'Test mode — no real payment';
 export const CreateSubscriptionResponse = z.object({ clientSecret: z.string().min(1).nullable(), subscriptionId: z.string().min(1) });
 export type CreateSubscriptionResponse = z.infer<typeof CreateSubscriptionResponse>;
 
+/** Stripe's words for a card's expiry, as its card form and its API refuse one. */
+export const CardMessages = {
+  expiryInvalid: "Your card's expiration date is incomplete: use MM/YY.",
+  expiryPast: "Your card's expiration date is in the past.",
+  expired: 'Your card has expired.',
+} as const;
+
+/** A card's expiry written MM/YY (or MM/YYYY, spaces allowed around the slash): its month and full year, or null. */
+export function parseCardExpiry(text: string): { month: number; year: number } | null {
+  const match = /^(0?[1-9]|1[0-2])\s*\/\s*(\d{2}|\d{4})$/.exec(text.trim());
+  if (!match) return null;
+  const year = Number(match[2]);
+  return { month: Number(match[1]), year: year < 100 ? 2000 + year : year };
+}
+
+/** Whether a card has expired by `now`: it is good until the end of its expiry month (UTC). */
+export function cardExpired(expiry: { month: number; year: number }, now: Date): boolean {
+  const year = now.getUTCFullYear();
+  return expiry.year < year || (expiry.year === year && expiry.month < now.getUTCMonth() + 1);
+}
+
 /**
  * POST /api/subscription/test-checkout/confirm, test payment mode only: pays a test checkout's first invoice with a
- * Stripe test card number (4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined).
+ * Stripe test card number (4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined; 4000 0000 0000 0069 has
+ * expired). `expiry` (MM/YY), when sent, is checked as Stripe does: one in the past is refused (402 expired_card).
  */
 export const TestCheckoutConfirm = z.object({
   clientSecret: requiredText('clientSecret is required').max(200, 'clientSecret is too long'),
   cardNumber: requiredText('Card number is required').max(40, 'Card number is too long'),
+  expiry: z.string().max(10, CardMessages.expiryInvalid).refine((text) => parseCardExpiry(text) !== null, CardMessages.expiryInvalid).optional(),
 });
 export type TestCheckoutConfirm = z.infer<typeof TestCheckoutConfirm>;
 

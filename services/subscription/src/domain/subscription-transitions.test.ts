@@ -38,7 +38,7 @@ describe('subscription transitions', () => {
 
   it.each(PREMIUM)('checkout: refused while %s (premium)', (status) => {
     const row = aPlan(status);
-    expect(refusal(() => startCheckout(row, 'sub_2'))).toEqual({ status: 409, code: 'conflict', message: ALREADY_PREMIUM });
+    expect(refusal(() => startCheckout(row, 'sub_2'))).toEqual({ status: 409, code: 'already_premium', message: ALREADY_PREMIUM });
     expect(row).toMatchObject({ status, providerSubscriptionId: 'sub_1' });
   });
 
@@ -50,7 +50,7 @@ describe('subscription transitions', () => {
 
   it('resume: refused for premium not set to end, and for any free plan', () => {
     for (const row of [aPlan('active'), ...FREE.map((s) => aPlan(s, { cancelAtPeriodEnd: true }))]) {
-      expect(refusal(() => resumeRenewal(row))).toEqual({ status: 409, code: 'conflict', message: ALREADY_PREMIUM });
+      expect(refusal(() => resumeRenewal(row))).toEqual({ status: 409, code: 'already_premium', message: ALREADY_PREMIUM });
     }
   });
 

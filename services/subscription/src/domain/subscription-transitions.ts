@@ -5,7 +5,7 @@
  * Each tier change is announced (identity's subscriptionTier and the exchange's plan limits follow it); the other
  * moves are not. Callers hold the user's plan lock or the row's lock and write the events with ServiceContext.change.
  */
-import type { EventEnvelope } from '@puente/contracts';
+import { SubscriptionRefusal, type EventEnvelope } from '@puente/contracts';
 import { conflict, makeEvent } from '@puente/platform';
 import { ENDED_STATUSES, type ProviderSubscription } from './payments.ts';
 import type { Subscription } from './subscription.ts';
@@ -22,14 +22,14 @@ export const freePlan = (userId: number) => ({ userId, tier: 'free', status: 'no
 
 /** A premium checkout the provider just started (its first payment awaited); refused while premium. */
 export function startCheckout(row: Subscription, providerSubscriptionId: string): EventEnvelope[] {
-  if (row.tier === 'premium') throw conflict(ALREADY_PREMIUM);
+  if (row.tier === 'premium') throw conflict(ALREADY_PREMIUM, SubscriptionRefusal.alreadyPremium);
   Object.assign(row, { providerSubscriptionId, status: 'incomplete', cancelAtPeriodEnd: false });
   return [];
 }
 
 /** Whether a premium plan may renew again: only one set to end at its period's end; throws the refusal. */
 export function mayResume(row: Subscription): asserts row is Following {
-  if (row.tier !== 'premium' || !row.cancelAtPeriodEnd || !row.providerSubscriptionId) throw conflict(ALREADY_PREMIUM);
+  if (row.tier !== 'premium' || !row.cancelAtPeriodEnd || !row.providerSubscriptionId) throw conflict(ALREADY_PREMIUM, SubscriptionRefusal.alreadyPremium);
 }
 
 /** A premium plan set to end renews again (the provider told first); the tier stays, so nothing is announced. */

@@ -47,6 +47,8 @@ export default {
   bank_account_exists: 'Ya tienes una cuenta en esta moneda.',
   payments_not_configured: 'Los pagos no están disponibles en este momento.',
   card_declined: 'Tu tarjeta fue rechazada.',
+  expired_card: 'Tu tarjeta está vencida: revisa la fecha de vencimiento.',
+  already_premium: 'Ya tienes una suscripción Premium.',
   premium_required: 'Las estadísticas avanzadas son parte de Premium. Mejora a Premium para ver tus cifras.',
   support_requests_open: 'Tienes 5 solicitudes de soporte abiertas: espera una respuesta antes de escribir otra.',
   support_request_resolved: 'Esta solicitud de soporte ya fue respondida o cerrada.',
