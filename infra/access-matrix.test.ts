@@ -242,6 +242,7 @@ const rows: Record<string, Row> = {
   'GET /api/admin/signup-attempts/export': { call: () => ({}), expect: adminOnly },
   'GET /api/admin/login-attempts/export': { call: () => ({}), expect: adminOnly },
   'GET /api/admin/attempts-per-day': { call: () => ({ query: `?${aMonth}` }), expect: adminOnly },
+  'GET /api/admin/chat-reads': { call: () => ({}), expect: adminOnly },
   'GET /api/admin/exchange-funnel': { call: () => ({ query: `?${aMonth}` }), expect: adminOnly },
   // Blocks: each caller's own; nobody blocked Bruno, so nobody may unblock him.
   'GET /api/blocked-users': { call: () => ({}), expect: signedIn(OK) },

@@ -111,6 +111,7 @@ describe('ApiRoutes', () => {
     'GET /api/admin/signup-attempts/export',
     'GET /api/admin/login-attempts/export',
     'GET /api/admin/attempts-per-day',
+    'GET /api/admin/chat-reads',
     'GET /api/admin/exchange-funnel',
     'GET /api/blocked-users',
     'POST /api/blocked-users',
@@ -140,7 +141,7 @@ describe('ApiRoutes', () => {
       }
       if (path === '/internal/trades-in-progress' || path === '/internal/matches/{id}') return 'exchange';
       if (path === '/api/webhooks/stripe' || /^\/api\/(admin\/)?support-requests\b/.test(path)) return 'subscription';
-      if (/^\/api\/admin\/(signup|login|attempts)-/.test(path)) return 'audit';
+      if (/^\/api\/admin\/(signup|login|attempts|chat)-/.test(path)) return 'audit';
       if (path === '/api/admin/exchange-funnel' || path.startsWith('/api/blocked-users') || path === '/api/analytics/me') return 'exchange';
       if (/^\/api\/admin\/(disputes|trading-suspensions)\b/.test(path) || path === '/api/users/{id}/dispute-outcomes') return 'exchange';
       if (path === '/api/users/me/login-history') return 'audit';
