@@ -1,7 +1,11 @@
 /** The bank accounts' texts (spec sections 2, 5 and 8, word for word). */
 export default {
   currencyNames: { GBP: 'British pounds', CLP: 'Chilean pesos' },
-  accountTypes: { rut: 'Cuenta RUT', vista: 'Cuenta Vista', current: 'Cuenta Corriente (current)', debit: 'Debit account', credit: 'Credit account' },
+  // The bank's own Spanish name after the English, as a Chilean transfer form shows it.
+  accountTypes: {
+    rut: 'RUT account (Cuenta RUT)', vista: 'Vista account (Cuenta Vista)', current: 'Current account (Cuenta Corriente)',
+    debit: 'Debit account (Cuenta de Débito)', credit: 'Credit account (Cuenta de Crédito)',
+  },
   deleteConfirm: 'Are you sure you want to delete this account?',
   created: 'Account Created',
   updated: 'Account Updated',

@@ -1,7 +1,7 @@
 /** Las cuentas bancarias (twin of locales/en/accounts.ts). */
 export default {
   currencyNames: { GBP: 'libras esterlinas', CLP: 'pesos chilenos' },
-  accountTypes: { rut: 'Cuenta RUT', vista: 'Cuenta Vista', current: 'Cuenta Corriente', debit: 'Cuenta de débito', credit: 'Cuenta de crédito' },
+  accountTypes: { rut: 'Cuenta RUT', vista: 'Cuenta Vista', current: 'Cuenta Corriente', debit: 'Cuenta de Débito', credit: 'Cuenta de Crédito' },
   deleteConfirm: '¿Seguro que quieres eliminar esta cuenta?',
   created: 'Cuenta creada',
   updated: 'Cuenta actualizada',

@@ -13,7 +13,7 @@ import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import type { BankAccount } from '@puente/contracts';
+import { formatRut, type BankAccount } from '@puente/contracts';
 import { DeleteIcon, EditIcon } from '../../../components/ui/icons.tsx';
 import { formatSortCode, maskAccountNumber } from '../../../utils/format.ts';
 
@@ -60,7 +60,7 @@ export function AccountCard({ account, onEdit, onDelete }: {
           <Detail label={t('bankFields.accountHolder', { ns: 'common' })} value={account.accountHolder} />
           <Detail label={t('bankFields.accountNumber', { ns: 'common' })} value={maskAccountNumber(account.accountNumber)} />
           {account.sortCode ? <Detail label={t('bankFields.sortCode', { ns: 'common' })} value={formatSortCode(account.sortCode)} /> : null}
-          {account.rut ? <Detail label={t('bankFields.rut', { ns: 'common' })} value={account.rut} /> : null}
+          {account.rut ? <Detail label={t('bankFields.rut', { ns: 'common' })} value={formatRut(account.rut)} /> : null}
           {account.accountType ? <Detail label={t('bankFields.accountType', { ns: 'common' })} value={t(`accountTypes.${account.accountType}`)} /> : null}
           {account.email ? <Detail label={t('bankFields.email', { ns: 'common' })} value={account.email} /> : null}
           {account.iban ? <Detail label={t('bankFields.iban', { ns: 'common' })} value={maskAccountNumber(account.iban)} /> : null}

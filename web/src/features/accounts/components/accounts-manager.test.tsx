@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { BankAccount } from '@puente/contracts';
+import { chooseLanguage } from '../../../lib/i18n.ts';
 import { AccountsManager } from './accounts-manager.tsx';
 import { AccountsOverview } from './accounts-overview.tsx';
 import { fakeApi, makeUser, signedIn } from '../../../testing/fake-api.ts';
@@ -44,6 +45,18 @@ describe('the accounts page', () => {
     expect(container.textContent).not.toContain('31926819');
     expect(container.textContent).not.toContain('00123456789');
     expect(screen.queryByText(/You need both a GBP and a CLP account/)).toBeNull();
+  });
+
+  it("shows the RUT as 12.345.678-5 and the account type in the bank's words, in English and in Spanish", async () => {
+    fakeApi({ ...signedIn(), 'GET /api/bank-accounts': { body: [gbp, clp] } });
+    renderWithRoutes(<AccountsManager />);
+    const card = await screen.findByRole('article', { name: 'CLP account at BancoEstado' });
+    expect(card.textContent).toContain('RUT12.345.678-5');
+    expect(card.textContent).toContain('Account typeVista account (Cuenta Vista)');
+    await act(() => chooseLanguage('es'));
+    const tarjeta = screen.getByRole('article', { name: /BancoEstado/ });
+    expect(tarjeta.textContent).toContain('RUT12.345.678-5');
+    expect(tarjeta.textContent).toContain('Tipo de cuentaCuenta Vista');
   });
 
   it("flags an account whose holder is not the user's name, and only that one (none while the name is unknown)", async () => {

@@ -18,7 +18,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { BankDetailsRefusal, type BankAccount } from '@puente/contracts';
+import { BankDetailsRefusal, formatRut, type BankAccount } from '@puente/contracts';
 import { CheckIcon, CopyIcon } from '../../../components/ui/icons.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
 import { formatCurrency, formatSortCode } from '../../../utils/format.ts';
@@ -77,8 +77,8 @@ function AccountDetails({ title, account }: { title: string; account: BankAccoun
         <Detail label={t('bankFields.accountHolder', { ns: 'common' })} value={account.accountHolder} />
         <Detail label={t('bankFields.accountNumber', { ns: 'common' })} value={account.accountNumber} />
         <Detail label={t('bankFields.sortCode', { ns: 'common' })} value={account.sortCode ? formatSortCode(account.sortCode) : null} />
-        <Detail label={t('bankFields.rut', { ns: 'common' })} value={account.rut} />
-        <Detail label={t('bankFields.accountType', { ns: 'common' })} value={account.accountType} />
+        <Detail label={t('bankFields.rut', { ns: 'common' })} value={account.rut ? formatRut(account.rut) : null} />
+        <Detail label={t('bankFields.accountType', { ns: 'common' })} value={account.accountType ? t(`accountTypes.${account.accountType}`, { ns: 'accounts' }) : null} />
         <Detail label={t('bankFields.email', { ns: 'common' })} value={account.email} />
         <Detail label={t('bankFields.iban', { ns: 'common' })} value={account.iban} />
       </Stack>

@@ -24,7 +24,8 @@ describe('the bank details dialog', () => {
     expect(within(dialog()).getByTestId('transfer-reference').textContent).toBe('#42');
     const partner = within(dialog()).getByRole('region', { name: "Bea Soto's account" });
     expect(partner.textContent).toContain('00123456789');
-    expect(partner.textContent).toContain('12345678-5');
+    expect(partner.textContent).toContain('12.345.678-5');
+    expect(partner.textContent).toContain('Vista account (Cuenta Vista)');
     const mine = within(dialog()).getByRole('region', { name: 'Your account (you receive £100.00)' });
     expect(mine.textContent).toContain('31926819');
     expect(mine.textContent).toContain('04-00-04');
@@ -36,6 +37,16 @@ describe('the bank details dialog', () => {
     expect(writeText).toHaveBeenCalledWith('00123456789');
     await act(async () => { vi.advanceTimersByTime(COPY_FEEDBACK_MS + 10); });
     expect(copy.textContent).toBe('Copy');
+  });
+
+  it('shows the RUT as 12.345.678-5 and the account type in the bank\'s words, in Spanish too', async () => {
+    fakeApi({ ...signedIn(ana), 'GET /api/exchange-matches/5/accounts': { body: makeMatchAccounts(false) } });
+    await act(() => chooseLanguage('es'));
+    renderWithRoutes(<MatchConfirmedDialog matchId={5} onClose={() => {}} />);
+    const partner = await within(dialog()).findByRole('region', { name: 'Cuenta de Bea Soto' });
+    expect(partner.textContent).toContain('RUT12.345.678-5');
+    expect(partner.textContent).toContain('Tipo de cuentaCuenta Vista');
+    expect(partner.textContent).not.toContain('vista');
   });
 
   it("says 'Could not copy text' when the clipboard refuses", async () => {
