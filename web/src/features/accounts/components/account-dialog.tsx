@@ -73,7 +73,8 @@ export function AccountDialog({ mode, onClose, onSaved }: {
     }
   });
 
-  const field = (name: Field, label: string, extra: { helper?: string; autoComplete?: string; required?: boolean } = {}) => (
+  // inputMode on the <input> itself (MUI's slotProps.htmlInput), so phones open the number pad.
+  const field = (name: Field, label: string, extra: { helper?: string; autoComplete?: string; required?: boolean; inputMode?: 'numeric' } = {}) => (
     <FormTextField
       key={name}
       control={control}
@@ -82,6 +83,7 @@ export function AccountDialog({ mode, onClose, onSaved }: {
       hint={extra.helper}
       required={extra.required ?? true}
       autoComplete={extra.autoComplete ?? 'off'}
+      slotProps={extra.inputMode ? { htmlInput: { inputMode: extra.inputMode } } : undefined}
       fullWidth
       margin="dense"
     />
@@ -98,8 +100,8 @@ export function AccountDialog({ mode, onClose, onSaved }: {
           ) : null}
           {field('bankName', t('fields.bankName'))}
           {field('accountHolder', t('fields.accountHolderName'), { autoComplete: 'name' })}
-          {field('accountNumber', t('bankFields.accountNumber', { ns: 'common' }), { helper: t(currency === 'GBP' ? 'fields.gbpDigits' : 'fields.clpDigits') })}
-          {mode.kind === 'add' && currency === 'GBP' ? field('sortCode', t('bankFields.sortCode', { ns: 'common' }), { helper: t('fields.sortCodeHint') }) : null}
+          {field('accountNumber', t('bankFields.accountNumber', { ns: 'common' }), { helper: t(currency === 'GBP' ? 'fields.gbpDigits' : 'fields.clpDigits'), inputMode: 'numeric' })}
+          {mode.kind === 'add' && currency === 'GBP' ? field('sortCode', t('bankFields.sortCode', { ns: 'common' }), { helper: t('fields.sortCodeHint'), inputMode: 'numeric' }) : null}
           {mode.kind === 'add' && currency === 'CLP' ? (
             <>
               {field('rut', t('bankFields.rut', { ns: 'common' }), { helper: t('fields.rutHint') })}

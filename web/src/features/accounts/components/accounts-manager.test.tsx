@@ -70,6 +70,20 @@ describe('the accounts page', () => {
     expect(within(screen.getByRole('article', { name: 'CLP account at BancoEstado' })).queryByRole('alert')).toBeNull();
   });
 
+  it('opens the number pad for account numbers and sort codes: inputmode on the <input> itself', async () => {
+    fakeApi({ ...signedIn(), 'GET /api/bank-accounts': { body: [] } });
+    renderWithRoutes(<AccountsManager />);
+    await openAddDialog('GBP');
+    for (const label of ['Account number', 'Sort code']) expect([label, inDialog(label).getAttribute('inputmode')]).toEqual([label, 'numeric']);
+    expect(inDialog('Bank name').getAttribute('inputmode')).toBeNull();
+    expect(dialog().querySelector('div[inputmode]')).toBeNull();
+    fireEvent.click(within(dialog()).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await openAddDialog('CLP');
+    expect(inDialog('Account number').getAttribute('inputmode')).toBe('numeric');
+    expect(inDialog('RUT').getAttribute('inputmode')).toBeNull(); // its check digit may be K
+  });
+
   it('shows the GBP messages of spec section 5 in the dialog', async () => {
     const server = fakeApi({ ...signedIn(), 'GET /api/bank-accounts': { body: [] } });
     renderWithRoutes(<AccountsManager />);

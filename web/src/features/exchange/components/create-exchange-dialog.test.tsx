@@ -32,6 +32,16 @@ describe('creating an exchange request', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('opens the decimal pad for the amount and the own rate: inputmode on the <input> itself', async () => {
+    fakeApi(exchangeApi);
+    renderWithRoutes(<CreateExchangeButton hasBothAccounts />);
+    await openDialog();
+    expect(amount().getAttribute('inputmode')).toBe('decimal');
+    fireEvent.click(within(dialog()).getByRole('switch', { name: 'Use the market rate' }));
+    expect(within(dialog()).getByLabelText(/^Your rate/, { selector: 'input' }).getAttribute('inputmode')).toBe('decimal');
+    expect(dialog().querySelector('div[inputmode]')).toBeNull();
+  });
+
   it('shows the rate, 500 by default, the receive amount as one types in both directions, and the plan', async () => {
     fakeApi(exchangeApi);
     renderWithRoutes(<CreateExchangeButton hasBothAccounts />);

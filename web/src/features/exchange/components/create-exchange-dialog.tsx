@@ -92,7 +92,7 @@ export function CreateExchangeDialog({ open, onClose, onCreated }: { open: boole
             label={t('create.amount', { currency: fromCurrency })}
             value={amount}
             onChange={(e) => setAmount(e.target.value)}
-            inputMode="decimal"
+            slotProps={{ htmlInput: { inputMode: 'decimal' } }}
             error={Boolean(errors.amount)}
             helperText={errors.amount ?? ' '}
           />
@@ -105,7 +105,7 @@ export function CreateExchangeDialog({ open, onClose, onCreated }: { open: boole
               label={t('create.ownRate')}
               value={ownRate}
               onChange={(e) => setOwnRate(e.target.value)}
-              inputMode="decimal"
+              slotProps={{ htmlInput: { inputMode: 'decimal' } }}
               error={Boolean(errors.exchangeRate)}
               helperText={errors.exchangeRate ?? (band ? t('create.rateBand', { low: formatRate(band.low), high: formatRate(band.high), percent: RATE_BAND_PERCENT }) : ' ')}
             />

@@ -57,8 +57,8 @@ export function Market({ userId, onOpen }: { userId: number; onOpen: (id: number
           <MenuItem value="GBP">{t('create.gbpToClp')}</MenuItem>
           <MenuItem value="CLP">{t('create.clpToGbp')}</MenuItem>
         </TextField>
-        <TextField size="small" label={t('market.minAmount')} value={minAmount} onChange={(e) => setMinAmount(e.target.value)} disabled={!direction} inputMode="decimal" />
-        <TextField size="small" label={t('market.maxAmount')} value={maxAmount} onChange={(e) => setMaxAmount(e.target.value)} disabled={!direction} inputMode="decimal" />
+        <TextField size="small" label={t('market.minAmount')} value={minAmount} onChange={(e) => setMinAmount(e.target.value)} disabled={!direction} slotProps={{ htmlInput: { inputMode: 'decimal' } }} />
+        <TextField size="small" label={t('market.maxAmount')} value={maxAmount} onChange={(e) => setMaxAmount(e.target.value)} disabled={!direction} slotProps={{ htmlInput: { inputMode: 'decimal' } }} />
         <TextField select size="small" label={t('market.minTrust')} value={minTrust} onChange={(e) => setMinTrust(e.target.value)} sx={{ minWidth: 120 }}>
           <MenuItem value="">{t('market.any')}</MenuItem>
           {[1, 2, 3, 4, 5].map((n) => <MenuItem key={n} value={String(n)}>{`${n}+`}</MenuItem>)}
