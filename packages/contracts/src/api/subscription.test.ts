@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { CardMessages, TestCheckoutConfirm, cardExpired, parseCardExpiry } from './index.ts';
 
 describe('a card expiry', () => {
-  it('reads MM/YY and MM/YYYY, spaces around the slash allowed', () => {
-    expect(['12/34', '1/30', ' 03 / 2027 '].map(parseCardExpiry)).toEqual([{ month: 12, year: 2034 }, { month: 1, year: 2030 }, { month: 3, year: 2027 }]);
-    expect(['', '13/30', '00/30', '1230', '12/3', 'ab/cd'].map(parseCardExpiry)).toEqual([null, null, null, null, null, null]);
+  it('reads MM/YY and MM/YYYY, spaces around the slash allowed, and MMYY without it', () => {
+    expect(['12/34', '1/30', ' 03 / 2027 ', '1230', '042031'].map(parseCardExpiry))
+      .toEqual([{ month: 12, year: 2034 }, { month: 1, year: 2030 }, { month: 3, year: 2027 }, { month: 12, year: 2030 }, { month: 4, year: 2031 }]);
+    expect(['', '13/30', '00/30', '130', '1330', '12/3', 'ab/cd'].map(parseCardExpiry)).toEqual([null, null, null, null, null, null, null]);
   });
 
   it('is good until the end of its month', () => {

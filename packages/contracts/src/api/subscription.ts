@@ -100,12 +100,15 @@ export const CardMessages = {
   expired: 'Your card has expired.',
 } as const;
 
-/** A card's expiry written MM/YY (or MM/YYYY, spaces allowed around the slash): its month and full year, or null. */
+/**
+ * A card's expiry written MM/YY or MM/YYYY (spaces allowed around the slash; MMYY without it, as a phone's number pad
+ * types it): its month and full year, or null.
+ */
 export function parseCardExpiry(text: string): { month: number; year: number } | null {
-  const match = /^(0?[1-9]|1[0-2])\s*\/\s*(\d{2}|\d{4})$/.exec(text.trim());
+  const match = /^(?:(0?[1-9]|1[0-2])\s*\/\s*|(0[1-9]|1[0-2]))(\d{2}|\d{4})$/.exec(text.trim());
   if (!match) return null;
-  const year = Number(match[2]);
-  return { month: Number(match[1]), year: year < 100 ? 2000 + year : year };
+  const year = Number(match[3]);
+  return { month: Number(match[1] ?? match[2]), year: year < 100 ? 2000 + year : year };
 }
 
 /** Whether a card has expired by `now`: it is good until the end of its expiry month (UTC). */

@@ -95,7 +95,7 @@ describe('the checkout', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Pay £9.99' }));
     await waitFor(() => expect(router.state.location.pathname + router.state.location.search).toBe('/subscription?success=true'));
     expect(server.callsTo('POST /api/create-subscription')).toHaveLength(1);
-    expect(server.callsTo('POST /api/subscription/test-checkout/confirm').at(-1)?.body).toEqual({ clientSecret: 'pi_1_secret_2', cardNumber: '4242 4242 4242 4242' });
+    expect(server.callsTo('POST /api/subscription/test-checkout/confirm').at(-1)?.body).toEqual({ clientSecret: 'pi_1_secret_2', cardNumber: '4242 4242 4242 4242', expiry: '12/34' });
   });
 
   it('where payments are not configured, shows the notice instead of a card form and starts no checkout', async () => {
