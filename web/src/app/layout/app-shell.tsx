@@ -1,5 +1,6 @@
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import Box from '@mui/material/Box';
+import { useTranslation } from 'react-i18next';
 import { paths } from '../../config/paths.ts';
 import { useCurrentUser } from '../../lib/auth.ts';
 import { useLiveChannel } from '../../features/notifications/live-channel.ts';
@@ -11,6 +12,7 @@ export function AppShell() {
   // Not on /logout: the session is about to end, and a socket opening meanwhile would be refused.
   const onLogoutPage = useLocation().pathname === paths.logout;
   useLiveChannel(Boolean(useCurrentUser().user) && !onLogoutPage);
+  const { t } = useTranslation();
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
       <Box
@@ -21,7 +23,7 @@ export function AppShell() {
           '&:focus': { top: 8 },
         }}
       >
-        Skip to content
+        {t('skipToContent')}
       </Box>
       <Header />
       <Box component="main" id="main" tabIndex={-1} sx={{ flex: 1, outline: 'none' }}>

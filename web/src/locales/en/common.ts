@@ -1,6 +1,7 @@
 /** The shell's texts (header, footer, theme menu, error pages) and words shared by every feature. */
 export default {
   appName: 'Puente',
+  skipToContent: 'Skip to content',
   error: 'Error',
   nav: {
     main: 'Main',

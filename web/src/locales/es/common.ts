@@ -1,6 +1,7 @@
 /** El marco de la app y las palabras compartidas (twin of locales/en/common.ts). */
 export default {
   appName: 'Puente',
+  skipToContent: 'Saltar al contenido',
   error: 'Error',
   nav: {
     main: 'Principal',
