@@ -15,7 +15,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { ServiceNames, type ServiceName } from '@puente/contracts';
 import {
-  checkIndependentSecrets, ConfigError, createLogger, internalAuth, keyringOf, loadConfig, MemoryVersionStore, MetricsSettings,
+  adminsNeedTwoFactor, checkIndependentSecrets, ConfigError, createLogger, internalAuth, keyringOf, loadConfig, MemoryVersionStore, MetricsSettings,
   startMetrics, startService, InProcessBus, type RunningService, type Runtime,
 } from '@puente/platform';
 import { InProcessJobQueue } from '@puente/platform/jobs';
@@ -118,6 +118,8 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
     outboxPollMs: 1_000,
     versions,
     metrics: metrics?.metrics,
+    // In production an admin's session needs two-factor sign-in: the gateway and every service hold to it.
+    adminsNeedTwoFactor: adminsNeedTwoFactor(env),
   };
 
   // The seeded admin is said in the banner, after the start's steps, rather than among them.
@@ -141,7 +143,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
     // Sessions and rate-limit counters in the embedded database, so a restart keeps both; /ws on the in-process bus.
     const gateway = await buildGateway({
       logger, serviceUrls: runtime.serviceUrls, auth: internalAuth('gateway', keys), sessionSecret: serviceEnv.SESSION_SECRET, bus,
-      databaseUrl: runtime.databaseUrl, versions, metrics: metrics?.metrics,
+      databaseUrl: runtime.databaseUrl, versions, metrics: metrics?.metrics, adminsNeedTwoFactor: runtime.adminsNeedTwoFactor ?? false,
       ...gatewayOptionsFrom(settings),
     });
     try {

@@ -96,6 +96,11 @@ export interface GatewayOptions {
   liveLimits?: LiveLimits;
   /** The process's metrics (request durations, /ws sockets, the live channel's consumer), served apart (METRICS_PORT). */
   metrics?: Metrics;
+  /**
+   * Admin routes need a session signed in with two-factor sign-in: true in production (platform adminsNeedTwoFactor,
+   * from NODE_ENV); false by default (tests, the demo).
+   */
+  adminsNeedTwoFactor?: boolean;
 }
 
 export const defaultWebRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -207,7 +212,7 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   const versions = opts.versions ?? (redis ? own(new TrackedRedisVersionStore(redis)) : new MemoryVersionStore());
   await registerServiceProxies(app, {
     serviceUrls: opts.serviceUrls, auth: opts.auth, sessions, limiter, polled: createPolledReads({ versions, logger: opts.logger }),
-    onSessionsEnded: (ids) => hub.closeSessions(ids),
+    onSessionsEnded: (ids) => hub.closeSessions(ids), adminsNeedTwoFactor: opts.adminsNeedTwoFactor ?? false,
   });
 
   const webRoot = opts.webRoot ?? defaultWebRoot;

@@ -5,8 +5,10 @@
  * is required where the route is for users or admins (401, 403 before any service is bothered) and the rate limits
  * are checked (those keyed by the body's email once it is read); then the headers only the gateway
  * may set are replaced (the caller's internal token when the session is valid, the browser's IP, the request id)
- * and the session cookie is left out. On the way down: identity's session action (grant, revoke-all,
- * revoke-others) is verified, acted on and stripped, and a login's rate-limit points are settled (rate-limits.ts).
+ * and the session cookie is left out. An admin route needs an admin's session, and in production one signed in
+ * with two-factor sign-in (403 `two_factor_required` otherwise). On the way down: identity's session action (grant,
+ * perhaps ending the user's other sessions; revoke-all, revoke-others) is verified, acted on and stripped, and a
+ * login's rate-limit points are settled (rate-limits.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { buffer } from 'node:stream/consumers';
@@ -14,8 +16,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import replyFrom from '@fastify/reply-from';
 import { ApiRoutes, routerPath, type ApiRoute, type ServiceName } from '@puente/contracts';
 import {
-  forbidden, INTERNAL_TOKEN_HEADER, INTERNAL_TOKEN_TTL_SECONDS, REQUEST_ID_HEADER, SESSION_ACTION_HEADER, unauthorized,
-  type InternalAuth,
+  adminAccess, adminTwoFactorRequired, forbidden, INTERNAL_TOKEN_HEADER, INTERNAL_TOKEN_TTL_SECONDS, REQUEST_ID_HEADER, SESSION_ACTION_HEADER,
+  unauthorized, type InternalAuth,
 } from '@puente/platform';
 import { serviceUrlOf, type PolledReads } from './polled.ts';
 import type { RateLimiter } from './rate-limits.ts';
@@ -35,6 +37,11 @@ export interface ProxyDeps {
   polled: PolledReads;
   /** Told of the sessions a revocation ended (the live hub closes their sockets). */
   onSessionsEnded: (sessionIds: string[]) => void;
+  /**
+   * Admin routes need a session signed in with two-factor sign-in (production: platform adminsNeedTwoFactor); an
+   * admin without it gets 403 `two_factor_required`, saying where to turn it on.
+   */
+  adminsNeedTwoFactor: boolean;
 }
 
 interface Exchange {
@@ -57,11 +64,13 @@ function callerTokens(auth: InternalAuth) {
   const reuseMs = (INTERNAL_TOKEN_TTL_SECONDS * 1000) / 2;
   const tokens = new Map<string, { token: string; until: number }>();
   return async (session: Session, service: ServiceName): Promise<string> => {
-    const key = `${session.id}:${session.role}:${service}`;
+    const key = `${session.id}:${session.role}:${session.twoFactor === true}:${service}`;
     const now = Date.now();
     const known = tokens.get(key);
     if (known && known.until > now) return known.token;
-    const token = await auth.sign({ kind: 'user', userId: session.userId, role: session.role, sessionId: session.id }, service);
+    const token = await auth.sign({
+      kind: 'user', userId: session.userId, role: session.role, sessionId: session.id, ...(session.twoFactor ? { twoFactor: true } : {}),
+    }, service);
     if (tokens.size >= 100_000) tokens.clear();
     tokens.set(key, { token, until: now + reuseMs });
     return token;
@@ -162,7 +171,11 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
           onRequest: async (request, reply) => {
             const session = await deps.sessions.current(request, reply);
             if (route.access !== 'visitor' && !session) throw unauthorized();
-            if (route.access === 'admin' && session?.role !== 'admin') throw forbidden('Admins only');
+            if (route.access === 'admin' && session) {
+              const access = adminAccess(session, deps.adminsNeedTwoFactor);
+              if (access === 'not-admin') throw forbidden('Admins only');
+              if (access === 'needs-two-factor') throw adminTwoFactorRequired();
+            }
             if (limited && !readsBody) await deps.limiter.check(request, session?.userId);
           },
           preValidation: async (request, reply) => {
@@ -201,7 +214,9 @@ async function afterResponse(deps: ProxyDeps, request: FastifyRequest, reply: Fa
   }
   try {
     if (action.action === 'grant') {
-      await deps.sessions.grant(request, reply, action.userId, action.role);
+      const granted = await deps.sessions.grant(request, reply, action.userId, { role: action.role, twoFactor: action.twoFactor });
+      // Two-factor sign-in turned off: no other session keeps the second factor it was signed in with.
+      if (action.endOthers) deps.onSessionsEnded(await deps.sessions.revokeUser(request, reply, action.userId, granted.id));
     } else {
       const ended = await deps.sessions.revokeUser(request, reply, action.userId, action.action === 'revoke-others' ? action.keepSessionId : undefined);
       deps.onSessionsEnded(ended);

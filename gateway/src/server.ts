@@ -1,7 +1,8 @@
 /** The gateway as its own process (distributed mode): sessions and rate limits in Redis, the live channel on Kafka. */
 import { z } from 'zod';
 import {
-  checkIndependentSecrets, createLogger, internalAuth, loadConfig, MetricsSettings, parseServiceUrls, serviceKeysFrom, ServiceKeySettings, ServiceSettings, startMetrics,
+  adminsNeedTwoFactor, checkIndependentSecrets, createLogger, internalAuth, loadConfig, MetricsSettings, parseServiceUrls, serviceKeysFrom, ServiceKeySettings,
+  ServiceSettings, startMetrics,
 } from '@puente/platform';
 import { stopGracefully } from '@puente/platform/process';
 import { KafkaBus } from '@puente/platform/kafka';
@@ -38,6 +39,7 @@ const app = await buildGateway({
   sessionSecret: settings.SESSION_SECRET,
   redisUrl: settings.REDIS_URL,
   bus,
+  adminsNeedTwoFactor: adminsNeedTwoFactor(process.env),
   ...gatewayOptionsFrom(settings),
 });
 await app.listen({ host: settings.HOST, port: settings.PORT });

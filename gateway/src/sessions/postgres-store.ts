@@ -22,16 +22,17 @@ export class PostgresSessionStore implements ListableSessionStore {
     const store = new PostgresSessionStore(pool, schema);
     await pool.query(`CREATE TABLE IF NOT EXISTS ${store.table} (
       id text PRIMARY KEY, user_id integer NOT NULL, role text NOT NULL, expires_at bigint NOT NULL)`);
-    // The session's use (signed-in devices) came later: added to a table an earlier version made.
+    // The session's use (signed-in devices) and its second factor came later: added to a table an earlier version made.
     await pool.query(`ALTER TABLE ${store.table} ADD COLUMN IF NOT EXISTS created_at bigint,
-      ADD COLUMN IF NOT EXISTS last_seen_at bigint, ADD COLUMN IF NOT EXISTS user_agent text, ADD COLUMN IF NOT EXISTS ip text`);
+      ADD COLUMN IF NOT EXISTS last_seen_at bigint, ADD COLUMN IF NOT EXISTS user_agent text, ADD COLUMN IF NOT EXISTS ip text,
+      ADD COLUMN IF NOT EXISTS two_factor boolean NOT NULL DEFAULT false`);
     await pool.query(`DELETE FROM ${store.table} WHERE expires_at <= $1`, [Date.now()]);
     const { rows } = await pool.query<{
-      id: string; user_id: number; role: SessionRecord['role']; expires_at: string;
+      id: string; user_id: number; role: SessionRecord['role']; two_factor: boolean; expires_at: string;
       created_at: string | null; last_seen_at: string | null; user_agent: string | null; ip: string | null;
-    }>(`SELECT id, user_id, role, expires_at, created_at, last_seen_at, user_agent, ip FROM ${store.table}`);
+    }>(`SELECT id, user_id, role, two_factor, expires_at, created_at, last_seen_at, user_agent, ip FROM ${store.table}`);
     for (const row of rows) {
-      const record = { userId: row.user_id, role: row.role, expiresAt: Number(row.expires_at) };
+      const record = { userId: row.user_id, role: row.role, ...(row.two_factor ? { twoFactor: true } : {}), expiresAt: Number(row.expires_at) };
       await store.memory.save(row.id, record);
       if (row.created_at !== null) await store.memory.recordUse(row.id, record, { at: Number(row.created_at), userAgent: null, ip: null });
       if (row.last_seen_at !== null) await store.memory.recordUse(row.id, record, { at: Number(row.last_seen_at), userAgent: row.user_agent, ip: row.ip });
@@ -40,8 +41,8 @@ export class PostgresSessionStore implements ListableSessionStore {
   }
 
   async save(sessionId: string, record: SessionRecord): Promise<void> {
-    await this.pool.query(`INSERT INTO ${this.table} (id, user_id, role, expires_at) VALUES ($1, $2, $3, $4)`,
-      [sessionId, record.userId, record.role, record.expiresAt]);
+    await this.pool.query(`INSERT INTO ${this.table} (id, user_id, role, two_factor, expires_at) VALUES ($1, $2, $3, $4, $5)`,
+      [sessionId, record.userId, record.role, record.twoFactor === true, record.expiresAt]);
     await this.memory.save(sessionId, record);
   }
 

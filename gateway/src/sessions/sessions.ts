@@ -1,7 +1,7 @@
 /**
  * Browser sessions. The cookie `puente_session` holds a random session id (256 bits) signed by @fastify/cookie with
  * SESSION_SECRET; it is HttpOnly, SameSite=Lax, Path=/, Secure when the request came over HTTPS. Everything else
- * (user, role, expiry) lives in the store (store.ts), the one place a session is checked, so logout and revocation
+ * (user, role, whether it was signed in with a second factor, expiry) lives in the store (store.ts), the one place a session is checked, so logout and revocation
  * take effect at once. A cookie whose signature fails, or whose id is not in the store, counts as no session and is
  * cleared. (A JWT would only repeat what the store holds, and cost a verification on every request.)
  * A store that cannot be reached (Redis down) is neither "no session" nor a 500: the request is answered 503
@@ -46,8 +46,13 @@ export interface Session {
   id: string;
   userId: number;
   role: Role;
+  /** Signed in with a second factor (SessionRecord.twoFactor). */
+  twoFactor?: boolean;
   expiresAt: number;
 }
+
+/** What identity's grant says of the sign-in: the user's role, and whether it used a second factor. */
+export interface Grant { role: Role; twoFactor?: boolean | undefined }
 
 export interface SessionsOptions {
   store: SessionStore;
@@ -59,7 +64,7 @@ export interface Sessions {
   /** The request's valid session, or null (a cookie naming no live session is cleared). Looked up once per request. */
   current(request: FastifyRequest, reply: FastifyReply): Promise<Session | null>;
   /** Starts a session for the user and sets its cookie; a session the request already had is ended (no fixation). */
-  grant(request: FastifyRequest, reply: FastifyReply, userId: number, role: Role): Promise<Session>;
+  grant(request: FastifyRequest, reply: FastifyReply, userId: number, grant: Grant): Promise<Session>;
   /** Ends the request's session, if any, and clears the cookie. */
   end(request: FastifyRequest, reply: FastifyReply): Promise<Session | null>;
   /** Ends every session of the user but `keep`; clears the cookie when the request's own session was one of them. */
@@ -104,11 +109,12 @@ export function createSessions(opts: SessionsOptions): Sessions {
       return session;
     },
 
-    async grant(request, reply, userId, role) {
+    async grant(request, reply, userId, { role, twoFactor }) {
       const previous = await this.current(request, reply);
       if (previous) await fromStore(request, () => store.delete(previous.id));
-      const session: Session = { id: randomBytes(32).toString('base64url'), userId, role, expiresAt: Date.now() + opts.ttlMs };
-      await fromStore(request, () => store.save(session.id, { userId, role, expiresAt: session.expiresAt }));
+      const record = { userId, role, ...(twoFactor ? { twoFactor: true } : {}), expiresAt: Date.now() + opts.ttlMs };
+      const session: Session = { id: randomBytes(32).toString('base64url'), ...record };
+      await fromStore(request, () => store.save(session.id, record));
       reply.setCookie(SESSION_COOKIE, session.id, { ...cookieOptions(request), signed: true, expires: new Date(session.expiresAt) });
       request.sessionLookup = Promise.resolve(session);
       return session;

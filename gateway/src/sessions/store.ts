@@ -1,5 +1,5 @@
 /**
- * Where the gateway keeps sessions: session id → { userId, role, expiresAt }, and each user's set of session ids
+ * Where the gateway keeps sessions: session id → { userId, role, twoFactor, expiresAt }, and each user's set of session ids
  * (so "end every session of this user" is one call). The cookie only names a session; a session missing here is
  * no session, so deleting it here revokes the cookie at once on every gateway instance sharing the store.
  * Adapters: memory (tests), PostgreSQL (embedded, postgres-store.ts) and Redis (distributed, redis-store.ts).
@@ -11,6 +11,11 @@ import type { Role } from '@puente/platform';
 export interface SessionRecord {
   userId: number;
   role: Role;
+  /**
+   * Signed in with a second factor (identity's grant says so: the login's code step, or two-factor sign-in turned on
+   * in it); what admin access needs in production. Absent in sessions stored before it was recorded: none.
+   */
+  twoFactor?: boolean;
   /** Epoch milliseconds. */
   expiresAt: number;
 }

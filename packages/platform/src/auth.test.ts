@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
-import { internalAuth, type SessionAction } from './auth.ts';
+import { adminAccess, internalAuth, type SessionAction } from './auth.ts';
 import {
   generateSigningKeys, keyringOf, publicKeysFrom, serviceKeysFrom, signingKeyFrom, type Party, type ServiceKeys,
 } from './service-keys.ts';
@@ -21,6 +21,13 @@ describe('internal tokens', () => {
     const token = await as('exchange').sign({ kind: 'service', service: 'exchange' }, 'identity');
     expect(decodeJwt(token)).toMatchObject({ iss: 'exchange', aud: 'identity', sub: 'service:exchange' });
     expect(decodeProtectedHeader(token).alg).toBe('EdDSA');
+  });
+
+  it('carry whether the user\'s session was signed in with two-factor sign-in, only when it was', async () => {
+    const signedInWithCode = { kind: 'user', userId: 7, role: 'admin', sessionId: 's2', twoFactor: true } as const;
+    expect(await as('audit').verify(await as('gateway').sign(signedInWithCode, 'audit'))).toEqual(signedInWithCode);
+    expect(decodeJwt(await as('gateway').sign(signedInWithCode, 'audit')).tf).toBe(true);
+    expect(decodeJwt(await as('gateway').sign({ kind: 'user', userId: 7, role: 'admin' }, 'audit')).tf).toBeUndefined();
   });
 
   it('refuses a token from service X for Y when Z is shown it', async () => {
@@ -73,6 +80,8 @@ describe('internal tokens', () => {
 describe('session actions', () => {
   const actions: SessionAction[] = [
     { action: 'grant', userId: 3, role: 'user' },
+    { action: 'grant', userId: 3, role: 'admin', twoFactor: true },
+    { action: 'grant', userId: 3, role: 'admin', endOthers: true },
     { action: 'revoke-all', userId: 3 },
     { action: 'revoke-others', userId: 3, keepSessionId: 'abc' },
   ];
@@ -90,6 +99,15 @@ describe('session actions', () => {
     const action = await as('identity').signSessionAction(actions[0]!);
     await expect(as('gateway').verify(action)).rejects.toThrow();
     await expect(as('gateway').verifySessionAction(await as('gateway').sign({ kind: 'user', userId: 7, role: 'user' }, 'gateway'))).rejects.toThrow();
+  });
+});
+
+describe('admin access', () => {
+  it('is an admin\'s; where two-factor sign-in is needed (production), only with a session signed in with it', () => {
+    expect(adminAccess({ role: 'user', twoFactor: true }, true)).toBe('not-admin');
+    expect(adminAccess({ role: 'admin' }, false)).toBe('granted');
+    expect(adminAccess({ role: 'admin' }, true)).toBe('needs-two-factor');
+    expect(adminAccess({ role: 'admin', twoFactor: true }, true)).toBe('granted');
   });
 });
 

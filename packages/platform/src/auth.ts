@@ -13,8 +13,8 @@
 import { SignJWT, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { FastifyRequest } from 'fastify';
-import type { Role } from '@puente/contracts';
-import { forbidden, unauthorized } from './errors.ts';
+import { ADMIN_TWO_FACTOR_REQUIRED, type Role } from '@puente/contracts';
+import { AppError, forbidden, unauthorized } from './errors.ts';
 import type { Party, ServiceKeys } from './service-keys.ts';
 
 export type { Role };
@@ -23,18 +23,25 @@ export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
 /** How long an internal token is valid. */
 export const INTERNAL_TOKEN_TTL_SECONDS = 60;
 
+/**
+ * twoFactor: the user's session was signed in with a second factor (or two-factor sign-in was turned on in it), as
+ * the gateway's session records it; what admin access needs in production (requireAdmin).
+ */
 export type Caller =
-  | { kind: 'user'; userId: number; role: Role; sessionId?: string }
+  | { kind: 'user'; userId: number; role: Role; sessionId?: string; twoFactor?: true }
   | { kind: 'service'; service: Party };
 
 /**
  * What identity asks the gateway to do with sessions, in a signed response header (SESSION_ACTION_HEADER) that
  * the gateway acts on and strips: start a session after a login/verification/Google callback, end every session
  * of a user (password reset), or every one but the current (password change). Services never see cookies.
+ * A grant says whether the sign-in used a second factor (twoFactor: the login's second step, or turning two-factor
+ * sign-in on), and may end the user's other sessions with it (endOthers: turning it off, so that no session signed
+ * in with it outlives it).
  */
 export const SESSION_ACTION_HEADER = 'x-session-action';
 export type SessionAction =
-  | { action: 'grant'; userId: number; role: Role }
+  | { action: 'grant'; userId: number; role: Role; twoFactor?: true; endOthers?: true }
   | { action: 'revoke-all'; userId: number }
   | { action: 'revoke-others'; userId: number; keepSessionId: string };
 
@@ -64,7 +71,9 @@ function callerOf(payload: JWTPayload, issuer: Party): Caller {
     const userId = Number(sub.slice(5));
     if (!Number.isSafeInteger(userId) || userId <= 0) throw new Error('bad subject');
     const role = payload.role === 'admin' ? 'admin' : 'user';
-    return { kind: 'user', userId, role, ...(typeof payload.sid === 'string' ? { sessionId: payload.sid } : {}) };
+    return {
+      kind: 'user', userId, role, ...(typeof payload.sid === 'string' ? { sessionId: payload.sid } : {}), ...(payload.tf === true ? { twoFactor: true } : {}),
+    };
   }
   if (sub === `service:${issuer}`) return { kind: 'service', service: issuer };
   throw new Error('bad subject');
@@ -90,7 +99,7 @@ export function internalAuth(self: Party, keys: ServiceKeys): InternalAuth {
     async sign(caller, audience) {
       if (caller.kind === 'service' && caller.service !== self) throw new Error(`${self} cannot sign as ${caller.service}`);
       if (caller.kind === 'user' && self !== 'gateway') throw new Error(`${self} cannot sign for a user`);
-      const claims = caller.kind === 'user' ? { role: caller.role, sid: caller.sessionId } : {};
+      const claims = caller.kind === 'user' ? { role: caller.role, sid: caller.sessionId, ...(caller.twoFactor ? { tf: true } : {}) } : {};
       const sub = caller.kind === 'user' ? `user:${caller.userId}` : `service:${self}`;
       return new SignJWT(claims).setProtectedHeader({ alg: ALGORITHM, typ: CALLER_TYPE }).setIssuer(self).setAudience(audience)
         .setSubject(sub).setIssuedAt().setExpirationTime(`${INTERNAL_TOKEN_TTL_SECONDS}s`).sign(key);
@@ -113,7 +122,12 @@ export function internalAuth(self: Party, keys: ServiceKeys): InternalAuth {
       const { payload } = await verifiedPayload(token, SESSION_ACTION_TYPE, ['identity']);
       const userId = Number(payload.userId);
       if (!Number.isSafeInteger(userId) || userId <= 0) throw new Error('bad session action');
-      if (payload.action === 'grant') return { action: 'grant', userId, role: payload.role === 'admin' ? 'admin' : 'user' };
+      if (payload.action === 'grant') {
+        return {
+          action: 'grant', userId, role: payload.role === 'admin' ? 'admin' : 'user',
+          ...(payload.twoFactor === true ? { twoFactor: true } : {}), ...(payload.endOthers === true ? { endOthers: true } : {}),
+        };
+      }
       if (payload.action === 'revoke-all') return { action: 'revoke-all', userId };
       if (payload.action === 'revoke-others' && typeof payload.keepSessionId === 'string') return { action: 'revoke-others', userId, keepSessionId: payload.keepSessionId };
       throw new Error('bad session action');
@@ -126,6 +140,22 @@ declare module 'fastify' {
     /** The verified caller, or null when the request carried no valid internal token. */
     caller: Caller | null;
   }
+  interface FastifyInstance {
+    /** Admin access needs a session signed in with two-factor sign-in (production: adminsNeedTwoFactor). */
+    adminsNeedTwoFactor: boolean;
+  }
+}
+
+/** The 403 of an admin whose session lacks the two-factor sign-in admin access needs; it says how to turn it on. */
+export const adminTwoFactorRequired = () => new AppError(403, ADMIN_TWO_FACTOR_REQUIRED.code, ADMIN_TWO_FACTOR_REQUIRED.message);
+
+/**
+ * Whether a caller may use an admin's powers: an admin whose session has the second factor when `needsTwoFactor`.
+ * The one rule, for the gateway (its sessions) and the services (their callers).
+ */
+export function adminAccess(user: { role: Role; twoFactor?: boolean | undefined }, needsTwoFactor: boolean): 'granted' | 'not-admin' | 'needs-two-factor' {
+  if (user.role !== 'admin') return 'not-admin';
+  return needsTwoFactor && !user.twoFactor ? 'needs-two-factor' : 'granted';
 }
 
 /** The signed-in user making the request, or 401. */
@@ -135,11 +165,22 @@ export function requireUser(request: FastifyRequest): Extract<Caller, { kind: 'u
   return c;
 }
 
-/** A signed-in admin, or 401/403. */
+/** A signed-in admin (in production, signed in with two-factor sign-in), or 401/403. */
 export function requireAdmin(request: FastifyRequest): Extract<Caller, { kind: 'user' }> {
   const user = requireUser(request);
-  if (user.role !== 'admin') throw forbidden('Admins only');
+  const access = adminAccess(user, request.server.adminsNeedTwoFactor);
+  if (access === 'not-admin') throw forbidden('Admins only');
+  if (access === 'needs-two-factor') throw adminTwoFactorRequired();
   return user;
+}
+
+/**
+ * Whether the request's caller acts as an admin where a route serves users and admins alike (an admin reads any
+ * match's chat, sees emails in the directory): only with the admin access requireAdmin would grant.
+ */
+export function actsAsAdmin(request: FastifyRequest): boolean {
+  const c = request.caller;
+  return c?.kind === 'user' && adminAccess(c, request.server.adminsNeedTwoFactor) === 'granted';
 }
 
 /** One of the services (or the gateway) an internal route names as its callers, or 403. */

@@ -12,6 +12,7 @@ import { BullMqJobQueue } from './jobs/bullmq.ts';
 import { RedisVersionStore } from './http/versions.ts';
 import { Redis } from 'ioredis';
 import { startService, type RunningService, type ServiceDefinition } from './service.ts';
+import { adminsNeedTwoFactor } from './testing-aids.ts';
 import { startMetrics } from './observability/metrics.ts';
 import { flushTraces } from './observability/spans.ts';
 
@@ -48,6 +49,7 @@ export async function runServiceProcess(def: ServiceDefinition, env: NodeJS.Proc
     outboxLeaseMs: settings.OUTBOX_LEASE_MS,
     dbDebug: settings.DB_DEBUG,
     versions: new RedisVersionStore(redis),
+    adminsNeedTwoFactor: adminsNeedTwoFactor(settings),
   }, { host: settings.HOST, port: settings.PORT, reusePort: settings.REUSE_PORT });
   // A runner that started this process (infra/distributed.ts) hears it is ready from it: asking /ready on a port that
   // several instances share may reach another one.

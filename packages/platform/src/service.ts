@@ -123,6 +123,8 @@ export interface Runtime {
   versions?: VersionStore;
   /** The process's metrics (served on METRICS_PORT); none recorded without it. */
   metrics?: Metrics;
+  /** Admin access needs a session signed in with two-factor sign-in: in production (testing-aids.ts, adminsNeedTwoFactor). */
+  adminsNeedTwoFactor?: boolean;
 }
 
 export interface RunningService {
@@ -176,7 +178,7 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
     },
   };
 
-  const app = createHttpApp({ logger, auth, requestMetrics: runtime.metrics?.requestMetrics(def.name) });
+  const app = createHttpApp({ logger, auth, requestMetrics: runtime.metrics?.requestMetrics(def.name), adminsNeedTwoFactor: runtime.adminsNeedTwoFactor ?? false });
   app.decorate('versions', versions);
   app.decorateRequest('em', null as unknown as EntityManager);
   app.addHook('onRequest', async (request) => { request.em = orm.em.fork(); });

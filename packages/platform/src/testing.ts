@@ -22,8 +22,11 @@ export interface TestService extends RunningService {
   published(): EventEnvelope[];
 }
 
-/** Tests that start several services pass them one bus, so events cross; internal calls cross on the test keys. */
-export interface TestServiceOptions { bus?: InProcessBus; serviceUrls?: Runtime['serviceUrls'] }
+/**
+ * Tests that start several services pass them one bus, so events cross; internal calls cross on the test keys.
+ * adminsNeedTwoFactor: admin access as in production (an admin caller needs `twoFactor`).
+ */
+export interface TestServiceOptions { bus?: InProcessBus; serviceUrls?: Runtime['serviceUrls']; adminsNeedTwoFactor?: boolean }
 
 let keys: ServiceKeys | undefined;
 /** Every party's signing key, made once per test process: services and fakes started in it trust each other. */
@@ -43,6 +46,7 @@ export async function startTestService(def: ServiceDefinition, databaseUrl: stri
   const running = await startService(def, {
     databaseUrl, bus, keys: testKeys(), logger, serviceUrls: opts.serviceUrls ?? {}, outboxPollMs: 20,
     jobs: () => new InProcessJobQueue({ logger }),
+    adminsNeedTwoFactor: opts.adminsNeedTwoFactor ?? false,
   }, { host: '127.0.0.1', port: 0 });
   const published: EventEnvelope[] = [];
   await bus.subscribe({ group: `test-observer-${def.name}`, topics: [`puente.${def.name}`], handle: async (e) => { published.push(e); } });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeEvent, loadConfig, type Caller } from '@puente/platform';
 import { startTestService, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
-import { AdminChatReadList, ErrorBody, Routes, servicePath, type AdminChatRead } from '@puente/contracts';
+import { ADMIN_TWO_FACTOR_REQUIRED, AdminChatReadList, ErrorBody, Routes, servicePath, type AdminChatRead } from '@puente/contracts';
 import { AuditSettings, auditService } from './app.ts';
 
 const ADMIN: Caller = { kind: 'user', userId: 1, role: 'admin' };
@@ -59,5 +59,25 @@ describeWithInfra(['postgres'], 'admins\' reads of chats', () => {
     await svc.deliver(makeEvent('userDeleted', 8, { userId: 8 }));
     const rows = AdminChatReadList.parse((await list()).json());
     expect(rows.map((r) => [r.adminId, r.adminName])).toEqual([[7, 'Admin 7'], [8, ''], [7, 'Admin 7']]);
+  });
+});
+
+describeWithInfra(['postgres'], 'the admin routes in production', () => {
+  const db = useFreshDatabase('audit');
+  let svc: TestService;
+  beforeAll(async () => { svc = await startTestService(auditService(loadConfig(AuditSettings, {})), db.url, { adminsNeedTwoFactor: true }); });
+  afterAll(async () => { await svc?.stop(); });
+
+  const adminRoutes = Object.values(Routes.audit).filter((route) => route.access === 'admin' && route !== Routes.audit.attemptsPerDay).map(servicePath);
+
+  it('answer an admin only in a session signed in with two-factor sign-in: 403 saying how to turn it on otherwise', async () => {
+    for (const url of adminRoutes) {
+      const without = await svc.app.inject({ method: 'GET', url, headers: await svc.as(ADMIN) });
+      expect([url, without.statusCode, ErrorBody.parse(without.json())]).toEqual([url, 403, { ...ADMIN_TWO_FACTOR_REQUIRED }]);
+      const withCode = await svc.app.inject({ method: 'GET', url, headers: await svc.as({ ...ADMIN, twoFactor: true }) });
+      expect([url, withCode.statusCode]).toEqual([url, 200]);
+      // A user is no admin, second factor or not.
+      expect((await svc.app.inject({ method: 'GET', url, headers: await svc.as({ ...USER, twoFactor: true }) })).statusCode).toBe(403);
+    }
   });
 });

@@ -3,9 +3,11 @@
  * when the admin is not a party and no dispute of the match is open; a party's own read and an admin's read during an
  * open dispute are not. The rule itself (chatReadBy) as a plain unit test first.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatMessage, Dispute, ExchangeMatch } from '@puente/contracts';
-import { describeWithInfra } from '@puente/testkit';
+import { startTestService, type TestService } from '@puente/platform/testing';
+import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
+import { ExchangeSettings, exchangeService } from './app.ts';
 import { chatReadBy } from './domain/admin-reads.ts';
 import { ok, publishedPayloads, trader, useExchangeService } from './testing/traders.ts';
 
@@ -99,5 +101,28 @@ describeWithInfra(['postgres'], 'admins\' reads of a chat', () => {
     const before = (await reads()).length;
     await readChat(adminHeaders, match.id);
     expect((await reads()).slice(before)).toEqual([]);
+  });
+});
+
+describeWithInfra(['postgres'], 'admins\' reads of a chat in production', () => {
+  const db = useFreshDatabase('exchange');
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService(exchangeService(ExchangeSettings.parse({ PROJECTION_BACKFILL: 'off' })), db.url, { adminsNeedTwoFactor: true });
+  });
+  afterAll(async () => { await svc?.stop(); });
+  const call = async (method: 'GET' | 'POST' | 'PUT', url: string, headers: Headers, payload?: object) =>
+    svc.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+
+  it('lets an admin read a chat only in a session signed in with two-factor sign-in: without it, the outsider\'s 404 and nothing recorded', async () => {
+    const ana = await trader(svc, 1, { firstName: 'Ana' });
+    const bruno = await trader(svc, 2, { firstName: 'Bruno' });
+    const request = await ok(call('POST', '/exchange-requests', ana.headers, { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 100, exchangeRate: 1275 }), 201) as { id: number };
+    const match = ExchangeMatch.parse(await ok(call('POST', '/exchange-matches', bruno.headers, { exchangeRequestId: request.id }), 201));
+    const without = await call('GET', `/exchange-matches/${match.id}/messages`, await svc.as({ kind: 'user', userId: 900, role: 'admin' }));
+    expect(without.statusCode).toBe(404);
+    expect(await publishedPayloads(svc, 'adminChatRead')).toEqual([]);
+    await ok(call('GET', `/exchange-matches/${match.id}/messages`, await svc.as({ kind: 'user', userId: 900, role: 'admin', twoFactor: true })));
+    expect((await publishedPayloads(svc, 'adminChatRead')).map((r) => [r.adminId, r.matchId, r.what])).toEqual([[900, match.id, 'chat']]);
   });
 });

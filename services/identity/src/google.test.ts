@@ -106,7 +106,7 @@ describeWithInfra(['postgres'], 'sign-in with Google (against a local OpenID pro
         payload: { challenge: location.searchParams.get('challenge'), code: totpCode(secret, Date.now() + 30_000) },
       });
       expect(res.statusCode, res.body).toBe(200);
-      expect(await grantOf(res)).toEqual({ action: 'grant', userId: id, role: 'user' });
+      expect(await grantOf(res)).toEqual({ action: 'grant', userId: id, role: 'user', twoFactor: true });
     }, 'identity.login.attempted');
     expect(events.map((e) => e.payload)).toEqual([expect.objectContaining({ email: eva.email, method: 'google', status: 'success', userId: id })]);
   });

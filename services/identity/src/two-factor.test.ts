@@ -105,7 +105,7 @@ describeWithInfra(['postgres'], 'two-factor sign-in', () => {
       const res = await secondStep(challenge, code);
       expect(res.statusCode, res.body).toBe(200);
       expect(Message.parse(res.json())).toEqual({ message: 'Login successful' });
-      expect(await grantOf(res)).toEqual({ action: 'grant', userId: id, role: 'user' });
+      expect(await grantOf(res)).toEqual({ action: 'grant', userId: id, role: 'user', twoFactor: true });
     }, 'identity.login.attempted');
     expect(events.map((e) => e.payload)).toEqual([expect.objectContaining({ email: p.email, method: 'password', status: 'success', userId: id })]);
     expect(JSON.stringify(events)).not.toContain(secret);
@@ -145,7 +145,7 @@ describeWithInfra(['postgres'], 'two-factor sign-in', () => {
     const { id, p, recoveryCodes } = await withTwoFactor();
     const res = await secondStep(await challengeFor(p), ` ${recoveryCodes[3]!.toUpperCase()} `);
     expect(res.statusCode, res.body).toBe(200);
-    expect(await grantOf(res)).toEqual({ action: 'grant', userId: id, role: 'user' });
+    expect(await grantOf(res)).toEqual({ action: 'grant', userId: id, role: 'user', twoFactor: true });
     const again = await secondStep(await challengeFor(p), recoveryCodes[3]!);
     expect(again.statusCode).toBe(401);
     expect(ErrorBody.parse(again.json()).code).toBe('invalid_totp_code');
@@ -219,7 +219,7 @@ describeWithInfra(['postgres'], 'two-factor sign-in', () => {
     expect(ErrorBody.parse(refused.json()).code).toBe('invalid_totp_code');
     const accepted = await secondStep(await challengeFor(p), recoveryCodes[1]!);
     expect(accepted.statusCode, accepted.body).toBe(200);
-    expect(await grantOf(accepted)).toEqual({ action: 'grant', userId: id, role: 'user' });
+    expect(await grantOf(accepted)).toEqual({ action: 'grant', userId: id, role: 'user', twoFactor: true });
     expect(await status(id)).toEqual({ enabled: true, recoveryCodesLeft: 9 });
 
     // Only while two-factor sign-in is on.

@@ -9,6 +9,8 @@ export const paths = {
   accounts: '/accounts',
   history: '/history',
   profile: '/profile',
+  /** The profile's security cards (two-factor sign-in first). */
+  profileSecurity: '/profile#security',
   subscription: '/subscription',
   checkout: '/subscription/checkout',
   admin: '/admin',

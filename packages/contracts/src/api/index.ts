@@ -20,6 +20,7 @@ export * from './subscription.ts';
 export * from './support.ts';
 export * from './audit.ts';
 export * from './audit-admin-reads.ts';
+export * from './admin-access.ts';
 export * from './health.ts';
 export * from './personal-data.ts';
 export * from './routes.ts';

@@ -45,6 +45,8 @@ export interface HttpAppOptions {
   trustProxy?: TrustProxy;
   /** Records every answered request (Metrics.requestMetrics: one histogram observation). */
   requestMetrics?: RequestMetrics;
+  /** Admin access needs a session signed in with two-factor sign-in (production); false by default (auth.ts). */
+  adminsNeedTwoFactor?: boolean;
 }
 
 /**
@@ -113,6 +115,7 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
   });
 
   app.decorateRequest('caller', null);
+  app.decorate('adminsNeedTwoFactor', opts.adminsNeedTwoFactor ?? false);
   if (opts.auth) {
     const auth = opts.auth;
     app.addHook('onRequest', async (request) => {

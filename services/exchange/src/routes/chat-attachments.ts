@@ -10,7 +10,7 @@ import { AppError, changed, notFound, requireUser, serve, type ServiceContext } 
 import { addToChat, assertChatOpen, chatView } from '../domain/chat.ts';
 import { attachmentType, ChatAttachment, openAttachment, storeAttachment, type ChatFiles } from '../domain/chat-attachments.ts';
 import { recordChatRead } from '../domain/admin-reads.ts';
-import { visibleMatch } from './deps.ts';
+import { readerOf, visibleMatch } from './deps.ts';
 
 const routes = Routes.exchange;
 export const ATTACHMENT_NOT_FOUND = 'Attachment not found';
@@ -40,7 +40,7 @@ export function chatAttachmentRoutes({ ctx, now, files }: ChatAttachmentDeps) {
 
     serve(app, routes.postChatAttachment, async (request) => {
       const caller = requireUser(request);
-      const match = await visibleMatch(request.em, request.params.id, caller, false);
+      const match = await visibleMatch(request, request.params.id, false);
       const at = now();
       assertChatOpen(match, at);
       const type = await attachmentType(request.upload.bytes);
@@ -57,8 +57,7 @@ export function chatAttachmentRoutes({ ctx, now, files }: ChatAttachmentDeps) {
     });
 
     serve(app, routes.chatAttachment, async (request, reply) => {
-      const caller = requireUser(request);
-      const match = await visibleMatch(request.em, request.params.id, caller, true);
+      const match = await visibleMatch(request, request.params.id, true);
       const attachment = await request.em.findOne(ChatAttachment, { id: request.params.attachmentId, matchId: match.id });
       if (!attachment) throw notFound(ATTACHMENT_NOT_FOUND);
       const bytes = await openAttachment(files, attachment);
@@ -66,7 +65,7 @@ export function chatAttachmentRoutes({ ctx, now, files }: ChatAttachmentDeps) {
         request.log.error({ attachmentId: attachment.id }, 'a chat attachment\'s bytes are missing from the storage');
         throw notFound(ATTACHMENT_NOT_FOUND);
       }
-      await recordChatRead(ctx, match, { userId: caller.userId, admin: caller.role === 'admin' }, { what: 'attachment', attachmentId: attachment.id }, now());
+      await recordChatRead(ctx, match, readerOf(request), { what: 'attachment', attachmentId: attachment.id }, now());
       return reply
         .type(attachment.contentType)
         .header('content-disposition', contentDisposition(attachment.contentType, attachment.fileName))

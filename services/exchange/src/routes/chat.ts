@@ -10,7 +10,7 @@ import { lockTrade, markPaid } from '../domain/trade.ts';
 import { assertNotDisputed } from '../domain/disputes.ts';
 import { matchView } from '../domain/views.ts';
 import { recordChatRead } from '../domain/admin-reads.ts';
-import { visibleMatch } from './deps.ts';
+import { readerOf, visibleMatch } from './deps.ts';
 
 const routes = Routes.exchange;
 
@@ -23,9 +23,8 @@ export interface ChatDeps {
 export function chatRoutes({ ctx, now }: ChatDeps) {
   return async (app: FastifyInstance): Promise<void> => {
     serve(app, routes.chatMessages, async (request, reply) => {
-      const caller = requireUser(request);
-      const match = await visibleMatch(request.em, request.params.id, caller, true);
-      await recordChatRead(ctx, match, { userId: caller.userId, admin: caller.role === 'admin' }, { what: 'chat' }, now());
+      const match = await visibleMatch(request, request.params.id, true);
+      await recordChatRead(ctx, match, readerOf(request), { what: 'chat' }, now());
       const { limit, offset, after } = request.query;
       const [messages, total] = await request.em.findAndCount(ChatMessage,
         { matchId: match.id, ...(after === undefined ? {} : { id: { $gt: after } }) }, { orderBy: { id: 'asc' }, limit, offset });
@@ -35,7 +34,7 @@ export function chatRoutes({ ctx, now }: ChatDeps) {
 
     serve(app, routes.postChatMessage, async (request) => {
       const caller = requireUser(request);
-      const match = await visibleMatch(request.em, request.params.id, caller, false);
+      const match = await visibleMatch(request, request.params.id, false);
       const at = now();
       assertChatOpen(match, at);
       // Two posts at once are both kept, in the order of their ids (the order the chat shows).
@@ -49,7 +48,7 @@ export function chatRoutes({ ctx, now }: ChatDeps) {
      */
     serve(app, routes.markPaid, async (request) => {
       const caller = requireUser(request);
-      const match = await visibleMatch(request.em, request.params.id, caller, false);
+      const match = await visibleMatch(request, request.params.id, false);
       const at = now();
       const marked = await ctx.change(async (tx) => {
         const trade = await lockTrade(tx, match);

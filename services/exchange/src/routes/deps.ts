@@ -1,5 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { notFound, type ServiceContext } from '@puente/platform';
+import type { FastifyRequest } from 'fastify';
+import { actsAsAdmin, notFound, requireUser, type ServiceContext } from '@puente/platform';
 import { ExchangeMatch } from '../domain/exchange-match.ts';
 
 /** What the exchange routes share: the service, and the clock (tests move it to cross days, months and timers). */
@@ -14,13 +14,17 @@ export const NEEDS_BOTH_ACCOUNTS = 'You need both GBP and CLP accounts to create
 export { REQUEST_NOT_FOUND } from '../domain/who-may-take.ts';
 export const MATCH_NOT_FOUND = 'Exchange match not found';
 
+/** Who reads a match: the signed-in user, and whether they act as an admin (in production, signed in with two-factor). */
+export const readerOf = (request: FastifyRequest) => ({ userId: requireUser(request).userId, admin: actsAsAdmin(request) });
+
 /**
- * The match if the caller is a party (or, to read it, an admin); the same 404 as the match routes otherwise, so an
- * outsider learns nothing of a match's existence. The chat, its attachments and the dispute routes use it.
+ * The match if the caller is a party (or, to read it, an admin with admin access); the same 404 as the match routes
+ * otherwise, so an outsider learns nothing of a match's existence. The chat, its attachments and the dispute routes use it.
  */
-export async function visibleMatch(em: EntityManager, id: number, caller: { userId: number; role: string }, toRead: boolean) {
-  const match = await em.findOne(ExchangeMatch, { id });
+export async function visibleMatch(request: FastifyRequest, id: number, toRead: boolean) {
+  const caller = readerOf(request);
+  const match = await request.em.findOne(ExchangeMatch, { id });
   const party = !!match && (match.requesterId === caller.userId || match.matcherId === caller.userId);
-  if (!match || (!party && !(toRead && caller.role === 'admin'))) throw notFound(MATCH_NOT_FOUND);
+  if (!match || (!party && !(toRead && caller.admin))) throw notFound(MATCH_NOT_FOUND);
   return match;
 }

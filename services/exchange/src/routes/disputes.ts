@@ -22,13 +22,13 @@ export function disputeRoutes({ ctx, now }: RouteDeps) {
   return async (app: FastifyInstance): Promise<void> => {
     serve(app, routes.openDispute, async (request) => {
       const caller = requireUser(request);
-      const match = await visibleMatch(request.em, request.params.id, caller, false);
+      const match = await visibleMatch(request, request.params.id, false);
       const dispute = await ctx.change((tx) => openDisputeOn(tx, match, caller.userId, request.body, now()));
       return disputeView(dispute);
     });
 
     serve(app, routes.matchDispute, async (request) => {
-      const match = await visibleMatch(request.em, request.params.id, requireUser(request), true);
+      const match = await visibleMatch(request, request.params.id, true);
       const dispute = await request.em.findOne(Dispute, { matchId: match.id });
       if (!dispute) throw notFound(DISPUTE_NOT_FOUND);
       return disputeView(dispute);

@@ -101,11 +101,13 @@ export async function twoFactorRoutes(app: FastifyInstance, deps: RouteDeps): Pr
       });
     if (!result.ok) throw refused(result, true);
     reply.header('cache-control', 'no-store');
+    // Admin access needs it in production: a new session, signed in with the second factor, takes effect at once.
+    reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction({ action: 'grant', userId: user.id, role: user.role, twoFactor: true }));
     return { recoveryCodes };
   });
 
   /** { currentPassword, code or recovery code } → 200; 403 no password; 401 a wrong password or code; 409 not on; 429 too many. */
-  serve(app, routes.twoFactorDisable, async (request) => {
+  serve(app, routes.twoFactorDisable, async (request, reply) => {
     const user = await caller(request);
     const result = await withCode(user.id, request.body.code, await passwordOk(request, user, request.body, false), { enabled: true, recovery: true },
       async (tx, tf, now) => {
@@ -114,6 +116,8 @@ export async function twoFactorRoutes(app: FastifyInstance, deps: RouteDeps): Pr
         return [];
       });
     if (!result.ok) throw refused(result);
+    // No session may keep a second factor the account no longer has: this one goes on without, the others end.
+    reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction({ action: 'grant', userId: user.id, role: user.role, endOthers: true }));
     return { message: TM.turnedOff };
   });
 
@@ -159,7 +163,7 @@ export async function twoFactorRoutes(app: FastifyInstance, deps: RouteDeps): Pr
       throw err;
     });
     if (!result.ok) throw new AppError(401, result.refusal, refusalMessage[result.refusal as CodeRefusal]);
-    reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction({ action: 'grant', userId: user.id, role: user.role }));
+    reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction({ action: 'grant', userId: user.id, role: user.role, twoFactor: true }));
     return { message: 'Login successful' };
   }, {
     onError: recordFailure(ctx, (request, err) => {

@@ -1,21 +1,23 @@
 /** Public profiles, the user directory, and users asking to be verified. */
 import type { FastifyInstance } from 'fastify';
 import { Routes, type VerificationRequestResponse } from '@puente/contracts';
-import { notFound, requireUser, serve, unauthorized, type Caller } from '@puente/platform';
+import { actsAsAdmin, notFound, requireUser, serve, unauthorized } from '@puente/platform';
 import { NOT_DELETED, User } from '../domain/user.ts';
 import { VerificationFlag, VerificationRequest } from '../domain/verification-request.ts';
 import { adminUserView, publicUserView } from '../domain/views.ts';
 import type { RouteDeps } from './deps.ts';
 
-const isAdmin = (caller: Caller | null): boolean => caller?.kind === 'user' && caller.role === 'admin';
 const routes = Routes.identity;
 
 export async function userRoutes(app: FastifyInstance, _deps: RouteDeps): Promise<void> {
-  /** A user's profile (anyone): the public profile, or the admin view for an admin; 404 unknown or deleted; 400 bad id. */
+  /**
+   * A user's profile (anyone): the public profile, or the admin view for an admin with admin access (in production,
+   * signed in with two-factor sign-in); 404 unknown or deleted; 400 bad id.
+   */
   serve(app, routes.user, async (request) => {
     const user = await request.em.findOne(User, { id: request.params.id, ...NOT_DELETED });
     if (!user) throw notFound('User not found');
-    return isAdmin(request.caller) ? adminUserView(user) : publicUserView(user);
+    return actsAsAdmin(request) ? adminUserView(user) : publicUserView(user);
   });
 
   /**
@@ -27,7 +29,7 @@ export async function userRoutes(app: FastifyInstance, _deps: RouteDeps): Promis
     const { limit, offset } = request.query;
     const [users, total] = await request.em.findAndCount(User, NOT_DELETED, { orderBy: { id: 'asc' }, limit, offset });
     reply.header('x-total-count', String(total));
-    const view = isAdmin(request.caller) ? adminUserView : publicUserView;
+    const view = actsAsAdmin(request) ? adminUserView : publicUserView;
     return users.map(view);
   });
 

@@ -47,7 +47,7 @@ describe('the admin page loads its charts lazily', () => {
     adminApi();
     renderApp('/admin');
     await screen.findByRole('heading', { name: 'Admin Monitoring' });
-    const loading = screen.getByRole('region', { name: 'Activity' });
+    const loading = await screen.findByRole('region', { name: 'Activity' }); // once the admin API answered (AdminAccess)
     expect(loading.getAttribute('aria-busy')).toBe('true');
     expect(within(loading).getByRole('progressbar', { name: 'Loading' })).toBeTruthy();
     expect(await screen.findByText('No verification requests are waiting for review.')).toBeTruthy();

@@ -7,6 +7,7 @@ import { AdminMonitoring, AdminsOnly } from '../../features/admin/components/adm
 import { VerificationReview } from '../../features/admin/components/verification-review.tsx';
 import { SupportQueue } from '../../features/admin/components/support-queue.tsx';
 import { AdminChatReads } from '../../features/admin/components/admin-chat-reads.tsx';
+import { AdminAccess } from '../../features/admin/components/admin-access.tsx';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -18,9 +19,10 @@ const AdminActivity = lazy(() => import('../../features/admin/components/admin-a
 const DisputeQueue = lazy(() => import('../../features/admin/components/dispute-queue.tsx').then((m) => ({ default: m.DisputeQueue })));
 
 /**
- * Routed for any signed-in user (spec section 6); only an admin's page calls the admin API: the monitoring of the
- * spec, then (beyond it) the charts over a period, the disputes, the verification requests to review, the support
- * queue and the record of admins' reads of chats outside a dispute.
+ * Routed for any signed-in user (spec section 6); only an admin's page calls the admin API, and shows its sections
+ * once it answers (AdminAccess: in production an admin needs two-factor sign-in): the monitoring of the spec, then
+ * (beyond it) the charts over a period, the disputes, the verification requests to review, the support queue and the
+ * record of admins' reads of chats outside a dispute.
  */
 export function AdminRoute() {
   const { t } = useTranslation('pages');
@@ -28,7 +30,7 @@ export function AdminRoute() {
   return (
     <Page title={t('admin.title')} subtitle={user.role === 'admin' ? t('admin.subtitle') : undefined}>
       {user.role === 'admin' ? (
-        <>
+        <AdminAccess>
           <AdminMonitoring />
           <Suspense fallback={<ChartsLoading />}>
             <AdminActivity />
@@ -39,7 +41,7 @@ export function AdminRoute() {
           <VerificationReview />
           <SupportQueue />
           <AdminChatReads />
-        </>
+        </AdminAccess>
       ) : <AdminsOnly />}
     </Page>
   );

@@ -2,6 +2,8 @@
 export default {
   adminsOnly: 'This page is for admins only.',
   adminsOnlyText: "Sign-up and login monitoring is shown to Puente's administrators.",
+  /** An admin whose session lacks two-factor sign-in where the admin pages need it (production). */
+  twoFactorRequired: { title: 'Two-factor sign-in needed', link: 'Security settings', checking: 'Checking your admin access' },
   tabs: {
     label: 'Monitoring',
     'signup-failures': 'Signup Failures',

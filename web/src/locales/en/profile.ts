@@ -7,6 +7,8 @@ export default {
   verification: 'Verification',
   editName: 'Edit Name',
   statistics: 'Statistics',
+  /** The heading over two-factor sign-in, the signed-in devices and the login history (where the admin pages send an admin without two-factor). */
+  security: 'Security',
   stats: { trustRating: 'Trust rating', totalRatings: 'Total ratings', transactions: 'Completed transactions', referrals: 'Referrals made' },
   tabs: { label: 'Profile', ratings: 'Ratings', referrals: 'Referrals' },
   ratings: {

@@ -2,6 +2,7 @@
 export default {
   adminsOnly: 'Esta página es solo para administradores.',
   adminsOnlyText: 'El monitoreo de registros e inicios de sesión se muestra a los administradores de Puente.',
+  twoFactorRequired: { title: 'Se necesita la verificación en dos pasos', link: 'Ajustes de seguridad', checking: 'Comprobando tu acceso de administrador' },
   tabs: {
     label: 'Monitoreo',
     'signup-failures': 'Registros fallidos',

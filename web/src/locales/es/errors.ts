@@ -26,6 +26,7 @@ export default {
   reauthentication_required: 'Confirma que eres tú: ingresa tu contraseña actual, el código de tu app o vuelve a iniciar sesión con Google.',
   trade_in_progress: 'Tienes un cambio en curso: complétalo o anula su match pendiente primero.',
   totp_required: 'Ingresa el código de tu app de autenticación.',
+  two_factor_required: 'Las páginas de administración necesitan la verificación en dos pasos en tu cuenta. Actívala en Perfil → Seguridad → Verificación en dos pasos y vuelve a abrir esta página.',
   invalid_totp_code: 'Ese código no es correcto. Ingresa el código que muestra tu app ahora.',
   totp_code_reused: 'Ese código ya se usó. Espera el siguiente código de tu app.',
   challenge_expired: 'Pasó demasiado tiempo. Inicia sesión de nuevo.',

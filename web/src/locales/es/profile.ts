@@ -7,6 +7,7 @@ export default {
   verification: 'Verificación',
   editName: 'Editar nombre',
   statistics: 'Estadísticas',
+  security: 'Seguridad',
   stats: { trustRating: 'Calificación de confianza', totalRatings: 'Calificaciones totales', transactions: 'Transacciones completadas', referrals: 'Referidos' },
   tabs: { label: 'Perfil', ratings: 'Calificaciones', referrals: 'Referidos' },
   ratings: {

@@ -36,6 +36,14 @@ describe('the profile', () => {
     await waitFor(() => expect((screen.getByRole('switch', { name: 'Email me about unread notifications' }) as HTMLInputElement).checked).toBe(true));
   });
 
+  it('groups two-factor sign-in, the signed-in devices and the login history under Security, where /profile#security leads', async () => {
+    profileApi();
+    renderWithRoutes(<ProfileView user={user} />, { path: '/profile#security', pattern: '/profile' });
+    const security = screen.getByRole('region', { name: 'Security' });
+    expect(security.id).toBe('security');
+    expect(within(security).getByRole('heading', { name: 'Two-factor sign-in' })).toBeTruthy();
+  });
+
   it('lists referrals 20 a page, newest first, and counts them all in the stat', async () => {
     const referred = Array.from({ length: 23 }, (_, i) => ({
       id: 23 - i, referredId: 100 + i, createdAt: '2026-02-01T00:00:00.000Z', firstName: `Friend${i + 1}`, lastName: 'Soto',

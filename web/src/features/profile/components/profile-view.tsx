@@ -1,11 +1,12 @@
 /**
  * The profile (spec section 2): avatar, name, trust badge, member since; Invite Friends and Manage Accounts; the
  * stats (trust rating, total ratings, completed transactions, referrals made); tabs Ratings and Referrals; the
- * verification dialog; the email digest switch, the signed-in devices and 'Your data' (beyond the spec). `actions`
+ * verification dialog; the email digest switch, the security cards (two-factor sign-in, signed-in devices, login
+ * history: /profile#security) and 'Your data' (beyond the spec). `actions`
  * takes what other features add (the route passes 'Change Password').
  */
-import { useState, type ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Link as RouterLink, useLocation } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -48,6 +49,10 @@ export function ProfileView({ user, actions }: { user: CurrentUser; actions?: Re
   const [tab, setTab] = useState<'ratings' | 'referrals'>('ratings');
   const [referralPage, setReferralPage] = useState(1);
   const referrals = useReferrals({ limit: REFERRALS_PER_PAGE, offset: (referralPage - 1) * REFERRALS_PER_PAGE });
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (hash === '#security') document.getElementById('security')?.scrollIntoView?.();
+  }, [hash]);
 
   return (
     <Box>
@@ -101,9 +106,13 @@ export function ProfileView({ user, actions }: { user: CurrentUser; actions?: Re
         </Box>
       </Card>
 
-      <TwoFactorCard />
-      <SignedInDevices />
-      <LoginHistoryCard />
+      {/* /profile#security: where the admin pages send an admin to turn two-factor sign-in on. */}
+      <Box id="security" component="section" aria-labelledby="security-title" sx={{ mt: 4, scrollMarginTop: 80 }}>
+        <Typography id="security-title" variant="h5" component="h2">{t('security')}</Typography>
+        <TwoFactorCard />
+        <SignedInDevices />
+        <LoginHistoryCard />
+      </Box>
       <YourData />
 
       <InviteDialog open={open === 'invite'} onClose={() => setOpen(null)} />
