@@ -132,6 +132,9 @@ const rows: Record<string, Row> = {
   'POST /api/auth/login/two-factor': { call: () => ({ body: {} }), expect: anyone([400]) },
   'GET /api/auth/google': { call: () => ({}), expect: anyone([302, 303]) },
   'GET /api/auth/google/callback': { call: () => ({}), expect: anyone([302, 303]) },
+  // Linking Google to an existing account: nothing waits without the browser's cookie from a Google sign-in.
+  'GET /api/auth/google/link': { call: () => ({}), expect: anyone([401]) },
+  'POST /api/auth/google/link': { call: () => ({ body: {} }), expect: anyone([400]) },
   'GET /api/login': { call: () => ({}), expect: anyone([302, 303]) },
   'POST /api/signup/request': { call: () => ({ body: {} }), expect: anyone([400]) },
   'POST /api/signup/verify': { call: () => ({ body: {} }), expect: anyone([400]) },
@@ -151,6 +154,8 @@ const rows: Record<string, Row> = {
   'POST /api/auth/two-factor/recovery-codes': { call: () => ({ body: {} }), expect: signedIn([400]) },
   // How the caller signs in, and the proof their account gives.
   'GET /api/auth/sign-in-methods': { call: () => ({}), expect: signedIn(OK) },
+  // Nobody here has a Google account linked: there is none to remove.
+  'DELETE /api/auth/sign-in-methods/google': { call: () => ({}), expect: signedIn([404]) },
   'GET /api/users/me/login-history': { call: () => ({}), expect: signedIn(OK) },
   'POST /api/users/verification/{type}': { call: () => ({ params: { type: 'phone' }, body: {} }), expect: signedIn([200, 201, 409]) },
   'GET /api/referral/code': { call: () => ({}), expect: signedIn(OK) },

@@ -93,6 +93,20 @@ function suite(store: () => Promise<{ redisUrl?: string; stop(): Promise<void> }
     expect(sessionCookieOf(elsewhere)).toBeTruthy();
   });
 
+  it('counts the wrong passwords given to link a Google account as failed logins from their IP', async () => {
+    const link = (password: string, ip: string) => gateway.inject({
+      method: 'POST', url: '/api/auth/google/link', remoteAddress: ip,
+      headers: { origin: OWN_ORIGIN, 'content-type': 'application/json' }, payload: { password },
+    });
+    const answers = await Promise.all(Array.from({ length: 22 }, (_, i) => link(`guess-${i}`, '203.0.113.60')));
+    expect(answers.filter((a) => a.statusCode === 401)).toHaveLength(20);
+    expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(2);
+    expect((await link(PASSWORD, '203.0.113.60')).statusCode).toBe(429);
+    const elsewhere = await link(PASSWORD, '203.0.113.61');
+    expect(elsewhere.statusCode).toBe(200);
+    expect(sessionCookieOf(elsewhere)).toBeTruthy();
+  });
+
   it('limits password-reset requests per email and per IP, whatever the answer', async () => {
     const forgot = (email: string, ip: string) => gateway.inject({
       method: 'POST', url: '/api/auth/forgot-password', remoteAddress: ip,

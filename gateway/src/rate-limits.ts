@@ -7,8 +7,8 @@
  *   identity answers, a success gives the points back (and clears the account-and-IP counter); a 401/403 keeps them;
  *   anything else (validation, a fault) gives them back. The account-and-IP limit is the tight one, so a guesser
  *   elsewhere cannot lock the owner out; the looser account-wide limit stops spraying from many IPs. The second
- *   step of a two-factor login takes a point per IP the same way (its body names no account: identity limits
- *   wrong codes per account itself);
+ *   step of a two-factor login, and linking a Google account with the account's password, take a point per IP the
+ *   same way (their bodies name no account: identity limits wrong passwords and codes per account itself);
  * - sign-ups, referral checks and password-reset requests: every call counts (per IP; resets also per email);
  * - a signed-in user's chat messages, attachments (also per match), disputes and support requests: every call counts,
  *   but one that a fault ended (5xx) gives its point back (USER_QUOTAS).
@@ -174,6 +174,8 @@ interface Step { limiter: RateLimiterAbstract; key: string; message: string; wha
 const LOGIN = 'POST /api/auth/login';
 /** The login's second step (a two-factor code): identity limits wrong codes per account; here, per IP. */
 const LOGIN_SECOND_STEP = 'POST /api/auth/login/two-factor';
+/** Linking a Google account to an existing account with its password: a login too (identity counts it per account). */
+const GOOGLE_LINK = 'POST /api/auth/google/link';
 const SIGNUP = 'POST /api/signup/request';
 const FORGOT_PASSWORD = 'POST /api/auth/forgot-password';
 const REFERRAL_PREFIX = '/api/auth/verify-referral/';
@@ -242,7 +244,7 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
   return {
     appliesTo(route) {
       const call = `${route.method} ${route.path}`;
-      return call === LOGIN || call === LOGIN_SECOND_STEP || call === SIGNUP || call === FORGOT_PASSWORD || PASSWORD_CHECKS.has(call)
+      return call === LOGIN || call === LOGIN_SECOND_STEP || call === GOOGLE_LINK || call === SIGNUP || call === FORGOT_PASSWORD || PASSWORD_CHECKS.has(call)
         || (route.method === 'GET' && route.path.startsWith(REFERRAL_PREFIX)) || USER_QUOTAS.has(callOf(route));
     },
 
@@ -270,8 +272,8 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
           throw err;
         }
         held.set(request, steps);
-      } else if (call === LOGIN_SECOND_STEP) {
-        // A wrong code is a failed login from this IP: it counts with the wrong passwords, and is settled like them.
+      } else if (call === LOGIN_SECOND_STEP || call === GOOGLE_LINK) {
+        // A wrong code (or a link's wrong password) is a failed login from this IP: it counts with the wrong passwords, and is settled like them.
         const steps: Step[] = [{ limiter: limiter.loginFailuresPerIp, key: ip, message: LOGIN_MESSAGE, what: SIGNING_IN }];
         try {
           await consume(steps);

@@ -40,7 +40,8 @@ export interface FakeUpstream {
 }
 
 /**
- * identity: POST /auth/login grants a session (401 for a wrong password, 403 for the unverified account);
+ * identity: POST /auth/login grants a session (401 for a wrong password, 403 for the unverified account), and so does
+ * POST /auth/google/link (401 for a password other than PASSWORD);
  * POST /auth/change-password ends the caller's other sessions (401 for a currentPassword other than PASSWORD); POST /auth/reset-password ends all of the caller's
  * sessions; POST /auth/forgot-password sends an action signed with a key that is not identity's;
  * GET /auth/user answers the caller or 401; GET /login redirects to the app's /login.
@@ -69,6 +70,11 @@ export async function startFakeService(name: ServiceName = 'identity'): Promise<
     const { code } = JSON.parse(String(request.body)) as { code: string };
     if (code !== TWO_FACTOR_CODE) return reply.status(401).send({ message: 'That code is not right.', code: 'invalid_totp_code' });
     return reply.headers(await act({ action: 'grant', userId: 1, role: 'user' })).send({ message: 'Login successful' });
+  });
+  app.post('/auth/google/link', async (request, reply) => {
+    const { password } = JSON.parse(String(request.body || '{}')) as { password?: string };
+    if (password !== undefined && password !== PASSWORD) return reply.status(401).send({ message: 'Password is incorrect', code: 'wrong_password' });
+    return reply.headers(await act({ action: 'grant', userId: 1, role: 'user' })).send({ message: 'Linked' });
   });
   app.post('/auth/change-password', async (request, reply) => {
     const caller = requireUser(request);

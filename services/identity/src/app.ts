@@ -33,11 +33,13 @@ import { internalRoutes } from './routes/internal.ts';
 import { personalDataRoutes } from './routes/personal-data.ts';
 import { twoFactorRoutes } from './routes/two-factor.ts';
 import { signInMethodRoutes } from './routes/sign-in-methods.ts';
+import { googleLinkRoutes } from './routes/google-link.ts';
 import { consumers } from './events/consumers.ts';
 import { PURGE_EXPIRED_TOKENS, purgeExpiredTokens } from './jobs/purge-expired-tokens.ts';
 import { sendPasswordReset } from './jobs/send-password-reset.ts';
 import { sendNewDeviceAlert } from './jobs/send-new-device-alert.ts';
 import { sendTwoFactorNotice } from './jobs/send-two-factor-notice.ts';
+import { sendGoogleLinkedNotice } from './jobs/send-google-linked-notice.ts';
 import { FORGET_OLD_DEVICES, forgetOldDevicesJob } from './jobs/forget-old-devices.ts';
 
 const optional = <S extends z.ZodType>(schema: S) => blankAsUnset(schema.optional());
@@ -135,7 +137,8 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
     consumers,
     jobs: [
       purgeExpiredTokens, sendPasswordReset({ deliverToken, publicUrl: config.publicUrl }),
-      sendNewDeviceAlert({ deliver: deliverNotice }), sendTwoFactorNotice({ deliver: deliverNotice }), forgetOldDevicesJob,
+      sendNewDeviceAlert({ deliver: deliverNotice }), sendTwoFactorNotice({ deliver: deliverNotice }),
+      sendGoogleLinkedNotice({ deliver: deliverNotice }), forgetOldDevicesJob,
     ],
     schedules: [
       { job: PURGE_EXPIRED_TOKENS, everyMs: HOURLY_MS, schedulerId: PURGE_EXPIRED_TOKENS },
@@ -149,6 +152,7 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
       await app.register(authRoutes, deps);
       await app.register(passwordRoutes, deps);
       await app.register(googleRoutes, deps);
+      await app.register(googleLinkRoutes, deps);
       await app.register(userRoutes, deps);
       await app.register(adminRoutes, deps);
       await app.register(internalRoutes, deps);

@@ -69,22 +69,37 @@ describeWithInfra(['postgres'], 'sign-in with Google (against a local OpenID pro
     expect(String(start.headers['set-cookie'])).not.toContain(url.searchParams.get('state'));
   });
 
-  it('signs in an existing user found by verified email, then by the linked account, and goes to /dashboard', async () => {
+  it('links nothing by email alone: the pending link goes in a sealed cookie and the browser to /link-google, with no session', async () => {
     const ana = { ...person('ana'), email: 'ana@gmail.test' };
     const id = await registered(svc, ana);
     const events = await eventsDuring(svc, async () => {
       const { callback } = await roundTrip({ sub: 'google-ana', email: 'Ana@Gmail.test', email_verified: true, given_name: 'Ana' });
+      expect(callback.headers.location).toBe('/link-google');
+      expect(callback.headers['x-session-action']).toBeUndefined();
+      const link = callback.cookies.find((c) => c.name === 'puente_google_link')!;
+      expect(link).toMatchObject({ path: '/api/auth/google', httpOnly: true, sameSite: 'Strict', maxAge: 600 });
+      // Sealed: neither the Google account nor the user can be read in it.
+      expect(link.value).not.toContain('google-ana');
+    }, 'identity.login.attempted');
+    expect(events).toEqual([]); // /link-google records the attempt, whichever way it ends (google-link.test.ts)
+    expect((await svc.ctx.orm.em.fork().findOneOrFail(User, { id })).googleSubject).toBeNull();
+  });
+
+  it('signs in a user by their linked Google account, even once its email changed, and goes to /dashboard', async () => {
+    const abe = { ...person('abe'), email: 'abe@gmail.test' };
+    const id = await registered(svc, abe);
+    await svc.ctx.orm.em.fork().nativeUpdate(User, { id }, { googleSubject: 'google-abe' });
+    const events = await eventsDuring(svc, async () => {
+      const { callback } = await roundTrip({ sub: 'google-abe', email: 'Abe@Gmail.test', email_verified: true, given_name: 'Abe' });
       expect(callback.headers.location).toBe('/dashboard');
-      expect(await grantOf(callback)).toEqual({ action: 'grant', userId: id, role: 'user' });
+      expect(await grantOf(callback)).toMatchObject({ action: 'grant', userId: id, role: 'user' });
       expect(String(callback.headers['set-cookie'])).toMatch(/^puente_oauth=; Max-Age=0;.*Path=\/api\/auth\/google/);
     }, 'identity.login.attempted');
     expect(events.map((e) => e.payload)).toEqual([{
-      email: 'ana@gmail.test', method: 'google', status: 'success', failureReason: null, ipAddress: '203.0.113.9', userAgent: 'Mozilla/5.0 (Vitest)', inputAltered: false,
+      email: 'abe@gmail.test', method: 'google', status: 'success', failureReason: null, ipAddress: '203.0.113.9', userAgent: 'Mozilla/5.0 (Vitest)', inputAltered: false,
       userId: id,
     }]);
-    expect((await svc.ctx.orm.em.fork().findOneOrFail(User, { id })).googleSubject).toBe('google-ana');
-    // Once linked, the Google account signs in even if its email changed.
-    const { callback } = await roundTrip({ sub: 'google-ana', email: 'ana.new@gmail.test', email_verified: true });
+    const { callback } = await roundTrip({ sub: 'google-abe', email: 'abe.new@gmail.test', email_verified: true });
     expect(await grantOf(callback)).toMatchObject({ userId: id });
     expect(idp.tokenRequests.refused).toBe(0);
   });
@@ -92,6 +107,7 @@ describeWithInfra(['postgres'], 'sign-in with Google (against a local OpenID pro
   it('sends a user with two-factor sign-in on to the login page\'s code step, with no session until the code', async () => {
     const eva = { ...person('eva'), email: 'eva@gmail.test' };
     const id = await registered(svc, eva);
+    await svc.ctx.orm.em.fork().nativeUpdate(User, { id }, { googleSubject: 'google-eva' });
     const headers = await svc.as({ kind: 'user', userId: id, role: 'user', sessionId: 's' });
     const { secret } = TwoFactorSetup.parse((await svc.app.inject({ method: 'POST', url: '/auth/two-factor/setup', headers })).json());
     const on = await svc.app.inject({ method: 'POST', url: '/auth/two-factor/enable', headers, payload: { currentPassword: eva.password, code: totpCode(secret) } });

@@ -1,7 +1,7 @@
 /**
  * The routes of spec section 2, both tables: what a visitor sees on each path and what a signed-in user sees.
  * Private pages show the landing page to visitors; /login and /register/{code} show the dashboard to signed-in
- * users. Also the pages behind identity's additions (verify-email, forgot/reset password) and /terms.
+ * users. Also the pages behind identity's additions (verify-email, forgot/reset password, linking Google) and /terms.
  */
 import type { ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
@@ -18,6 +18,7 @@ import { ErrorRoute } from './routes/error.tsx';
 import { HistoryRoute } from './routes/history.tsx';
 import { ForgotPasswordRoute } from './routes/forgot-password.tsx';
 import { LandingRoute } from './routes/landing.tsx';
+import { LinkGoogleRoute } from './routes/link-google.tsx';
 import { LoginRoute } from './routes/login.tsx';
 import { LogoutRoute } from './routes/logout.tsx';
 import { NotFoundRoute } from './routes/not-found.tsx';
@@ -60,6 +61,7 @@ export const routes: RouteObject[] = [
       { path: paths.verifyEmail, element: <VerifyEmailRoute /> },
       { path: paths.forgotPassword, element: <ForgotPasswordRoute /> },
       { path: paths.resetPassword, element: <ResetPasswordRoute /> },
+      { path: paths.linkGoogle, element: <ByAuth visitor={<LinkGoogleRoute />} signedIn={dashboard} /> },
       { path: '*', element: <NotFoundRoute /> },
     ],
   },

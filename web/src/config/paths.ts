@@ -20,5 +20,7 @@ export const paths = {
   terms: '/terms',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
+  /** Where a Google sign-in waits to be linked to an existing account (its password asked once). */
+  linkGoogle: '/link-google',
   verifyEmail: '/verify-email',
 } as const;

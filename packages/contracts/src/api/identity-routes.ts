@@ -12,7 +12,7 @@ import {
 } from './identity.ts';
 import { AccountDeletionRequest } from './identity-personal-data.ts';
 import { ChangePasswordRequest, SignInMethods } from './identity-reauthentication.ts';
-import { GoogleLoginQuery } from './identity-google.ts';
+import { GoogleLinkRequest, GoogleLoginQuery, PendingGoogleLink } from './identity-google.ts';
 import {
   TwoFactorConfirmRequest, TwoFactorEnabled, TwoFactorLoginRequest, TwoFactorRecoveryCodesRequest, TwoFactorSetup, TwoFactorStatus,
 } from './identity-two-factor.ts';
@@ -73,6 +73,11 @@ export const IdentityRoutes = routeGroup('identity', {
     summary: 'How the signed-in user signs in (password, linked Google account, two-factor) and which proof their account gives.',
     responses: { 200: SignInMethods },
   },
+  unlinkGoogle: {
+    method: 'DELETE', path: '/api/auth/sign-in-methods/google', access: 'user',
+    summary: 'Remove the linked Google account (409 for an account without a password: it could no longer sign in).',
+    responses: { 204: null },
+  },
   googleLogin: {
     method: 'GET', path: '/api/auth/google', access: 'visitor', query: GoogleLoginQuery, navigation: true,
     summary: 'Browser navigation: to Google sign-in (or to /login-failed when it is not configured); with reauthenticate, a signed-in user confirms an action.',
@@ -82,6 +87,16 @@ export const IdentityRoutes = routeGroup('identity', {
     method: 'GET', path: '/api/auth/google/callback', access: 'visitor', navigation: true,
     summary: 'Browser navigation back from Google: to /dashboard with a session, to /link-google to link an existing account, back to /profile after a confirmation, or to /login-failed.',
     responses: { 302: null },
+  },
+  pendingGoogleLink: {
+    method: 'GET', path: '/api/auth/google/link', access: 'visitor',
+    summary: 'The Google account waiting to be linked to an existing account (the browser\'s short-lived cookie): its email, and whether a code is asked (401 when none, or expired).',
+    responses: { 200: PendingGoogleLink },
+  },
+  linkGoogle: {
+    method: 'POST', path: '/api/auth/google/link', access: 'visitor', body: GoogleLinkRequest,
+    summary: 'Link the waiting Google account with the account\'s password (and a code, two-factor on); the gateway starts the session (401 wrong password or code, or expired).',
+    responses: { 200: Message },
   },
   headerLogin: {
     method: 'GET', path: '/api/login', access: 'visitor', navigation: true,

@@ -20,7 +20,12 @@ export interface IdentityEmailTexts {
   twoFactorOff(moment: DeviceMoment, publicUrl: string): Email;
   /** New recovery codes were made: the old ones no longer sign in. */
   recoveryCodesReplaced(moment: DeviceMoment, publicUrl: string): Email;
+  /** A Google account was linked: it now signs in. "I didn't do this" resets the password and removes the link. */
+  googleLinked(moment: DeviceMoment, publicUrl: string): Email;
 }
+
+/** Where "I didn't do this" of the Google link leads: a password reset that also removes the link. */
+export const unlinkGoogleLink = (url: string) => `${url}/forgot-password?unlinkGoogle=1`;
 
 const lines = (...parts: string[]) => `${parts.join('\n')}\n`;
 
@@ -91,6 +96,15 @@ const english: IdentityEmailTexts = {
       ...englishNotYou(url),
     ),
   }),
+  googleLinked: (moment, url) => ({
+    subject: 'A Google account was linked to your Puente account',
+    text: lines(
+      'A Google account was linked to your Puente account, with your password: from now on it signs you in with "Continue with Google".', '',
+      ...englishDetails(moment), '', `If this was you, there is nothing to do. You can remove the link on your profile (${url}/profile).`, '',
+      `If you didn't do this, reset your password now at ${unlinkGoogleLink(url)}: the new password also removes the Google`,
+      'account from your Puente account and signs every device out.',
+    ),
+  }),
 };
 
 function englishDetails({ at, device }: DeviceMoment): string[] {
@@ -156,6 +170,15 @@ const spanish: IdentityEmailTexts = {
       'Se crearon nuevos códigos de recuperación para la verificación en dos pasos de tu cuenta de Puente: los anteriores ya no sirven.', '',
       ...spanishDetails(moment), '', 'Si fuiste tú, guarda los nuevos códigos en un lugar seguro.', '',
       ...spanishNotYou(url),
+    ),
+  }),
+  googleLinked: (moment, url) => ({
+    subject: 'Se vinculó una cuenta de Google a tu cuenta de Puente',
+    text: lines(
+      'Se vinculó una cuenta de Google a tu cuenta de Puente, con tu contraseña: desde ahora te permite iniciar sesión con "Continuar con Google".', '',
+      ...spanishDetails(moment), '', `Si fuiste tú, no tienes que hacer nada. Puedes quitar el vínculo en tu perfil (${url}/profile).`, '',
+      `Si no fuiste tú, restablece tu contraseña ahora en ${unlinkGoogleLink(url)}: la nueva contraseña también quita la cuenta`,
+      'de Google de tu cuenta de Puente y cierra la sesión en todos los dispositivos.',
     ),
   }),
 };

@@ -9,7 +9,7 @@ import type { Mailer } from '@puente/platform';
 import { emailTexts, type DeviceMoment } from './email-texts.ts';
 
 export type TokenMailKind = 'verification' | 'password-reset';
-export type NoticeKind = 'new-device-login' | 'two-factor-on' | 'two-factor-off' | 'recovery-codes-replaced';
+export type NoticeKind = 'new-device-login' | 'two-factor-on' | 'two-factor-off' | 'recovery-codes-replaced' | 'google-linked';
 export type MailKind = TokenMailKind | NoticeKind;
 
 export interface TokenMail { kind: TokenMailKind; to: string; link: string; token: string; language: Language }
@@ -33,9 +33,9 @@ export function tokenDelivery(mailer: Mailer) {
 }
 
 /**
- * A security notice: a sign-in from a device not used for 90 days, or two-factor sign-in turned on or off. It says
- * when, which browser, which network, and what to do if it was not the user; nothing in it would let its reader in
- * (no token, no link that signs in).
+ * A security notice: a sign-in from a device not used for 90 days, two-factor sign-in turned on or off, or a Google
+ * account linked. It says when, which browser, which network, and what to do if it was not the user; nothing in it
+ * would let its reader in (no token, no link that signs in).
  */
 export interface NoticeMail extends DeviceMoment { kind: NoticeKind; to: string; language: Language }
 
@@ -43,7 +43,7 @@ export function noticeDelivery(mailer: Mailer, publicUrl: string) {
   return async function deliver(mail: NoticeMail): Promise<void> {
     const texts = emailTexts[mail.language];
     const write = { 'new-device-login': texts.newDevice, 'two-factor-on': texts.twoFactorOn, 'two-factor-off': texts.twoFactorOff,
-      'recovery-codes-replaced': texts.recoveryCodesReplaced,
+      'recovery-codes-replaced': texts.recoveryCodesReplaced, 'google-linked': texts.googleLinked,
     }[mail.kind];
     await mailer.send({ kind: mail.kind, to: mail.to, ...write(mail, publicUrl) });
   };

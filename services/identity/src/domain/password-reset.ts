@@ -13,6 +13,8 @@ export const PasswordResetSchema = defineEntity({
     /** SHA-256 of the token (hex). */
     tokenHash: p.string().unique(),
     expiresAt: p.datetime().index(),
+    /** Asked from the Google link's "I didn't do this": the reset also removes the linked Google account. */
+    unlinkGoogle: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

@@ -1,11 +1,13 @@
 /**
  * The changes of a user that other services hear of, each returning the events it caused: registration (a user just
- * stored, its id known), a profile edit, and a Google account linked at sign-in (announced by the login attempt, not
- * here). Callers write the events with ServiceContext.change. Erasure is personal-data.ts eraseUser.
+ * stored, its id known), a profile edit, and a Google account linked (announced by the login attempt, not here) or
+ * removed (nobody else keeps it). Callers write the events with ServiceContext.change. Erasure is personal-data.ts eraseUser.
  */
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventEnvelope, Language } from '@puente/contracts';
 import { makeEvent } from '@puente/platform';
 import type { User } from './user.ts';
+import { RecentGoogleSignIn } from './reauthentication.ts';
 
 export interface ProfileEdit { firstName?: string | undefined; lastName?: string | undefined; language?: Language | undefined }
 
@@ -31,10 +33,19 @@ export function editProfile(user: User, edit: ProfileEdit): EventEnvelope[] {
 }
 
 /**
- * A Google sign-in of an existing user: the Google account is linked if none was (the caller refuses one linked to
- * another), and the email counts as verified since Google vouches for it.
+ * A Google account linked to an existing user (with the account's password: routes/google-link.ts): linked if none
+ * was (the caller refuses one linked to another), and the email counts as verified since Google vouches for it.
  */
 export function linkGoogleAccount(user: User, subject: string, at = new Date()): void {
   if (!user.googleSubject) Object.assign(user, { googleSubject: subject, googleLinkedAt: at });
   user.emailVerified = true;
+}
+
+/**
+ * The linked Google account removed (from the profile, or by a reset asked for with `unlinkGoogle`): it no longer
+ * signs in, and this user's Google sign-ins made as proof no longer count.
+ */
+export async function unlinkGoogleAccount(tx: EntityManager, user: User): Promise<void> {
+  Object.assign(user, { googleSubject: null, googleLinkedAt: null });
+  await tx.nativeDelete(RecentGoogleSignIn, { userId: user.id });
 }

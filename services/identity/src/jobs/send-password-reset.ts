@@ -18,13 +18,13 @@ export const SEND_PASSWORD_RESET = 'send-password-reset';
 export function sendPasswordReset(opts: { deliverToken: (mail: TokenMail) => Promise<void>; publicUrl: string }) {
   return defineJob({
     name: SEND_PASSWORD_RESET,
-    /** Normalised by the route (trimmed, lower-cased). */
-    schema: z.object({ email: z.string() }),
+    /** Normalised by the route (trimmed, lower-cased). `unlinkGoogle`: the reset also removes the linked Google account. */
+    schema: z.object({ email: z.string(), unlinkGoogle: z.boolean().default(false) }),
     // A failed delivery is retried with a new token (the earlier one is replaced), then kept as a failed job.
     attempts: 3,
     backoffMs: 10_000,
     timeoutMs: 60_000,
-    async handle({ email }, ctx) {
+    async handle({ email, unlinkGoogle }, ctx) {
       const user = await ctx.orm.em.fork().findOne(User, { email }, { fields: ['id', 'email', 'language'] });
       if (!user) return;
       const token = newToken();
@@ -34,7 +34,7 @@ export function sendPasswordReset(opts: { deliverToken: (mail: TokenMail) => Pro
         await tx.nativeDelete(PasswordReset, { userId: user.id });
         const now = Date.now(); // one clock reading: valid exactly RESET_TOKEN_TTL_MS from its creation
         tx.create(PasswordReset, {
-          userId: user.id, tokenHash: tokenHash(token), createdAt: new Date(now), expiresAt: new Date(now + RESET_TOKEN_TTL_MS),
+          userId: user.id, tokenHash: tokenHash(token), createdAt: new Date(now), expiresAt: new Date(now + RESET_TOKEN_TTL_MS), unlinkGoogle,
         });
       });
       await opts.deliverToken({ kind: 'password-reset', to: user.email, language: user.language, token, link: tokenLink(opts.publicUrl, 'reset-password', token) });

@@ -2,9 +2,12 @@
  * Sign-in with Google (OpenID Connect, authorization code with state, nonce and PKCE; see domain/google.ts).
  * GET /auth/google[?referralCode=...&language=...] sends the browser to Google; GET /auth/google/callback signs the user in and
  * redirects to /dashboard, or to /login-failed?reason=<GoogleLoginFailure> (the login page shows the reason).
- * An existing user is found by linked Google account, then by verified email; a new user needs the referral code
- * the register page passed in. Every callback publishes identity.login.attempted (method google), except one that
- * sends a user with two-factor sign-in on to the login page's code step (that step records the attempt).
+ * An existing user is found by linked Google account; a new user needs the referral code the register page passed
+ * in. A Google account whose verified email is an existing account's, not linked yet, links nothing here: the pending
+ * link goes in a sealed cookie and the browser to /link-google, where the account's password is asked once
+ * (routes/google-link.ts, domain/google-link.ts). Every callback publishes identity.login.attempted (method google),
+ * except one that sends the user on to a step that records it: the login page's code step (two-factor sign-in on) or
+ * /link-google.
  *
  * With ?reauthenticate=<action>, a signed-in user signs in with Google again to confirm an action
  * (domain/reauthentication.ts): the flow names the session that asked, and the callback, which must come back with
@@ -13,13 +16,13 @@
  */
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { Routes, type GoogleLoginFailure, type ReauthenticatedAction } from '@puente/contracts';
+import { LINK_GOOGLE_PAGE, Routes, type GoogleLoginFailure, type ReauthenticatedAction } from '@puente/contracts';
 import { SESSION_ACTION_HEADER, changed, serve } from '@puente/platform';
 import { NOT_DELETED, User, normaliseEmail } from '../domain/user.ts';
 import { PendingSignup } from '../domain/pending-signup.ts';
 import { normaliseReferralCode } from '../domain/referral-codes.ts';
 import { findReferrer, registerUser } from '../domain/registration.ts';
-import { linkGoogleAccount } from '../domain/user-transitions.ts';
+import { GOOGLE_LINK_COOKIE, GOOGLE_LINK_TTL_SECONDS, googleLinkCookieOptions, sealPendingLink } from '../domain/google-link.ts';
 import {
   GoogleFlowError, OAUTH_COOKIE, OAUTH_COOKIE_PATH, OAUTH_COOKIE_TTL_SECONDS, newFlow, openFlow, sealFlow, type GoogleIdentity,
   type Reauthenticating,
@@ -128,14 +131,20 @@ export async function googleRoutes(app: FastifyInstance, { ctx, config, google }
       let user: User;
       if (existing) {
         if (existing.googleSubject && existing.googleSubject !== identity.subject) return fail('google_failed', 'linked_to_another_google_account');
+        if (!existing.googleSubject) {
+          // The email is the account's, the Google account is not yet: its password, once, decides.
+          const owner = await request.em.findOne(User, { id: existing.id, ...NOT_DELETED }, { populate: ['passwordHash'] });
+          if (!owner?.passwordHash) return fail('google_failed', 'link_without_password');
+          const pending = await sealPendingLink(config.oauthCookieKey, { userId: owner.id, subject: identity.subject, email });
+          reply.setCookie(GOOGLE_LINK_COOKIE, pending, { ...googleLinkCookieOptions(cookieOptions.secure), maxAge: GOOGLE_LINK_TTL_SECONDS });
+          return reply.redirect(LINK_GOOGLE_PAGE, 302);
+        }
         // Google vouches for the email, not for the second factor: the login page asks for the code (its second step).
         if (await twoFactorOn(request.em, existing.id)) {
           return reply.redirect(`/login?challenge=${encodeURIComponent(signChallenge(config.twoFactor.challengeKey, existing.id, 'google'))}`, 302);
         }
         user = await ctx.change(async (tx) => {
           const u = await tx.findOneOrFail(User, { id: existing.id });
-          linkGoogleAccount(u, identity.subject);
-          await tx.flush();
           const attempt = loginAttempt({ email, method: 'google', status: 'success', failureReason: null, userId: u.id, ...meta });
           await noteLoginDevice(tx, ctx.jobs, u.id, meta);
           return changed(u, attempt);

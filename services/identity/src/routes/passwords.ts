@@ -1,6 +1,7 @@
 /**
  * Passwords beyond the spec: forgot (emails a single-use reset token valid for an hour; the token is only ever in
- * that email, never in a response), reset with the token (ends every session of the user), and change while signed
+ * that email, never in a response; asked with `unlinkGoogle`, it also removes the linked Google account), reset with
+ * the token (ends every session of the user), and change while signed
  * in with the proof of the user (routes/reauthentication.ts; ends the user's other sessions). A Google-only account
  * sets its first password the same way.
  */
@@ -12,6 +13,7 @@ import { PasswordReset } from '../domain/password-reset.ts';
 import { hashPassword } from '../domain/passwords.ts';
 import { tokenHash } from '../domain/tokens.ts';
 import { SEND_PASSWORD_RESET } from '../jobs/send-password-reset.ts';
+import { unlinkGoogleAccount } from '../domain/user-transitions.ts';
 import { reauthentication } from './reauthentication.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -32,11 +34,14 @@ export async function passwordRoutes(app: FastifyInstance, deps: RouteDeps): Pro
    */
   serve(app, routes.forgotPassword, async (request) => {
     const email = normaliseEmail(request.body.email);
-    await ctx.jobs.enqueue(SEND_PASSWORD_RESET, { email });
+    await ctx.jobs.enqueue(SEND_PASSWORD_RESET, { email, unlinkGoogle: request.body.unlinkGoogle === true });
     return { message: FORGOT_PASSWORD_SENT };
   });
 
-  /** Reset with the emailed token { token, password }: 200, and every session of the user ends; 400 otherwise. */
+  /**
+   * Reset with the emailed token { token, password }: 200, and every session of the user ends; 400 otherwise. A token
+   * asked for with `unlinkGoogle` (the Google link's "I didn't do this") also removes the linked Google account.
+   */
   serve(app, routes.resetPassword, async (request, reply) => {
     const { token, password } = request.body;
     const reset = await request.em.findOne(PasswordReset, { tokenHash: tokenHash(token) });
@@ -49,6 +54,7 @@ export async function passwordRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       const user = await tx.findOne(User, { id: reset.userId });
       if (!user) throw new AppError(400, 'invalid_token', RESET_TOKEN_INVALID);
       user.passwordHash = passwordHash;
+      if (reset.unlinkGoogle) await unlinkGoogleAccount(tx, user);
       await tx.flush();
     });
     reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction({ action: 'revoke-all', userId: reset.userId }));

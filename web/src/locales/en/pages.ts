@@ -6,6 +6,7 @@ export default {
   login: { title: 'Log In', heading: 'Log in to Puente', subtitle: 'Swap GBP and CLP with people you can rate and trust.' },
   register: { title: 'Sign Up', heading: 'Create your Puente account', subtitle: 'Sign-up needs a referral code from an existing user.' },
   resetPassword: { title: 'Reset Password', heading: 'Choose a new password' },
+  linkGoogle: { title: 'Link Google', heading: 'Link your Google account' },
   verifyEmail: { title: 'Verify Account', heading: 'Verifying your account' },
   profile: { title: 'Profile' },
   signingOut: 'Signing out',

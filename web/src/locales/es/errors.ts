@@ -23,6 +23,8 @@ export default {
   expired_token: 'Este enlace expiró. Pide uno nuevo.',
   mail_failed: 'No pudimos enviar el correo de verificación. Inténtalo de nuevo.',
   wrong_password: 'La contraseña no es correcta.',
+  google_link_expired: 'Tu inicio de sesión con Google tardó demasiado. Vuelve a continuar con Google.',
+  password_needed: 'Crea una contraseña antes de quitar el inicio de sesión con Google: sin ella ya no podrías iniciar sesión.',
   reauthentication_required: 'Confirma que eres tú: ingresa tu contraseña actual, el código de tu app o vuelve a iniciar sesión con Google.',
   trade_in_progress: 'Tienes un cambio en curso: complétalo o anula su match pendiente primero.',
   totp_required: 'Ingresa el código de tu app de autenticación.',

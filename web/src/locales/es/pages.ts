@@ -6,6 +6,7 @@ export default {
   login: { title: 'Iniciar sesión', heading: 'Inicia sesión en Puente', subtitle: 'Cambia GBP y CLP con personas que puedes calificar y en quienes puedes confiar.' },
   register: { title: 'Registrarse', heading: 'Crea tu cuenta de Puente', subtitle: 'Para registrarte necesitas un código de referido de alguien que ya usa Puente.' },
   resetPassword: { title: 'Restablecer contraseña', heading: 'Elige una nueva contraseña' },
+  linkGoogle: { title: 'Vincular Google', heading: 'Vincula tu cuenta de Google' },
   verifyEmail: { title: 'Verificar cuenta', heading: 'Verificando tu cuenta' },
   profile: { title: 'Perfil' },
   signingOut: 'Cerrando sesión',

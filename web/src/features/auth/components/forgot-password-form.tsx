@@ -1,5 +1,9 @@
-/** /forgot-password: asks for a reset link by email. The answer is the same whether or not the email has an account. */
-import { Link as RouterLink } from 'react-router';
+/**
+ * /forgot-password: asks for a reset link by email. The answer is the same whether or not the email has an account.
+ * Opened from the Google link email's "I didn't do this" (?unlinkGoogle=1), the reset also removes the linked Google
+ * account, and the page says so.
+ */
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -16,7 +20,11 @@ import { serverSuccessText, serverText } from '../../../lib/i18n.ts';
 
 export function ForgotPasswordForm() {
   const { t } = useTranslation('auth', { keyPrefix: 'forgot' });
-  const { control, handleSubmit } = useSchemaForm(ForgotPasswordRequest, { email: '' }, { revalidate: 'onSubmit' });
+  const [params] = useSearchParams();
+  const unlinkGoogle = params.get('unlinkGoogle') === '1';
+  const { control, handleSubmit } = useSchemaForm(ForgotPasswordRequest, { email: '' }, {
+    revalidate: 'onSubmit', toRequest: ({ email }) => ({ email, ...(unlinkGoogle ? { unlinkGoogle: true } : {}) }),
+  });
   const request = useRequestPasswordReset();
 
   const onSubmit = handleSubmit((body) => {
@@ -42,6 +50,7 @@ export function ForgotPasswordForm() {
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         {t('intro')}
       </Typography>
+      {unlinkGoogle ? <Alert severity="warning" sx={{ mb: 2 }}>{t('unlinkGoogle')}</Alert> : null}
       <FormTextField control={control} name="email" label={t('email')} type="email" autoComplete="email" fullWidth />
       <Button type="submit" variant="contained" size="large" fullWidth disabled={request.isPending}>
         {request.isPending ? t('submitting') : t('submit')}

@@ -34,6 +34,7 @@ import { EmailDigestSwitch } from './email-digest-switch.tsx';
 import { InviteDialog } from './invite-dialog.tsx';
 import { VerificationDialog } from './verification-dialog.tsx';
 import { SignedInDevices } from './signed-in-devices.tsx';
+import { SignInMethodsCard } from './sign-in-methods-card.tsx';
 import { TwoFactorCard } from './two-factor-card.tsx';
 import { LoginHistoryCard } from './login-history-card.tsx';
 import { YourData } from './your-data.tsx';
@@ -109,6 +110,7 @@ export function ProfileView({ user, actions }: { user: CurrentUser; actions?: Re
       {/* /profile#security: where the admin pages send an admin to turn two-factor sign-in on. */}
       <Box id="security" component="section" aria-labelledby="security-title" sx={{ mt: 4, scrollMarginTop: 80 }}>
         <Typography id="security-title" variant="h5" component="h2">{t('security')}</Typography>
+        <SignInMethodsCard />
         <TwoFactorCard />
         <SignedInDevices />
         <LoginHistoryCard />
