@@ -108,6 +108,7 @@ describeWithInfra(['postgres'], 'linking a Google account to an existing account
     expect((await svc.ctx.orm.em.fork().findOneOrFail(User, { id })).googleSubject).toBeNull();
     const res = await link(cookie, { password: bea.password, code: recoveryCodes[0] });
     expect(res.statusCode, res.body).toBe(200);
+    expect(await sessionActionOf(res)).toEqual({ action: 'grant', userId: id, role: 'user', twoFactor: true });
     expect((await svc.ctx.orm.em.fork().findOneOrFail(User, { id })).googleSubject).toBe('google-bea');
   });
 

@@ -81,7 +81,8 @@ export async function googleLinkRoutes(app: FastifyInstance, deps: RouteDeps): P
     const meta = clientMeta(request);
     const { password, code } = request.body;
     if (!(await passwordMatches(user, password))) throw passwordWrong();
-    if (await twoFactorOn(request.em, user.id)) {
+    const withSecondFactor = await twoFactorOn(request.em, user.id);
+    if (withSecondFactor) {
       if (code === undefined) throw proofNeeded('totp', 'code');
       const result = await withCode(user.id, code, true, { enabled: true, recovery: true }, async (tx, _tf, now) => link(tx, pending, meta, now));
       if (!result.ok) throw proofRefused(result.refusal, 'code');
@@ -89,7 +90,10 @@ export async function googleLinkRoutes(app: FastifyInstance, deps: RouteDeps): P
       await ctx.change(async (tx) => changed(undefined, ...await link(tx, pending, meta, new Date())));
     }
     reply.clearCookie(GOOGLE_LINK_COOKIE, cookieOptions);
-    reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction({ action: 'grant', userId: user.id, role: user.role }));
+    // Signed in with the second factor when the code was asked, as at the login's code step (admin access needs it).
+    reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction({
+      action: 'grant', userId: user.id, role: user.role, ...(withSecondFactor ? { twoFactor: true as const } : {}),
+    }));
     return { message: GoogleLinkMessages.linked };
   }, {
     onError: recordFailure(ctx, (request, err) => {
