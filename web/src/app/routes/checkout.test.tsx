@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { CardMessages, CreateSubscriptionResponse, SubscriptionInfo, SubscriptionPlans, SubscriptionRefusal, TEST_MODE_NOTICE } from '@puente/contracts';
+import { useCurrentUser } from '../../lib/auth.ts';
 import { chooseLanguage } from '../../lib/i18n.ts';
 import { CheckoutRoute } from './checkout.tsx';
 import { fakeApi, makeUser, signedIn } from '../../testing/fake-api.ts';
@@ -19,6 +20,11 @@ const api = (subscription: SubscriptionInfo, more = {}) => fakeApi({
 const field = (label: RegExp) => screen.getByLabelText(label, { selector: 'input' }) as HTMLInputElement;
 const helperOf = (input: HTMLElement) => document.getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent?.trim();
 
+function UserProbe() {
+  useCurrentUser();
+  return null;
+}
+
 describe('the test checkout', () => {
   it('says it is a test, and opens the number pad on the card fields, in English and in Spanish', async () => {
     api(info());
@@ -31,6 +37,25 @@ describe('the test checkout', () => {
     expect(screen.getByTestId('payment-notice').textContent).toBe('Modo de prueba: no se cobra nada real');
     expect(field(/^Número de tarjeta/).value).toBe('4242 4242 4242 4242');
     expect(field(/^Vencimiento/).getAttribute('inputmode')).toBe('numeric');
+  });
+
+  it('returns to ?success=true once paid, though the plan read again after the payment already says premium', async () => {
+    const server = api(info(), {
+      'POST /api/subscription/test-checkout/confirm': () => {
+        // The plan answers at once; the user read again after the payment, later.
+        server.on({
+          'GET /api/subscription/info': { body: premium() },
+          'GET /api/auth/user': async () => { await new Promise((resolve) => setTimeout(resolve, 300)); return { body: makeUser({ subscriptionTier: 'premium' }) }; },
+        });
+        return { body: { message: 'Payment succeeded: you are on Premium.' } };
+      },
+    });
+    // The header reads the user, as on every page: the payment reads it again, so the plan's answer comes first.
+    const { router } = renderWithRoutes(<><UserProbe /><CheckoutRoute /></>, { extraRoutes: [{ path: '/subscription', element: <p>plans</p> }] });
+    await screen.findByLabelText('Card number', { selector: 'input' });
+    fireEvent.click(screen.getByRole('button', { name: 'Pay £9.99' }));
+    await waitFor(() => expect(router.state.location.pathname + router.state.location.search).toBe('/subscription?success=true'));
+    expect(server.callsTo('POST /api/subscription/test-checkout/confirm')[0]?.body).toEqual({ clientSecret: 'pi_1_secret_2', cardNumber: '4242 4242 4242 4242', expiry: '12/34' });
   });
 
   it("refuses an expiry in the past as Stripe's card form does, in English and in Spanish, and sends nothing", async () => {

@@ -6,7 +6,7 @@
  * payments are not configured (`payments: 'unavailable'`, or the server refusing with `payments_not_configured`), it
  * says so instead, and starts nothing. A premium user (not set to end) sees their plan and starts nothing either.
  */
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -35,6 +35,8 @@ export const SUCCESS_PATH = `${paths.subscription}?success=true`;
 const refusedWith = (code: string) => (error: unknown) => error instanceof ApiError && error.data?.code === code;
 const notConfigured = refusedWith(SubscriptionRefusal.paymentsNotConfigured);
 const alreadyPremium = refusedWith(SubscriptionRefusal.alreadyPremium);
+// Premium set to end may start again here (nothing to pay); any other premium plan has nothing to buy.
+const isPremium = (info: SubscriptionInfo) => info.tier === 'premium' && !info.cancelAtPeriodEnd;
 
 export function Checkout({ info }: { info: SubscriptionInfo }) {
   const { t } = useTranslation('subscription');
@@ -43,12 +45,13 @@ export function Checkout({ info }: { info: SubscriptionInfo }) {
   const create = useCreateSubscription();
   const started = useRef(false);
   const unavailable = info.payments === 'unavailable';
-  // Premium set to end may start again here (nothing to pay); any other premium plan has nothing to buy.
-  const premium = info.tier === 'premium' && !info.cancelAtPeriodEnd;
+  // As it was on arrival: the payment made here turns the plan premium before the page moves on, keeping the form.
+  const [premiumOnArrival] = useState(() => isPremium(info));
+  const premium = premiumOnArrival || (alreadyPremium(create.error) && isPremium(info));
   const price = formatCurrency(SubscriptionPlans.premium.priceGbpPerMonth, 'GBP');
 
   useEffect(() => {
-    if (started.current || unavailable || premium) return; // once per visit, even when React runs effects twice
+    if (started.current || unavailable || premiumOnArrival) return; // once per visit, even when React runs effects twice
     started.current = true;
     create.mutate(undefined, {
       onSuccess: ({ clientSecret }) => { if (clientSecret === null) void navigate(SUCCESS_PATH); }, // resumed: nothing to pay
@@ -59,7 +62,7 @@ export function Checkout({ info }: { info: SubscriptionInfo }) {
         } else if (!notConfigured(error)) toast({ title: t('error'), description: t('checkout.failedInit'), variant: 'destructive' });
       },
     });
-  }, [create, navigate, queryClient, t, unavailable, premium]);
+  }, [create, navigate, queryClient, t, unavailable, premiumOnArrival]);
 
   const spinner = <Stack sx={{ alignItems: 'center', py: 3 }}><CircularProgress aria-label={t('loading', { ns: 'common' })} /></Stack>;
   let form;
