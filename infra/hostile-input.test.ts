@@ -19,6 +19,7 @@ import {
   ApiRoutes, BankAccount, ErrorBody, fieldErrors, requestFields, SignupRequestResponse, type ApiRoute, type FieldError,
 } from '@puente/contracts';
 import { BODY_NOT_OBJECT_MESSAGE } from '@puente/platform';
+import { gatewaySettings } from '@puente/gateway';
 import { startEmbedded, type Embedded } from './embedded.ts';
 
 const ADMIN = { email: 'admin@puente.test', password: 'admin password 1', code: 'HOSTILE-CODE' };
@@ -26,8 +27,7 @@ const PLENTY = '100000/1m';
 const appEnv = {
   ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_REFERRAL_CODE: ADMIN.code, EXPOSE_VERIFICATION_TOKEN: 'true',
   // This file sends thousands of requests from one IP: every rate limit out of the way.
-  ...Object.fromEntries(['LOGIN_ACCOUNT_IP', 'LOGIN_ACCOUNT', 'LOGIN_IP', 'SIGNUP_IP', 'REFERRAL_IP', 'RESET_IP', 'RESET_EMAIL', 'PASSWORD_CHECK_USER']
-    .map((name) => [`RATE_LIMIT_${name}`, PLENTY])),
+  ...Object.fromEntries(Object.keys(gatewaySettings.shape).filter((name) => name.startsWith('RATE_LIMIT_')).map((name) => [name, PLENTY])),
 };
 
 let app: Embedded;

@@ -202,6 +202,7 @@ const USER_QUOTAS = new Map<string, readonly Quota[]>([
     { limit: 'supportRequestsPerUser', message: 'Too many support requests sent.', what: 'Sending support requests' },
   ]],
 ]);
+const MATCH_ID = /^[1-9]\d{0,15}$/;
 function callOf(route: Pick<ApiRoute, 'method' | 'path'>): string {
   return `${route.method} ${routerPath(route)}`;
 }
@@ -301,8 +302,10 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
       } else {
         const quotas = USER_QUOTAS.get(`${request.method} ${request.routeOptions.url}`);
         if (!quotas || userId === undefined) return;
+        // A path whose id is no match id (text, a NUL) is refused by the service's params check: it counts per user
+        // only, so the counters never store a key the caller wrote.
         const matchId = String((request.params as { id?: unknown }).id);
-        const steps = quotas.map(({ limit, perMatch, message, what }) => ({
+        const steps = quotas.filter(({ perMatch }) => !perMatch || MATCH_ID.test(matchId)).map(({ limit, perMatch, message, what }) => ({
           limiter: limiter[limit], key: perMatch ? `${userId}:${matchId}` : String(userId), message, what,
         }));
         await consume(steps);
