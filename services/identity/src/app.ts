@@ -37,9 +37,7 @@ import { googleLinkRoutes } from './routes/google-link.ts';
 import { consumers } from './events/consumers.ts';
 import { PURGE_EXPIRED_TOKENS, purgeExpiredTokens } from './jobs/purge-expired-tokens.ts';
 import { sendPasswordReset } from './jobs/send-password-reset.ts';
-import { sendNewDeviceAlert } from './jobs/send-new-device-alert.ts';
-import { sendTwoFactorNotice } from './jobs/send-two-factor-notice.ts';
-import { sendGoogleLinkedNotice } from './jobs/send-google-linked-notice.ts';
+import { sendAccountNotice } from './jobs/send-account-notice.ts';
 import { FORGET_OLD_DEVICES, forgetOldDevicesJob } from './jobs/forget-old-devices.ts';
 
 const optional = <S extends z.ZodType>(schema: S) => blankAsUnset(schema.optional());
@@ -137,8 +135,7 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
     consumers,
     jobs: [
       purgeExpiredTokens, sendPasswordReset({ deliverToken, publicUrl: config.publicUrl }),
-      sendNewDeviceAlert({ deliver: deliverNotice }), sendTwoFactorNotice({ deliver: deliverNotice }),
-      sendGoogleLinkedNotice({ deliver: deliverNotice }), forgetOldDevicesJob,
+      sendAccountNotice({ deliver: deliverNotice }), forgetOldDevicesJob,
     ],
     schedules: [
       { job: PURGE_EXPIRED_TOKENS, everyMs: HOURLY_MS, schedulerId: PURGE_EXPIRED_TOKENS },

@@ -1,7 +1,7 @@
 /**
  * The devices a user has signed in from: a browser family on an OS family, on a network (the /24 of IPv4, the /48 of
  * IPv6: `approximateNetwork` in contracts), recorded at every successful login. A login from a device the user has
- * not signed in from for 90 days is a new device, and the user is emailed (jobs/send-new-device-alert.ts) — except
+ * not signed in from for 90 days is a new device, and the user is emailed (jobs/send-account-notice.ts) — except
  * at the first login identity records for them: their sign-up's, or the first after this table began, which would
  * otherwise alert every user at once.
  */

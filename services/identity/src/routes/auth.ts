@@ -13,7 +13,7 @@ import { currentUserView } from '../domain/views.ts';
 import { editProfile } from '../domain/user-transitions.ts';
 import { clientMeta, failureReason, loginAttempt, rawEmail, recordFailure } from '../domain/attempts.ts';
 import { failureWait, refusedFor, withFailure } from '../domain/failure-limit.ts';
-import { noteLoginDevice } from '../jobs/send-new-device-alert.ts';
+import { noteLoginDevice } from '../jobs/send-account-notice.ts';
 import { twoFactorOn } from '../domain/two-factor.ts';
 import { signChallenge } from '../domain/two-factor-keys.ts';
 import type { RouteDeps } from './deps.ts';

@@ -3,7 +3,7 @@
  * in a sealed cookie and sent the browser to /link-google. GET /auth/google/link says which account it is for (its
  * email) and whether a code is asked; POST /auth/google/link takes the account's password, once, and the app's code
  * (or a recovery code) when two-factor sign-in is on. Then, in one transaction, the link is made, the login is
- * recorded (method google) with its device, and the user is emailed (jobs/send-google-linked-notice.ts); the cookie
+ * recorded (method google) with its device, and the user is emailed (jobs/send-account-notice.ts); the cookie
  * is cleared and the gateway starts the session.
  *
  * A wrong password is counted with the login's (LOGIN_ACCOUNT_LIMIT) and a wrong code with the codes
@@ -20,8 +20,7 @@ import { linkGoogleAccount } from '../domain/user-transitions.ts';
 import { GOOGLE_LINK_COOKIE, googleLinkCookieOptions, openPendingLink, type PendingLink } from '../domain/google-link.ts';
 import { twoFactorOn } from '../domain/two-factor.ts';
 import { clientMeta, failureReason, loginAttempt, recordFailure, type ClientMeta } from '../domain/attempts.ts';
-import { noteLoginDevice } from '../jobs/send-new-device-alert.ts';
-import { noteGoogleLinked } from '../jobs/send-google-linked-notice.ts';
+import { noteAccountChange, noteLoginDevice } from '../jobs/send-account-notice.ts';
 import { proofNeeded, proofRefused, reauthentication } from './reauthentication.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -62,7 +61,7 @@ export async function googleLinkRoutes(app: FastifyInstance, deps: RouteDeps): P
     linkGoogleAccount(user, pending.subject, now);
     await tx.flush();
     await noteLoginDevice(tx, ctx.jobs, user.id, meta);
-    await noteGoogleLinked(ctx.jobs, user.id, now, meta);
+    await noteAccountChange(ctx.jobs, user.id, 'google-linked', now, meta);
     return [loginAttempt({ email: user.email, method: 'google', status: 'success', failureReason: null, userId: user.id, ...meta })];
   }
 

@@ -29,7 +29,7 @@ import {
 } from '../domain/google.ts';
 import { recordGoogleSignIn, sessionKey } from '../domain/reauthentication.ts';
 import { clientMeta, failureReason, loginAttempt, recordFailedAttempt, recordFailure, signupAttempt } from '../domain/attempts.ts';
-import { noteLoginDevice } from '../jobs/send-new-device-alert.ts';
+import { noteLoginDevice } from '../jobs/send-account-notice.ts';
 import { twoFactorOn } from '../domain/two-factor.ts';
 import { signChallenge } from '../domain/two-factor-keys.ts';
 import type { RouteDeps } from './deps.ts';

@@ -3,7 +3,7 @@
  * and the proof of the user (routes/reauthentication.ts: the current password, or for a Google-only account a Google
  * sign-in again; recovery codes, shown once), and off with a code and their current password (a Google-only account:
  * the code is the proof); the login's second step takes the challenge the password step answered and a code (or a
- * recovery code) and grants the session. Turning it on or off emails the user (jobs/send-two-factor-notice.ts); a
+ * recovery code) and grants the session. Turning it on or off emails the user (jobs/send-account-notice.ts); a
  * current code from the app and the current password replace the recovery codes.
  *
  * Wrong codes (and wrong passwords here) are counted per user (domain/two-factor.ts): past TWO_FACTOR_CODE_LIMIT they
@@ -22,8 +22,7 @@ import { clientMeta, failureReason, loginAttempt, recordFailure } from '../domai
 import { newTotpSecret, otpauthUri } from '../domain/totp.ts';
 import { TwoFactor, newRecoveryCodes, recoveryCodeHash, twoFactorRecord, type CodeRefusal } from '../domain/two-factor.ts';
 import { sealSecret, verifyChallenge, type ChallengeMethod } from '../domain/two-factor-keys.ts';
-import { noteLoginDevice } from '../jobs/send-new-device-alert.ts';
-import { noteTwoFactorChange } from '../jobs/send-two-factor-notice.ts';
+import { noteAccountChange, noteLoginDevice } from '../jobs/send-account-notice.ts';
 import { proofNeeded, proofRefused, reauthentication, type CodeResult } from './reauthentication.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -96,7 +95,7 @@ export async function twoFactorRoutes(app: FastifyInstance, deps: RouteDeps): Pr
       async (_tx, tf, now) => {
         tf.enabledAt = now;
         tf.recoveryCodeHashes = recoveryCodes.map(recoveryCodeHash);
-        await noteTwoFactorChange(ctx.jobs, user.id, 'on', now, clientMeta(request));
+        await noteAccountChange(ctx.jobs, user.id, 'two-factor-on', now, clientMeta(request));
         return [];
       });
     if (!result.ok) throw refused(result, true);
@@ -112,7 +111,7 @@ export async function twoFactorRoutes(app: FastifyInstance, deps: RouteDeps): Pr
     const result = await withCode(user.id, request.body.code, await passwordOk(request, user, request.body, false), { enabled: true, recovery: true },
       async (tx, tf, now) => {
         tx.remove(tf);
-        await noteTwoFactorChange(ctx.jobs, user.id, 'off', now, clientMeta(request));
+        await noteAccountChange(ctx.jobs, user.id, 'two-factor-off', now, clientMeta(request));
         return [];
       });
     if (!result.ok) throw refused(result);
@@ -132,7 +131,7 @@ export async function twoFactorRoutes(app: FastifyInstance, deps: RouteDeps): Pr
     const ok = await passwordOk(request, user, request.body, false);
     const result = await withCode(user.id, request.body.code, ok, { enabled: true, recovery: false }, async (_tx, tf, now) => {
       tf.recoveryCodeHashes = recoveryCodes.map(recoveryCodeHash);
-      await noteTwoFactorChange(ctx.jobs, user.id, 'recovery-codes', now, clientMeta(request));
+      await noteAccountChange(ctx.jobs, user.id, 'recovery-codes-replaced', now, clientMeta(request));
       return [];
     });
     if (!result.ok) throw refused(result);
