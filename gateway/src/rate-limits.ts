@@ -213,7 +213,10 @@ const SIGNING_IN = 'Signing in';
 
 export async function createRateLimiter({ store, limits, onLoginRefused }: RateLimiterOptions): Promise<RateLimiter> {
   const names = Object.keys(limits) as (keyof RateLimits)[];
-  const built = await Promise.all(names.map((name) => limiterFor(store, name, limits[name])));
+  // One after another: each PostgreSQL limiter creates the shared table if missing, and two creating it at once
+  // collide ("relation already exists").
+  const built: RateLimiterAbstract[] = [];
+  for (const name of names) built.push(await limiterFor(store, name, limits[name]));
   const limiter = Object.fromEntries(names.map((name, i) => [name, built[i]!])) as Record<keyof RateLimits, RateLimiterAbstract>;
   // The login steps whose points this request holds until identity answers.
   const held = new WeakMap<FastifyRequest, Step[]>();
