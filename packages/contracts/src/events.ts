@@ -135,9 +135,27 @@ export const Events = {
   })),
   /** A party of a confirmed match marked their payment sent ('I have paid'), once: the other party checks their bank. */
   matchPaymentMarked: event('exchange', 'exchange.match.payment-marked', 1, z.object({ ...MatchParties, paidById: Id })),
-  /** A party of a confirmed match opened a dispute: the match is frozen until an admin resolves it. */
+  /**
+   * A party said they received the money due to them ('I received'), or the receipt window passed without an answer
+   * (automatic: it counts as yes). receivedById's amount and currency: what they receive of the terms.
+   */
+  matchReceiptConfirmed: event('exchange', 'exchange.match.receipt-confirmed', 1, z.object({
+    ...MatchParties, ...MatchTerms, receivedById: Id, automatic: z.boolean(),
+  })),
+  /**
+   * A party completed the match before the other said they received their money: the other (askedId) is asked "Did
+   * you receive … from <completer>?", to answer by dueAt (RECEIPT_WINDOW_HOURS).
+   */
+  matchReceiptAsked: event('exchange', 'exchange.match.receipt-asked', 1, z.object({
+    ...MatchParties, ...MatchTerms, askedId: Id, completedById: Id, dueAt: z.iso.datetime(),
+  })),
+  /**
+   * A party opened a dispute: the match is frozen until an admin resolves it. afterCompletion: the asked party's no to
+   * the receipt question, on a match already completed (the ratings of its parties wait for the resolution); absent
+   * from events published before it was added.
+   */
   disputeOpened: event('exchange', 'exchange.dispute.opened', 1, z.object({
-    ...MatchParties, disputeId: Id, openedById: Id, reason: DisputeReason,
+    ...MatchParties, disputeId: Id, openedById: Id, reason: DisputeReason, afterCompletion: z.boolean().optional(),
   })),
   /**
    * An admin resolved a dispute: the match was completed or cancelled (its own event says so too), and perhaps one
@@ -166,6 +184,13 @@ export const Events = {
   ratingSubmitted: event('rating', 'rating.rating.submitted', 1, z.object({
     ratingId: Id, matchId: Id, requestId: Id.optional(), fromUserId: Id, toUserId: Id, rating: z.number().int().min(1).max(5),
     toUserAverage: DecimalString, toUserCount: Count,
+  })),
+  /**
+   * A user's standing changed without a new rating: ratings of a match were held while its completion is disputed, or
+   * released when the dispute was resolved. average: null when no rating counts.
+   */
+  ratingStandingChanged: event('rating', 'rating.standing.changed', 1, z.object({
+    userId: Id, average: DecimalString.nullable(), count: Count,
   })),
   // notification
   notificationCreated: event('notification', 'notification.notification.created', 1, z.object({

@@ -105,7 +105,7 @@ describeWithInfra(['postgres'], 'exchange matches', () => {
       const match = await accepted(matcher.headers, request.id);
       expect(match).toEqual({
         id: match.id, exchangeRequestId: request.id, matchedById: matcher.userId, matcherName: 'First Last', status: 'pending',
-        createdAt: clock.toISOString(), exchangeRequest: { ...summary(request), status: 'matched' }, paidByIds: [],
+        createdAt: clock.toISOString(), exchangeRequest: { ...summary(request), status: 'matched' }, paidByIds: [], confirmedAt: null, payments: [], receipts: [], completedAt: null, completedById: null, receiptQuestion: null,
       });
       expect(await readRequest(outsider.headers, request.id)).toEqual({ ...request, status: 'matched' });
       expect((await market(outsider.headers)).map((r) => r.id)).not.toContain(request.id);

@@ -557,7 +557,7 @@ describe('response shapes', () => {
     const { user: _poster, ...summary } = request;
     const match = {
       id: 9, exchangeRequestId: 5, matchedById: 2, matcherName: 'Ben Smith', status: 'pending', createdAt: now,
-      exchangeRequest: { ...summary, status: 'matched' }, paidByIds: [],
+      exchangeRequest: { ...summary, status: 'matched' }, paidByIds: [], confirmedAt: null, payments: [], receipts: [], completedAt: null, completedById: null, receiptQuestion: null,
     };
     expect(ExchangeMatch.parse(match)).toEqual(match);
     // Beyond the spec's statuses: a match called off or expired, a request expired.

@@ -145,7 +145,7 @@ export type DisputeOutcomes = z.infer<typeof DisputeOutcomes>;
 export const DisputeRouteSpecs = {
   openDispute: {
     method: 'POST', path: '/api/exchange-matches/{id}/dispute', access: 'user', params: ExchangeMatchIdParams, body: DisputeCreate,
-    summary: 'A party of a confirmed match opens a dispute: the match freezes until an admin resolves it.',
+    summary: 'A party of a confirmed match opens a dispute: the match freezes until an admin resolves it. The party asked "Did you receive …?" after the other completed the match answers no with one, within the receipt window.',
     responses: { 201: Dispute },
   },
   matchDispute: {

@@ -113,6 +113,11 @@ export const ExchangeRoutes = routeGroup('exchange', {
     summary: 'A party of a confirmed match marks their own payment sent (again: no change); the other party is told to check their bank.',
     responses: { 200: ExchangeMatch },
   },
+  confirmReceipt: {
+    method: 'PUT', path: '/api/exchange-matches/{id}/received', access: 'user', params: ExchangeMatchIdParams,
+    summary: 'A party says they received the money due to them (\'I received £200\'), once: on a confirmed match, or as the yes to the receipt question put to them when the other party completed it (no: open a dispute within the window).',
+    responses: { 200: ExchangeMatch },
+  },
   postChatAttachment: {
     method: 'POST', path: '/api/exchange-matches/{id}/attachments', access: 'user', params: ExchangeMatchIdParams,
     body: ChatAttachmentCreate, multipart: { file: 'file', maxBytes: CHAT_ATTACHMENT_MAX_BYTES },

@@ -233,6 +233,22 @@ export const MatchDisputeSummary = z.object({
 });
 export type MatchDisputeSummary = z.infer<typeof MatchDisputeSummary>;
 
+/** One party's step in a match's timeline. */
+export const MatchStep = z.object({ userId: Id, at: IsoDateTime });
+export type MatchStep = z.infer<typeof MatchStep>;
+
+/** How the receipt question ended: open (null) until the asked party answers or the window passes. */
+export const ReceiptAnswer = z.enum(['yes', 'no', 'lapsed']);
+export type ReceiptAnswer = z.infer<typeof ReceiptAnswer>;
+
+/** Hours the party asked "Did you receive …?" has to answer; no answer by then counts as yes. */
+export const RECEIPT_WINDOW_HOURS = 72;
+
+export const ReceiptQuestion = z.object({
+  askedId: Id, askedAt: IsoDateTime, dueAt: IsoDateTime, answer: ReceiptAnswer.nullable(), answeredAt: IsoDateTime.nullable(),
+});
+export type ReceiptQuestion = z.infer<typeof ReceiptQuestion>;
+
 /** POST /api/exchange-matches: accept an open request. */
 export const ExchangeMatchCreate = z.object({ exchangeRequestId: bodyId(M.exchangeRequestIdInvalid) });
 export type ExchangeMatchCreate = z.infer<typeof ExchangeMatchCreate>;
@@ -254,6 +270,22 @@ export const ExchangeMatch = z.object({
   paidByIds: z.array(Id),
   /** Its dispute, when one was ever opened (absent otherwise). */
   dispute: MatchDisputeSummary.optional(),
+  /**
+   * The trade's timeline, who did what and when: the approval, each 'I have paid', each 'I received' (automatic: the
+   * receipt window passed without an answer), the completion (completedById null when an admin resolved a dispute so).
+   */
+  confirmedAt: IsoDateTime.nullable(),
+  payments: z.array(MatchStep),
+  receipts: z.array(MatchStep.extend({ automatic: z.boolean() })),
+  completedAt: IsoDateTime.nullable(),
+  completedById: Id.nullable(),
+  /**
+   * The receipt question: put to the party who had not yet said they received their money when the other completed
+   * the match ("Did you receive £200 from Ana?"), answered yes ('I received'), no (a dispute, opened with the
+   * answer) or left until dueAt (RECEIPT_WINDOW_HOURS after the completion; it then counts as yes: 'lapsed').
+   * Null when nobody was asked.
+   */
+  receiptQuestion: ReceiptQuestion.nullable(),
 });
 export type ExchangeMatch = z.infer<typeof ExchangeMatch>;
 

@@ -1,5 +1,5 @@
 /** What the API shows of requests and matches, from their rows and the posters' projection. */
-import { averageCompletionMinutes, completionRate, type ExchangeMatch as MatchView, type ExchangeRequest as RequestView, type ExchangeRequestSummary, type ExchangeRequestUser, moneyNumber } from '@puente/contracts';
+import { averageCompletionMinutes, completionRate, type ExchangeMatch as MatchView, type ExchangeRequest as RequestView, type ExchangeRequestSummary, type ExchangeRequestUser, type MatchStep, moneyNumber } from '@puente/contracts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
@@ -57,12 +57,12 @@ export async function requestView(em: EntityManager, request: ExchangeRequest): 
   return view!;
 }
 
-/** The parties who marked their payment sent, first first. */
-function paidByIds(m: ExchangeMatch): number[] {
+/** The parties who marked their payment sent, first first, with when. */
+function payments(m: ExchangeMatch): MatchStep[] {
   const marks: [number, Date][] = [];
   if (m.requesterPaidAt) marks.push([m.requesterId, m.requesterPaidAt]);
   if (m.matcherPaidAt) marks.push([m.matcherId, m.matcherPaidAt]);
-  return marks.sort((a, b) => a[1].getTime() - b[1].getTime()).map(([id]) => id);
+  return marks.sort((a, b) => a[1].getTime() - b[1].getTime()).map(([userId, at]) => ({ userId, at: at.toISOString() }));
 }
 
 export async function matchViews(em: EntityManager, matches: ExchangeMatch[]): Promise<MatchView[]> {
@@ -78,8 +78,14 @@ export async function matchViews(em: EntityManager, matches: ExchangeMatch[]): P
     status: m.status,
     createdAt: m.createdAt.toISOString(),
     exchangeRequest: requestSummary(byId.get(m.requestId)!),
-    paidByIds: paidByIds(m),
+    paidByIds: payments(m).map((p) => p.userId),
     ...(disputes.has(m.id) ? { dispute: disputeSummary(disputes.get(m.id)!) } : {}),
+    confirmedAt: m.confirmedAt?.toISOString() ?? null,
+    payments: payments(m),
+    receipts: [],
+    completedAt: m.completedAt?.toISOString() ?? null,
+    completedById: null,
+    receiptQuestion: null,
   }));
 }
 

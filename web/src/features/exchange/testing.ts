@@ -14,7 +14,7 @@ export function makeMatch(request: ExchangeRequest, overrides: Partial<ExchangeM
   const { user: _poster, ...summary } = request;
   return ExchangeMatch.parse({
     id: 5, exchangeRequestId: request.id, matchedById: 7, matcherName: 'Ana Rojas', status: 'pending',
-    createdAt: new Date().toISOString(), exchangeRequest: summary, paidByIds: [], ...overrides,
+    createdAt: new Date().toISOString(), exchangeRequest: summary, paidByIds: [], confirmedAt: null, payments: [], receipts: [], completedAt: null, completedById: null, receiptQuestion: null, ...overrides,
   });
 }
 

@@ -23,7 +23,7 @@ describe("the admins' disputes", () => {
     const detail: DisputeDetail = {
       dispute,
       match: ExchangeMatch.parse({
-        id: 5, exchangeRequestId: 42, matchedById: 7, matcherName: 'Ana Rojas', status: 'confirmed', createdAt: at, paidByIds: [],
+        id: 5, exchangeRequestId: 42, matchedById: 7, matcherName: 'Ana Rojas', status: 'confirmed', createdAt: at, paidByIds: [], confirmedAt: at, payments: [], receipts: [], completedAt: null, completedById: null, receiptQuestion: null,
         exchangeRequest: { id: 42, userId: 1, fromCurrency: 'GBP', toCurrency: 'CLP', amount: 100, exchangeRate: 1275, status: 'confirmed', createdAt: at },
         dispute: { id: 3, reason: 'third_party_payment', status: 'open', openedById: 7, openedAt: at, outcome: null },
       }),
