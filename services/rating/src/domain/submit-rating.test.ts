@@ -26,12 +26,17 @@ describe('submitting a rating', () => {
     expect(refusal(() => mayRate(aTrade({ status }), REQUESTER, MATCHER))).toEqual({ status: 409, code: 'conflict', message: NOT_COMPLETED });
   });
 
-  it('announces the rating with the rated user\'s standing, and its request when known', () => {
+  it('announces the rating with the rated user\'s standing, keyed by the rated user, and its request when known', () => {
     const row = Object.assign(new Rating(), { id: 7, matchId: 20, fromUserId: REQUESTER, toUserId: MATCHER, rating: 4, comment: null });
     expect(ratingSubmitted(row, aTrade(), { count: 3, average: '4.3333' })).toMatchObject({
-      type: 'rating.rating.submitted', aggregateId: '7',
+      type: 'rating.rating.submitted', aggregateId: String(MATCHER),
       payload: { ratingId: 7, matchId: 20, requestId: 10, fromUserId: REQUESTER, toUserId: MATCHER, rating: 4, toUserAverage: '4.3333', toUserCount: 3 },
     });
     expect(ratingSubmitted(row, aTrade({ requestId: null }), { count: 1, average: '4.0000' }).payload).not.toHaveProperty('requestId');
+  });
+
+  it('a first rating held by a dispute announces count 0 (no average counts yet)', () => {
+    const row = Object.assign(new Rating(), { id: 7, matchId: 20, fromUserId: REQUESTER, toUserId: MATCHER, rating: 4, comment: null });
+    expect(ratingSubmitted(row, aTrade(), { count: 0, average: null }).payload).toMatchObject({ toUserAverage: '0.0000', toUserCount: 0 });
   });
 });

@@ -24,6 +24,11 @@ export const TradeSchema = defineEntity({
     requesterId: p.integer(),
     matcherId: p.integer(),
     status: p.enum(TRADE_STATUSES),
+    /**
+     * The dispute opened after the match completed (the asked party's 'No, I did not receive it') while it is open:
+     * the ratings of the match count towards nobody's standing until it is resolved. Null: none open.
+     */
+    heldByDisputeId: p.integer().nullable(),
   },
 });
 export class Trade extends TradeSchema.class {}
