@@ -16,7 +16,9 @@ import reauthentication from './reauthentication.ts';
 import signup from './signup.ts';
 import subscription from './subscription.ts';
 import support from './support.ts';
+import trust from './trust.ts';
+import trade from './trade.ts';
 import users from './users.ts';
 import validation from './validation.ts';
 
-export const es = { accounts, admin, analytics, auth, common, dashboard, errors, exchange, history, landing, notifications, pages, profile, reauthentication, signup, subscription, support, users, validation };
+export const es = { accounts, admin, analytics, auth, common, dashboard, errors, exchange, history, landing, notifications, pages, profile, reauthentication, signup, subscription, support, trade, trust, users, validation };

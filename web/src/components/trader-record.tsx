@@ -1,0 +1,80 @@
+/**
+ * The other person's record, shown where someone decides whether to trade with them (approving a match, the trade):
+ * their rating, completed trades, completion rate, average time to complete, member since, verifications, how their
+ * disputes ended, and a link to their profile. Read from their public view and their dispute outcomes.
+ */
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { paths } from '../config/paths.ts';
+import { usePublicUser, useTraderDisputeOutcomes } from '../lib/trader-record.ts';
+import { formatMonthYear, formatTrustRating } from '../utils/format.ts';
+import { CheckIcon } from './ui/icons.tsx';
+import { StarRating, TrustChip } from './ui/trust.tsx';
+
+/** A user's public profile page (the directory's path plus their id). */
+export const userProfilePath = (userId: number) => `${paths.users}/${userId}`;
+
+const verifications = ['email', 'phone', 'id', 'bank'] as const;
+
+export function TraderRecord({ userId }: { userId: number }) {
+  const { t } = useTranslation('trade', { keyPrefix: 'record' });
+  const user = usePublicUser(userId);
+  const disputes = useTraderDisputeOutcomes(userId);
+
+  if (user.isPending) return <Skeleton variant="rounded" height={120} aria-label={t('loading')} />;
+  if (!user.data) return <Typography variant="body2" color="text.secondary" role="status">{t('failed')}</Typography>;
+  const person = user.data;
+  const name = `${person.firstName} ${person.lastName}`;
+  const verified = { email: person.emailVerified, phone: person.phoneVerified, id: person.idVerified, bank: person.bankVerified };
+  const minutes = person.averageCompletionMinutes;
+  const outcomes = disputes.data;
+
+  return (
+    <Box component="section" aria-label={t('label', { name })} data-testid="trader-record" sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+        <Typography sx={{ fontWeight: 700 }}>{name}</Typography>
+        <TrustChip level={person.trustLevel} />
+      </Stack>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mt: 0.5 }}>
+        <StarRating rating={person.trustRating} />
+        <Typography variant="body2" data-testid="record-rating">
+          {person.trustRating === null ? t('notRated') : t('rating', { rating: formatTrustRating(person.trustRating), count: person.ratingCount })}
+        </Typography>
+      </Stack>
+      <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, mt: 0.5, '& li': { typography: 'body2', color: 'text.secondary' } }}>
+        <li>{t('trades', { count: person.transactionCount })}</li>
+        <li>{person.completionRate === null ? t('noCompletionRate') : t('completionRate', { rate: person.completionRate })}</li>
+        <li>{minutes === null ? t('noAverageTime') : minutes < 60 ? t('averageMinutes', { minutes }) : t('averageHours', { hours: Math.floor(minutes / 60), minutes: minutes % 60 })}</li>
+        <li>{t('memberSince', { date: formatMonthYear(person.createdAt) })}</li>
+        {outcomes ? (
+          <li data-testid="record-disputes">
+            {outcomes.completed + outcomes.cancelled + outcomes.warnings + outcomes.suspensions === 0
+              ? t('disputesNone')
+              : t('disputes', { text: [
+                t('disputesCompleted', { count: outcomes.completed }), t('disputesCancelled', { count: outcomes.cancelled }),
+                t('warnings', { count: outcomes.warnings }), t('suspensions', { count: outcomes.suspensions }),
+              ].join(' · ') })}
+          </li>
+        ) : null}
+      </Box>
+      <Stack direction="row" spacing={0.5} sx={{ mt: 1, flexWrap: 'wrap', rowGap: 0.5 }} aria-label={t('verifications')} role="list">
+        {verifications.map((kind) => (
+          <Chip
+            key={kind} role="listitem" size="small" variant={verified[kind] ? 'filled' : 'outlined'} color={verified[kind] ? 'success' : 'default'}
+            {...(verified[kind] ? { icon: <CheckIcon /> } : {})}
+            label={t(verified[kind] ? `verified.${kind}` : `unverified.${kind}`)}
+          />
+        ))}
+      </Stack>
+      <Link component={RouterLink} to={userProfilePath(userId)} variant="body2" sx={{ display: 'inline-block', mt: 1 }}>
+        {t('profile', { name: person.firstName })}
+      </Link>
+    </Box>
+  );
+}
