@@ -101,6 +101,8 @@ export const exchangeVersions: VersionTable<ExchangeChanges> = {
     const trader = await em.findOne(Trader, { userId: toUserId }, { fields: ['ratingCount'] });
     return trader?.ratingCount === toUserCount ? cardKeys(em, [toUserId], false) : [];
   },
+  // A standing held or released by a dispute of a completed match: taken as it comes, so the card always moved.
+  ratingStandingChanged: ({ userId }, em) => cardKeys(em, [userId], false),
   // A deleted user's card; what their deletion ended moves its own keys by its own events.
   userDeleted: ({ userId }, em) => cardKeys(em, [userId], true),
   local: {

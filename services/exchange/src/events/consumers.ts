@@ -73,6 +73,14 @@ export const consumers = (files: ChatFiles) => [
     trader.ratingCount = toUserCount;
     await em.flush();
   }),
+  // A standing moved without a rating (ratings held while a completed match's 'No' dispute is open, or released): the
+  // count may go down, so it is taken as it comes; it travels in order with ratingSubmitted (keyed by the user).
+  consume('ratingStandingChanged', async ({ userId, average, count }, { em }) => {
+    const trader = await traderRow(em, userId);
+    trader.trustRating = average === null ? null : roundDecimal(average, 1);
+    trader.ratingCount = count;
+    await em.flush();
+  }),
   consume('subscriptionActivated', async ({ userId }, { em, event }) => {
     await setTier(em, userId, new Date(event.occurredAt), 'premium');
   }),

@@ -69,6 +69,18 @@ describeWithInfra(['postgres'], 'identity projections from other services', () =
     expect((await user()).trustRating).toBe('4.4');
   });
 
+  it('takes a standing changed without a rating as it comes: a hold lowers the count, no counted rating clears the trust rating', async () => {
+    const standing = (count: number, average: string | null) => makeEvent('ratingStandingChanged', userId, { userId, average, count });
+    await svc.deliver(standing(2, '4.3333'));
+    expect(await user()).toMatchObject({ trustRating: '4.3', ratingCount: 2 });
+    await svc.deliver(standing(0, null));
+    expect(await user()).toMatchObject({ trustRating: null, ratingCount: 0 });
+    const profile = await svc.app.inject({ method: 'GET', url: `/users/${userId}` });
+    expect(PublicUser.parse(profile.json())).toMatchObject({ trustRating: null, ratingCount: 0 });
+    await svc.deliver(standing(3, '4.35'));
+    expect(await user()).toMatchObject({ trustRating: '4.4', ratingCount: 3 });
+  });
+
   it('counts a completed match once for each party, even if the event is redelivered', async () => {
     const completed = makeEvent('matchCompleted', 5, {
       matchId: 5, requestId: 3, requesterId: userId, matcherId: 99, fromCurrency: 'GBP', toCurrency: 'CLP', amount: '100.00', exchangeRate: '1275.0000',

@@ -42,6 +42,11 @@ export const consumers = [
     user.ratingCount = toUserCount;
     await em.flush();
   }),
+  // A standing moved without a rating (a completed match's ratings held while its 'No' dispute is open, or released):
+  // the count may go down, so it is taken as it comes; it travels in order with ratingSubmitted (keyed by the user).
+  consume('ratingStandingChanged', async ({ userId, average, count }, { em }) => {
+    await em.nativeUpdate(User, { id: userId }, { trustRating: average === null ? null : roundDecimal(average, 1), ratingCount: count });
+  }),
   // The trade record is counted in SQL: events of one user's other matches may be applied at the same time.
   consume('matchConfirmed', async ({ requesterId, matcherId }, { em }) => {
     await em.nativeUpdate(User, { id: { $in: [requesterId, matcherId] } }, { confirmedMatchCount: raw('confirmed_match_count + 1') });
