@@ -99,7 +99,10 @@ describeWithInfra(['postgres'], 'exchange disputes', () => {
     expect(refusal(await dispute(bruno.headers, match.id), 409)).toEqual({ message: 'A dispute is already open for this match', code: 'dispute_exists' });
     const completed = await trade();
     await ok(act(completed.ana.headers, completed.match.id, 'complete'));
-    expect(refusal(await dispute(completed.bruno.headers, completed.match.id), 409).message).toBe('This match is completed: only a confirmed match can be disputed');
+    // Only the party asked whether they received their money disputes a completed match (receipts.test.ts).
+    expect(refusal(await dispute(completed.ana.headers, completed.match.id), 409)).toEqual({
+      message: 'This match is completed: only the party asked whether they received their money can dispute it', code: 'receipt_not_asked',
+    });
   });
 
   it('freezes the match: no completion, call-off or payment mark (409 match_disputed), no reminder; the chat stays open', async () => {

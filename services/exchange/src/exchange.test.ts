@@ -41,6 +41,12 @@ describeWithInfra(['postgres'], 'exchange service', () => {
     expect(column).toEqual({ data_type: 'numeric', numeric_precision: 12, numeric_scale: 4 });
   });
 
+  it('has entities that match its committed migrations and snapshot (no migration pending)', async () => {
+    const { orm } = svc.ctx;
+    expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
+    expect(await orm.migrator.checkSchema()).toBe(false);
+  });
+
   describe('GET /exchange-rate', () => {
     it('answers anyone the default rate, stored at the first start', async () => {
       const body = await rate();

@@ -16,7 +16,7 @@ const timers: TradeTimers = {
   completionReminderHours: settings.COMPLETION_REMINDER_HOURS,
   requestExpiryDays: settings.REQUEST_EXPIRY_DAYS,
 };
-const NOTHING = { expiredMatches: 0, reminders: 0, expiredRequests: 0 };
+const NOTHING = { expiredMatches: 0, reminders: 0, expiredRequests: 0, lapsedReceipts: 0 };
 
 describe('ExchangeSettings: the trade timers', () => {
   const reminders = (value: string) => ExchangeSettings.safeParse({ COMPLETION_REMINDER_HOURS: value });

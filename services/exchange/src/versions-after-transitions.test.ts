@@ -96,7 +96,7 @@ const SCENARIOS: Scenario[] = [
     run: async (w) => {
       await w.post('ana');
       w.advance(31 * DAY);
-      await w.transition(async () => expect(await w.sweep()).toEqual({ expiredMatches: 0, reminders: 0, expiredRequests: 1 }),
+      await w.transition(async () => expect(await w.sweep()).toEqual({ expiredMatches: 0, reminders: 0, expiredRequests: 1, lapsedReceipts: 0 }),
         { changes: { requests: everyone, myRequests: ['ana'] } });
     },
   },
@@ -162,7 +162,7 @@ const SCENARIOS: Scenario[] = [
     run: async (w) => {
       await trade(w, false);
       w.advance(25 * HOUR);
-      await w.transition(async () => expect(await w.sweep()).toEqual({ expiredMatches: 1, reminders: 0, expiredRequests: 0 }),
+      await w.transition(async () => expect(await w.sweep()).toEqual({ expiredMatches: 1, reminders: 0, expiredRequests: 0, lapsedReceipts: 0 }),
         { changes: { requests: everyone, myRequests: ['ana'], matches: ['ana', 'bob'] } });
     },
   },
@@ -186,7 +186,7 @@ const SCENARIOS: Scenario[] = [
     run: async (w) => {
       await trade(w);
       w.advance(13 * HOUR);
-      await w.transition(async () => expect(await w.sweep({ completionReminderHours: [12] })).toEqual({ expiredMatches: 0, reminders: 1, expiredRequests: 0 }),
+      await w.transition(async () => expect(await w.sweep({ completionReminderHours: [12] })).toEqual({ expiredMatches: 0, reminders: 1, expiredRequests: 0, lapsedReceipts: 0 }),
         { changes: {} });
     },
   },

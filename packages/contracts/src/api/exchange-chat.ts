@@ -14,8 +14,14 @@ export const CHAT_MESSAGE_MAX = 2000;
 export const ChatMessageKind = z.enum(['text', 'attachment', 'system']);
 export type ChatMessageKind = z.infer<typeof ChatMessageKind>;
 
-/** What a system message announces; `subjectId` is who did it (absent for an expiry and a dispute's resolution, an admin's). */
-export const ChatSystemEvent = z.enum(['accepted', 'confirmed', 'paid', 'completed', 'cancelled', 'expired', 'disputed', 'dispute_resolved']);
+/**
+ * What a system message announces; `subjectId` is who did it (absent for an expiry and a dispute's resolution, an
+ * admin's): `received` a party's 'I received' (or the receipt window passing for them), `receipt_asked` the party
+ * asked whether they received their money when the other completed the match (subjectId: the one asked).
+ */
+export const ChatSystemEvent = z.enum([
+  'accepted', 'confirmed', 'paid', 'completed', 'cancelled', 'expired', 'disputed', 'dispute_resolved', 'received', 'receipt_asked',
+]);
 export type ChatSystemEvent = z.infer<typeof ChatSystemEvent>;
 
 /** The files a party may attach: checked by their content, whatever their name says. */

@@ -5,7 +5,7 @@
  */
 import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
 import {
-  CHAT_OPEN_DAYS_AFTER_COMPLETION, ChatMessageKind, ChatSystemEvent, type ChatMessage as ChatMessageView, type EventEnvelope,
+  CHAT_OPEN_DAYS_AFTER_COMPLETION, RECEIPT_WINDOW_HOURS, ChatMessageKind, ChatSystemEvent, type ChatMessage as ChatMessageView, type EventEnvelope,
 } from '@puente/contracts';
 import { changed, conflict, makeEvent, type Changed } from '@puente/platform';
 import type { ExchangeMatch } from './exchange-match.ts';
@@ -85,6 +85,9 @@ const SENTENCES: Record<ChatSystemEvent, (name: string) => string> = {
   expired: () => 'The match expired: it was not approved in time',
   disputed: (name) => `${name} opened a dispute: the exchange is on hold until an admin resolves it`,
   dispute_resolved: () => 'An admin resolved the dispute',
+  // Said by the party, or the receipt window passed without an answer (it counts as received): one sentence for both.
+  received: (name) => `${name}'s money is marked received`,
+  receipt_asked: (name) => `${name} is asked whether the money due to them arrived (${RECEIPT_WINDOW_HOURS} hours to answer)`,
 };
 
 /** The system message of a change to the match, made by `subjectId` (none for an expiry); returns its event. */

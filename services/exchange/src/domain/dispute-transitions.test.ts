@@ -51,6 +51,18 @@ describe('dispute transitions', () => {
     expect(dispute).toMatchObject({ status: 'resolved', sanctionUserId: REQUESTER, sanctionKind: 'warning' });
   });
 
+  it.each(['completed', 'cancelled'] as const)('resolve after completion (%s): the match stays completed, only the dispute is announced', (outcome) => {
+    const match = aMatch({ status: 'completed', confirmedAt: T0, completedAt: T0, completedById: MATCHER, receiptAskedId: REQUESTER, receiptAnswer: 'no' });
+    const request = aRequest({ status: 'completed' });
+    const dispute = aDispute({ openedById: REQUESTER });
+    const events = resolveDispute(dispute, match, request, ADMIN, { outcome, note: 'Decided on the proofs' }, LATER);
+    expect(events.map((e) => e.type)).toEqual(['exchange.dispute.resolved']);
+    expect(events[0]!.payload).toEqual({ ...PARTIES, disputeId: 30, outcome, sanction: null });
+    expect(match).toMatchObject({ status: 'completed', completedAt: T0, completedById: MATCHER });
+    expect(request.status).toBe('completed');
+    expect(dispute).toMatchObject({ status: 'resolved', outcome });
+  });
+
   it('resolve: refused for a dispute already resolved, and for a sanction on someone not a party', () => {
     const resolved = aDispute({ status: 'resolved', outcome: 'completed' });
     const match = aMatch({ status: 'completed' });

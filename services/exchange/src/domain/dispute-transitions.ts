@@ -32,15 +32,17 @@ export function checkSanction(dispute: Pick<Dispute, 'requesterId' | 'matcherId'
 
 /**
  * An admin resolves an open dispute: the match ends as decided (its own event, as a party's completion or a
- * cancellation would publish), then the dispute is resolved and both parties told (disputeResolved).
+ * cancellation would publish), then the dispute is resolved and both parties told (disputeResolved). A dispute opened
+ * after completion (the asked party's no, receipt-transitions.ts) leaves the match completed whatever the outcome: the
+ * caller undoes the completion in the trade records when it is cancelled.
  */
 export function resolveDispute(
   dispute: Dispute, match: ExchangeMatch, request: ExchangeRequest, adminId: number, body: DisputeResolve, at: Date,
 ): EventEnvelope[] {
   checkSanction(dispute, body.sanction);
   if (dispute.status !== 'open') throw conflict(DISPUTE_RESOLVED, DisputeRefusal.resolved);
-  const ended = body.outcome === 'completed'
-    ? completeMatch(match, request, null, at)
+  const ended = match.status === 'completed' ? []
+    : body.outcome === 'completed' ? completeMatch(match, request, null, at)
     : cancelMatch(match, request, adminId, 'dispute-cancelled', at);
   const { sanction } = body;
   dispute.status = 'resolved';

@@ -61,7 +61,7 @@ const requestMoved = async ({ requestId, userId }: RequestPayload, em: EntityMan
 const matchStep = (inMarket: boolean) => async ({ requestId, requesterId, matcherId }: MatchPayload, em: EntityManager) =>
   [...(inMarket ? [market] : []), ownRequests(requesterId), ownMatches(requesterId), ownMatches(matcherId), ...await matchesShowing(em, requestId, requesterId)];
 
-/** A change to the match alone (a payment marked, its dispute): both parties' matches. */
+/** A change to the match alone (a payment marked, a receipt, its dispute): both parties' matches. */
 const matchOnly = ({ requesterId, matcherId }: { requesterId: number; matcherId: number }) => [ownMatches(requesterId), ownMatches(matcherId)];
 
 type ExchangeChanges = {
@@ -92,7 +92,13 @@ export const exchangeVersions: VersionTable<ExchangeChanges> = {
   matchExpired: matchStep(true),
   matchPaymentMarked: matchOnly,
   disputeOpened: matchOnly,
-  disputeResolved: matchOnly,
+  // Cancelled after completion (the match stays completed), each party's trade record gives the completion back.
+  disputeResolved: async (p, em) => {
+    const undone = p.outcome === 'cancelled' && (await em.findOne(ExchangeMatch, { id: p.matchId }, { fields: ['status'] }))?.status === 'completed';
+    return [...matchOnly(p), ...undone ? await cardKeys(em, [p.requesterId, p.matcherId], false) : []];
+  },
+  matchReceiptConfirmed: matchOnly,
+  matchReceiptAsked: matchOnly,
   userRegistered: ({ userId }, em) => cardKeys(em, [userId], true),
   // The whole profile comes, not what changed: a new picture alone moves the matches showing the name too.
   userProfileUpdated: ({ userId }, em) => cardKeys(em, [userId], true),

@@ -86,7 +86,7 @@ describe('match transitions', () => {
     const match = aMatch({ status: 'confirmed', confirmedAt: T0 });
     const request = aRequest({ status: 'confirmed' });
     const events = completeMatch(match, request, MATCHER, LATER);
-    expect(match).toMatchObject({ status: 'completed', completedAt: LATER });
+    expect(match).toMatchObject({ status: 'completed', completedAt: LATER, completedById: MATCHER });
     expect(request.status).toBe('completed');
     expect(events).toMatchObject([{ type: 'exchange.match.completed', payload: { ...PARTIES, ...TERMS, completedById: MATCHER, confirmedAt: T0.toISOString() } }]);
     const byAdmin = completeMatch(aMatch({ status: 'confirmed', confirmedAt: T0 }), aRequest({ status: 'confirmed' }), null, LATER);

@@ -66,6 +66,7 @@ export function completeMatch(match: ExchangeMatch, request: ExchangeRequest, by
   if (match.status !== 'confirmed') throw conflict(`This match is ${match.status}: only a confirmed match can be marked completed`);
   match.status = 'completed';
   match.completedAt = at;
+  match.completedById = by;
   requestCompletedByMatch(request);
   return [makeEvent('matchCompleted', match.id, {
     ...matchParties(match), ...matchTerms(request), ...(by === null ? {} : { completedById: by }), confirmedAt: match.confirmedAt?.toISOString(),

@@ -1,6 +1,6 @@
 /**
  * The state changes of a trade as routes, jobs and consumers make them: under the trade's locks, each runs its
- * transition (match-transitions.ts, dispute-transitions.ts), makes what goes with it (the chat's system message, the
+ * transition (match-, dispute- and receipt-transitions.ts), makes what goes with it (the chat's system message, the
  * parties' trade records, a sanction's row) and returns every event caused, in order, for ServiceContext.change to
  * write. Locks are always taken request first, then match, so two paths never wait on each other in turn.
  */
@@ -13,7 +13,8 @@ import { announceInChat } from './chat.ts';
 import { addToTradeRecord, secondsBetween } from './traders.ts';
 import { acceptRequest, cancelMatch, completeMatch, confirmMatch, expireMatch, markPaymentSent, type CancelReason } from './match-transitions.ts';
 import { checkSanction, mayOpenDispute, openDispute, resolveDispute } from './dispute-transitions.ts';
-import { Dispute } from './disputes.ts';
+import { askForReceipt, confirmReceipt, denyReceipt, lapseReceipt, mayDenyReceipt } from './receipt-transitions.ts';
+import { assertNotDisputed, Dispute } from './disputes.ts';
 import { TradingSanction } from './sanctions.ts';
 
 /** The request (locked), then the match (locked, re-read under the lock), for a change to a match. */
@@ -50,21 +51,47 @@ export async function cancelTrade(
 
 /**
  * A confirmed match completed by a party (`by`), or by an admin resolving its dispute (null: the resolution says so
- * in the chat): each party's count rises and their record takes the time it took from confirmation.
+ * in the chat): each party's count rises and their record takes the time it took from confirmation. A party's
+ * completion asks the other whether they received their money, unless they already said so.
  */
 export async function completeTrade(tx: EntityManager, match: ExchangeMatch, request: ExchangeRequest, by: number | null, at: Date): Promise<EventEnvelope[]> {
   const events = completeMatch(match, request, by, at);
   await recordCompletion(tx, match, at);
-  return by === null ? events : [...events, ...await announceInChat(tx, match, 'completed', by, at)];
+  if (by === null) return events;
+  const asked = askForReceipt(match, request, by, at);
+  return [
+    ...events, ...await announceInChat(tx, match, 'completed', by, at),
+    ...asked, ...(asked.length ? await announceInChat(tx, match, 'receipt_asked', match.receiptAskedId ?? null, at) : []),
+  ];
 }
 
-/** Each party's count of a completed match rises, and their record takes the time it took from confirmation. */
-async function recordCompletion(tx: EntityManager, match: ExchangeMatch, at: Date): Promise<void> {
+/**
+ * A party's 'I received' (receipt-transitions.ts confirmReceipt), under the trade's locks: on a confirmed match, or
+ * the asked party's yes on a completed one. Refused while a dispute of the match is open (it is frozen).
+ */
+export async function confirmReceiptOf(tx: EntityManager, match: ExchangeMatch, by: number, at: Date): Promise<Changed<ExchangeMatch>> {
+  const { match: m, request } = await lockTrade(tx, match);
+  await assertNotDisputed(tx, m);
+  const events = confirmReceipt(m, request, by, at);
+  return changed(m, ...events, ...(events.length ? await announceInChat(tx, m, 'received', by, at) : []));
+}
+
+/** The receipt window passed without an answer (the trade timers; the caller holds the locks): it counts as yes. */
+export async function lapseReceiptOf(tx: EntityManager, match: ExchangeMatch, request: ExchangeRequest, at: Date): Promise<EventEnvelope[]> {
+  const events = lapseReceipt(match, request, at);
+  return events.length ? [...events, ...await announceInChat(tx, match, 'received', match.receiptAskedId ?? null, at)] : [];
+}
+
+/**
+ * Each party's count of a completed match rises (or, `sign` -1, falls again: an admin cancelled it after completion),
+ * and their record takes (or gives back) the time it took from confirmation.
+ */
+async function recordCompletion(tx: EntityManager, match: ExchangeMatch, at: Date, sign: 1 | -1 = 1): Promise<void> {
   await tx.flush();
   const { confirmedAt } = match;
   await addToTradeRecord(tx, [match.requesterId, match.matcherId], confirmedAt
-    ? { transaction_count: 1, timed_completion_count: 1, completion_seconds_total: secondsBetween(confirmedAt, at) }
-    : { transaction_count: 1 });
+    ? { transaction_count: sign, timed_completion_count: sign, completion_seconds_total: sign * secondsBetween(confirmedAt, at) }
+    : { transaction_count: sign });
 }
 
 /** A pending match the requester did not approve in time. */
@@ -80,21 +107,28 @@ export async function markPaid(tx: EntityManager, match: ExchangeMatch, by: numb
   return [...await announceInChat(tx, match, 'paid', by, at), ...events];
 }
 
-/** A party opens a dispute on a confirmed match (the caller checked they are one). */
+/**
+ * A party opens a dispute on a confirmed match (the caller checked they are one), or the party asked whether they
+ * received their money answers no on the completed match, within the window.
+ */
 export async function openDisputeOn(tx: EntityManager, match: ExchangeMatch, by: number, body: DisputeCreate, at: Date): Promise<Changed<Dispute>> {
   const { match: m } = await lockTrade(tx, match);
-  mayOpenDispute(m, await tx.count(Dispute, { matchId: m.id }) > 0);
+  const afterCompletion = m.status === 'completed';
+  if (afterCompletion) mayDenyReceipt(m, by, at);
+  else mayOpenDispute(m, await tx.count(Dispute, { matchId: m.id }) > 0);
   const dispute = tx.create(Dispute, {
     matchId: m.id, requestId: m.requestId, requesterId: m.requesterId, matcherId: m.matcherId, openedById: by,
     reason: body.reason, statement: body.statement, status: 'open', openedAt: at,
     outcome: null, adminNote: null, resolvedById: null, resolvedAt: null, sanctionUserId: null, sanctionKind: null,
   });
   await tx.flush(); // the id goes into the event
-  return changed(dispute, ...openDispute(m, dispute), ...await announceInChat(tx, m, 'disputed', by, at));
+  const opened = afterCompletion ? denyReceipt(m, dispute, at) : openDispute(m, dispute);
+  return changed(dispute, ...opened, ...await announceInChat(tx, m, 'disputed', by, at));
 }
 
 /**
- * An admin resolves an open dispute (dispute-transitions.ts): the match ends as decided, the sanction is recorded,
+ * An admin resolves an open dispute (dispute-transitions.ts): the match ends as decided (one disputed after
+ * completion stays completed, its completion undone in the trade records when cancelled), the sanction is recorded,
  * and both parties are told (disputeResolved, the chat). Null for an unknown dispute.
  */
 export async function resolveDisputeById(
@@ -105,8 +139,11 @@ export async function resolveDisputeById(
   checkSanction(seen, body.sanction);
   const trade = await lockTrade(tx, await tx.findOneOrFail(ExchangeMatch, { id: seen.matchId }));
   const dispute = await tx.findOneOrFail(Dispute, { id: disputeId }, { refresh: true });
+  const afterCompletion = trade.match.status === 'completed';
   const events = resolveDispute(dispute, trade.match, trade.request, adminId, body, at);
-  if (body.outcome === 'completed') await recordCompletion(tx, trade.match, at);
+  if (!afterCompletion && body.outcome === 'completed') await recordCompletion(tx, trade.match, at);
+  // Cancelled after completion: the match stays completed, but counts in neither party's record.
+  if (afterCompletion && body.outcome === 'cancelled') await recordCompletion(tx, trade.match, trade.match.completedAt ?? at, -1);
   const { sanction } = body;
   if (sanction) {
     tx.create(TradingSanction, {

@@ -20,6 +20,8 @@ export function aMatch(fields: Partial<ExchangeMatch> = {}): ExchangeMatch {
   return Object.assign(new ExchangeMatch(), {
     id: 20, requestId: 10, requesterId: REQUESTER, matcherId: MATCHER, status: 'pending', createdAt: T0, updatedAt: T0,
     confirmedAt: null, completedAt: null, endedAt: null, cancelledById: null, remindersSent: 0, requesterPaidAt: null, matcherPaidAt: null,
+    requesterReceivedAt: null, matcherReceivedAt: null, completedById: null, receiptAskedId: null, receiptAskedAt: null, receiptDueAt: null,
+    receiptAnswer: null, receiptAnsweredAt: null,
   } satisfies Partial<ExchangeMatch>, fields);
 }
 

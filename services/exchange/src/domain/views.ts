@@ -1,5 +1,5 @@
 /** What the API shows of requests and matches, from their rows and the posters' projection. */
-import { averageCompletionMinutes, completionRate, type ExchangeMatch as MatchView, type ExchangeRequest as RequestView, type ExchangeRequestSummary, type ExchangeRequestUser, type MatchStep, moneyNumber } from '@puente/contracts';
+import { averageCompletionMinutes, completionRate, type ExchangeMatch as MatchView, type ExchangeRequest as RequestView, type ExchangeRequestSummary, type ExchangeRequestUser, type MatchStep, moneyNumber, type ReceiptQuestion } from '@puente/contracts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ExchangeMatch } from './exchange-match.ts';
 import { ExchangeRequest } from './exchange-request.ts';
@@ -65,6 +65,24 @@ function payments(m: ExchangeMatch): MatchStep[] {
   return marks.sort((a, b) => a[1].getTime() - b[1].getTime()).map(([userId, at]) => ({ userId, at: at.toISOString() }));
 }
 
+/** Each party's 'I received', first first; automatic for the asked party's when the window lapsed. */
+function receipts(m: ExchangeMatch): (MatchStep & { automatic: boolean })[] {
+  const marks: [number, Date][] = [];
+  if (m.requesterReceivedAt) marks.push([m.requesterId, m.requesterReceivedAt]);
+  if (m.matcherReceivedAt) marks.push([m.matcherId, m.matcherReceivedAt]);
+  return marks.sort((a, b) => a[1].getTime() - b[1].getTime()).map(([userId, at]) => ({
+    userId, at: at.toISOString(), automatic: m.receiptAnswer === 'lapsed' && m.receiptAskedId === userId,
+  }));
+}
+
+function receiptQuestion(m: ExchangeMatch): ReceiptQuestion | null {
+  if (!m.receiptAskedId || !m.receiptAskedAt || !m.receiptDueAt) return null;
+  return {
+    askedId: m.receiptAskedId, askedAt: m.receiptAskedAt.toISOString(), dueAt: m.receiptDueAt.toISOString(),
+    answer: m.receiptAnswer ?? null, answeredAt: m.receiptAnsweredAt?.toISOString() ?? null,
+  };
+}
+
 export async function matchViews(em: EntityManager, matches: ExchangeMatch[]): Promise<MatchView[]> {
   const requests = matches.length ? await em.find(ExchangeRequest, { id: { $in: [...new Set(matches.map((m) => m.requestId))] } }) : [];
   const byId = new Map(requests.map((r) => [r.id, r]));
@@ -82,10 +100,10 @@ export async function matchViews(em: EntityManager, matches: ExchangeMatch[]): P
     ...(disputes.has(m.id) ? { dispute: disputeSummary(disputes.get(m.id)!) } : {}),
     confirmedAt: m.confirmedAt?.toISOString() ?? null,
     payments: payments(m),
-    receipts: [],
+    receipts: receipts(m),
     completedAt: m.completedAt?.toISOString() ?? null,
-    completedById: null,
-    receiptQuestion: null,
+    completedById: m.completedById ?? null,
+    receiptQuestion: receiptQuestion(m),
   }));
 }
 

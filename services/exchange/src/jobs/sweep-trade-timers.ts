@@ -4,7 +4,9 @@
  * - a pending match not approved within MATCH_APPROVAL_HOURS expires, and its request reopens;
  * - a confirmed match not completed is reminded once per COMPLETION_REMINDER_HOURS entry passed (not while it is
  *   disputed: it is on hold);
- * - an open request nobody took within REQUEST_EXPIRY_DAYS (counted from when it last became open) expires.
+ * - an open request nobody took within REQUEST_EXPIRY_DAYS (counted from when it last became open) expires;
+ * - a receipt question not answered by its dueAt (RECEIPT_WINDOW_HOURS after the completion) lapses: it counts as
+ *   received (domain/receipt-transitions.ts).
  * Each row is changed under its lock after checking it is still due, so a sweep run twice (or on two replicas at
  * once) changes it once and publishes once.
  */
@@ -13,7 +15,7 @@ import { LockMode } from '@mikro-orm/postgresql';
 import { changed, defineJob, type ServiceContext } from '@puente/platform';
 import { ExchangeMatch } from '../domain/exchange-match.ts';
 import { ExchangeRequest } from '../domain/exchange-request.ts';
-import { expireTrade, lockTrade } from '../domain/trade.ts';
+import { expireTrade, lapseReceiptOf, lockTrade } from '../domain/trade.ts';
 import { remindCompletion } from '../domain/match-transitions.ts';
 import { expireRequest } from '../domain/request-transitions.ts';
 import { Dispute } from '../domain/disputes.ts';
@@ -24,7 +26,7 @@ const BATCH = 100;
 const HOUR_MS = 3_600_000;
 
 export interface TradeTimers { matchApprovalHours: number; completionReminderHours: number[]; requestExpiryDays: number }
-export interface SweepOutcome { expiredMatches: number; reminders: number; expiredRequests: number }
+export interface SweepOutcome { expiredMatches: number; reminders: number; expiredRequests: number; lapsedReceipts: number }
 
 type Ctx = Pick<ServiceContext, 'orm' | 'change'>;
 const ago = (now: Date, ms: number) => new Date(now.getTime() - ms);
@@ -79,7 +81,17 @@ export async function sweepTradeTimers(ctx: Ctx, timers: TradeTimers, now: Date)
       return changed(events.length > 0, ...events);
     }),
   );
-  return { expiredMatches, reminders, expiredRequests };
+
+  const lapsedReceipts = await drain(
+    async () => (await em().find(ExchangeMatch, { status: 'completed', receiptAnswer: null, receiptDueAt: { $lte: now } },
+      { fields: ['id'], limit: BATCH, orderBy: { id: 'asc' } })).map((m) => m.id),
+    (id) => ctx.change(async (tx) => {
+      const trade = await lockTrade(tx, await tx.findOneOrFail(ExchangeMatch, { id }));
+      const events = await lapseReceiptOf(tx, trade.match, trade.request, now);
+      return changed(events.length > 0, ...events);
+    }),
+  );
+  return { expiredMatches, reminders, expiredRequests, lapsedReceipts };
 }
 
 export function sweepTradeTimersJob(timers: TradeTimers, now: () => Date) {
@@ -89,7 +101,7 @@ export function sweepTradeTimersJob(timers: TradeTimers, now: () => Date) {
     attempts: 3,
     async handle(_data, ctx) {
       const outcome = await sweepTradeTimers(ctx, timers, now());
-      if (outcome.expiredMatches + outcome.reminders + outcome.expiredRequests > 0) ctx.logger.info(outcome, 'trade timers swept');
+      if (Object.values(outcome).some((n) => n > 0)) ctx.logger.info(outcome, 'trade timers swept');
     },
   });
 }

@@ -1,4 +1,4 @@
-/** /api/exchange-matches: accept, approve, call off, complete, list; a request's match; the bank details. */
+/** /api/exchange-matches: accept, approve, call off, complete, 'I received', list; a request's match; the bank details. */
 import type { FastifyInstance } from 'fastify';
 import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { Routes } from '@puente/contracts';
@@ -7,7 +7,7 @@ import { ExchangeMatch, LIVE_MATCH_STATUSES } from '../domain/exchange-match.ts'
 import { ExchangeRequest } from '../domain/exchange-request.ts';
 import { matchAccounts, mayShowBankDetails } from '../domain/match-accounts.ts';
 import { checkPlanLimits } from '../domain/plan-limits.ts';
-import { cancelTrade, completeTrade, confirmTrade, lockTrade, takeRequest } from '../domain/trade.ts';
+import { cancelTrade, completeTrade, confirmReceiptOf, confirmTrade, lockTrade, takeRequest } from '../domain/trade.ts';
 import { mayAccept, REQUEST_NOT_OPEN } from '../domain/match-transitions.ts';
 import { assertNotDeleted, hasBothAccounts } from '../domain/traders.ts';
 import { assertNotDisputed, matchCancelledByDispute } from '../domain/disputes.ts';
@@ -129,6 +129,17 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
         return changed(trade.match, ...await completeTrade(tx, trade.match, trade.request, userId, at));
       });
       return matchView(request.em, completed);
+    });
+
+    /**
+     * A party's 'I received' (domain/receipt-transitions.ts): once on a confirmed match (again: the match unchanged),
+     * or the yes of the party asked after the other completed it, within the window.
+     */
+    serve(app, routes.confirmReceipt, async (request) => {
+      const { userId } = requireUser(request);
+      const match = await partyMatch(request.em, request.params.id, userId);
+      const received = await ctx.change((tx) => confirmReceiptOf(tx, match, userId, now()));
+      return matchView(request.em, received);
     });
 
     /** Bank details, for the two parties of a match whose details may be shown (domain/match-accounts.ts). */
