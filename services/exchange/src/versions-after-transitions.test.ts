@@ -9,6 +9,7 @@ import { describeWithInfra } from '@puente/testkit';
 import * as requestTransitions from './domain/request-transitions.ts';
 import * as matchTransitions from './domain/match-transitions.ts';
 import * as disputeTransitions from './domain/dispute-transitions.ts';
+import * as receiptTransitions from './domain/receipt-transitions.ts';
 import { titleOf, useWalk, type Name, type Scenario, type Walk } from './testing/polled-walk.ts';
 
 const HOUR = 3_600_000;
@@ -25,6 +26,8 @@ const NOT_TRANSITIONS: Record<string, string> = {
   mayAccept: 'a check (acceptRequest makes it)',
   mayOpenDispute: 'a check (openDispute makes it)',
   checkSanction: 'a check (resolveDispute makes it)',
+  mayDenyReceipt: 'a check (denyReceipt makes it)',
+  ReceiptRefusals: 'refusals\' messages',
 };
 
 /** A request's moves that follow its match's, made by (and walked with) that match's transition. */
@@ -213,12 +216,78 @@ const SCENARIOS: Scenario[] = [
       await w.transition(() => w.resolve(dispute.id, 'cancelled'), { changes: { myRequests: ['ana'], matches: ['ana', 'bob'] } });
     },
   },
+  {
+    name: 'confirmReceipt', variant: 'a party of a confirmed match received',
+    run: async (w) => {
+      const { match } = await trade(w);
+      await w.transition(() => w.act('bob', match.id, 'received'), { changes: { matches: ['ana', 'bob'] } });
+    },
+  },
+  {
+    name: 'confirmReceipt', variant: 'again: nothing changes',
+    run: async (w) => {
+      const { match } = await trade(w);
+      await w.act('bob', match.id, 'received');
+      await w.transition(() => w.act('bob', match.id, 'received'), { changes: {} });
+    },
+  },
+  {
+    name: 'confirmReceipt', variant: 'the yes of the party asked after completion',
+    run: async (w) => {
+      const { match } = await trade(w);
+      await w.act('bob', match.id, 'complete');
+      await w.transition(() => w.act('ana', match.id, 'received'), { changes: { matches: ['ana', 'bob'] } });
+    },
+  },
+  {
+    name: 'askForReceipt', variant: 'a party completes, the other is asked with it',
+    run: async (w) => {
+      const { match } = await trade(w);
+      await w.transition(() => w.act('ana', match.id, 'complete'), { changes: { myRequests: ['ana'], matches: ['ana', 'bob'] } });
+    },
+  },
+  {
+    name: 'denyReceipt', variant: 'the asked party\'s no opens a dispute after completion',
+    run: async (w) => {
+      const { match } = await trade(w);
+      await w.act('bob', match.id, 'complete');
+      await w.transition(() => w.dispute('ana', match.id), { changes: { matches: ['ana', 'bob'] } });
+    },
+  },
+  {
+    name: 'lapseReceipt',
+    run: async (w) => {
+      const { match } = await trade(w);
+      await w.act('bob', match.id, 'complete');
+      w.advance(73 * HOUR);
+      await w.transition(async () => expect(await w.sweep()).toEqual({ expiredMatches: 0, reminders: 0, expiredRequests: 0, lapsedReceipts: 1 }),
+        { changes: { matches: ['ana', 'bob'] } });
+    },
+  },
+  {
+    name: 'resolveDispute', variant: 'after completion, completed: the match and the records stay',
+    run: async (w) => {
+      const { match } = await trade(w);
+      await w.act('bob', match.id, 'complete');
+      const dispute = await w.dispute('ana', match.id);
+      await w.transition(() => w.resolve(dispute.id, 'completed'), { changes: { matches: ['ana', 'bob'] } });
+    },
+  },
+  {
+    name: 'resolveDispute', variant: 'after completion, cancelled: the requester\'s card gives the completion back',
+    run: async (w) => {
+      const { match } = await trade(w);
+      await w.act('bob', match.id, 'complete');
+      const dispute = await w.dispute('ana', match.id);
+      await w.transition(() => w.resolve(dispute.id, 'cancelled'), { changes: { myRequests: ['ana'], matches: ['ana', 'bob'] } });
+    },
+  },
 ];
 
 describe('the trade transitions walked', () => {
   it('has a scenario for every export of the transition modules but the checks and helpers named', () => {
     const walked = new Set(SCENARIOS.map((s) => s.name));
-    const exports = Object.keys({ ...requestTransitions, ...matchTransitions, ...disputeTransitions });
+    const exports = Object.keys({ ...requestTransitions, ...matchTransitions, ...disputeTransitions, ...receiptTransitions });
     expect(exports.filter((name) => !walked.has(name) && !NOT_TRANSITIONS[name] && !walked.has(FOLLOWING[name] ?? ''))).toEqual([]);
     expect([...Object.keys(NOT_TRANSITIONS), ...Object.keys(FOLLOWING)].filter((name) => !exports.includes(name))).toEqual([]);
   });

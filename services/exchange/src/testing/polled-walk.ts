@@ -48,12 +48,12 @@ export interface Walk {
   /** The owner cancels, marks done or announces their request. */
   request(who: Name, requestId: number, action: 'cancel' | 'complete' | 'notify'): Promise<void>;
   accept(who: Name, requestId: number): Promise<ExchangeMatch>;
-  act(who: Name, matchId: number, action: 'confirm' | 'complete' | 'cancel' | 'paid'): Promise<void>;
+  act(who: Name, matchId: number, action: 'confirm' | 'complete' | 'cancel' | 'paid' | 'received'): Promise<void>;
   dispute(who: Name, matchId: number): Promise<Dispute>;
   resolve(disputeId: number, outcome: 'completed' | 'cancelled'): Promise<void>;
   block(who: Name, whom: Name): Promise<void>;
   unblock(who: Name, whom: Name): Promise<void>;
-  /** Runs the trade timers now (nothing due unless the scenario says: 24 h to approve, 30 days open). */
+  /** Runs the trade timers now (nothing due unless the scenario says: 24 h to approve, 30 days open, 72 h to answer a receipt question). */
   sweep(timers?: Partial<TradeTimers>): Promise<SweepOutcome>;
   /** Reads every polled route as every reader, runs the transition, reads them again and checks the ETags. */
   transition(change: () => Promise<unknown>, expected: Expected): Promise<void>;
