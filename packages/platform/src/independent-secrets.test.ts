@@ -18,6 +18,7 @@ function production(): NodeJS.ProcessEnv {
     OAUTH_COOKIE_SECRET: secret(),
     LOGIN_CHALLENGE_SECRET: secret(),
     ATTACHMENT_ENCRYPTION_KEYS: `a1:${key()}`,
+    ID_DOCUMENT_KEYS: `d1:${key()}`,
   };
 }
 
@@ -36,6 +37,9 @@ describe('one key per purpose in production', () => {
     // An older key still listed for opening counts too.
     expect(() => checkIndependentSecrets({ ...env, ATTACHMENT_ENCRYPTION_KEYS: `a2:${key()},${env.BANK_ENCRYPTION_KEYS}` }))
       .toThrow('ATTACHMENT_ENCRYPTION_KEYS must not be BANK_ENCRYPTION_KEYS');
+    // Identity documents have a key ring of their own: not the attachments' one, though both seal files.
+    expect(() => checkIndependentSecrets({ ...env, ID_DOCUMENT_KEYS: env.ATTACHMENT_ENCRYPTION_KEYS }))
+      .toThrow('ID_DOCUMENT_KEYS must not be ATTACHMENT_ENCRYPTION_KEYS or be derived from it');
   });
 
   it('refuses keys derived the way earlier versions did, or holding another secret', () => {
@@ -47,6 +51,8 @@ describe('one key per purpose in production', () => {
       .toThrow('OAUTH_COOKIE_SECRET must not be SESSION_SECRET or be derived from it');
     expect(() => checkIndependentSecrets({ ...env, ATTACHMENT_ENCRYPTION_KEYS: `a1:${sha(env.SESSION_SECRET!)}` }))
       .toThrow('ATTACHMENT_ENCRYPTION_KEYS must not be SESSION_SECRET');
+    expect(() => checkIndependentSecrets({ ...env, ID_DOCUMENT_KEYS: `d1:${sha(env.TOTP_ENCRYPTION_KEYS!.slice(3))}` }))
+      .toThrow('ID_DOCUMENT_KEYS must not be TOTP_ENCRYPTION_KEYS or be derived from it');
   });
 
   it('leaves the demo and tests alone', () => {

@@ -14,7 +14,7 @@ import { ConfigError } from './config.ts';
 /** Every setting that holds a secret key, in any process. INTERNAL_TOKEN_SECRET only as a leftover to compare with. */
 export const SECRET_SETTINGS = [
   'SERVICE_SIGNING_KEY', 'SESSION_SECRET', 'BANK_ENCRYPTION_KEYS', 'TOTP_ENCRYPTION_KEYS', 'OAUTH_COOKIE_SECRET',
-  'LOGIN_CHALLENGE_SECRET', 'ATTACHMENT_ENCRYPTION_KEYS', 'INTERNAL_TOKEN_SECRET',
+  'LOGIN_CHALLENGE_SECRET', 'ATTACHMENT_ENCRYPTION_KEYS', 'ID_DOCUMENT_KEYS', 'INTERNAL_TOKEN_SECRET',
 ] as const;
 
 /** The purposes earlier versions derived keys for, as `sha256('<purpose>:<secret>')`. */

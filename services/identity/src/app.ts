@@ -13,6 +13,7 @@ import { PendingSignupSchema } from './domain/pending-signup.ts';
 import { PasswordResetSchema } from './domain/password-reset.ts';
 import { ReferralSchema } from './domain/referral.ts';
 import { VerificationRequestSchema } from './domain/verification-request.ts';
+import { IdDocumentSchema, idDocumentKeys } from './domain/id-documents.ts';
 import { KnownDeviceSchema } from './domain/known-device.ts';
 import { TwoFactorSchema } from './domain/two-factor.ts';
 import { RecentGoogleSignInSchema } from './domain/reauthentication.ts';
@@ -29,6 +30,7 @@ import { passwordRoutes } from './routes/passwords.ts';
 import { googleRoutes } from './routes/google.ts';
 import { userRoutes } from './routes/users.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { idDocumentRoutes } from './routes/id-documents.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { personalDataRoutes } from './routes/personal-data.ts';
 import { twoFactorRoutes } from './routes/two-factor.ts';
@@ -61,9 +63,10 @@ export const IdentitySettings = z.object({
   OAUTH_COOKIE_SECRET: optional(z.string().min(32, 'OAUTH_COOKIE_SECRET must be at least 32 characters')),
   LOGIN_CHALLENGE_SECRET: optional(z.string().min(32, 'LOGIN_CHALLENGE_SECRET must be at least 32 characters')),
   TOTP_ENCRYPTION_KEYS: optional(z.string()),
+  ID_DOCUMENT_KEYS: optional(z.string()),
   TWO_FACTOR_CODE_LIMIT: optional(z.string().regex(/^\d+\/\d+[smh]$/, 'TWO_FACTOR_CODE_LIMIT is max/window, the window in s, m or h (e.g. 5/15m)')),
   LOGIN_ACCOUNT_LIMIT: optional(z.string().regex(/^\d+\/\d+[smh]$/, 'LOGIN_ACCOUNT_LIMIT is max/window, the window in s, m or h (e.g. 120/1h)')),
-}).superRefine(requiredInProduction(['TOTP_ENCRYPTION_KEYS', 'OAUTH_COOKIE_SECRET', 'LOGIN_CHALLENGE_SECRET']))
+}).superRefine(requiredInProduction(['TOTP_ENCRYPTION_KEYS', 'ID_DOCUMENT_KEYS', 'OAUTH_COOKIE_SECRET', 'LOGIN_CHALLENGE_SECRET']))
   .refine((s) => Boolean(s.GOOGLE_CLIENT_ID) === Boolean(s.GOOGLE_CLIENT_SECRET), {
   message: 'set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or neither', path: ['GOOGLE_CLIENT_SECRET'],
 }).superRefine(mailInProduction).superRefine(adminPasswordInProduction);
@@ -101,6 +104,7 @@ export function resolveConfig(s: IdentitySettings): IdentityConfig {
       : null,
     oauthCookieKey: oauthCookieKey(s),
     loginAccountLimit: codeLimit(s.LOGIN_ACCOUNT_LIMIT ?? '120/1h'),
+    idDocumentKeys: idDocumentKeys(s.ID_DOCUMENT_KEYS),
     twoFactor: {
       secretKeys: secretKeys(s.TOTP_ENCRYPTION_KEYS),
       challengeKey: challengeKey(s.LOGIN_CHALLENGE_SECRET),
@@ -129,7 +133,7 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
     name: 'identity',
     entities: [
       UserSchema, AccountCurrencySchema, PendingSignupSchema, PasswordResetSchema, ReferralSchema, VerificationRequestSchema, KnownDeviceSchema, TwoFactorSchema,
-      RecentGoogleSignInSchema,
+      RecentGoogleSignInSchema, IdDocumentSchema,
     ],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
@@ -152,6 +156,7 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
       await app.register(googleLinkRoutes, deps);
       await app.register(userRoutes, deps);
       await app.register(adminRoutes, deps);
+      await app.register(idDocumentRoutes, deps);
       await app.register(internalRoutes, deps);
       await app.register(personalDataRoutes, deps);
       await app.register(twoFactorRoutes, deps);

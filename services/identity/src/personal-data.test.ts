@@ -103,7 +103,7 @@ describeWithInfra(['postgres'], 'your data: the download and the deletion of one
         referralCode: expect.stringMatching(/^[A-Z2-9]{8}$/),
         referredById: adminId,
         googleAccountLinked: false,
-        verificationRequests: [{ id: expect.any(Number), type: 'phone', status: 'pending', createdAt: expect.any(String), decidedAt: null }],
+        verificationRequests: [{ id: expect.any(Number), type: 'phone', status: 'pending', createdAt: expect.any(String), decidedAt: null, document: null }],
         referrals: [{ id: expect.any(Number), referredId: friend, createdAt: expect.any(String), firstName: 'Yan', lastName: 'Rojas' }],
         // Where she signed in from: the tests' browser (a user agent naming no OS) on its network.
         knownDevices: [{ browser: 'Mozilla', os: null, network: '203.0.113.0/24', firstSeenAt: expect.any(String), lastSeenAt: expect.any(String) }],

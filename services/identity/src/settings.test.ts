@@ -12,7 +12,7 @@ const settings = (env: Record<string, string>) => resolveConfig(loadConfig(Ident
 /** What production needs for its emails (mail settings, packages/platform/src/mail.ts) and its own keys. */
 const mailed = {
   SMTP_URL: 'smtp://mail.example', PUBLIC_URL: 'https://puente.example',
-  TOTP_ENCRYPTION_KEYS: `t1:${Buffer.alloc(32, 7).toString('base64')}`, OAUTH_COOKIE_SECRET: 'o'.repeat(32), LOGIN_CHALLENGE_SECRET: 'c'.repeat(32),
+  TOTP_ENCRYPTION_KEYS: `t1:${Buffer.alloc(32, 7).toString('base64')}`, ID_DOCUMENT_KEYS: `d1:${Buffer.alloc(32, 9).toString('base64')}`, OAUTH_COOKIE_SECRET: 'o'.repeat(32), LOGIN_CHALLENGE_SECRET: 'c'.repeat(32),
   ADMIN_PASSWORD: 'the first admin\'s password',
 };
 /** The configuration error `env` gets, or '' when it is accepted. */
@@ -71,7 +71,16 @@ describe('identity settings', () => {
   it('needs a key of its own for each purpose in production, naming each one missing', () => {
     const err = (() => { try { settings({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example', PUBLIC_URL: 'https://puente.example' }); } catch (e) { return e; } })();
     expect(err).toBeInstanceOf(ConfigError);
-    for (const name of ['TOTP_ENCRYPTION_KEYS', 'OAUTH_COOKIE_SECRET', 'LOGIN_CHALLENGE_SECRET']) expect(String(err)).toContain(`${name} is required in production`);
+    for (const name of ['TOTP_ENCRYPTION_KEYS', 'ID_DOCUMENT_KEYS', 'OAUTH_COOKIE_SECRET', 'LOGIN_CHALLENGE_SECRET']) expect(String(err)).toContain(`${name} is required in production`);
+  });
+
+  it('seals ID documents with ID_DOCUMENT_KEYS, its first key sealing, and names the setting when it is malformed', () => {
+    const keys = settings({ ID_DOCUMENT_KEYS: `d2:${Buffer.alloc(32, 2).toString('base64')},d1:${Buffer.alloc(32, 1).toString('base64')}` }).idDocumentKeys;
+    expect([keys.setting, keys.current, [...keys.keys.keys()]]).toEqual(['ID_DOCUMENT_KEYS', 'd2', ['d2', 'd1']]);
+    expect(settings({}).idDocumentKeys.current).toBe('ephemeral'); // outside production only
+    const { ID_DOCUMENT_KEYS: _set, ...without } = mailed;
+    expect(refusal({ NODE_ENV: 'production', ...without })).toContain('ID_DOCUMENT_KEYS: ID_DOCUMENT_KEYS is required in production');
+    expect(() => settings({ ID_DOCUMENT_KEYS: 'd1:short' })).toThrow('ID_DOCUMENT_KEYS is keyId:base64key');
   });
 
   it('needs ADMIN_PASSWORD in production (never generated there), and only there', () => {

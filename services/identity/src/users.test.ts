@@ -102,7 +102,7 @@ describeWithInfra(['postgres'], 'profiles, the directory, referrals and verifica
     expect((await get('/admin/verification-requests', { id: ana })).statusCode).toBe(403);
     expect((await svc.app.inject({ method: 'POST', url: `/admin/verification-requests/${id}/approve`, headers: await as(svc, bea) })).statusCode).toBe(403);
     const pending = await get('/admin/verification-requests', { id: adminId, role: 'admin' });
-    const request = { userId: bea, status: 'pending', createdAt: expect.any(String), decidedAt: null, firstName: 'Bea', lastName: 'Rojas', email: 'bea@puente.test' };
+    const request = { userId: bea, status: 'pending', createdAt: expect.any(String), decidedAt: null, firstName: 'Bea', lastName: 'Rojas', email: 'bea@puente.test', document: null };
     expect(AdminVerificationRequestList.parse(pending.json())).toEqual([{ ...request, id: phone.id, type: 'phone' }, { ...request, id, type: 'bank' }]);
     // A page at a time, oldest first, the total in X-Total-Count.
     const second = await get('/admin/verification-requests?limit=1&offset=1', { id: adminId, role: 'admin' });

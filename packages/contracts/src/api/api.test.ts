@@ -194,7 +194,7 @@ describe('identity beyond the spec: passwords, profile, Google, verification rev
     expect(firstMessage(VerificationRequestIdParams, { id: 'x' })).toBe('Invalid verification request ID');
     const item = {
       id: 1, userId: 2, type: 'id', status: 'pending', createdAt: now, decidedAt: null,
-      firstName: 'Ana', lastName: 'Rojas', email: 'ana@example.com',
+      firstName: 'Ana', lastName: 'Rojas', email: 'ana@example.com', document: null,
     };
     expect(AdminVerificationRequest.parse(item)).toEqual(item);
     expect(AdminVerificationRequest.safeParse({ ...item, status: 'maybe' }).success).toBe(false);

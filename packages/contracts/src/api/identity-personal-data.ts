@@ -36,8 +36,8 @@ export const AccountDeletionMessages = {
   downloadUnavailable: 'Your data cannot be downloaded right now. Please try again later.',
 } as const;
 
-/** One of the user's verification requests, as their data download lists it. */
-export const VerificationRequestRecord = AdminVerificationRequest.pick({ id: true, type: true, status: true, createdAt: true, decidedAt: true });
+/** One of the user's verification requests, as their data download lists it (an ID document: what is known of it, not its file). */
+export const VerificationRequestRecord = AdminVerificationRequest.pick({ id: true, type: true, status: true, createdAt: true, decidedAt: true, document: true });
 export type VerificationRequestRecord = z.infer<typeof VerificationRequestRecord>;
 
 /**

@@ -9,7 +9,9 @@ import {
   ReferralCodeResponse, ReferralList, ResetPasswordRequest, SignupRequest, SignupRequestResponse, SignupVerifyRequest,
   SignupVerifyResponse, UserDirectory, UserIdParams, UserProfileUpdate, VerificationRequestIdParams,
   VerificationRequestListQuery, VerificationRequestResponse, VerificationTypeParams, VerifyReferralResponse,
+  OwnVerificationRequestList,
 } from './identity.ts';
+import { ID_DOCUMENT_MAX_BYTES, IdDocumentFile, IdDocumentType } from './identity-documents.ts';
 import { AccountDeletionRequest } from './identity-personal-data.ts';
 import { ChangePasswordRequest, SignInMethods } from './identity-reauthentication.ts';
 import { GoogleLinkRequest, GoogleLoginQuery, PendingGoogleLink } from './identity-google.ts';
@@ -138,6 +140,16 @@ export const IdentityRoutes = routeGroup('identity', {
     summary: 'Ask to be verified (email, phone, id or bank): 201 a new request, 200 one already pending or done.',
     responses: { 200: VerificationRequestResponse, 201: VerificationRequestResponse },
   },
+  uploadIdDocument: {
+    method: 'POST', path: '/api/users/verification/id/document', access: 'user', multipart: { file: 'file', maxBytes: ID_DOCUMENT_MAX_BYTES },
+    summary: 'Upload the document of one\'s ID verification request (passport or ID card: PNG, JPEG or PDF, at most 10 MB, checked by content); the request then goes to review. 409 no ID request awaits one, 413 larger, 415 another type.',
+    responses: { 200: VerificationRequestResponse },
+  },
+  ownVerificationRequests: {
+    method: 'GET', path: '/api/users/me/verification-requests', access: 'user',
+    summary: 'The signed-in user\'s open verification requests (awaiting a document, or pending review), oldest first.',
+    responses: { 200: OwnVerificationRequestList },
+  },
   downloadData: {
     method: 'GET', path: '/api/users/me/data', access: 'user',
     summary: 'Everything Puente holds about the signed-in user, one section per service, as a JSON file to save.',
@@ -165,7 +177,7 @@ export const IdentityRoutes = routeGroup('identity', {
   },
   verificationRequests: {
     method: 'GET', path: '/api/admin/verification-requests', access: 'admin', query: VerificationRequestListQuery, paginated: true,
-    summary: 'Verification requests by status (default: pending), oldest first.',
+    summary: 'Verification requests by status (default: pending, those ready for review: an ID request once its document is in), oldest first.',
     responses: { 200: AdminVerificationRequestList },
   },
   approveVerification: {
@@ -177,6 +189,12 @@ export const IdentityRoutes = routeGroup('identity', {
     method: 'POST', path: '/api/admin/verification-requests/{id}/reject', access: 'admin', params: VerificationRequestIdParams,
     summary: 'Reject a pending verification request.',
     responses: { 200: AdminVerificationRequest },
+  },
+  verificationDocument: {
+    method: 'GET', path: '/api/admin/verification-requests/{id}/document', access: 'admin', params: VerificationRequestIdParams,
+    produces: IdDocumentType.options,
+    summary: 'The ID document of a verification request, for its review; 404 none, or deleted once the request was decided.',
+    responses: { 200: IdDocumentFile },
   },
   loginRefused: {
     method: 'POST', path: '/internal/login-refused', access: 'internal', callers: ['gateway'],

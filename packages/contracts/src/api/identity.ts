@@ -20,6 +20,9 @@ import {
   safeText,
 } from './common.ts';
 import { TwoFactorChallenge } from './identity-two-factor.ts';
+import { IdDocument } from './identity-documents.ts';
+
+export * from './identity-documents.ts';
 
 /**
  * Identity's own messages, for what spec section 5 does not word (ValidationMessages holds the spec's). The web app
@@ -309,12 +312,17 @@ export type Referral = z.infer<typeof Referral>;
 export const ReferralList = z.array(Referral);
 export type ReferralList = z.infer<typeof ReferralList>;
 
-export const VerificationRequestStatus = z.enum(['pending', 'approved', 'rejected']);
+/**
+ * A request is pending until an admin approves or rejects it; an ID request first awaits its document
+ * (identity-documents.ts) and is pending review only once it is uploaded.
+ */
+export const VerificationRequestStatus = z.enum(['awaiting_document', 'pending', 'approved', 'rejected']);
 export type VerificationRequestStatus = z.infer<typeof VerificationRequestStatus>;
 
 /**
- * POST /api/users/verification/{type}: 201 with a new pending request, 200 when one is already pending or the user
- * is already verified for that type (then `status` is 'approved' and `id` null). The client then refreshes the user.
+ * POST /api/users/verification/{type}: 201 with a new request (pending; for id, awaiting its document), 200 when one
+ * is already open or the user is already verified for that type (then `status` is 'approved' and `id` null). The
+ * client then refreshes the user. The document's upload (POST /api/users/verification/id/document) answers the same.
  */
 export const VerificationRequestResponse = z.object({
   message: z.string(),
@@ -324,7 +332,10 @@ export const VerificationRequestResponse = z.object({
 });
 export type VerificationRequestResponse = z.infer<typeof VerificationRequestResponse>;
 
-/** One item of GET /api/admin/verification-requests (admins): a pending request and who asked. */
+/**
+ * One item of GET /api/admin/verification-requests (admins): a request and who asked; for an ID request its document
+ * (the file at GET /api/admin/verification-requests/{id}/document while the request is pending).
+ */
 export const AdminVerificationRequest = z.object({
   id: Id,
   userId: Id,
@@ -335,13 +346,31 @@ export const AdminVerificationRequest = z.object({
   firstName: z.string(),
   lastName: z.string(),
   email: z.string(),
+  document: IdDocument.nullable(),
 });
 export type AdminVerificationRequest = z.infer<typeof AdminVerificationRequest>;
 
 export const AdminVerificationRequestList = z.array(AdminVerificationRequest);
 export type AdminVerificationRequestList = z.infer<typeof AdminVerificationRequestList>;
 
-/** Query of GET /api/admin/verification-requests: which requests (default: those waiting for review). */
+/** One of the signed-in user's open verification requests (awaiting a document or pending review). */
+export const OwnVerificationRequest = z.object({
+  id: Id,
+  type: VerificationType,
+  status: VerificationRequestStatus,
+  createdAt: IsoDateTime,
+  /** The ID document, for an id request once uploaded; null otherwise. */
+  document: IdDocument.nullable(),
+});
+export type OwnVerificationRequest = z.infer<typeof OwnVerificationRequest>;
+
+export const OwnVerificationRequestList = z.array(OwnVerificationRequest);
+export type OwnVerificationRequestList = z.infer<typeof OwnVerificationRequestList>;
+
+/**
+ * Query of GET /api/admin/verification-requests: which requests (default: those waiting for review; an ID request
+ * only once its document is in).
+ */
 export const VerificationRequestListQuery = PaginationQuery.extend({ status: VerificationRequestStatus.default('pending') });
 export type VerificationRequestListQuery = z.infer<typeof VerificationRequestListQuery>;
 

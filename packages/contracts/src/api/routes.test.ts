@@ -111,6 +111,10 @@ describe('ApiRoutes', () => {
     'GET /api/admin/verification-requests',
     'POST /api/admin/verification-requests/{id}/approve',
     'POST /api/admin/verification-requests/{id}/reject',
+    // An ID verification's document: its owner uploads it, admins read it for the review.
+    'POST /api/users/verification/id/document',
+    'GET /api/users/me/verification-requests',
+    'GET /api/admin/verification-requests/{id}/document',
     'GET /api/admin/signup-attempts/export',
     'GET /api/admin/login-attempts/export',
     'GET /api/admin/attempts-per-day',
@@ -198,6 +202,7 @@ describe('route declarations', () => {
   it('name the media type of a file download, and the OpenAPI document shows it', () => {
     const files = ApiRoutes.filter((route) => route.produces).map((route) => `${route.method} ${route.path} ${route.produces}`);
     expect(files).toEqual([
+      'GET /api/admin/verification-requests/{id}/document image/png,image/jpeg,application/pdf',
       'GET /api/exchange-matches/{id}/attachments/{attachmentId} image/png,image/jpeg,application/pdf',
       'GET /api/admin/signup-attempts/export text/csv', 'GET /api/admin/login-attempts/export text/csv',
     ]);

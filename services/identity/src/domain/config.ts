@@ -28,6 +28,8 @@ export interface IdentityConfig {
   oauthCookieKey: Uint8Array;
   /** Wrong passwords at login per account and window, from any caller: LOGIN_ACCOUNT_LIMIT. */
   loginAccountLimit: FailureLimit;
+  /** Seal and open the ID documents of verification requests at rest: ID_DOCUMENT_KEYS, a key ring of its own. */
+  idDocumentKeys: SealingKeys;
   twoFactor: {
     /** Seal and open TOTP secrets at rest. */
     secretKeys: SealingKeys;

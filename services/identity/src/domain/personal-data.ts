@@ -1,7 +1,7 @@
 /**
  * What identity holds of a user, for their data download, and their account's deletion: the user row is kept (other
  * services' trades, ratings and referrals name its id) with every personal field erased, the tokens, verification
- * requests and devices signed in from are deleted, and identity's own published events that carried their names or
+ * requests (with any ID document) and devices signed in from are deleted, and identity's own published events that carried their names or
  * email are dropped from its outbox. The deletion is announced (identity.user.deleted) for every other service to erase what it holds.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -10,6 +10,7 @@ import { OutboxEvent, makeEvent } from '@puente/platform';
 import { User } from './user.ts';
 import { PasswordReset } from './password-reset.ts';
 import { VerificationRequest } from './verification-request.ts';
+import { IdDocument, idDocumentsOf } from './id-documents.ts';
 import { referralsMadeBy } from './referral.ts';
 import { currentUserView } from './views.ts';
 import { KnownDevice, knownDevicesOf } from './known-device.ts';
@@ -18,6 +19,7 @@ import { RecentGoogleSignIn } from './reauthentication.ts';
 
 export async function personalDataOf(em: EntityManager, user: User): Promise<IdentityPersonalData> {
   const requests = await em.find(VerificationRequest, { userId: user.id }, { orderBy: { id: 'asc' } });
+  const documents = await idDocumentsOf(em, requests.map((r) => r.id));
   return {
     profile: currentUserView(user),
     referralCode: user.referralCode,
@@ -25,6 +27,8 @@ export async function personalDataOf(em: EntityManager, user: User): Promise<Ide
     googleAccountLinked: Boolean(user.googleSubject),
     verificationRequests: requests.map((r) => ({
       id: r.id, type: r.type, status: r.status, createdAt: r.createdAt.toISOString(), decidedAt: r.decidedAt?.toISOString() ?? null,
+      // What is known of an ID document, not its file: the download is a JSON file, and the user has the original.
+      document: documents.get(r.id) ?? null,
     })),
     referrals: (await referralsMadeBy(em, user.id)).referrals,
     knownDevices: await knownDevicesOf(em, user.id),
@@ -40,6 +44,7 @@ export async function personalDataOf(em: EntityManager, user: User): Promise<Ide
 export async function eraseUser(tx: EntityManager, user: User): Promise<EventEnvelope[]> {
   const { id, email } = user;
   await tx.nativeDelete(PasswordReset, { userId: id });
+  await tx.nativeDelete(IdDocument, { userId: id });
   await tx.nativeDelete(VerificationRequest, { userId: id });
   await tx.nativeDelete(KnownDevice, { userId: id });
   await tx.nativeDelete(TwoFactor, { userId: id });

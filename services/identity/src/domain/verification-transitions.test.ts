@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VerificationFlag, VerificationTypes } from './verification-request.ts';
-import { approveVerification, rejectVerification } from './verification-transitions.ts';
+import { approveVerification, documentReceived, rejectVerification } from './verification-transitions.ts';
 import { ADMIN, LATER, T0, USER, aUser, aVerificationRequest, refusal } from './transitions.fixture.ts';
 
 const DECIDED = ['approved', 'rejected'] as const;
@@ -35,5 +35,25 @@ describe('verification request transitions', () => {
     expect(refusal(() => rejectVerification(request, ADMIN, LATER))).toEqual(said);
     expect(request).toMatchObject({ status, decidedAt: T0, decidedById: 3 });
     expect(user.idVerified).toBe(false);
+  });
+
+  it('document received: an ID request awaiting its document goes to review, announcing nothing', () => {
+    const request = aVerificationRequest({ type: 'id', status: 'awaiting_document' });
+    expect(documentReceived(request)).toEqual([]);
+    expect(request.status).toBe('pending');
+  });
+
+  it.each(['pending', 'approved', 'rejected'] as const)('document received: an ID request already %s takes no document', (status) => {
+    const request = aVerificationRequest({ type: 'id', status });
+    expect(refusal(() => documentReceived(request))).toMatchObject({ status: 409, code: 'id_document_not_awaited' });
+    expect(request.status).toBe(status);
+  });
+
+  it('approve and reject: an ID request still awaiting its document cannot be decided', () => {
+    const request = aVerificationRequest({ type: 'id', status: 'awaiting_document' });
+    const said = { status: 409, code: 'conflict', message: 'This verification request is still waiting for its document.' };
+    expect(refusal(() => approveVerification(request, aUser(), ADMIN, LATER))).toEqual(said);
+    expect(refusal(() => rejectVerification(request, ADMIN, LATER))).toEqual(said);
+    expect(request.status).toBe('awaiting_document');
   });
 });

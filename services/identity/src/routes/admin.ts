@@ -1,6 +1,8 @@
 /**
- * Admins review verification requests: list them (pending by default), approve one (the user's flag flips, the
- * trust score follows, identity.user.verified is published) or reject one.
+ * Admins review verification requests: list them (pending by default: those ready for review, an ID request once its
+ * document is in, shown beside it), approve one (the user's flag flips, the trust score follows,
+ * identity.user.verified is published) or reject one. Deciding an ID request deletes its document's file
+ * (domain/id-documents.ts says why).
  */
 import type { FastifyInstance } from 'fastify';
 import { Routes, type AdminVerificationRequestList } from '@puente/contracts';
@@ -9,6 +11,7 @@ import { changed, notFound, requireAdmin, serve, type RouteRequest } from '@puen
 import { User } from '../domain/user.ts';
 import { VerificationRequest } from '../domain/verification-request.ts';
 import { approveVerification, rejectVerification } from '../domain/verification-transitions.ts';
+import { idDocumentsOf, purgeIdDocument } from '../domain/id-documents.ts';
 import type { RouteDeps } from './deps.ts';
 
 const routes = Routes.identity;
@@ -16,6 +19,7 @@ const routes = Routes.identity;
 async function views(em: EntityManager, requests: VerificationRequest[]): Promise<AdminVerificationRequestList> {
   const users = await em.find(User, { id: { $in: [...new Set(requests.map((r) => r.userId))] } });
   const byId = new Map(users.map((u) => [u.id, u]));
+  const documents = await idDocumentsOf(em, requests.filter((r) => r.type === 'id').map((r) => r.id));
   return requests.map((r) => ({
     id: r.id,
     userId: r.userId,
@@ -26,6 +30,7 @@ async function views(em: EntityManager, requests: VerificationRequest[]): Promis
     firstName: byId.get(r.userId)?.firstName ?? '',
     lastName: byId.get(r.userId)?.lastName ?? '',
     email: byId.get(r.userId)?.email ?? '',
+    document: documents.get(r.id) ?? null,
   }));
 }
 
@@ -49,6 +54,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: RouteDeps): Pro
       const events = decision === 'approved'
         ? approveVerification(vr, await tx.findOne(User, { id: vr.userId }), admin.userId, at)
         : rejectVerification(vr, admin.userId, at);
+      await purgeIdDocument(tx, vr.id, at);
       await tx.flush();
       const [view] = await views(tx, [vr]);
       return changed(view!, ...events);

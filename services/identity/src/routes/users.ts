@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Routes, type VerificationRequestResponse } from '@puente/contracts';
 import { actsAsAdmin, notFound, requireUser, serve, unauthorized } from '@puente/platform';
 import { NOT_DELETED, User } from '../domain/user.ts';
-import { VerificationFlag, VerificationRequest } from '../domain/verification-request.ts';
+import { OPEN_STATUSES, VerificationFlag, VerificationMessages, VerificationRequest, initialStatus } from '../domain/verification-request.ts';
 import { adminUserView, publicUserView } from '../domain/views.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -34,8 +34,9 @@ export async function userRoutes(app: FastifyInstance, _deps: RouteDeps): Promis
   });
 
   /**
-   * Ask to be verified (signed in; type email, phone, id or bank; empty body): 201 a new pending
-   * request for an admin to review; 200 when one is already pending or the user is already verified for it.
+   * Ask to be verified (signed in; type email, phone, id or bank; empty body): 201 a new request, pending an admin's
+   * review (an ID request awaiting its document first: POST /users/verification/id/document); 200 when one is already
+   * open or the user is already verified for it.
    */
   serve(app, routes.requestVerification, async (request, reply): Promise<VerificationRequestResponse> => {
     const { userId } = requireUser(request);
@@ -43,11 +44,14 @@ export async function userRoutes(app: FastifyInstance, _deps: RouteDeps): Promis
     const user = await request.em.findOne(User, { id: userId, ...NOT_DELETED });
     if (!user) throw unauthorized();
     if (user[VerificationFlag[type]]) return { message: 'You are already verified for this.', id: null, type, status: 'approved' };
-    const pending = await request.em.findOne(VerificationRequest, { userId, type, status: 'pending' });
-    if (pending) return { message: 'Your verification request is waiting for review.', id: pending.id, type, status: 'pending' };
-    const created = request.em.create(VerificationRequest, { userId, type });
+    const open = await request.em.findOne(VerificationRequest, { userId, type, status: { $in: [...OPEN_STATUSES] } });
+    if (open?.status === 'awaiting_document') return { message: VerificationMessages.awaitingDocument, id: open.id, type, status: open.status };
+    if (open) return { message: 'Your verification request is waiting for review.', id: open.id, type, status: open.status };
+    const created = request.em.create(VerificationRequest, { userId, type, status: initialStatus(type) });
     await request.em.flush();
     reply.status(201);
-    return { message: 'Verification request submitted. An admin will review it.', id: created.id, type, status: 'pending' };
+    return created.status === 'awaiting_document'
+      ? { message: VerificationMessages.awaitingDocument, id: created.id, type, status: created.status }
+      : { message: 'Verification request submitted. An admin will review it.', id: created.id, type, status: created.status };
   });
 }
