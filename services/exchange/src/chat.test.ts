@@ -115,7 +115,7 @@ describeWithInfra(['postgres'], 'exchange chat', () => {
   });
 
   describe('system messages', () => {
-    it('tells both parties of each change, in order: accepted, confirmed, paid by each, completed', async () => {
+    it('tells both parties of each change, in order: accepted, confirmed, paid by each, completed, the other party asked about their money', async () => {
       const { ana, bruno, match } = await trade();
       await act(ana.headers, match.id, 'confirm');
       await act(bruno.headers, match.id, 'paid');
@@ -124,10 +124,12 @@ describeWithInfra(['postgres'], 'exchange chat', () => {
       const all = await messages(ana.headers, match.id);
       expect(said(all)).toEqual([
         `accepted by ${bruno.userId}`, `confirmed by ${ana.userId}`, `paid by ${bruno.userId}`, `paid by ${ana.userId}`, `completed by ${ana.userId}`,
+        `receipt_asked by ${bruno.userId}`,
       ]);
       expect(all.map((m) => m.body)).toEqual([
         'Bruno accepted the exchange request', 'Ana approved the match: bank details are shared',
         'Bruno marked their payment sent: check your bank', 'Ana marked their payment sent: check your bank', 'Ana marked the exchange completed',
+        'Bruno is asked whether the money due to them arrived (72 hours to answer)',
       ]);
       expect(all.every((m) => m.authorId === null)).toBe(true);
     });

@@ -249,7 +249,7 @@ describeWithInfra(['postgres'], 'exchange matches', () => {
       const outsider = await user();
       expect(refusal(await act(matcher.headers, match.id, 'confirm'), 403)).toEqual({ message: 'Only the requester can approve this match', code: 'forbidden' });
       expect(refusal(await act(outsider.headers, match.id, 'confirm'), 404)).toEqual(MATCH_NOT_FOUND);
-      expect(await acted(poster.headers, match.id, 'confirm')).toEqual(as(match, 'confirmed', 'confirmed'));
+      expect(await acted(poster.headers, match.id, 'confirm')).toEqual({ ...as(match, 'confirmed', 'confirmed'), confirmedAt: clock.toISOString() });
       // The poster's card counts the confirmed match: none of their confirmed matches completed yet.
       expect(await readRequest(outsider.headers, request.id)).toEqual({ ...request, status: 'confirmed', user: { ...request.user, completionRate: 0 } });
       expect(refusal(await act(poster.headers, match.id, 'confirm'), 409)).toEqual({
@@ -280,7 +280,12 @@ describeWithInfra(['postgres'], 'exchange matches', () => {
       await acted(poster.headers, match.id, 'confirm');
       const confirmedAt = clock.toISOString();
       later(90 * 60_000);
-      expect(await acted(matcher.headers, match.id, 'complete')).toEqual(as(match, 'completed', 'completed'));
+      // The poster, who had not said they received their pesos, is asked (receipts.test.ts).
+      const completedAt = clock.toISOString();
+      expect(await acted(matcher.headers, match.id, 'complete')).toEqual({
+        ...as(match, 'completed', 'completed'), confirmedAt, completedAt, completedById: matcher.userId,
+        receiptQuestion: { askedId: poster.userId, askedAt: completedAt, dueAt: new Date(clock.getTime() + 72 * 3_600_000).toISOString(), answer: null, answeredAt: null },
+      });
       // The poster's card counts the completed exchange (it was 0 when posted), and its 90 minutes from confirmation.
       const record = { transactionCount: 1, completionRate: 100, averageCompletionMinutes: 90 };
       expect(request.user).toMatchObject({ transactionCount: 0, completionRate: null, averageCompletionMinutes: null });
