@@ -9,7 +9,7 @@ import { renderApp } from '../testing/render.tsx';
 
 const HERO = 'Swap British pounds and Chilean pesos with people, not banks';
 
-type Screen = 'landing' | 'login' | 'register' | 'directory' | 'not-found' | 'dashboard' | 'accounts' | 'history' | 'profile' | 'subscription' | 'checkout' | 'admin' | 'terms';
+type Screen = 'landing' | 'login' | 'register' | 'directory' | 'not-found' | 'dashboard' | 'accounts' | 'history' | 'profile' | 'subscription' | 'checkout' | 'admin' | 'terms' | 'trust-and-safety';
 
 /** A heading only that screen has. */
 const headings: Record<Screen, string> = {
@@ -26,6 +26,7 @@ const headings: Record<Screen, string> = {
   checkout: 'Upgrade to Premium',
   admin: 'Admin Monitoring',
   terms: 'Terms of Use',
+  'trust-and-safety': 'Trust and safety',
 };
 
 const loggedOut: [string, Screen][] = [
@@ -44,6 +45,7 @@ const loggedOut: [string, Screen][] = [
   ['/subscription/checkout', 'landing'],
   ['/admin', 'landing'],
   ['/terms', 'terms'],
+  ['/trust-and-safety', 'trust-and-safety'],
   ['/no-such-page', 'not-found'],
   ['/register/FRIEND1/extra', 'not-found'],
 ];
@@ -62,6 +64,7 @@ const loggedIn: [string, Screen][] = [
   ['/register', 'dashboard'],
   ['/register/FRIEND1', 'dashboard'],
   ['/terms', 'terms'],
+  ['/trust-and-safety', 'trust-and-safety'],
   ['/no-such-page', 'not-found'],
 ];
 

@@ -1,7 +1,8 @@
 /**
  * The routes of spec section 2, both tables: what a visitor sees on each path and what a signed-in user sees.
  * Private pages show the landing page to visitors; /login and /register/{code} show the dashboard to signed-in
- * users. Also the pages behind identity's additions (verify-email, forgot/reset password, linking Google) and /terms.
+ * users. Also the pages behind identity's additions (verify-email, forgot/reset password, linking Google), /terms and
+ * /trust-and-safety.
  */
 import type { ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
@@ -27,6 +28,7 @@ import { RegisterRoute } from './routes/register.tsx';
 import { SubscriptionRoute } from './routes/subscription.tsx';
 import { ResetPasswordRoute } from './routes/reset-password.tsx';
 import { TermsRoute } from './routes/terms.tsx';
+import { TrustAndSafetyRoute } from './routes/trust-and-safety.tsx';
 import { UsersRoute } from './routes/users.tsx';
 import { VerifyEmailRoute } from './routes/verify-email.tsx';
 
@@ -58,6 +60,7 @@ export const routes: RouteObject[] = [
       { path: paths.analytics, element: signedInOnly(<AnalyticsRoute />) },
       { path: paths.help, element: signedInOnly(<HelpRoute />) },
       { path: paths.terms, element: <TermsRoute /> },
+      { path: paths.trustAndSafety, element: <TrustAndSafetyRoute /> },
       { path: paths.verifyEmail, element: <VerifyEmailRoute /> },
       { path: paths.forgotPassword, element: <ForgotPasswordRoute /> },
       { path: paths.resetPassword, element: <ResetPasswordRoute /> },

@@ -18,6 +18,9 @@ export const paths = {
   help: '/help',
   users: '/users',
   terms: '/terms',
+  /** How trades work, disputes, what Puente never does, how to report (public); #trust-scales explains the two scales. */
+  trustAndSafety: '/trust-and-safety',
+  trustScales: '/trust-and-safety#trust-scales',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   /** Where a Google sign-in waits to be linked to an existing account (its password asked once). */

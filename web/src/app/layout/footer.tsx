@@ -7,11 +7,14 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../config/paths.ts';
 
-/** Footer links mostly point to /dashboard (spec section 2); the terms link points to /terms. */
+/**
+ * Footer links mostly point to /dashboard (spec section 2); the terms link points to /terms, and 'Trust and safety'
+ * to its own page (a link that led back to the landing page promised what it did not give).
+ */
 const footerLinks = [
   { label: 'footer.exchange', to: paths.dashboard },
   { label: 'footer.howItWorks', to: paths.dashboard },
-  { label: 'footer.trust', to: paths.dashboard },
+  { label: 'footer.trust', to: paths.trustAndSafety },
   { label: 'footer.users', to: paths.users },
   { label: 'footer.terms', to: paths.terms },
   // Beyond the spec: support requests (priority support for premium users).

@@ -24,6 +24,7 @@ export default {
       { title: 'No hidden fees', text: 'You send money through your own bank, at what your bank charges. Nothing is added on top.' },
       { title: 'Details shared only on confirmation', text: 'Bank details are shown only when both parties have confirmed the exchange.' },
     ],
+    safety: 'How trades stay safe',
     noTransfers: 'Puente does not process or handle any money transfers: you pay and receive through your own banks.',
   },
 };

@@ -24,6 +24,7 @@ export default {
       { title: 'Sin comisiones ocultas', text: 'Envías el dinero desde tu propio banco, con lo que tu banco cobre. No agregamos nada encima.' },
       { title: 'Datos compartidos solo al confirmar', text: 'Los datos bancarios se muestran solo cuando ambas partes confirmaron el cambio.' },
     ],
+    safety: 'Cómo se protegen los cambios',
     noTransfers: 'Puente no procesa ni maneja transferencias de dinero: pagas y recibes desde tus propios bancos.',
   },
 };

@@ -1,12 +1,15 @@
+import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Container from '@mui/material/Container';
+import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { paths } from '../../../config/paths.ts';
 
-/** What the landing page promises (spec section 1), and that the product moves no money. */
+/** What the landing page promises (spec section 1), that the product moves no money, and where trades' safety is told. */
 export function BenefitsSection() {
   const { t } = useTranslation('landing');
   const benefits = t('benefits.items', { returnObjects: true }) as { title: string; text: string }[];
@@ -26,8 +29,10 @@ export function BenefitsSection() {
             </Card>
           ))}
         </Box>
-        <Alert severity="info" sx={{ mt: 4 }}>
-          {t('benefits.noTransfers')}
+        {/* A note, not an alert: part of the page, not news for a screen reader to interrupt with. */}
+        <Alert severity="info" role="note" sx={{ mt: 4 }}>
+          {t('benefits.noTransfers')}{' '}
+          <Link component={RouterLink} to={paths.trustAndSafety} color="inherit" sx={{ fontWeight: 600 }}>{t('benefits.safety')}</Link>
         </Alert>
       </Container>
     </Box>
