@@ -1,7 +1,7 @@
 /** The user directory's texts (spec sections 2 and 8), and blocking users (beyond the spec). */
 export default {
   title: 'User Directory',
-  subtitle: 'Everyone on Puente, with their tier by rating.',
+  subtitle: 'Everyone on Puente, with their directory tier.',
   loading: 'Loading the user directory',
   failed: 'Unable to load user directory. Please try again later.',
   empty: 'No users yet.',

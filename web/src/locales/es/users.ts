@@ -1,7 +1,7 @@
 /** El directorio de usuarios y los bloqueos (twin of locales/en/users.ts). */
 export default {
   title: 'Directorio de usuarios',
-  subtitle: 'Todas las personas en Puente, con su nivel según su calificación.',
+  subtitle: 'Todas las personas en Puente, con su categoría del directorio.',
   loading: 'Cargando el directorio de usuarios',
   failed: 'No se pudo cargar el directorio de usuarios. Inténtalo más tarde.',
   empty: 'Aún no hay usuarios.',

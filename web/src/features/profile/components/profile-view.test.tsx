@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { RatingList } from '@puente/contracts';
+import { chooseLanguage } from '../../../lib/i18n.ts';
 import { ProfileView } from './profile-view.tsx';
 import { fakeApi, makeUser, signedIn } from '../../../testing/fake-api.ts';
 import { renderApp, renderWithRoutes } from '../../../testing/render.tsx';
@@ -24,7 +25,7 @@ describe('the profile', () => {
     profileApi();
     renderWithRoutes(<ProfileView user={user} />);
     expect(screen.getByRole('heading', { name: 'Ana Rojas' })).toBeTruthy();
-    expect(screen.getByText('Silver · 49/100')).toBeTruthy();
+    expect(screen.getByText('Trust level: Silver · 49/100')).toBeTruthy();
     expect(screen.getByText('Member since January 2026')).toBeTruthy();
     const stats = screen.getByLabelText('Statistics');
     await waitFor(() => expect(stats.textContent).toBe('Trust rating4.3/5Total ratings3Completed transactions5Referrals made1'));
@@ -34,6 +35,23 @@ describe('the profile', () => {
     expect(screen.getByText('Luis Soto')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Manage Accounts' }).getAttribute('href')).toBe('/accounts');
     await waitFor(() => expect((screen.getByRole('switch', { name: 'Email me about unread notifications' }) as HTMLInputElement).checked).toBe(true));
+  });
+
+  it('names the trust level and the directory tier as the two scales they are, each with what it is made of', async () => {
+    profileApi();
+    // 4.3 stars put Ana in the directory's Gold tier, while her score of 49 is a Silver trust level.
+    renderWithRoutes(<ProfileView user={user} />);
+    const scales = screen.getAllByRole('listitem').filter((item) => /^(Trust level|Directory tier): /.test(item.textContent ?? ''));
+    expect(scales.map((item) => item.textContent)).toEqual([
+      'Trust level: Silver · 49/100Trust level: a score out of 100 from the star rating (up to 40 points), completed exchanges (2 each, up to 30) and verifications (up to 30). Not the directory tier.',
+      'Directory tier: GoldDirectory tier: from the average star rating alone (Platinum from 4.5, Gold 4, Silver 3.5, Bronze 3). Not the trust level, which also counts completed exchanges and verifications.',
+    ]);
+    expect(screen.getByRole('link', { name: 'How trust works' }).getAttribute('href')).toBe('/trust-and-safety#trust-scales');
+
+    await act(() => chooseLanguage('es'));
+    expect(screen.getByText('Nivel de confianza: Plata · 49/100')).toBeTruthy();
+    expect(screen.getByText('Categoría del directorio: Oro')).toBeTruthy();
+    expect(screen.getByText(/^Nivel de confianza: un puntaje de 100/)).toBeTruthy();
   });
 
   it('groups two-factor sign-in, the signed-in devices and the login history under Security, where /profile#security leads', async () => {

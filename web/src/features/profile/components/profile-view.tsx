@@ -12,6 +12,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
+import Link from '@mui/material/Link';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
@@ -22,7 +23,7 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import type { CurrentUser } from '@puente/contracts';
+import { directoryTier, type CurrentUser } from '@puente/contracts';
 import { paths } from '../../../config/paths.ts';
 import { StarRating, TrustChip } from '../../../components/ui/trust.tsx';
 import { UserAvatar } from '../../../components/ui/user-avatar.tsx';
@@ -65,10 +66,8 @@ export function ProfileView({ user, actions }: { user: CurrentUser; actions?: Re
               <Typography id="profile-name" variant="h1" component="h1" sx={{ fontSize: { xs: '1.6rem', md: '2rem' }, overflowWrap: 'anywhere' }}>
                 {user.firstName} {user.lastName}
               </Typography>
-              <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-                <TrustChip level={user.trustLevel} label={t('trustChip', { level: user.trustLevel, score: Math.round(user.trustScore) })} />
-                <Typography variant="body2" color="text.secondary">{t('memberSince', { date: formatMonthYear(user.createdAt) })}</Typography>
-              </Stack>
+              <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>{t('memberSince', { date: formatMonthYear(user.createdAt) })}</Typography>
+              <TrustScales user={user} />
             </Box>
           </Stack>
           <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 3, flexWrap: 'wrap' }}>
@@ -120,6 +119,32 @@ export function ProfileView({ user, actions }: { user: CurrentUser; actions?: Re
       <InviteDialog open={open === 'invite'} onClose={() => setOpen(null)} />
       <VerificationDialog user={user} open={open === 'verify'} onClose={() => setOpen(null)} />
       {open === 'name' ? <EditNameDialog user={user} open onClose={() => setOpen(null)} /> : null}
+    </Box>
+  );
+}
+
+/**
+ * The two scales of spec section 9, each named and explained beside its chip: the trust level (score out of 100) and
+ * the directory tier others see on the user's card, which count different things and can differ.
+ */
+function TrustScales({ user }: { user: CurrentUser }) {
+  const { t } = useTranslation('trust');
+  const tier = directoryTier(user.trustRating);
+  const scales = [
+    { key: 'level', chip: <TrustChip level={user.trustLevel} label={t('scales.level.chip', { level: user.trustLevel, score: Math.round(user.trustScore) })} />, explain: t('scales.level.explain') },
+    { key: 'tier', chip: <TrustChip level={tier} label={t('scales.tier.chip', { level: tier })} />, explain: t('scales.tier.explain') },
+  ];
+  return (
+    <Box sx={{ mt: 1.5 }}>
+      <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 1 }}>
+        {scales.map((scale) => (
+          <Stack component="li" key={scale.key} direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { xs: 'flex-start', sm: 'center' } }}>
+            <Box sx={{ flexShrink: 0 }}>{scale.chip}</Box>
+            <Typography variant="body2" color="text.secondary">{scale.explain}</Typography>
+          </Stack>
+        ))}
+      </Box>
+      <Link component={RouterLink} to={paths.trustScales} variant="body2">{t('scales.more')}</Link>
     </Box>
   );
 }

@@ -1,16 +1,19 @@
 /**
- * The user directory (spec section 2): one card per user with its directory tier (spec section 9); for a signed-in
- * viewer, Block (or Unblock) on everyone else's card; each card counts the user's dispute outcomes.
+ * The user directory (spec section 2): one card per user with its directory tier (spec section 9), named as such and
+ * explained once above the cards, as it is not the trust level a profile shows; for a signed-in viewer, Block (or Unblock) on everyone else's card; each card counts the user's dispute outcomes.
  */
+import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
+import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { directoryTier, type UserDirectory as Directory } from '@puente/contracts';
 import { PageLoader } from '../../../components/ui/page.tsx';
+import { paths } from '../../../config/paths.ts';
 import { StarRating, TrustChip } from '../../../components/ui/trust.tsx';
 import { UserAvatar } from '../../../components/ui/user-avatar.tsx';
 import { formatMonthYear, trustRatingLabel } from '../../../utils/format.ts';
@@ -24,6 +27,7 @@ type Entry = Directory[number];
 
 function UserCard({ user, block }: { user: Entry; block?: { blocked: boolean } }) {
   const { t } = useTranslation('users');
+  const { t: tt } = useTranslation('trust');
   const tier = directoryTier(user.trustRating);
   return (
     <Card component="article" aria-label={`${user.firstName} ${user.lastName}`}>
@@ -36,7 +40,7 @@ function UserCard({ user, block }: { user: Entry; block?: { blocked: boolean } }
           </Box>
         </Stack>
         <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 2, alignItems: 'center', flexWrap: 'wrap' }}>
-          <TrustChip level={tier} />
+          <TrustChip level={tier} label={tt('scales.tier.chip', { level: tier })} />
           {user.trustRating === null ? null : <StarRating rating={user.trustRating} />}
           <Typography variant="body2">{trustRatingLabel(user.trustRating)}</Typography>
         </Stack>
@@ -66,11 +70,25 @@ export function UserDirectory() {
   if (directory.isError) return <Alert severity="error">{t('failed')}</Alert>;
   if (directory.data.length === 0) return <Typography color="text.secondary">{t('empty')}</Typography>;
   return (
-    <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(3, 1fr)' } }}>
-      {directory.data.map((user) => {
-        const block = blockOf(user);
-        return <UserCard key={user.id} user={user} {...(block ? { block } : {})} />;
-      })}
-    </Box>
+    <>
+      <TierExplained />
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(3, 1fr)' } }}>
+        {directory.data.map((user) => {
+          const block = blockOf(user);
+          return <UserCard key={user.id} user={user} {...(block ? { block } : {})} />;
+        })}
+      </Box>
+    </>
+  );
+}
+
+/** What the cards' tier is made of, once for all of them, with the way to the whole story. */
+function TierExplained() {
+  const { t } = useTranslation('trust');
+  return (
+    <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+      {t('scales.tier.explain')}{' '}
+      <Link component={RouterLink} to={paths.trustScales}>{t('scales.more')}</Link>
+    </Typography>
   );
 }
