@@ -59,9 +59,9 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'distributed smoke test: the g
     const { signingKeys } = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { signingKeys: Record<Party, string> };
     const environ = (name: string) => new Map(readFileSync(`/proc/${running!.children.get(name)!.pid}/environ`, 'utf8')
       .split('\0').filter(Boolean).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
-    const secrets = ['SESSION_SECRET', 'BANK_ENCRYPTION_KEYS', 'TOTP_ENCRYPTION_KEYS', 'OAUTH_COOKIE_SECRET', 'LOGIN_CHALLENGE_SECRET', 'ATTACHMENT_ENCRYPTION_KEYS'];
+    const secrets = ['SESSION_SECRET', 'BANK_ENCRYPTION_KEYS', 'TOTP_ENCRYPTION_KEYS', 'OAUTH_COOKIE_SECRET', 'LOGIN_CHALLENGE_SECRET', 'ATTACHMENT_ENCRYPTION_KEYS', 'ID_DOCUMENT_KEYS'];
     const own: Record<string, string[]> = {
-      gateway: ['SESSION_SECRET'], identity: ['TOTP_ENCRYPTION_KEYS', 'OAUTH_COOKIE_SECRET', 'LOGIN_CHALLENGE_SECRET'], subscription: [],
+      gateway: ['SESSION_SECRET'], identity: ['TOTP_ENCRYPTION_KEYS', 'OAUTH_COOKIE_SECRET', 'LOGIN_CHALLENGE_SECRET', 'ID_DOCUMENT_KEYS'], subscription: [],
     };
     for (const [name, mine] of Object.entries(own)) {
       const env = environ(name);

@@ -20,7 +20,7 @@ const base = {
 };
 const identity = {
   ...base, SERVICE_SIGNING_KEY: keys.signingKeys.identity, SMTP_URL: 'smtp://127.0.0.1:1', PUBLIC_URL: 'https://puente.example',
-  TOTP_ENCRYPTION_KEYS: `t1:${key()}`, OAUTH_COOKIE_SECRET: randomBytes(32).toString('hex'), LOGIN_CHALLENGE_SECRET: randomBytes(32).toString('hex'),
+  TOTP_ENCRYPTION_KEYS: `t1:${key()}`, ID_DOCUMENT_KEYS: `d1:${key()}`, OAUTH_COOKIE_SECRET: randomBytes(32).toString('hex'), LOGIN_CHALLENGE_SECRET: randomBytes(32).toString('hex'),
   ADMIN_PASSWORD: 'an admin password chosen by its operator',
 };
 
@@ -46,6 +46,9 @@ describe('a production start', { timeout: 60_000 }, () => {
     const identityWithout = start('services/identity/src/server.ts', { ...identity, LOGIN_CHALLENGE_SECRET: undefined });
     expect(identityWithout.status).not.toBe(0);
     expect(identityWithout.said).toContain('LOGIN_CHALLENGE_SECRET is required in production');
+    const withoutDocumentKeys = start('services/identity/src/server.ts', { ...identity, ID_DOCUMENT_KEYS: undefined });
+    expect(withoutDocumentKeys.status).not.toBe(0);
+    expect(withoutDocumentKeys.said).toContain('ID_DOCUMENT_KEYS is required in production');
     const exchange = start('services/exchange/src/server.ts', { ...base, SERVICE_SIGNING_KEY: keys.signingKeys.exchange });
     expect(exchange.said).toContain('ATTACHMENT_ENCRYPTION_KEYS is required in production');
     const gateway = start('gateway/src/server.ts', { ...base, SERVICE_URLS: 'identity=http://127.0.0.1:1', SESSION_SECRET: randomBytes(32).toString('hex') });
@@ -64,6 +67,10 @@ describe('a production start', { timeout: 60_000 }, () => {
     const copied = start('services/identity/src/server.ts', { ...identity, LOGIN_CHALLENGE_SECRET: identity.OAUTH_COOKIE_SECRET });
     expect(copied.status).not.toBe(0);
     expect(copied.said).toContain('LOGIN_CHALLENGE_SECRET must not be OAUTH_COOKIE_SECRET or be derived from it');
+    // ID documents have a key ring of their own: the two-factor one, listed among its keys, is refused.
+    const shared = start('services/identity/src/server.ts', { ...identity, ID_DOCUMENT_KEYS: `d1:${key()},${identity.TOTP_ENCRYPTION_KEYS}` });
+    expect(shared.status).not.toBe(0);
+    expect(shared.said).toContain('ID_DOCUMENT_KEYS must not be TOTP_ENCRYPTION_KEYS or be derived from it');
     const derived = createHash('sha256').update(`chat-attachments:${keys.signingKeys.exchange}`).digest('base64');
     const exchange = start('services/exchange/src/server.ts', { ...base, SERVICE_SIGNING_KEY: keys.signingKeys.exchange, ATTACHMENT_ENCRYPTION_KEYS: `a1:${derived}` });
     expect(exchange.status).not.toBe(0);

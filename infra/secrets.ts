@@ -19,6 +19,7 @@ export interface KeptSecrets {
   oauthCookieSecret: string;
   loginChallengeSecret: string;
   attachmentEncryptionKeys: string;
+  idDocumentKeys: string;
   /** Each party's Ed25519 signing key (base64 seed). */
   signingKeys: Record<Party, string>;
 }
@@ -26,7 +27,7 @@ export interface KeptSecrets {
 /** Which process uses which secret: each is handed its own and no other. */
 export const SECRETS_OF: Record<Party, readonly (keyof typeof SETTING_OF)[]> = {
   gateway: ['sessionSecret'],
-  identity: ['totpEncryptionKeys', 'oauthCookieSecret', 'loginChallengeSecret'],
+  identity: ['totpEncryptionKeys', 'idDocumentKeys', 'oauthCookieSecret', 'loginChallengeSecret'],
   accounts: ['bankEncryptionKeys'],
   exchange: ['attachmentEncryptionKeys'],
   rating: [], notification: [], subscription: [], audit: [],
@@ -40,6 +41,7 @@ export const SETTING_OF = {
   oauthCookieSecret: 'OAUTH_COOKIE_SECRET',
   loginChallengeSecret: 'LOGIN_CHALLENGE_SECRET',
   attachmentEncryptionKeys: 'ATTACHMENT_ENCRYPTION_KEYS',
+  idDocumentKeys: 'ID_DOCUMENT_KEYS',
 } as const;
 
 /** The file the secrets are kept in. */
@@ -67,6 +69,7 @@ export function generateSecrets(legacy: Legacy = {}): KeptSecrets {
     oauthCookieSecret: text(),
     loginChallengeSecret: text(),
     attachmentEncryptionKeys: [keyOf('a1'), ...(attachmentOld ? [`derived:${attachmentOld}`] : [])].join(','),
+    idDocumentKeys: keyOf('d1'),
     signingKeys: generateSigningKeys().signingKeys,
   };
 }

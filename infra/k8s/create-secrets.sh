@@ -29,6 +29,7 @@ secrets=(
   "puente-oauth-cookie required OAUTH_COOKIE_SECRET"
   "puente-login-challenge required LOGIN_CHALLENGE_SECRET"
   "puente-attachment-keys required ATTACHMENT_ENCRYPTION_KEYS"
+  "puente-id-document-keys required ID_DOCUMENT_KEYS"
   "puente-signing-gateway required SERVICE_SIGNING_KEY=GATEWAY_SIGNING_KEY"
   "puente-signing-identity required SERVICE_SIGNING_KEY=IDENTITY_SIGNING_KEY"
   "puente-signing-accounts required SERVICE_SIGNING_KEY=ACCOUNTS_SIGNING_KEY"

@@ -189,6 +189,7 @@ export const OPERATOR = (() => {
     'puente-oauth-cookie': { OAUTH_COOKIE_SECRET: text() },
     'puente-login-challenge': { LOGIN_CHALLENGE_SECRET: text() },
     'puente-attachment-keys': { ATTACHMENT_ENCRYPTION_KEYS: key('a1') },
+    'puente-id-document-keys': { ID_DOCUMENT_KEYS: key('d1') },
     'puente-database': { DATABASE_URL: 'postgres://puente:not-a-real-password@postgres.test:5432/puente' },
     'puente-redis': { REDIS_URL: 'redis://:not-a-real-password@redis.test:6379' },
     'puente-smtp': { SMTP_URL: 'smtps://mailer:not-a-real-password@smtp.test:465' },

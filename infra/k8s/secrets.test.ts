@@ -25,7 +25,7 @@ function secretOf(setting: string, proc: ProcessName): string {
   const purpose: Record<string, string> = {
     SESSION_SECRET: 'puente-session', BANK_ENCRYPTION_KEYS: 'puente-bank-keys', TOTP_ENCRYPTION_KEYS: 'puente-totp-keys',
     OAUTH_COOKIE_SECRET: 'puente-oauth-cookie', LOGIN_CHALLENGE_SECRET: 'puente-login-challenge',
-    ATTACHMENT_ENCRYPTION_KEYS: 'puente-attachment-keys', DATABASE_URL: 'puente-database', REDIS_URL: 'puente-redis',
+    ATTACHMENT_ENCRYPTION_KEYS: 'puente-attachment-keys', ID_DOCUMENT_KEYS: 'puente-id-document-keys', DATABASE_URL: 'puente-database', REDIS_URL: 'puente-redis',
     SMTP_URL: 'puente-smtp', ADMIN_EMAIL: 'puente-admin', ADMIN_PASSWORD: 'puente-admin-password', ADMIN_REFERRAL_CODE: 'puente-admin',
     GOOGLE_CLIENT_ID: 'puente-google', GOOGLE_CLIENT_SECRET: 'puente-google', STRIPE_SECRET_KEY: 'puente-stripe',
     STRIPE_WEBHOOK_SECRET: 'puente-stripe', AWS_ACCESS_KEY_ID: 'puente-attachment-s3', AWS_SECRET_ACCESS_KEY: 'puente-attachment-s3',
