@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Routes } from '@puente/contracts';
-import { ApiError, call, callWithHeaders, errorMessage, read, serverFieldErrors, serverMessage } from './api-client.ts';
+import { ApiError, call, callWithHeaders, errorCode, errorMessage, read, serverFieldErrors, serverMessage } from './api-client.ts';
 import { fakeApi } from '../testing/fake-api.ts';
 
 describe('the API client', () => {
@@ -61,5 +61,17 @@ describe('the API client', () => {
     const error = await call(Routes.accounts.list).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect(errorMessage(error)).toBe('Failed to fetch');
+  });
+
+  it("gives the refusal for missing bank accounts its own code (the service sends the generic 'forbidden' with the spec's message)", async () => {
+    fakeApi({
+      'POST /api/exchange-matches': { status: 403, body: { message: 'You need both GBP and CLP accounts to create an exchange request', code: 'forbidden' } },
+      'PATCH /api/exchange-requests/1/cancel': { status: 403, body: { message: 'Only the owner can cancel this exchange request', code: 'forbidden' } },
+    });
+    const noAccounts = await call(Routes.exchange.createMatch, { body: { exchangeRequestId: 1 } }).catch((e: unknown) => e);
+    expect(errorCode(noAccounts)).toBe('bank_accounts_required');
+    expect(errorMessage(noAccounts)).toBe('You need both GBP and CLP accounts to create an exchange request');
+    expect(errorCode(await call(Routes.exchange.cancelRequest, { params: { id: 1 } }).catch((e: unknown) => e))).toBe('forbidden');
+    expect(errorCode(new Error('offline'))).toBeUndefined();
   });
 });

@@ -23,8 +23,27 @@ export class ApiError extends Error {
     this.status = status;
     this.statusText = statusText;
     this.body = body;
-    this.data = parseErrorBody(body);
+    this.data = refineCode(parseErrorBody(body));
   }
+}
+
+/** The refusal of a trade to a user without both bank accounts: its own code, so each language can name the step. */
+export const BANK_ACCOUNTS_REQUIRED = 'bank_accounts_required';
+/** The spec's message for it (section 5), which the exchange service sends for posting and accepting alike. */
+const ACCOUNT_REQUIRED_MESSAGE = 'You need both GBP and CLP accounts to create an exchange request';
+
+/**
+ * The exchange service refuses a trade without both accounts with the generic 403 `forbidden` (shown in Spanish as
+ * 'you may not do this'); that refusal, told by the spec's own message, gets its own code so it names the missing step.
+ */
+function refineCode(data: ErrorBody | undefined): ErrorBody | undefined {
+  if (data?.code === 'forbidden' && data.message === ACCOUNT_REQUIRED_MESSAGE) return { ...data, code: BANK_ACCOUNTS_REQUIRED };
+  return data;
+}
+
+/** The code of a refusal (the server's, or the refined one above), when the server sent one. */
+export function errorCode(error: unknown): string | undefined {
+  return error instanceof ApiError ? error.data?.code : undefined;
 }
 
 function parseErrorBody(body: string): ErrorBody | undefined {

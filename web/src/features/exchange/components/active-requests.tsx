@@ -40,7 +40,7 @@ export function ActiveRequests({ userId, onOpen }: { userId: number; onOpen: (id
     body = (
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))' } }}>
         {active.slice(0, MAX_ACTIVE_SHOWN).map((r) => (
-          <ExchangeRequestCard key={r.id} request={r} onOpen={onOpen} {...(acceptedIds.has(r.id) ? { note: t('active.acceptedByYou') } : {})} />
+          <ExchangeRequestCard key={r.id} request={r} onOpen={onOpen} viewerId={userId} {...(acceptedIds.has(r.id) ? { note: t('active.acceptedByYou') } : {})} />
         ))}
       </Box>
     );

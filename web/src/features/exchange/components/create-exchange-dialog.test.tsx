@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ExchangeLimits, ExchangeRate } from '@puente/contracts';
 import { CreateExchangeButton } from './create-exchange-button.tsx';
 import { makeRequest } from '../testing.ts';
 import { fakeApi, makeUser, signedIn } from '../../../testing/fake-api.ts';
 import { findToast, renderWithRoutes } from '../../../testing/render.tsx';
+import { chooseLanguage } from '../../../lib/i18n.ts';
 
 const rate = ExchangeRate.parse({ gbpToClp: 1275.5, lastUpdated: new Date().toISOString() });
 const limits = ExchangeLimits.parse({
@@ -22,14 +23,18 @@ async function openDialog() {
 }
 
 describe('creating an exchange request', () => {
-  it("says 'Account Required' while either bank account is missing", async () => {
+  it("says 'Account Required' while either bank account is missing, in a dialog that leads to /accounts", async () => {
     fakeApi(exchangeApi);
-    renderWithRoutes(<CreateExchangeButton hasBothAccounts={false} />);
+    const { router } = renderWithRoutes(<CreateExchangeButton hasBothAccounts={false} />, { extraRoutes: [{ path: '/accounts', element: <p>accounts</p> }] });
     fireEvent.click(screen.getByRole('button', { name: 'Create Exchange' }));
-    const toast = await findToast();
-    expect(toast.textContent).toContain('Account Required');
-    expect(toast.textContent).toContain('You need both GBP and CLP accounts to create an exchange request');
-    expect(screen.queryByRole('dialog')).toBeNull();
+    const required = await screen.findByRole('dialog', { name: 'Account Required' });
+    expect(required.textContent).toContain('You need both GBP and CLP accounts to create an exchange request');
+    expect(required.textContent).toContain('Add your GBP and CLP bank accounts on the Accounts page');
+    expect(screen.queryByRole('dialog', { name: 'Create Exchange Request' })).toBeNull();
+    const add = within(required).getByRole('link', { name: 'Add bank accounts' });
+    expect(add.getAttribute('href')).toBe('/accounts');
+    fireEvent.click(add);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/accounts'));
   });
 
   it('opens the decimal pad for the amount and the own rate: inputmode on the <input> itself', async () => {
@@ -51,6 +56,7 @@ describe('creating an exchange request', () => {
     expect((amount() as HTMLInputElement).value).toBe('500');
     expect(within(dialog()).getByTestId('receive-amount').textContent).toBe('You receive about $637,750 CLP');
     fireEvent.change(amount(), { target: { value: '100' } });
+    expect(within(dialog()).getByTestId('pay-amount').textContent).toBe('You pay £100.00 ·');
     expect(within(dialog()).getByTestId('receive-amount').textContent).toBe('You receive about $127,550 CLP');
     fireEvent.mouseDown(within(dialog()).getByRole('combobox', { name: 'Direction' }));
     fireEvent.click(await screen.findByRole('option', { name: 'CLP → GBP' }));
@@ -101,5 +107,84 @@ describe('creating an exchange request', () => {
     await openDialog();
     fireEvent.click(within(dialog()).getByRole('button', { name: 'Create Request' }));
     await waitFor(async () => expect((await findToast()).textContent).toContain('Failed to create exchange request: The exchange rate must be within 10%'));
+  });
+
+  it("shows the free plan's per-exchange limit as £500 is typed, under 'Subscription Limit Reached' with Upgrade to /subscription", async () => {
+    fakeApi(exchangeApi);
+    const { router } = renderWithRoutes(<CreateExchangeButton hasBothAccounts />, { extraRoutes: [{ path: '/subscription', element: <p>plans</p> }] });
+    await openDialog();
+    fireEvent.change(amount(), { target: { value: '150' } });
+    expect(within(dialog()).queryByTestId('plan-limit-refusal')).toBeNull();
+    expect(within(dialog()).getByTestId('receive-amount').tagName).toBe('P');
+    fireEvent.change(amount(), { target: { value: '500' } });
+    const refusal = await within(dialog()).findByTestId('plan-limit-refusal');
+    expect(within(refusal).getByText('Subscription Limit Reached')).toBeTruthy();
+    expect(within(refusal).getByTestId('refusal-perExchange').textContent).toBe('The Free plan allows at most £200.00 per exchange: £500.00 is £300.00 over.');
+    // The receive amount does not pretend all is fine: it is struck through, under what would refuse it.
+    expect(within(dialog()).getByText('This request would be refused as it is:')).toBeTruthy();
+    expect(within(dialog()).getByTestId('receive-amount').tagName).toBe('DEL');
+    const upgrade = within(refusal).getByRole('link', { name: 'Upgrade' });
+    expect(upgrade.getAttribute('href')).toBe('/subscription');
+    fireEvent.change(amount(), { target: { value: '200' } }); // the limit itself is allowed
+    await waitFor(() => expect(within(dialog()).queryByTestId('plan-limit-refusal')).toBeNull());
+    fireEvent.change(amount(), { target: { value: '200.01' } });
+    fireEvent.click(within(await within(dialog()).findByTestId('plan-limit-refusal')).getByRole('link', { name: 'Upgrade' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/subscription'));
+  });
+
+  it("counts the pesos against the plan's pesos, and says when the day's and the month's exchanges are used up", async () => {
+    fakeApi({ ...exchangeApi, 'GET /api/exchange-requests/limits': { body: { ...limits, usedToday: 2, usedThisMonth: 10 } } });
+    renderWithRoutes(<CreateExchangeButton hasBothAccounts />);
+    await openDialog();
+    fireEvent.mouseDown(within(dialog()).getByRole('combobox', { name: 'Direction' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'CLP → GBP' }));
+    fireEvent.change(amount(), { target: { value: '300000' } });
+    const refusal = await within(dialog()).findByTestId('plan-limit-refusal');
+    expect(within(refusal).getByTestId('refusal-perExchange').textContent).toBe('The Free plan allows at most $255,000 CLP per exchange: $300,000 CLP is $45,000 CLP over.');
+    expect(within(refusal).getByTestId('refusal-perDay').textContent).toMatch(/^The Free plan allows 2 exchanges a day and you have made 2 today: you can post again from .*2026/);
+    expect(within(refusal).getByTestId('refusal-perMonth').textContent).toMatch(/^The Free plan allows 10 exchanges a month and you have made 10 this month: you can post again from .*2026/);
+  });
+
+  it('checks the rate band as the rate is typed, in the service\'s words, and by how much it is missed', async () => {
+    fakeApi({ ...exchangeApi, 'GET /api/exchange-requests/limits': { body: { ...limits, usedToday: 0 } } });
+    renderWithRoutes(<CreateExchangeButton hasBothAccounts />);
+    await openDialog();
+    fireEvent.change(amount(), { target: { value: '100' } });
+    fireEvent.click(within(dialog()).getByRole('switch', { name: 'Use the market rate' }));
+    const ownRate = within(dialog()).getByLabelText(/^Your rate/, { selector: 'input' });
+    fireEvent.change(ownRate, { target: { value: '1403.05' } }); // the top of the band is allowed
+    expect(within(dialog()).queryByTestId('rate-band-refusal')).toBeNull();
+    fireEvent.change(ownRate, { target: { value: '1500' } });
+    const refusal = await within(dialog()).findByTestId('rate-band-refusal');
+    expect(refusal.textContent).toBe('Rate outside the allowed bandThe exchange rate must be within 10% of the market rate (1275.5000): from 1147.9500 to 1403.0500 Your rate is 96.9500 above the highest allowed.');
+    expect(within(dialog()).getByTestId('receive-amount').tagName).toBe('DEL');
+    fireEvent.change(ownRate, { target: { value: '1100' } });
+    expect((await within(dialog()).findByTestId('rate-band-refusal')).textContent).toContain('Your rate is 47.9500 below the lowest allowed.');
+    expect(within(dialog()).queryByTestId('plan-limit-refusal')).toBeNull(); // a rate is no plan's limit
+  });
+
+  it('says the rules in Spanish', async () => {
+    await act(() => chooseLanguage('es'));
+    fakeApi(exchangeApi);
+    renderWithRoutes(<CreateExchangeButton hasBothAccounts />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Crear cambio' }));
+    const create = await screen.findByRole('dialog', { name: 'Crear solicitud de cambio' });
+    const refusal = await within(create).findByTestId('plan-limit-refusal');
+    expect(within(refusal).getByText('Alcanzaste el límite de tu suscripción')).toBeTruthy();
+    expect(within(refusal).getByTestId('refusal-perExchange').textContent).toBe('El plan Gratuito permite hasta £200,00 por cambio: £500,00 lo supera en £300,00.');
+    expect(within(refusal).getByRole('link', { name: 'Mejorar plan' }).getAttribute('href')).toBe('/subscription');
+  });
+
+  it('leads a server refusal for missing accounts to /accounts, still under the spec\'s toast', async () => {
+    const server = fakeApi({ ...exchangeApi, 'POST /api/exchange-requests': { status: 403, body: { message: 'You need both GBP and CLP accounts to create an exchange request', code: 'forbidden' } } });
+    const { router } = renderWithRoutes(<CreateExchangeButton hasBothAccounts />, { extraRoutes: [{ path: '/accounts', element: <p>accounts</p> }] });
+    await openDialog();
+    fireEvent.change(amount(), { target: { value: '100' } });
+    fireEvent.click(within(dialog()).getByRole('button', { name: 'Create Request' }));
+    const toast = await findToast();
+    expect(toast.textContent).toContain('Failed to create exchange request: You need both GBP and CLP accounts to create an exchange request');
+    fireEvent.click(within(toast).getByRole('button', { name: 'Add bank accounts', hidden: true }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/accounts'));
+    expect(server.callsTo('POST /api/exchange-requests')).toHaveLength(1);
   });
 });

@@ -1,11 +1,17 @@
 /**
  * Create exchange request (spec sections 2, 5 and 8): the direction, the amount (default 500), the rate card, the
- * market rate prefilled with the option of one's own within the allowed band, the approximate receive amount as
- * one types, who may take it (a minimum trust level, verified users only), and the plan's limits with today's and
- * this month's usage. A limit refusal offers the upgrade.
+ * market rate prefilled with the option of one's own within the allowed band, what the user pays and (the spec's
+ * approximate receive amount) receives as one types, who may take it (a minimum trust level, verified users only),
+ * and the plan's limits with today's and this month's usage. The service's rules are checked as one types: a rate
+ * outside the band, and the plan's size per exchange and exchanges per day and month (inline under 'Subscription
+ * Limit Reached' with 'Upgrade'), each saying by how much; meanwhile the receive amount is struck through. The server
+ * still has the last word: its refusal raises the spec's toast (a limit's with Upgrade).
  */
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -18,13 +24,14 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { ExchangeRequestCreate, MinTrustLevel, RATE_BAND_PERCENT, otherCurrency, rateBand, type Currency } from '@puente/contracts';
+import { ExchangeRequestCreate, MinTrustLevel, RATE_BAND_PERCENT, otherCurrency, rateBand, type Currency, type ExchangeLimits } from '@puente/contracts';
 import { toast } from '../../../components/ui/toast.tsx';
 import { paths } from '../../../config/paths.ts';
-import { formatCurrency, formatRate, parseAmount } from '../../../utils/format.ts';
+import { formatCurrency, formatDateTime, formatRate, parseAmount } from '../../../utils/format.ts';
 import { useExchangeLimits, useExchangeRate } from '../api/rate.ts';
 import { useCreateRequest } from '../api/requests.ts';
-import { receiveAmount } from '../money.ts';
+import { isPlanRefusal, receiveAmount, requestRefusals, type RequestRefusal } from '../money.ts';
+import { refusalAction } from '../taker.ts';
 import { ExchangeRateCard } from './exchange-rate-card.tsx';
 import { fieldText, isPlanLimitError, serverText } from '../../../lib/i18n.ts';
 
@@ -48,6 +55,9 @@ export function CreateExchangeDialog({ open, onClose, onCreated }: { open: boole
   const chosenRate = ownRate ?? (market === undefined ? '' : String(market));
   const receive = receiveAmount(fromCurrency, parseAmount(amount), chosenRate);
   const toCurrency = otherCurrency(fromCurrency);
+  const refusals = requestRefusals({ fromCurrency, amount: parseAmount(amount), rate: chosenRate, market, limits: limits.data });
+  const bandRefusal = refusals.find((r) => r.rule === 'rateBand');
+  const planRefusals = refusals.filter(isPlanRefusal);
 
   const submit = () => {
     const parsed = ExchangeRequestCreate.safeParse({
@@ -72,7 +82,10 @@ export function CreateExchangeDialog({ open, onClose, onCreated }: { open: boole
         if (isPlanLimitError(error)) {
           toast({ title: t('create.limitReached'), description: message, variant: 'destructive', action: { label: t('create.upgrade'), onClick: () => { void navigate(paths.subscription); } } });
         } else {
-          toast({ title: t('details.error'), description: t('create.failed', { message }), variant: 'destructive' });
+          toast({
+            title: t('details.error'), description: t('create.failed', { message }), variant: 'destructive',
+            ...refusalAction(error, t, (to) => { void navigate(to); }),
+          });
         }
       },
     });
@@ -119,9 +132,24 @@ export function CreateExchangeDialog({ open, onClose, onCreated }: { open: boole
             control={<Switch checked={verifiedOnly} onChange={(e) => setVerifiedOnly(e.target.checked)} />}
             label={t('create.verifiedOnly')}
           />
-          <Typography sx={{ fontWeight: 600 }} data-testid="receive-amount" aria-live="polite">
-            {receive === null ? ' ' : t('create.youReceive', { amount: formatCurrency(receive, toCurrency) })}
-          </Typography>
+          <Box aria-live="polite" aria-describedby={refusals.length > 0 ? 'create-exchange-refusals' : undefined}>
+            {refusals.length > 0 && receive !== null ? <Typography variant="body2" color="warning.main">{t('create.refusedHint')}</Typography> : null}
+            <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', ...(refusals.length > 0 ? { color: 'text.disabled' } : {}) }}>
+              {receive === null ? null : (
+                <Typography sx={{ fontWeight: 600 }} data-testid="pay-amount">
+                  {t('create.youPay', { amount: formatCurrency(parseAmount(amount), fromCurrency) })} ·
+                </Typography>
+              )}
+              {/* A refused request receives nothing: the figure is struck through while a rule refuses it. */}
+              <Typography sx={{ fontWeight: 600 }} data-testid="receive-amount" component={refusals.length > 0 && receive !== null ? 'del' : 'p'}>
+                {receive === null ? ' ' : t('create.youReceive', { amount: formatCurrency(receive, toCurrency) })}
+              </Typography>
+            </Stack>
+          </Box>
+          <Box id="create-exchange-refusals">
+            {bandRefusal ? <RateBandRefusal refusal={bandRefusal} rate={chosenRate} /> : null}
+            {planRefusals.length > 0 ? <PlanLimitRefusal refusals={planRefusals} typed={parseAmount(amount)} /> : null}
+          </Box>
           {limits.data ? (
             <Typography variant="body2" color="text.secondary" data-testid="plan-limits">
               {t('create.limits', {
@@ -138,5 +166,42 @@ export function CreateExchangeDialog({ open, onClose, onCreated }: { open: boole
         <Button variant="contained" onClick={submit} disabled={create.isPending || market === undefined}>{t('create.submit')}</Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+/** The rate band, in the service's own words, and how far outside it the typed rate is. */
+function RateBandRefusal({ refusal, rate }: { refusal: Extract<RequestRefusal, { rule: 'rateBand' }>; rate: string }) {
+  const { t } = useTranslation('exchange');
+  return (
+    <Alert severity="error" data-testid="rate-band-refusal" sx={{ mb: 1 }}>
+      <AlertTitle>{t('create.rules.rateBandTitle')}</AlertTitle>
+      {t('create.rules.rateBand', { percent: RATE_BAND_PERCENT, market: formatRate(refusal.market), low: formatRate(refusal.low), high: formatRate(refusal.high) })}
+      {rate ? <> {t('create.rules.rateBandBy', { context: refusal.side, by: formatRate(refusal.by) })}</> : null}
+    </Alert>
+  );
+}
+
+/** The plan's limits this request would break, under the spec's 'Subscription Limit Reached', with 'Upgrade'. */
+function PlanLimitRefusal({ refusals, typed }: { refusals: Exclude<RequestRefusal, { rule: 'rateBand' }>[]; typed: number }) {
+  const { t } = useTranslation('exchange');
+  const tier = (name: ExchangeLimits['tier']) => t(`common:plans.${name}`);
+  return (
+    <Alert
+      severity="warning"
+      data-testid="plan-limit-refusal"
+      action={<Button component={RouterLink} to={paths.subscription} color="inherit" size="small">{t('create.upgrade')}</Button>}
+    >
+      <AlertTitle>{t('create.limitReached')}</AlertTitle>
+      {refusals.map((r) => (
+        <Typography key={r.rule} variant="body2" data-testid={`refusal-${r.rule}`}>
+          {r.rule === 'perExchange'
+            ? t('create.rules.perExchange', {
+              tier: tier(r.tier), max: formatCurrency(r.max.amount, r.max.currency),
+              amount: formatCurrency(typed, r.max.currency), over: formatCurrency(r.over.amount, r.over.currency),
+            })
+            : t(`create.rules.${r.rule}`, { tier: tier(r.tier), allowed: r.allowed, used: r.used, when: formatDateTime(r.resetsAt) })}
+        </Typography>
+      ))}
+    </Alert>
   );
 }

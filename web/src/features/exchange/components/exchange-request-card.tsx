@@ -1,21 +1,28 @@
 /**
- * An exchange request card (spec section 2): direction, amount, the approximate receive amount, the poster's name
- * and star trust rating, the posted date, the status, the age badge ('New' under 1 hour, then hours, then days) and
- * the reference #{id} to quote in transfers, and who may take it when its poster said. The whole card opens the
- * request's details.
+ * An exchange request card (spec section 2): direction, amount, what the viewer pays and receives ('You pay X · You
+ * receive Y' from their own side: the spec's approximate receive amount for the requester, the other way round for
+ * whoever would take it, a visitor too), the rate and its distance from the market rate, the poster's name and star
+ * trust rating, the posted date, the status, the age badge ('New' under 1 hour, then hours, then days) and the
+ * reference #{id} to quote in transfers, and who may take it when its poster said. The whole card opens the
+ * request's details; below it, whoever would take an open request can open its poster's record.
  */
+import { useState } from 'react';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
+import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { i18n } from '../../../lib/i18n.ts';
 import type { ExchangeRequest, ExchangeRequestStatus, ExchangeRequestSummary } from '@puente/contracts';
+import { TraderRecord } from '../../../components/trader-record.tsx';
 import { StarRating } from '../../../components/ui/trust.tsx';
-import { formatCurrency, formatShortDate, requestAgeBadge } from '../../../utils/format.ts';
-import { receiveAmount } from '../money.ts';
+import { formatCurrency, formatRate, formatShortDate, requestAgeBadge } from '../../../utils/format.ts';
+import { rateDistance, sidesOf } from '../money.ts';
 
 const statusColor: Record<ExchangeRequestStatus, 'default' | 'primary' | 'warning' | 'success' | 'error' | 'info'> = {
   open: 'primary', matched: 'warning', confirmed: 'info', completed: 'success', cancelled: 'default', expired: 'default',
@@ -43,15 +50,46 @@ export function AgeBadge({ createdAt, now }: { createdAt: string; now?: number }
   return <Chip size="small" variant="outlined" label={requestAgeBadge(createdAt, now)} data-testid="age-badge" />;
 }
 
-export function ExchangeRequestCard({ request, onOpen, note, now }: {
+/** 'You pay X · You receive Y' for the viewer (null: a visitor, who sees the taker's side). */
+export function RequestSides({ request, viewerId }: { request: ExchangeRequest | ExchangeRequestSummary; viewerId: number | null }) {
+  const { t } = useTranslation('exchange');
+  const sides = sidesOf(request, viewerId);
+  if (!sides) return null;
+  return (
+    <Typography sx={{ fontWeight: 600 }} data-testid="request-sides">
+      {t('card.sides', { pay: formatCurrency(sides.pay.amount, sides.pay.currency), receive: formatCurrency(sides.receive.amount, sides.receive.currency) })}
+    </Typography>
+  );
+}
+
+/** 'Rate 1275.5000 · 2.1% above the market rate' (the distance only once the market rate is known). */
+export function RequestRate({ rate, marketRate }: { rate: number; marketRate: number | undefined }) {
+  const { t } = useTranslation('exchange');
+  const distance = marketRate === undefined ? null : rateDistance(rate, marketRate);
+  let from: string | null = null;
+  if (distance !== null) {
+    const percent = Math.abs(distance).toLocaleString(i18n.language, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    from = distance === 0 ? t('card.rateAtMarket') : t(distance > 0 ? 'card.rateAbove' : 'card.rateBelow', { percent });
+  }
+  return (
+    <Typography variant="body2" color="text.secondary" data-testid="request-rate">
+      {t('card.rate', { rate: formatRate(rate) })}{from ? ` · ${from}` : ''}
+    </Typography>
+  );
+}
+
+export function ExchangeRequestCard({ request, onOpen, note, now, viewerId, marketRate }: {
   request: ExchangeRequest | ExchangeRequestSummary;
   onOpen: (id: number) => void;
   /** A line in place of the poster (e.g. 'Accepted by you' for a request the user took). */
   note?: string;
   now?: number;
+  /** Who is looking: the amounts are said from their side (null or left out: a visitor). */
+  viewerId?: number | null;
+  /** The market rate, to say how far the request's rate is from it. */
+  marketRate?: number;
 }) {
   const { t } = useTranslation('exchange');
-  const receive = receiveAmount(request.fromCurrency, request.amount, request.exchangeRate);
   const poster = 'user' in request ? request.user : undefined;
   return (
     <Card variant="outlined" component="article" aria-label={t('card.open', { id: request.id })}>
@@ -67,11 +105,8 @@ export function ExchangeRequestCard({ request, onOpen, note, now }: {
           <Typography variant="h5" component="p" sx={{ fontWeight: 700 }} data-testid="request-amount">
             {formatCurrency(request.amount, request.fromCurrency)}
           </Typography>
-          {receive === null ? null : (
-            <Typography color="text.secondary" data-testid="request-receive">
-              {t('card.receive', { amount: formatCurrency(receive, request.toCurrency) })}
-            </Typography>
-          )}
+          <RequestSides request={request} viewerId={viewerId ?? null} />
+          <RequestRate rate={request.exchangeRate} marketRate={marketRate} />
           {'user' in request ? <Box sx={{ mt: 1 }}><TakerRequirements request={request} /></Box> : null}
           <Box sx={{ mt: 1.5, display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
             {poster ? (
@@ -90,6 +125,24 @@ export function ExchangeRequestCard({ request, onOpen, note, now }: {
           </Stack>
         </CardContent>
       </CardActionArea>
+      {poster && request.userId !== viewerId && request.status === 'open' ? <PosterRecord posterId={request.userId} name={poster.firstName} /> : null}
     </Card>
+  );
+}
+
+/**
+ * The poster's record for whoever would take the request, opened on demand: read per poster, so a market of many
+ * cards asks for none until one is wanted.
+ */
+function PosterRecord({ posterId, name }: { posterId: number; name: string }) {
+  const { t } = useTranslation('exchange');
+  const [shown, setShown] = useState(false);
+  return (
+    <CardActions sx={{ flexDirection: 'column', alignItems: 'stretch', pt: 0 }}>
+      <Button size="small" aria-expanded={shown} onClick={() => setShown(!shown)} sx={{ alignSelf: 'flex-start' }}>
+        {t(shown ? 'card.hideRecord' : 'card.showRecord', { name })}
+      </Button>
+      {shown ? <TraderRecord userId={posterId} /> : null}
+    </CardActions>
   );
 }

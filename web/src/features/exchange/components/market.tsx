@@ -1,5 +1,6 @@
 /**
- * The open market: everyone else's open requests as cards (the user's own are under Active Requests), filtered by
+ * The open market: everyone else's open requests as cards (the user's own are under Active Requests), each saying
+ * what the user would pay and receive by taking it and how its rate compares with the market's; filtered by
  * direction, amount range and minimum trust, sorted.
  */
 import { useState } from 'react';
@@ -12,6 +13,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { ExchangeRequestSort, type Currency } from '@puente/contracts';
+import { useExchangeRate } from '../api/rate.ts';
 import { useMarket, type MarketFilters } from '../api/requests.ts';
 import { ExchangeRequestCard } from './exchange-request-card.tsx';
 import { serverText } from '../../../lib/i18n.ts';
@@ -35,6 +37,7 @@ export function Market({ userId, onOpen }: { userId: number; onOpen: (id: number
     ...(minTrust ? { minTrust: Number(minTrust) } : {}),
   };
   const market = useMarket(filters);
+  const rate = useExchangeRate();
   const requests = (market.data ?? []).filter((r) => r.status === 'open' && r.userId !== userId);
 
   let body;
@@ -44,7 +47,9 @@ export function Market({ userId, onOpen }: { userId: number; onOpen: (id: number
   else {
     body = (
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' } }}>
-        {requests.map((r) => <ExchangeRequestCard key={r.id} request={r} onOpen={onOpen} />)}
+        {requests.map((r) => (
+          <ExchangeRequestCard key={r.id} request={r} onOpen={onOpen} viewerId={userId} {...(rate.data ? { marketRate: rate.data.gbpToClp } : {})} />
+        ))}
       </Box>
     );
   }
