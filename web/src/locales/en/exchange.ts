@@ -15,6 +15,7 @@ export default {
     youPay: 'You pay {{amount}}',
     refusedHint: 'This request would be refused as it is:',
     rules: {
+      rateBandMoved: 'The exchange rate must be within {{percent}}% of the market rate, which has just changed: check the band below and try again.',
       rateBandTitle: 'Rate outside the allowed band',
       rateBand: 'The exchange rate must be within {{percent}}% of the market rate ({{market}}): from {{low}} to {{high}}',
       rateBandBy_below: 'Your rate is {{by}} below the lowest allowed.',

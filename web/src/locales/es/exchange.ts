@@ -15,6 +15,7 @@ export default {
     youPay: 'Pagas {{amount}}',
     refusedHint: 'Esta solicitud sería rechazada tal como está:',
     rules: {
+      rateBandMoved: 'El tipo de cambio debe estar dentro de un {{percent}}% del tipo de cambio del mercado, que acaba de cambiar: revisa el rango de abajo e inténtalo de nuevo.',
       rateBandTitle: 'Tipo de cambio fuera del rango permitido',
       rateBand: 'El tipo de cambio debe estar dentro de un {{percent}}% del tipo de cambio del mercado ({{market}}): entre {{low}} y {{high}}',
       rateBandBy_below: 'Tu tipo de cambio está {{by}} por debajo del mínimo permitido.',

@@ -187,4 +187,18 @@ describe('creating an exchange request', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/accounts'));
     expect(server.callsTo('POST /api/exchange-requests')).toHaveLength(1);
   });
+
+  it('says a rate the server finds outside the band (the market moved) in the user\'s language, and reads the rate again', async () => {
+    await act(() => chooseLanguage('es'));
+    const message = 'The exchange rate must be within 10% of the market rate (1400): from 1260.0000 to 1540.0000';
+    const server = fakeApi({ ...exchangeApi, 'POST /api/exchange-requests': { status: 400, body: { message, code: 'validation_failed', errors: [{ field: 'exchangeRate', message }] } } });
+    renderWithRoutes(<CreateExchangeButton hasBothAccounts />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Crear cambio' }));
+    const create = await screen.findByRole('dialog', { name: 'Crear solicitud de cambio' });
+    await within(create).findByTestId('exchange-rate');
+    fireEvent.change(within(create).getByLabelText('Monto (GBP)', { selector: 'input' }), { target: { value: '100' } });
+    fireEvent.click(within(create).getByRole('button', { name: 'Crear solicitud' }));
+    expect((await findToast()).textContent).toContain('No se pudo crear la solicitud de cambio: El tipo de cambio debe estar dentro de un 10% del tipo de cambio del mercado, que acaba de cambiar');
+    await waitFor(() => expect(server.callsTo('GET /api/exchange-rate').length).toBeGreaterThan(1));
+  });
 });

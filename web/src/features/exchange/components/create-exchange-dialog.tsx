@@ -23,6 +23,7 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ExchangeRequestCreate, MinTrustLevel, RATE_BAND_PERCENT, otherCurrency, rateBand, type Currency, type ExchangeLimits } from '@puente/contracts';
 import { toast } from '../../../components/ui/toast.tsx';
@@ -33,13 +34,16 @@ import { useCreateRequest } from '../api/requests.ts';
 import { isPlanRefusal, receiveAmount, requestRefusals, type RequestRefusal } from '../money.ts';
 import { refusalAction } from '../taker.ts';
 import { ExchangeRateCard } from './exchange-rate-card.tsx';
+import { serverFieldErrors } from '../../../lib/api-client.ts';
 import { fieldText, isPlanLimitError, serverText } from '../../../lib/i18n.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export const DEFAULT_AMOUNT = 500;
 
 export function CreateExchangeDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated?: (id: number) => void }) {
   const { t } = useTranslation('exchange');
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const rate = useExchangeRate();
   const limits = useExchangeLimits(open);
   const create = useCreateRequest();
@@ -78,7 +82,11 @@ export function CreateExchangeDialog({ open, onClose, onCreated }: { open: boole
         onCreated?.(request.id);
       },
       onError: (error) => {
-        const message = serverText(error);
+        // A rate the server finds outside the band: the market rate moved since it was read; read it again so the
+        // band shown is the server's, and say so in the user's language (the field's message is English only).
+        const bandMoved = serverFieldErrors(error).exchangeRate !== undefined;
+        if (bandMoved) void queryClient.invalidateQueries({ queryKey: queryKeys.exchangeRate });
+        const message = bandMoved ? t('create.rules.rateBandMoved', { percent: RATE_BAND_PERCENT }) : serverText(error);
         if (isPlanLimitError(error)) {
           toast({ title: t('create.limitReached'), description: message, variant: 'destructive', action: { label: t('create.upgrade'), onClick: () => { void navigate(paths.subscription); } } });
         } else {
