@@ -21,11 +21,12 @@ export function StarRating({ rating, size = 'small' }: { rating: number | null; 
   );
 }
 
+/** Each background holds white chip text at 4.5:1 or more (WCAG 2.2 AA for small text). */
 const levelColors: Record<TrustLevel, { bg: string; fg: string }> = {
-  Unverified: { bg: '#9e9e9e', fg: '#fff' },
+  Unverified: { bg: '#616161', fg: '#fff' },
   Bronze: { bg: '#a0522d', fg: '#fff' },
-  Silver: { bg: '#78828c', fg: '#fff' },
-  Gold: { bg: '#b8860b', fg: '#fff' },
+  Silver: { bg: '#5f6a74', fg: '#fff' },
+  Gold: { bg: '#8a6508', fg: '#fff' },
   Platinum: { bg: '#4b5b8c', fg: '#fff' },
 };
 

@@ -9,6 +9,8 @@ export default {
     },
     level: {
       chip: 'Trust level: $t(common:trustLevels.{{level}}) · {{score}}/100',
+      /** Where the score is not known (a public view carries the level only). */
+      chipLevel: 'Trust level: $t(common:trustLevels.{{level}})',
       explain: 'Trust level: a score out of 100 from the star rating (up to 40 points), completed exchanges (2 each, up to 30) and verifications (up to 30). Not the directory tier.',
     },
     tier: {

@@ -6,6 +6,7 @@ export default {
     },
     level: {
       chip: 'Nivel de confianza: $t(common:trustLevels.{{level}}) · {{score}}/100',
+      chipLevel: 'Nivel de confianza: $t(common:trustLevels.{{level}})',
       explain: 'Nivel de confianza: un puntaje de 100 que suma las estrellas (hasta 40 puntos), los cambios completados (2 cada uno, hasta 30) y las verificaciones (hasta 30). No es la categoría del directorio.',
     },
     tier: {
