@@ -132,6 +132,15 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'ratingStandingChanged', variant: 'a rating held by a dispute after completion clears his card\'s, not the matches',
+    run: async (w) => {
+      await matcherPosting(w);
+      await rated(w.svc, CAST.bob, '4.5000', 1);
+      await w.transition(() => w.svc.deliver(makeEvent('ratingStandingChanged', CAST.bob, { userId: CAST.bob, average: null, count: 0 })),
+        { changes: { requests: everyone, myRequests: ['bob'] } });
+    },
+  },
+  {
     name: 'userDeleted', variant: 'her open request cancelled, her acceptance withdrawn, her block lifted, her name gone',
     run: async (w) => {
       await w.post('ana');
