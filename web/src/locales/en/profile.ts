@@ -48,6 +48,26 @@ export default {
     error: 'Error',
     failed: 'Failed to submit verification request. Please try again.',
     close: 'Close',
+    underReview: 'Under review',
+    awaitingDocument: 'Awaiting document',
+    // What an admin checks before approving each kind.
+    checks: {
+      phone: 'An admin emails you, then calls or texts the number you give to check that it is yours and reaches you.',
+      id: 'Upload a photo or scan of your passport or ID card: an admin checks that it is valid and in your name.',
+      bank: 'An admin checks that the holder of your bank accounts on Puente has your name.',
+    },
+    uploadHint: 'Your ID request is waiting for its document: a photo or scan of your passport or ID card (PNG, JPEG or PDF, up to 10 MB). Only admins see it, and it is deleted once they decide.',
+    upload: 'Upload document',
+    uploading: 'Uploading…',
+    uploadLabel: 'Your passport or ID card',
+    uploaded: 'Document uploaded',
+    uploadedText: 'An admin will review your ID verification.',
+    documentReceived: 'Document received ({{name}}): an admin will review it.',
+    problems: {
+      wrongType: 'Only PNG, JPEG or PDF files can be uploaded',
+      tooLarge: 'The file must be at most 10 MB',
+      failed: 'Failed to upload your document. Please try again.',
+    },
   },
   nameDialog: {
     title: 'Edit Name',

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Routes } from '@puente/contracts';
+import { fillPath, Routes } from '@puente/contracts';
 import { call, callPage } from '../../../lib/api-client.ts';
 import { queryKeys, type Page } from '../../../lib/query-keys.ts';
 
@@ -10,6 +10,12 @@ export function usePendingVerificationRequests(page: Page) {
     queryFn: () => callPage(Routes.identity.verificationRequests, { query: page }),
   });
 }
+
+/**
+ * Where an ID request's document opens: through the gateway, with the admin's session cookie (same origin). An image
+ * is answered inline, a PDF as a file to save (never rendered in the app's origin).
+ */
+export const verificationDocumentUrl = (requestId: number) => fillPath(Routes.identity.verificationDocument.path, { id: requestId });
 
 export type VerificationDecision = 'approve' | 'reject';
 

@@ -7,9 +7,11 @@ import { findToast, renderWithRoutes } from '../../../testing/render.tsx';
 
 const pending = (id: number, type: AdminVerificationRequest['type'], firstName: string): AdminVerificationRequest => ({
   id, userId: id + 100, type, status: 'pending', createdAt: '2026-03-01T10:00:00.000Z', decidedAt: null,
-  firstName, lastName: 'Soto', email: `${firstName.toLowerCase()}@example.com`,
+  firstName, lastName: 'Soto', email: `${firstName.toLowerCase()}@example.com`, document: null,
 });
-const bea = pending(3, 'id', 'Bea');
+const document = (fileName: string, contentType: 'image/jpeg' | 'application/pdf'): AdminVerificationRequest['document'] =>
+  ({ fileName, contentType, size: 2048, uploadedAt: '2026-03-01T10:05:00.000Z', deletedAt: null });
+const bea = { ...pending(3, 'id', 'Bea'), document: document('passport.jpg', 'image/jpeg') };
 const cai = pending(4, 'bank', 'Cai');
 
 function reviewApi(more: Record<string, Handler> = {}, initially = [bea, cai]) {
@@ -58,6 +60,22 @@ describe('verification review', () => {
     await waitFor(() => expect(rows().map((r) => r[0])).toEqual(many.slice(20).map((r) => `${r.firstName} Soto`)));
     expect(server.callsTo('GET /api/admin/verification-requests').map((c) => c.url))
       .toEqual(['/api/admin/verification-requests?limit=20&offset=0', '/api/admin/verification-requests?limit=20&offset=20']);
+  });
+
+  it('shows an ID request\'s document beside it: an image inline (its link opens it whole), a PDF to download', async () => {
+    const dan = { ...pending(5, 'id', 'Dan'), document: document('cédula.pdf', 'application/pdf') };
+    reviewApi({}, [bea, dan, cai]);
+    renderWithRoutes(<VerificationReview />);
+    const table = await screen.findByRole('table', { name: 'Verification requests' });
+    expect(within(table).getByRole('columnheader', { name: 'Document' })).toBeTruthy();
+    const image = within(table).getByRole('img', { name: 'ID document of Bea Soto' });
+    expect(image.getAttribute('src')).toBe('/api/admin/verification-requests/3/document');
+    const open = within(table).getByRole('link', { name: 'Open passport.jpg' });
+    expect([open.getAttribute('href'), open.getAttribute('target'), open.getAttribute('rel')]).toEqual(['/api/admin/verification-requests/3/document', '_blank', 'noopener']);
+    const pdf = within(table).getByRole('link', { name: 'Download cédula.pdf (PDF)' });
+    expect([pdf.getAttribute('href'), pdf.getAttribute('download')]).toEqual(['/api/admin/verification-requests/5/document', 'cédula.pdf']);
+    // A bank request has no document.
+    expect(within(table).getAllByRole('row')[3]!.querySelectorAll('td')[4]!.textContent).toBe('—');
   });
 
   it('approves one, says so, and reads the list again', async () => {

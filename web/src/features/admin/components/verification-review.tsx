@@ -1,10 +1,13 @@
 /**
  * The verification requests waiting for review (beyond the spec), oldest first, a page at a time, each
- * approved or rejected by the admin; the list is read again after every decision.
+ * approved or rejected by the admin; the list is read again after every decision. An ID request is listed once its
+ * document is in, shown beside it: an image inline (a link opens it whole), a PDF as a file to download.
  */
 import { useEffect, useState } from 'react';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
+import Link from '@mui/material/Link';
 import CardContent from '@mui/material/CardContent';
 import Pagination from '@mui/material/Pagination';
 import Stack from '@mui/material/Stack';
@@ -20,7 +23,9 @@ import type { AdminVerificationRequest } from '@puente/contracts';
 import { toast } from '../../../components/ui/toast.tsx';
 import { serverText } from '../../../lib/i18n.ts';
 import { formatDateTime } from '../../../utils/format.ts';
-import { useDecideVerificationRequest, usePendingVerificationRequests, type VerificationDecision } from '../api/verification-requests.ts';
+import {
+  useDecideVerificationRequest, usePendingVerificationRequests, verificationDocumentUrl, type VerificationDecision,
+} from '../api/verification-requests.ts';
 import { Loaded } from './loaded.tsx';
 
 const PAGE_SIZE = 20;
@@ -67,7 +72,7 @@ function RequestTable({ requests }: { requests: AdminVerificationRequest[] }) {
       <Table size="small" aria-label={t('title')}>
         <TableHead>
           <TableRow>
-            {(['user', 'email', 'type', 'requested', 'decision'] as const).map((c) => (
+            {(['user', 'email', 'type', 'requested', 'document', 'decision'] as const).map((c) => (
               <TableCell key={c} sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}>{t(`columns.${c}`)}</TableCell>
             ))}
           </TableRow>
@@ -82,6 +87,7 @@ function RequestTable({ requests }: { requests: AdminVerificationRequest[] }) {
                 <TableCell>{request.email}</TableCell>
                 <TableCell>{text.type}</TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(request.createdAt)}</TableCell>
+                <TableCell><RequestDocument request={request} /></TableCell>
                 <TableCell>
                   <Stack direction="row" spacing={1}>
                     <Button size="small" variant="contained" color="success" disabled={deciding} aria-label={t('approveLabel', text)} onClick={() => onDecide(request, 'approve')}>
@@ -98,5 +104,26 @@ function RequestTable({ requests }: { requests: AdminVerificationRequest[] }) {
         </TableBody>
       </Table>
     </TableContainer>
+  );
+}
+
+/** The ID document beside its request: the image itself (opened whole by its link), or the PDF to download. */
+function RequestDocument({ request }: { request: AdminVerificationRequest }) {
+  const { t } = useTranslation('admin', { keyPrefix: 'verification' });
+  const { document } = request;
+  if (!document || document.deletedAt) return <>{t('noDocument')}</>;
+  const url = verificationDocumentUrl(request.id);
+  if (document.contentType === 'application/pdf') {
+    return <Link href={url} download={document.fileName}>{t('downloadDocument', { file: document.fileName })}</Link>;
+  }
+  return (
+    <Link href={url} target="_blank" rel="noopener" aria-label={t('openDocument', { file: document.fileName })}>
+      <Box
+        component="img"
+        src={url}
+        alt={t('documentAlt', { name: `${request.firstName} ${request.lastName}` })}
+        sx={{ display: 'block', maxWidth: 240, maxHeight: 160, objectFit: 'contain', border: 1, borderColor: 'divider', borderRadius: 1 }}
+      />
+    </Link>
   );
 }
