@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { NotificationParams, NotificationType } from './api/notification.ts';
-import { formatNotification, NotificationMessages, notificationSentence, NotificationValues } from './notification-messages.ts';
+import { formatNotification, NotificationMessages, notificationSentence, NotificationValues, readerAmounts } from './notification-messages.ts';
 
 const languages = ['en', 'es'] as const;
 
@@ -36,8 +36,9 @@ describe('the notification catalogue', () => {
       const english = valuesOf(NotificationMessages.en[type]);
       expect({ type, undeclared: english.filter((name) => !declared.includes(name)) }).toEqual({ type, undeclared: [] });
       expect({ type, spanish: valuesOf(NotificationMessages.es[type]) }).toEqual({ type, spanish: english });
-      // Every declared value is named, but fromCurrency: it is how `amount` is written.
-      expect({ type, unused: declared.filter((name) => name !== 'fromCurrency' && !english.includes(name)) }).toEqual({ type, unused: [] });
+      // Every declared value is named, but the currencies: they are how `amount`, `payAmount` and `receiveAmount` are written.
+      const currencies = ['fromCurrency', 'payCurrency', 'receiveCurrency'];
+      expect({ type, unused: declared.filter((name) => !currencies.includes(name) && !english.includes(name)) }).toEqual({ type, unused: [] });
     }
   });
 
@@ -97,5 +98,60 @@ describe('the notification catalogue', () => {
 
   it('refuses to word a type without a value its sentence names', () => {
     expect(() => formatNotification('en', 'match_expired', { requestId: 12 } as never)).toThrow();
+    expect(() => formatNotification('en', 'exchange_confirmed', { requestId: 12, payAmount: '100.00', payCurrency: 'GBP' })).toThrow();
+  });
+
+  describe("a trade's money on the reader's side", () => {
+    const gbp = { fromCurrency: 'GBP', toCurrency: 'CLP', amount: '100', exchangeRate: '1275.5' } as const;
+    const clp = { fromCurrency: 'CLP', toCurrency: 'GBP', amount: '255000', exchangeRate: '1187.3' } as const;
+
+    it('the requester pays the amount and receives amount × rate (GBP → CLP) or amount ÷ rate (CLP → GBP), rounded to the currency; the matcher the other way', () => {
+      expect(readerAmounts(gbp, 'requester')).toEqual({ payAmount: '100.00', payCurrency: 'GBP', receiveAmount: '127550', receiveCurrency: 'CLP' });
+      expect(readerAmounts(gbp, 'matcher')).toEqual({ payAmount: '127550', payCurrency: 'CLP', receiveAmount: '100.00', receiveCurrency: 'GBP' });
+      // 255000 / 1187.3 = 214.7730… → 214.77; 0.01 × 1250 = 12.5 pesos → 13.
+      expect(readerAmounts(clp, 'requester')).toEqual({ payAmount: '255000', payCurrency: 'CLP', receiveAmount: '214.77', receiveCurrency: 'GBP' });
+      expect(readerAmounts({ ...gbp, amount: '0.01', exchangeRate: '1250' }, 'matcher')).toMatchObject({ payAmount: '13' });
+    });
+
+    it('words "You pay X · You receive Y" for the reader, and the matcher by name when known', () => {
+      expect(formatNotification('en', 'exchange_match', { requestId: 12, ...gbp, ...readerAmounts(gbp, 'requester'), partnerName: 'Bea Lagos' }))
+        .toBe('Bea Lagos accepted your exchange request #12. You pay £100.00 · You receive $127,550 CLP. Approve the match to exchange bank details.');
+      expect(formatNotification('es', 'exchange_match', { requestId: 12, ...readerAmounts(gbp, 'requester') }))
+        .toBe('Alguien aceptó tu solicitud de cambio #12. Pagas £100,00 · Recibes $127.550. Aprueba el match para intercambiar los datos bancarios.');
+      expect(formatNotification('en', 'exchange_request', { requestId: 13, ...clp, ...readerAmounts(clp, 'matcher') }))
+        .toBe('New exchange request #13 at 1187.3000 CLP per GBP. You pay £214.77 · You receive $255,000 CLP');
+      expect(formatNotification('es', 'exchange_confirmed', { requestId: 12, ...readerAmounts(gbp, 'matcher') }))
+        .toBe('Tu match en la solicitud de cambio #12 fue aprobado. Pagas $127.550 · Recibes £100,00. Los datos bancarios ya están disponibles para ambos.');
+      expect(formatNotification('en', 'exchange_completed', { requestId: 12, ...readerAmounts(clp, 'requester') }))
+        .toBe('The exchange on exchange request #12 was marked completed. You pay $255,000 CLP · You receive £214.77. Rate your exchange partner.');
+    });
+
+    it('a notification stored before the reader\'s side is still worded from its terms', () => {
+      expect(notificationSentence('es', { type: 'exchange_completed', params: { amount: '500.00', fromCurrency: 'GBP', toCurrency: 'CLP' }, referenceId: 12 }))
+        .toBe('El cambio de la solicitud de cambio #12 (£500,00 por CLP) se marcó como completado. Califica a tu contraparte.');
+    });
+  });
+
+  describe('the receipt question', () => {
+    it('asks the party who was not asked yet whether they received their money from the completer, and what to do', () => {
+      const asked = { requestId: 12, partnerName: 'Ana Rojas', receiveAmount: '127550', receiveCurrency: 'CLP' } as const;
+      expect(formatNotification('en', 'receipt_question', asked)).toBe('Did you receive $127,550 CLP from Ana Rojas? They marked exchange request #12 completed.'
+        + ' Answer within 72 hours: confirm you received it, or open a dispute if you did not. No answer counts as received.');
+      expect(formatNotification('es', 'receipt_question', { ...asked, partnerName: undefined, receiveAmount: '200.5', receiveCurrency: 'GBP' }))
+        .toBe('¿Recibiste £200,50 de tu contraparte? Marcó la solicitud de cambio #12 como completada.'
+          + ' Responde dentro de 72 horas: confirma que lo recibiste o abre una disputa si no te llegó. Si no respondes, cuenta como recibido.');
+    });
+
+    it('tells the other party who confirmed, and both parties when the window passed', () => {
+      expect(formatNotification('en', 'receipt_confirmed', { requestId: 12, partnerName: 'Bea', payAmount: '100.00', payCurrency: 'GBP' }))
+        .toBe('Bea confirmed they received £100.00 on exchange request #12.');
+      expect(formatNotification('es', 'receipt_confirmed', { requestId: 12, payAmount: '100.00', payCurrency: 'GBP' }))
+        .toBe('Tu contraparte confirmó que recibió £100,00 en la solicitud de cambio #12.');
+      const money = { payAmount: '100.00', payCurrency: 'GBP', receiveAmount: '127550', receiveCurrency: 'CLP' } as const;
+      expect(formatNotification('en', 'receipt_lapsed', { requestId: 12, partnerName: 'Bea', ...money, receivedByYou: true }))
+        .toBe('You did not say within 72 hours whether you received $127,550 CLP from Bea on exchange request #12: it counts as received.');
+      expect(formatNotification('es', 'receipt_lapsed', { requestId: 12, partnerName: 'Bea', ...money, receivedByYou: false }))
+        .toBe('Bea no dijo dentro de 72 horas si recibió £100,00 en la solicitud de cambio #12: cuenta como recibido.');
+    });
   });
 });

@@ -6,26 +6,61 @@
  *
  * The values a type's sentence names are its `NotificationValues`: its params, and `requestId`, the notification's
  * referenceId. Money comes through the contracts' formatter (money-format.ts) before the message sees it: `amount`
- * as its `fromCurrency` in the reader's locale, `exchangeRate` with 4 decimals. A value a sentence may go without
- * (the sanction, a rating's request) is `none` when absent.
+ * as its `fromCurrency`, `payAmount` and `receiveAmount` as their currencies, in the reader's locale, `exchangeRate`
+ * with 4 decimals. A value a sentence may go without (the sanction, a rating's request, the partner's name) is `none`
+ * when absent. A trade's money is told as the reader's side ("You pay £100.00 · You receive $127,500 CLP",
+ * `readerAmounts`); a notification stored before that words it as "{amount} for {toCurrency}".
  */
 import { IntlMessageFormat, type PrimitiveType } from 'intl-messageformat';
 import { z } from 'zod';
 import { type Currency, Id } from './api/common.ts';
 import type { Language } from './api/identity.ts';
+import { RECEIPT_WINDOW_HOURS } from './api/exchange.ts';
 import { NotificationParams, type NotificationType } from './api/notification.ts';
 import { formatMoney, formatRate, type NumberLocale } from './money-format.ts';
+import { convert, moneyString } from './money.ts';
 
 const param = NotificationParams.required().shape;
 const requestId = { requestId: Id };
-const terms = { amount: param.amount, fromCurrency: param.fromCurrency, toCurrency: param.toCurrency };
+const partnerName = { partnerName: param.partnerName.optional() };
+const pays = { payAmount: param.payAmount, payCurrency: param.payCurrency };
+const receives = { receiveAmount: param.receiveAmount, receiveCurrency: param.receiveCurrency };
+/**
+ * A trade's money: the reader's side (pay and receive), or, stored before it, the request's terms (amount for
+ * toCurrency). New notifications carry both, so an app older than the reader's side still words them.
+ */
+const tradeMoney = {
+  amount: param.amount.optional(), fromCurrency: param.fromCurrency.optional(), toCurrency: param.toCurrency.optional(),
+  payAmount: param.payAmount.optional(), payCurrency: param.payCurrency.optional(),
+  receiveAmount: param.receiveAmount.optional(), receiveCurrency: param.receiveCurrency.optional(),
+};
+type TradeMoney = { [K in keyof typeof tradeMoney]?: unknown };
+const hasTradeMoney = (v: TradeMoney) => [v.payAmount, v.payCurrency, v.receiveAmount, v.receiveCurrency].every((x) => x !== undefined)
+  || [v.amount, v.fromCurrency, v.toCurrency].every((x) => x !== undefined);
+const tradeValues = <S extends z.core.$ZodLooseShape>(shape: S) =>
+  z.object({ ...requestId, ...tradeMoney, ...shape }).refine(hasTradeMoney, 'The reader\'s amounts, or the terms');
+
+/** The terms of a trade, as events carry them. */
+export interface TradeTerms { fromCurrency: Currency; toCurrency: Currency; amount: string; exchangeRate: string }
+
+/**
+ * The reader's side of a trade's money: the requester pays the request's amount and receives its conversion (amount
+ * × rate for GBP → CLP, amount ÷ rate for CLP → GBP, rounded half-up to the currency's unit); the matcher (and a
+ * user who could take the request) the other way round. Exact decimals, never a float.
+ */
+export function readerAmounts(terms: TradeTerms, reader: 'requester' | 'matcher') {
+  const offered = { amount: moneyString(terms.fromCurrency, terms.amount), currency: terms.fromCurrency };
+  const wanted = { amount: convert(terms.fromCurrency, terms.amount, terms.exchangeRate), currency: terms.toCurrency };
+  const [pay, receive] = reader === 'requester' ? [offered, wanted] : [wanted, offered];
+  return { payAmount: pay.amount, payCurrency: pay.currency, receiveAmount: receive.amount, receiveCurrency: receive.currency };
+}
 
 /** What each type's sentence names: its params (each required unless marked optional) and requestId. */
 export const NotificationValues = {
-  exchange_request: z.object({ ...requestId, ...terms, exchangeRate: param.exchangeRate }),
-  exchange_match: z.object({ ...requestId, ...terms }),
-  exchange_confirmed: z.object({ ...requestId, ...terms }),
-  exchange_completed: z.object({ ...requestId, ...terms }),
+  exchange_request: tradeValues({ exchangeRate: param.exchangeRate }),
+  exchange_match: tradeValues(partnerName),
+  exchange_confirmed: tradeValues({}),
+  exchange_completed: tradeValues({}),
   rating: z.object({ requestId: Id.optional(), stars: param.stars }),
   match_cancelled: z.object({ ...requestId, cancelReason: param.cancelReason }),
   match_declined: z.object(requestId),
@@ -36,16 +71,33 @@ export const NotificationValues = {
   payment_sent: z.object(requestId),
   dispute_opened: z.object({ ...requestId, disputeReason: param.disputeReason, openedByYou: param.openedByYou }),
   dispute_resolved: z.object({ ...requestId, outcome: param.outcome, sanction: param.sanction.optional() }),
+  receipt_question: z.object({ ...requestId, ...partnerName, ...receives }),
+  receipt_confirmed: z.object({ ...requestId, ...partnerName, ...pays }),
+  receipt_lapsed: z.object({ ...requestId, ...partnerName, ...pays, ...receives, receivedByYou: param.receivedByYou }),
 } satisfies Record<NotificationType, z.ZodObject>;
 export type NotificationValues<T extends NotificationType> = z.infer<(typeof NotificationValues)[T]>;
+
+/** The reader's side of a trade's money, in each language. */
+const YOU_PAY: Record<Language, string> = { en: 'You pay {payAmount} · You receive {receiveAmount}', es: 'Pagas {payAmount} · Recibes {receiveAmount}' };
+/** The other party by name, or in general words while the name is unknown: starting a sentence, or in its middle. */
+const partner: Record<Language, { start: string; mid: string }> = {
+  en: { start: '{partnerName, select, none {Your exchange partner} other {{partnerName}}}', mid: '{partnerName, select, none {your exchange partner} other {{partnerName}}}' },
+  es: { start: '{partnerName, select, none {Tu contraparte} other {{partnerName}}}', mid: '{partnerName, select, none {tu contraparte} other {{partnerName}}}' },
+};
 
 /** The catalogue: each type's message in each language. */
 export const NotificationMessages: Record<Language, Record<NotificationType, string>> = {
   en: {
-    exchange_request: 'New exchange request #{requestId}: {amount} for {toCurrency} at {exchangeRate} CLP per GBP',
-    exchange_match: 'Someone accepted your exchange request #{requestId} ({amount} for {toCurrency}). Approve the match to exchange bank details.',
-    exchange_confirmed: 'Your match on exchange request #{requestId} ({amount} for {toCurrency}) was approved. Bank details are now available to both of you.',
-    exchange_completed: 'The exchange on exchange request #{requestId} ({amount} for {toCurrency}) was marked completed. Rate your exchange partner.',
+    exchange_request: '{payAmount, select, none {New exchange request #{requestId}: {amount} for {toCurrency} at {exchangeRate} CLP per GBP}'
+      + ` other {New exchange request #{requestId} at {exchangeRate} CLP per GBP. ${YOU_PAY.en}}}`,
+    exchange_match: '{partnerName, select, none {Someone} other {{partnerName}}} accepted your exchange request #{requestId}'
+      + `{payAmount, select, none { ({amount} for {toCurrency}).} other {. ${YOU_PAY.en}.}} Approve the match to exchange bank details.`,
+    exchange_confirmed: 'Your match on exchange request #{requestId}'
+      + `{payAmount, select, none { ({amount} for {toCurrency}) was approved.} other { was approved. ${YOU_PAY.en}.}}`
+      + ' Bank details are now available to both of you.',
+    exchange_completed: 'The exchange on exchange request #{requestId}'
+      + `{payAmount, select, none { ({amount} for {toCurrency}) was marked completed.} other { was marked completed. ${YOU_PAY.en}.}}`
+      + ' Rate your exchange partner.',
     rating: 'You received a {stars}-star rating for {requestId, select, none {an exchange} other {exchange request #{requestId}}}.',
     match_cancelled: '{cancelReason, select,'
       + ' withdrawn {The user who accepted your exchange request #{requestId} withdrew. Your request is open again.}'
@@ -66,12 +118,24 @@ export const NotificationMessages: Record<Language, Record<NotificationType, str
     dispute_resolved: 'An admin resolved the dispute on exchange request #{requestId}:'
       + ' {outcome, select, completed {the exchange was marked completed} other {the exchange was cancelled}}.'
       + '{sanction, select, warning { You received a warning.} suspension { Your trading is suspended until an admin lifts it.} other {}}',
+    receipt_question: `Did you receive {receiveAmount} from ${partner.en.mid}? They marked exchange request #{requestId} completed.`
+      + ` Answer within ${RECEIPT_WINDOW_HOURS} hours: confirm you received it, or open a dispute if you did not. No answer counts as received.`,
+    receipt_confirmed: `${partner.en.start} confirmed they received {payAmount} on exchange request #{requestId}.`,
+    receipt_lapsed: '{receivedByYou, select,'
+      + ` true {You did not say within ${RECEIPT_WINDOW_HOURS} hours whether you received {receiveAmount} from ${partner.en.mid} on exchange request #{requestId}: it counts as received.}`
+      + ` other {${partner.en.start} did not say within ${RECEIPT_WINDOW_HOURS} hours whether they received {payAmount} on exchange request #{requestId}: it counts as received.}}`,
   },
   es: {
-    exchange_request: 'Nueva solicitud de cambio #{requestId}: {amount} por {toCurrency} a {exchangeRate} CLP por GBP',
-    exchange_match: 'Alguien aceptó tu solicitud de cambio #{requestId} ({amount} por {toCurrency}). Aprueba el match para intercambiar los datos bancarios.',
-    exchange_confirmed: 'Tu match en la solicitud de cambio #{requestId} ({amount} por {toCurrency}) fue aprobado. Los datos bancarios ya están disponibles para ambos.',
-    exchange_completed: 'El cambio de la solicitud de cambio #{requestId} ({amount} por {toCurrency}) se marcó como completado. Califica a tu contraparte.',
+    exchange_request: '{payAmount, select, none {Nueva solicitud de cambio #{requestId}: {amount} por {toCurrency} a {exchangeRate} CLP por GBP}'
+      + ` other {Nueva solicitud de cambio #{requestId} a {exchangeRate} CLP por GBP. ${YOU_PAY.es}}}`,
+    exchange_match: '{partnerName, select, none {Alguien} other {{partnerName}}} aceptó tu solicitud de cambio #{requestId}'
+      + `{payAmount, select, none { ({amount} por {toCurrency}).} other {. ${YOU_PAY.es}.}} Aprueba el match para intercambiar los datos bancarios.`,
+    exchange_confirmed: 'Tu match en la solicitud de cambio #{requestId}'
+      + `{payAmount, select, none { ({amount} por {toCurrency}) fue aprobado.} other { fue aprobado. ${YOU_PAY.es}.}}`
+      + ' Los datos bancarios ya están disponibles para ambos.',
+    exchange_completed: 'El cambio de la solicitud de cambio #{requestId}'
+      + `{payAmount, select, none { ({amount} por {toCurrency}) se marcó como completado.} other { se marcó como completado. ${YOU_PAY.es}.}}`
+      + ' Califica a tu contraparte.',
     rating: 'Recibiste una calificación de {stars} {stars, plural, one {estrella} other {estrellas}}'
       + ' por {requestId, select, none {un cambio} other {la solicitud de cambio #{requestId}}}.',
     match_cancelled: '{cancelReason, select,'
@@ -93,6 +157,12 @@ export const NotificationMessages: Record<Language, Record<NotificationType, str
     dispute_resolved: 'Un administrador resolvió la disputa de la solicitud de cambio #{requestId}:'
       + ' {outcome, select, completed {el cambio se marcó como completado} other {el cambio se canceló}}.'
       + '{sanction, select, warning { Recibiste una advertencia.} suspension { Tu actividad de cambio queda suspendida hasta que un administrador la levante.} other {}}',
+    receipt_question: `¿Recibiste {receiveAmount} de ${partner.es.mid}? Marcó la solicitud de cambio #{requestId} como completada.`
+      + ` Responde dentro de ${RECEIPT_WINDOW_HOURS} horas: confirma que lo recibiste o abre una disputa si no te llegó. Si no respondes, cuenta como recibido.`,
+    receipt_confirmed: `${partner.es.start} confirmó que recibió {payAmount} en la solicitud de cambio #{requestId}.`,
+    receipt_lapsed: '{receivedByYou, select,'
+      + ` true {No dijiste dentro de ${RECEIPT_WINDOW_HOURS} horas si recibiste {receiveAmount} de ${partner.es.mid} en la solicitud de cambio #{requestId}: cuenta como recibido.}`
+      + ` other {${partner.es.start} no dijo dentro de ${RECEIPT_WINDOW_HOURS} horas si recibió {payAmount} en la solicitud de cambio #{requestId}: cuenta como recibido.}}`,
   },
 };
 
@@ -118,6 +188,8 @@ export function formatNotification<T extends NotificationType>(language: Languag
   const shown: Record<string, PrimitiveType> = {};
   for (const name of Object.keys(NotificationValues[type].shape)) shown[name] = (checked[name] as PrimitiveType | undefined) ?? 'none';
   if (typeof checked.amount === 'string') shown.amount = formatMoney(checked.fromCurrency as Currency, checked.amount, locale);
+  if (typeof checked.payAmount === 'string') shown.payAmount = formatMoney(checked.payCurrency as Currency, checked.payAmount, locale);
+  if (typeof checked.receiveAmount === 'string') shown.receiveAmount = formatMoney(checked.receiveCurrency as Currency, checked.receiveAmount, locale);
   if (typeof checked.exchangeRate === 'string') shown.exchangeRate = formatRate(checked.exchangeRate, locale);
   return messageFormat(language, type).format<string>(shown) as string;
 }

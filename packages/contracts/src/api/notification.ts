@@ -15,7 +15,10 @@ import { ChatLiveMessage } from './exchange-chat.ts';
  * (match_expired); a confirmed match still not marked completed (completion_reminder); an open request nobody took
  * in time (request_expired); a premium renewal that could not be charged (payment_failed); the other party of a
  * confirmed match marked their payment sent (payment_sent); a dispute of one of the user's matches opened
- * (dispute_opened) or resolved (dispute_resolved). A client shows a type it does not know by its content alone.
+ * (dispute_opened) or resolved (dispute_resolved); the other party completed a match before the reader said they
+ * received their money, and asks whether they did (receipt_question); the other party said they received theirs
+ * (receipt_confirmed); nobody answered the question in time, so it counts as received (receipt_lapsed, to both). A
+ * client shows a type it does not know by its content alone.
  */
 export const NotificationType = z.enum([
   'exchange_request',
@@ -32,6 +35,9 @@ export const NotificationType = z.enum([
   'payment_sent',
   'dispute_opened',
   'dispute_resolved',
+  'receipt_question',
+  'receipt_confirmed',
+  'receipt_lapsed',
 ]);
 export type NotificationType = z.infer<typeof NotificationType>;
 
@@ -42,6 +48,10 @@ export type NotificationType = z.infer<typeof NotificationType>;
  * fromCurrency, toCurrency; exchangeRate too for exchange_request); hoursSinceConfirmed; stars; cancelReason; role:
  * the reader's side of the match; disputeReason and openedByYou: whether the reader opened it; outcome, and sanction
  * when the reader received one. None for match_declined, payment_sent, request_expired and payment_failed ({}).
+ * The reader's side of a trade's money: payAmount in payCurrency (what the reader pays), receiveAmount in
+ * receiveCurrency (what they receive), decimal strings to the currency's unit; absent from notifications stored
+ * before them, which word the terms as amount for toCurrency. partnerName: the other party's name, as the service
+ * knew it (absent while it did not). receivedByYou: whether the reader is the one whose receipt the lapse counted.
  */
 export const NotificationParams = z.strictObject({
   amount: DecimalString.optional(),
@@ -56,6 +66,12 @@ export const NotificationParams = z.strictObject({
   openedByYou: z.boolean().optional(),
   outcome: DisputeOutcome.optional(),
   sanction: SanctionKind.optional(),
+  payAmount: DecimalString.optional(),
+  payCurrency: Currency.optional(),
+  receiveAmount: DecimalString.optional(),
+  receiveCurrency: Currency.optional(),
+  partnerName: z.string().max(201).optional(),
+  receivedByYou: z.boolean().optional(),
 });
 export type NotificationParams = z.infer<typeof NotificationParams>;
 
