@@ -2,11 +2,12 @@
  * Notification: in-app notifications, announced live, and an email digest of what stays unread. Owns schema
  * `notification`. Notifications come from events: the fan-out of an exchange request to the users who could take it
  * (page by page in jobs, from its own projection of who holds an account in which currency), each step of an
- * exchange to its parties, ratings, failed premium payments; each is announced (notificationCreated, and
- * matchAnnounced on a confirmed match) for the gateway's live channel. The routes read them (list, unread count:
- * polled, so answered 304 from the caller's version), mark them read, and keep the email digest preference; jobs
- * email digests of notifications unread for NOTIFY_EMAIL_AFTER_MINUTES and purge read ones after 90 days. A user who
- * deletes their account loses all of it, and is notified of nothing more.
+ * exchange to its parties (naming the other party from its projection of users' names), ratings, failed premium
+ * payments; each is announced (notificationCreated, and matchAnnounced on a confirmed match) for the gateway's live
+ * channel. The routes read them (list, unread count: polled, so answered 304 from the caller's version), mark them
+ * read, and keep the email digest preference; jobs email the receipt question at once, digests of notifications
+ * unread for NOTIFY_EMAIL_AFTER_MINUTES, and purge read ones after 90 days. A user who deletes their account loses
+ * all of it, and is notified of nothing more.
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -19,6 +20,7 @@ import { NotificationPreferenceSchema } from './domain/preferences.ts';
 import { FAN_OUT_PAGE_SIZE, fanOutRequestNotificationJob } from './jobs/fan-out-request-notification.ts';
 import { backfill } from './jobs/backfill-account-holders.ts';
 import { EMAIL_DIGESTS, EMAIL_DIGESTS_EVERY_MS, emailDigestsJob, sendEmailDigestJob } from './jobs/email-digest.ts';
+import { sendNotificationEmailJob } from './jobs/send-notification-email.ts';
 import { PURGE_EVERY_MS, PURGE_READ_NOTIFICATIONS, purgeReadNotificationsJob } from './jobs/purge-read-notifications.ts';
 import { consumers } from './events/consumers.ts';
 import { notificationVersions } from './domain/notification-versions.ts';
@@ -26,6 +28,7 @@ import { notificationRoutes } from './routes/notifications.ts';
 import { preferenceRoutes } from './routes/preferences.ts';
 import { personalDataRoutes } from './routes/personal-data.ts';
 import { DeletedAccountSchema } from './domain/deleted-accounts.ts';
+import { UserNameSchema } from './domain/user-names.ts';
 
 const minutes = (name: string) => {
   const message = `${name} must be a whole number of minutes from 1 to 10080`;
@@ -71,13 +74,14 @@ export function notificationService(
   const mailer = serviceMailer(mailConfig(settings));
   return defineService({
     name: 'notification',
-    entities: [NotificationSchema, AccountHolderSchema, ProjectionBackfillSchema, NotificationPreferenceSchema, DeletedAccountSchema],
+    entities: [NotificationSchema, AccountHolderSchema, ProjectionBackfillSchema, NotificationPreferenceSchema, DeletedAccountSchema, UserNameSchema],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
     versions: notificationVersions,
     jobs: [
       fanOutRequestNotificationJob(fanOutPageSize), backfill.job,
       emailDigestsJob(rules, now), sendEmailDigestJob({ rules, now, mailer, publicUrl: publicUrlOf(settings) }), purgeReadNotificationsJob(now),
+      sendNotificationEmailJob({ mailer, publicUrl: publicUrlOf(settings) }),
     ],
     schedules: [
       { job: EMAIL_DIGESTS, everyMs: EMAIL_DIGESTS_EVERY_MS, schedulerId: EMAIL_DIGESTS },

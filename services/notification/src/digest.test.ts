@@ -136,9 +136,9 @@ describeWithInfra(['postgres'], 'the email digest over SMTP', () => {
     const mails = await smtp.waitFor(2);
     const to = (address: string) => mails.find((m) => m.to.includes(address))!.text;
     expect(to('carla@puente.test')).toMatch(
-      /^- Alguien aceptó tu solicitud de cambio #12 \(£1\.234,50 por CLP\)\. Aprueba el match para intercambiar los datos bancarios\. \(1 jun 2026, 12:00 UTC\)\r?$/m);
+      /^- Alguien aceptó tu solicitud de cambio #12\. Pagas £1\.234,50 · Recibes \$1\.573\.988\. Aprueba el match para intercambiar los datos bancarios\. \(1 jun 2026, 12:00 UTC\)\r?$/m);
     expect(to('ana@puente.test')).toMatch(
-      /^- Someone accepted your exchange request #12 \(£1,234\.50 for CLP\)\. Approve the match to exchange bank details\. \(2026-06-01 12:00 UTC\)\r?$/m);
+      /^- Someone accepted your exchange request #12\. You pay £1,234\.50 · You receive \$1,573,988 CLP\. Approve the match to exchange bank details\. \(2026-06-01 12:00 UTC\)\r?$/m);
   });
 
   it('emails what is unread once the delay has passed, not before, to the address identity gives', async () => {

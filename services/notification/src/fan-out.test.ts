@@ -105,7 +105,7 @@ describeWithInfra(['postgres'], 'the exchange request fan-out', () => {
     const event = notificationsSent(1, GBP_500, 12);
     await svc.deliver(event);
     expect(await fannedOut(event, 2)).toEqual([2, 3]);
-    const content = 'New exchange request #12: £500.00 for CLP at 1275.0000 CLP per GBP';
+    const content = 'New exchange request #12 at 1275.0000 CLP per GBP. You pay $637,500 CLP · You receive £500.00';
     expect(await notifiedBy(event)).toEqual([
       { userId: 2, type: 'exchange_request', content, read: false, referenceId: 12 },
       { userId: 3, type: 'exchange_request', content, read: false, referenceId: 12 },
@@ -203,7 +203,7 @@ describeWithInfra(['postgres'], 'the exchange request fan-out', () => {
     expect(rows.map((n) => [n.referenceId, n.sourceEventId])).toEqual([[40, first.id], [40, second.id]]);
   });
 
-  it('writes the terms in the spec\'s money display for both directions', async () => {
+  it('writes what a taker pays and receives in the spec\'s money display for both directions', async () => {
     await holds(1, 'GBP', 'CLP');
     await holds(2, 'GBP', 'CLP');
     const gbp = notificationsSent(1, { fromCurrency: 'GBP', toCurrency: 'CLP', amount: '10000.50', exchangeRate: '1187.5432' }, 12);
@@ -211,8 +211,9 @@ describeWithInfra(['postgres'], 'the exchange request fan-out', () => {
     await svc.deliver(gbp, clp);
     await fannedOut(gbp, 1);
     await fannedOut(clp, 1);
-    expect((await notifiedBy(gbp))[0]?.content).toBe('New exchange request #12: £10,000.50 for CLP at 1187.5432 CLP per GBP');
-    expect((await notifiedBy(clp))[0]?.content).toBe('New exchange request #13: $255,000 CLP for GBP at 1275.0000 CLP per GBP');
+    // £10,000.50 × 1187.5432 = $11,876,025.7716 CLP, to the peso; $255,000 CLP ÷ 1275 = £200.00.
+    expect((await notifiedBy(gbp))[0]?.content).toBe('New exchange request #12 at 1187.5432 CLP per GBP. You pay $11,876,026 CLP · You receive £10,000.50');
+    expect((await notifiedBy(clp))[0]?.content).toBe('New exchange request #13 at 1275.0000 CLP per GBP. You pay £200.00 · You receive $255,000 CLP');
   });
 
   it('pages 500 users a job by default, and refuses a page size that is not a positive whole number', () => {

@@ -13,7 +13,7 @@ describeWithInfra(['postgres'], 'notification service', () => {
     expect((await svc.app.inject({ method: 'GET', url: '/ready' })).statusCode).toBe(200);
     const { schemas, tables } = await schemaReport(svc);
     expect(schemas).toEqual(['notification']);
-    expect(tables).toEqual([...PLATFORM_TABLES, 'account_holder', 'deleted_account', 'notification', 'notification_preference', 'projection_backfill'].sort());
+    expect(tables).toEqual([...PLATFORM_TABLES, 'account_holder', 'deleted_account', 'notification', 'notification_preference', 'projection_backfill', 'user_name'].sort());
   });
 
   it('keeps a user from being notified twice by one event, and indexes a user\'s notifications (the unread ones apart) by id', async () => {

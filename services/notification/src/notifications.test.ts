@@ -81,11 +81,14 @@ describeWithInfra(['postgres'], 'the notification routes', () => {
     await svc.deliver(event);
     await vi.waitFor(async () => { expect(await em().count(Notification, { sourceEventId: event.id })).toBe(2); }, { timeout: 4_000 });
     const [row] = await em().find(Notification, { userId: BOB });
-    const content = 'New exchange request #12: £500.00 for CLP at 1275.0000 CLP per GBP';
+    const content = 'New exchange request #12 at 1275.0000 CLP per GBP. You pay $637,500 CLP · You receive £500.00';
     expect(await list(BOB)).toEqual({
       items: [{
         id: row!.id, type: 'exchange_request', content, read: false, referenceId: 12, createdAt: row!.createdAt.toISOString(),
-        params: { amount: '500.00', fromCurrency: 'GBP', toCurrency: 'CLP', exchangeRate: '1275.0000' },
+        params: {
+          amount: '500.00', fromCurrency: 'GBP', toCurrency: 'CLP', exchangeRate: '1275.0000',
+          payAmount: '637500', payCurrency: 'CLP', receiveAmount: '500.00', receiveCurrency: 'GBP',
+        },
       }],
       total: 1,
     });

@@ -18,8 +18,13 @@ const CARL = 3; // nobody in this trade
 
 const parties = { matchId: 40, requestId: 12, requesterId: ANA, matcherId: BOB };
 const terms = { fromCurrency: 'GBP', toCurrency: 'CLP', amount: '500.00', exchangeRate: '1275.0000' } as const;
-/** The params of a notification naming the terms (the rate aside: only a new request's names it). */
+/**
+ * The params of a notification naming the trade's money (the rate aside: only a new request's names it): the terms,
+ * and the reader's side (£500.00 × 1275 = $637,500 CLP).
+ */
 const termParams = { amount: '500.00', fromCurrency: 'GBP', toCurrency: 'CLP' };
+const requesterParams = { ...termParams, payAmount: '500.00', payCurrency: 'GBP', receiveAmount: '637500', receiveCurrency: 'CLP' };
+const matcherParams = { ...termParams, payAmount: '637500', payCurrency: 'CLP', receiveAmount: '500.00', receiveCurrency: 'GBP' };
 
 describeWithInfra(['postgres'], 'notifications of an exchange\'s steps', () => {
   const db = useFreshDatabase('notification');
@@ -64,35 +69,35 @@ describeWithInfra(['postgres'], 'notifications of an exchange\'s steps', () => {
   describe('each step tells the right party once, with the request as reference', () => {
     beforeEach(async () => { await announced(); });
 
-    it('a match created tells the requester', async () => {
+    it('a match created tells the requester what they pay and receive (the matcher by name once known: receipt-notifications.test.ts)', async () => {
       await deliverTwice('matchCreated', { ...parties, ...terms });
       expect(await notificationsOf(ANA)).toEqual([{
-        type: 'exchange_match', referenceId: 12, read: false, params: termParams,
-        content: 'Someone accepted your exchange request #12 (£500.00 for CLP). Approve the match to exchange bank details.',
+        type: 'exchange_match', referenceId: 12, read: false, params: requesterParams,
+        content: 'Someone accepted your exchange request #12. You pay £500.00 · You receive $637,500 CLP. Approve the match to exchange bank details.',
       }]);
       expect(await notificationsOf(BOB)).toEqual([]);
-      expect(await announced()).toEqual([{ to: ANA, type: 'exchange_match', referenceId: 12, params: termParams }]);
+      expect(await announced()).toEqual([{ to: ANA, type: 'exchange_match', referenceId: 12, params: requesterParams }]);
     });
 
     it('a match confirmed tells the matcher, and announces match_success to both parties', async () => {
       await deliverTwice('matchConfirmed', { ...parties, ...terms });
       expect(await notificationsOf(BOB)).toEqual([{
-        type: 'exchange_confirmed', referenceId: 12, read: false, params: termParams,
-        content: 'Your match on exchange request #12 (£500.00 for CLP) was approved. Bank details are now available to both of you.',
+        type: 'exchange_confirmed', referenceId: 12, read: false, params: matcherParams,
+        content: 'Your match on exchange request #12 was approved. You pay $637,500 CLP · You receive £500.00. Bank details are now available to both of you.',
       }]);
       expect(await notificationsOf(ANA)).toEqual([]);
       const byUserAndType = (a: { to: number; type: string }, b: { to: number; type: string }) => a.to - b.to || a.type.localeCompare(b.type);
       expect((await announced()).sort(byUserAndType)).toEqual([
         { to: ANA, type: 'match_success', referenceId: 12 },
-        { to: BOB, type: 'exchange_confirmed', referenceId: 12, params: termParams },
+        { to: BOB, type: 'exchange_confirmed', referenceId: 12, params: matcherParams },
         { to: BOB, type: 'match_success', referenceId: 12 },
       ]);
     });
 
     it('a match completed tells the other party (both when the event does not say who completed it)', async () => {
       await deliverTwice('matchCompleted', { ...parties, ...terms, completedById: BOB });
-      const completed = { type: 'exchange_completed', referenceId: 12, read: false, params: termParams,
-        content: 'The exchange on exchange request #12 (£500.00 for CLP) was marked completed. Rate your exchange partner.' };
+      const completed = { type: 'exchange_completed', referenceId: 12, read: false, params: requesterParams,
+        content: 'The exchange on exchange request #12 was marked completed. You pay £500.00 · You receive $637,500 CLP. Rate your exchange partner.' };
       expect(await notificationsOf(ANA)).toEqual([completed]);
       expect(await notificationsOf(BOB)).toEqual([]);
       await deliverTwice('matchCompleted', { ...parties, matchId: 41, requestId: 13, ...terms });
@@ -181,7 +186,7 @@ describeWithInfra(['postgres'], 'notifications of an exchange\'s steps', () => {
       await svc.ctx.orm.em.fork().execute('delete from "notification"."inbox_entry"');
       await svc.deliver(event);
       expect(await notificationsOf(ANA)).toHaveLength(1);
-      expect(await announced()).toEqual([{ to: ANA, type: 'exchange_match', referenceId: 12, params: termParams }]);
+      expect(await announced()).toEqual([{ to: ANA, type: 'exchange_match', referenceId: 12, params: requesterParams }]);
     });
   });
 

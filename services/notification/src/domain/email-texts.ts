@@ -1,5 +1,6 @@
 /**
- * The notification service's emails (today the digest of unread notifications) in each language a user can choose:
+ * The notification service's emails (the digest of unread notifications, and the receipt question sent at once) in
+ * each language a user can choose:
  * English, and Chile's Spanish (tú, as the web app speaks). The language is identity's (`language` of GET
  * /internal/users), read with the address at send time. Times are UTC, as an email cannot know its reader's time
  * zone, in each language's style. The notifications are listed in English as they were stored, in Spanish as the
@@ -19,6 +20,18 @@ export interface DigestContent {
 }
 
 export interface Email { subject: string; text: string }
+
+/** The receipt question, emailed at once (jobs/send-notification-email.ts). */
+export interface ReceiptQuestionContent {
+  firstName: string;
+  notification: NotificationWording & { content: string };
+  dueAt: Date;
+  publicUrl: string;
+}
+
+/** Where the trade opens (as the bell opens it): the request the notification is about. */
+const tradeLink = (publicUrl: string, referenceId: number | null) =>
+  `${publicUrl}/dashboard${referenceId === null ? '' : `?requestId=${referenceId}`}`;
 
 const lines = (parts: string[]) => `${parts.join('\n')}\n`;
 
@@ -68,7 +81,29 @@ function spanishDigest({ firstName, items, total, publicUrl }: DigestContent): E
   };
 }
 
-export const emailTexts: Record<Language, { digest(content: DigestContent): Email }> = {
-  en: { digest: englishDigest },
-  es: { digest: spanishDigest },
+function englishReceiptQuestion({ firstName, notification, dueAt, publicUrl }: ReceiptQuestionContent): Email {
+  return {
+    subject: 'Did you receive your money? Answer on Puente',
+    text: lines([
+      `Hello ${firstName},`, '', notificationSentence('en', notification) ?? notification.content, '',
+      `Answer by ${englishTime(dueAt)}: ${tradeLink(publicUrl, notification.referenceId)}`, '',
+      "If you received it, say so. If you did not, open a dispute: an admin will look at the exchange's chat and proofs.", '',
+    ]),
+  };
+}
+
+function spanishReceiptQuestion({ firstName, notification, dueAt, publicUrl }: ReceiptQuestionContent): Email {
+  return {
+    subject: '¿Recibiste tu dinero? Responde en Puente',
+    text: lines([
+      `Hola, ${firstName}:`, '', spanishNotification(notification), '',
+      `Responde antes del ${spanishTime(dueAt)}: ${tradeLink(publicUrl, notification.referenceId)}`, '',
+      'Si lo recibiste, confírmalo. Si no, abre una disputa: un administrador revisará el chat y los comprobantes del cambio.', '',
+    ]),
+  };
+}
+
+export const emailTexts: Record<Language, { digest(content: DigestContent): Email; receiptQuestion(content: ReceiptQuestionContent): Email }> = {
+  en: { digest: englishDigest, receiptQuestion: englishReceiptQuestion },
+  es: { digest: spanishDigest, receiptQuestion: spanishReceiptQuestion },
 };

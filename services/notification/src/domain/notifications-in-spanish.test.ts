@@ -13,12 +13,13 @@ describe('notifications in a Spanish digest, from their params', () => {
   it('words each type as the web app does, with money as Chile writes it', () => {
     expect(spanishNotification({ type: 'exchange_request', content: formatNotification('en', 'exchange_request', { requestId: 12, ...terms }), params: terms, referenceId: 12 }))
       .toBe('Nueva solicitud de cambio #12: £1.234,50 por CLP a 1.275,0000 CLP por GBP');
-    expect(inSpanish(told.matchCreated({ ...parties, ...terms, fromCurrency: 'CLP', toCurrency: 'GBP', amount: '255000.00' })))
-      .toEqual(['Alguien aceptó tu solicitud de cambio #12 ($255.000 por GBP). Aprueba el match para intercambiar los datos bancarios.']);
+    // What the reader pays and receives: £1.234,50 × 1.275 = $1.573.987,5, to the peso; $255.000 ÷ 1.275 = £200,00.
+    expect(inSpanish(told.matchCreated({ ...parties, ...terms, fromCurrency: 'CLP', toCurrency: 'GBP', amount: '255000.00' }, new Map([[2, 'Bea Lagos']]))))
+      .toEqual(['Bea Lagos aceptó tu solicitud de cambio #12. Pagas $255.000 · Recibes £200,00. Aprueba el match para intercambiar los datos bancarios.']);
     expect(inSpanish(told.matchConfirmed({ ...parties, ...terms })))
-      .toEqual(['Tu match en la solicitud de cambio #12 (£1.234,50 por CLP) fue aprobado. Los datos bancarios ya están disponibles para ambos.']);
+      .toEqual(['Tu match en la solicitud de cambio #12 fue aprobado. Pagas $1.573.988 · Recibes £1.234,50. Los datos bancarios ya están disponibles para ambos.']);
     expect(inSpanish(told.matchCompleted({ ...parties, ...terms, completedById: 2 })))
-      .toEqual(['El cambio de la solicitud de cambio #12 (£1.234,50 por CLP) se marcó como completado. Califica a tu contraparte.']);
+      .toEqual(['El cambio de la solicitud de cambio #12 se marcó como completado. Pagas £1.234,50 · Recibes $1.573.988. Califica a tu contraparte.']);
     const cancelled = (reason: EventPayload<'matchCancelled'>['reason']) => inSpanish(told.matchCancelled({ ...parties, cancelledById: 1, reason }));
     expect(cancelled('withdrawn')).toEqual(['Quien aceptó tu solicitud de cambio #12 se retiró. Tu solicitud vuelve a estar abierta.']);
     expect(cancelled('declined')).toEqual(['Quien publicó la solicitud de cambio #12 rechazó tu match.']);
@@ -48,6 +49,22 @@ describe('notifications in a Spanish digest, from their params', () => {
     expect(inSpanish(told.ratingSubmitted({ ...rating, rating: 1 }))).toEqual(['Recibiste una calificación de 1 estrella por un cambio.']);
     expect(inSpanish(told.paymentFailed({ userId: 3 })))
       .toEqual(['Tu pago de Premium falló. Se intentará de nuevo: revisa tu tarjeta en la página Suscripción para mantener Premium.']);
+  });
+
+  it('words the receipt question, a receipt confirmed and a lapsed window, with the other party\'s name when known', () => {
+    const names = new Map([[1, 'Ana Rojas'], [2, 'Bea Lagos']]);
+    const dueAt = '2026-06-04T12:00:00.000Z';
+    // Bea (the matcher) completed; Ana receives $1.573.988 of the terms and is asked.
+    expect(inSpanish(told.receiptAsked({ ...parties, ...terms, askedId: 1, completedById: 2, dueAt }, names))).toEqual([
+      '¿Recibiste $1.573.988 de Bea Lagos? Marcó la solicitud de cambio #12 como completada.'
+        + ' Responde dentro de 72 horas: confirma que lo recibiste o abre una disputa si no te llegó. Si no respondes, cuenta como recibido.',
+    ]);
+    expect(inSpanish(told.receiptConfirmed({ ...parties, ...terms, receivedById: 1, automatic: false }, names)))
+      .toEqual(['Ana Rojas confirmó que recibió $1.573.988 en la solicitud de cambio #12.']);
+    expect(inSpanish(told.receiptConfirmed({ ...parties, ...terms, receivedById: 1, automatic: true }))).toEqual([
+      'No dijiste dentro de 72 horas si recibiste $1.573.988 de tu contraparte en la solicitud de cambio #12: cuenta como recibido.',
+      'Tu contraparte no dijo dentro de 72 horas si recibió $1.573.988 en la solicitud de cambio #12: cuenta como recibido.',
+    ]);
   });
 
   it('leaves in its stored English one without params (stored before them) or missing a value its sentence names', () => {

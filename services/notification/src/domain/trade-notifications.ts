@@ -1,9 +1,12 @@
 /**
  * Who is told what when an exchange moves on: one entry per addressed user, from one exchange or rating event.
- * Pure (no database): the consumers store them (domain/notify.ts). `referenceId` is always the exchange request, so
- * the web app can open it (/dashboard?requestId=...).
+ * Pure (no database): the consumers store them (domain/notify.ts), given the names they know of the parties
+ * (domain/user-names.ts). `referenceId` is always the exchange request, so the web app can open it
+ * (/dashboard?requestId=...). A trade's money is told as the reader's side: what they pay and what they receive.
  */
-import { type EventPayload, formatNotification, type NotificationParams, type NotificationType, type NotificationValues } from '@puente/contracts';
+import {
+  type EventPayload, formatNotification, type NotificationParams, type NotificationType, type NotificationValues, readerAmounts,
+} from '@puente/contracts';
 
 export interface NewNotification {
   userId: number;
@@ -15,9 +18,26 @@ export interface NewNotification {
   referenceId: number | null;
 }
 
+/** The names known of the users an event is about (by user id); a user not in it is told of in general words. */
+export type Names = ReadonlyMap<number, string>;
+const noNames: Names = new Map();
+
 type Parties = { matchId: number; requestId: number; requesterId: number; matcherId: number };
-type Terms = Pick<EventPayload<'matchCreated'>, 'requestId' | 'fromCurrency' | 'toCurrency' | 'amount'>;
-const termsOf = ({ requestId, amount, fromCurrency, toCurrency }: Terms) => ({ requestId, amount, fromCurrency, toCurrency });
+type Match = EventPayload<'matchCreated'>;
+const roleOf = (m: Parties, userId: number) => (userId === m.requesterId ? 'requester' : 'matcher');
+const otherOf = (m: Parties, userId: number) => (userId === m.requesterId ? m.matcherId : m.requesterId);
+const nameOf = (names: Names, userId: number) => {
+  const name = names.get(userId);
+  return name === undefined ? {} : { partnerName: name };
+};
+/**
+ * The trade's money for `userId`: the terms (for an app that words them as before) and the reader's side, what
+ * they pay and receive (contracts' readerAmounts: exact, rounded to each currency).
+ */
+const moneyFor = (m: Match, userId: number) => ({
+  requestId: m.requestId, amount: m.amount, fromCurrency: m.fromCurrency, toCurrency: m.toCurrency,
+  ...readerAmounts(m, roleOf(m, userId)),
+});
 
 /** `userId`'s notification of `type`, worded from its values: requestId is its referenceId, the rest its params. */
 export function notification<T extends NotificationType>(userId: number, type: T, values: NotificationValues<T>): NewNotification {
@@ -25,21 +45,45 @@ export function notification<T extends NotificationType>(userId: number, type: T
   return { userId, type, content: formatNotification('en', type, values), params, referenceId: requestId ?? null };
 }
 
-/** Someone accepted the requester's request: the requester approves or declines. */
-export function matchCreated(m: EventPayload<'matchCreated'>): NewNotification[] {
-  return [notification(m.requesterId, 'exchange_match', termsOf(m))];
+/** Someone accepted the requester's request: the requester approves or declines, knowing who it is. */
+export function matchCreated(m: EventPayload<'matchCreated'>, names: Names = noNames): NewNotification[] {
+  return [notification(m.requesterId, 'exchange_match', { ...moneyFor(m, m.requesterId), ...nameOf(names, m.matcherId) })];
 }
 
 /** The requester approved: the matcher may now see the bank details (the requester approved it, so knows). */
 export function matchConfirmed(m: EventPayload<'matchConfirmed'>): NewNotification[] {
-  return [notification(m.matcherId, 'exchange_confirmed', termsOf(m))];
+  return [notification(m.matcherId, 'exchange_confirmed', moneyFor(m, m.matcherId))];
 }
 
 /** One party marked it completed: the other is told (both, for an event that does not say who). */
 export function matchCompleted(m: EventPayload<'matchCompleted'>): NewNotification[] {
   return [m.requesterId, m.matcherId]
     .filter((userId) => userId !== m.completedById)
-    .map((userId) => notification(userId, 'exchange_completed', termsOf(m)));
+    .map((userId) => notification(userId, 'exchange_completed', moneyFor(m, userId)));
+}
+
+/**
+ * The completer completed before the other party said they received their money: the asked party is asked whether
+ * they received what they receive of the terms from the completer (also emailed at once: events/consumers.ts).
+ */
+export function receiptAsked(m: EventPayload<'matchReceiptAsked'>, names: Names = noNames): NewNotification[] {
+  const { receiveAmount, receiveCurrency } = readerAmounts(m, roleOf(m, m.askedId));
+  return [notification(m.askedId, 'receipt_question', { requestId: m.requestId, receiveAmount, receiveCurrency, ...nameOf(names, m.completedById) })];
+}
+
+/**
+ * A party said they received their money: the other party is told who, and that it was what they paid. The window
+ * passed without an answer (automatic): both are told it counts as received.
+ */
+export function receiptConfirmed(m: EventPayload<'matchReceiptConfirmed'>, names: Names = noNames): NewNotification[] {
+  if (!m.automatic) {
+    const reader = otherOf(m, m.receivedById);
+    const { payAmount, payCurrency } = readerAmounts(m, roleOf(m, reader));
+    return [notification(reader, 'receipt_confirmed', { requestId: m.requestId, payAmount, payCurrency, ...nameOf(names, m.receivedById) })];
+  }
+  return [m.requesterId, m.matcherId].map((reader) => notification(reader, 'receipt_lapsed', {
+    requestId: m.requestId, ...readerAmounts(m, roleOf(m, reader)), receivedByYou: reader === m.receivedById, ...nameOf(names, otherOf(m, reader)),
+  }));
 }
 
 /** A pending match called off: the party who did not call it off is told why. */

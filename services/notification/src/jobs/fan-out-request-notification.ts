@@ -5,7 +5,7 @@
  * or repeated page notifies nobody twice, and its next page's job id dedupes a second enqueue.
  */
 import { z } from 'zod';
-import { Currency, DecimalString, formatNotification, Id } from '@puente/contracts';
+import { Currency, DecimalString, formatNotification, Id, readerAmounts } from '@puente/contracts';
 import { changed, defineJob, type JobQueue } from '@puente/platform';
 import { notifyTakersPage } from '../domain/fan-out.ts';
 import { announce } from '../domain/notify.ts';
@@ -40,9 +40,11 @@ export function fanOutRequestNotificationJob(pageSize: number) {
     backoffMs: 1_000,
     async handle(data, ctx) {
       const { eventId, requestId, ownerId, terms, afterUserId, excludedUserIds } = data;
-      const content = formatNotification('en', 'exchange_request', { requestId, ...terms });
+      // Everyone told could take the request: each reads it as its taker would trade it (what they pay and receive).
+      const params = { ...terms, ...readerAmounts(terms, 'matcher') };
+      const content = formatNotification('en', 'exchange_request', { requestId, ...params });
       const page = await ctx.change(async (tx) => {
-        const stored = await notifyTakersPage(tx, { eventId, requestId, ownerId, afterUserId, excludedUserIds, content, params: terms }, pageSize);
+        const stored = await notifyTakersPage(tx, { eventId, requestId, ownerId, afterUserId, excludedUserIds, content, params }, pageSize);
         return changed(stored, ...announce(stored.notified));
       });
       ctx.logger.debug({ eventId, requestId, afterUserId, users: page.users, notified: page.notified.length }, 'exchange request fan-out page');
