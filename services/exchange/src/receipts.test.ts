@@ -4,7 +4,7 @@
  * trade timers' sweep), the refusals, and an admin's resolution of a dispute opened after completion.
  */
 import { expect, it } from 'vitest';
-import { ChatMessageList, Dispute, DisputeOutcomes, ExchangeMatch, ExchangeRequest, RECEIPT_WINDOW_HOURS } from '@puente/contracts';
+import { ChatMessageList, Dispute, DisputeDetail, DisputeOutcomes, ExchangeMatch, ExchangeRequest, RECEIPT_WINDOW_HOURS } from '@puente/contracts';
 import { describeWithInfra } from '@puente/testkit';
 import { ok, publishedPayloads, refusal, trader, useExchangeService } from './testing/traders.ts';
 import { sweepTradeTimers } from './jobs/sweep-trade-timers.ts';
@@ -208,10 +208,14 @@ describeWithInfra(['postgres'], 'receipt confirmations', () => {
     const after = await cards();
     const records = [ana, bruno].map(async (who) => DisputeOutcomes.parse(await ok(call('GET', `/users/${who.userId}/dispute-outcomes`, who.headers))));
     for (const counts of await Promise.all(records)) expect(counts).toMatchObject({ [outcome]: 1 });
+    const detail = DisputeDetail.parse(await ok(call('GET', `/admin/disputes/${opened.id}`, await admin())));
     if (outcome === 'completed') {
       expect(after).toEqual(before);
+      for (const party of [detail.requester, detail.matcher]) expect(party).toMatchObject({ matchesCompleted: 1, matchesCancelled: 0 });
     } else {
       for (const card of after) expect(card).toMatchObject({ transactionCount: 0, completionRate: 0, averageCompletionMinutes: null });
+      // The admins' view of each party counts it as the dispute decided.
+      for (const party of [detail.requester, detail.matcher]) expect(party).toMatchObject({ matchesCompleted: 0, matchesCancelled: 1 });
     }
     expect(refusal(await received(ana.headers, match.id), 409)).toEqual(ANSWERED);
   });

@@ -99,7 +99,12 @@ export async function partyHistory(em: EntityManager, userId: number, exceptDisp
   const trader = await em.findOne(Trader, { userId });
   const asParty = { $or: [{ requesterId: userId }, { matcherId: userId }] };
   const count = (status: ExchangeMatch['status']) => em.count(ExchangeMatch, { ...asParty, status });
-  const [matchesCompleted, matchesCancelled, matchesExpired] = await Promise.all([count('completed'), count('cancelled'), count('expired')]);
+  // A completion an admin cancelled after it (the asked party's no upheld) counts as cancelled, as the dispute decided.
+  const undone = (await em.find(Dispute, { ...asParty, outcome: 'cancelled' }, { fields: ['matchId'] })).map((d) => d.matchId);
+  const undoneCompletions = undone.length ? await em.count(ExchangeMatch, { id: { $in: undone }, status: 'completed' }) : 0;
+  const [completed, cancelled, matchesExpired] = await Promise.all([count('completed'), count('cancelled'), count('expired')]);
+  const matchesCompleted = completed - undoneCompletions;
+  const matchesCancelled = cancelled + undoneCompletions;
   const others = await em.find(Dispute, { ...asParty, id: { $ne: exceptDisputeId } }, { orderBy: { id: 'desc' } });
   const sanctions = await em.find(TradingSanction, { userId });
   return {
