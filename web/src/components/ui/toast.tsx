@@ -176,7 +176,10 @@ function Toast({ item }: { item: ToastItem }) {
   );
 }
 
-/** The toast viewport: bottom right on desktop, full width at the bottom on small screens. */
+/**
+ * The toast viewport: bottom right on desktop; full width at the top on small screens, where the bottom holds a
+ * trade's message box and main action (a toast there would cover them).
+ */
 export function Toaster() {
   const { t } = useTranslation();
   const items = useToasts();
@@ -199,7 +202,7 @@ export function Toaster() {
     <Box
       component="section"
       aria-label={t('toastRegion', { hotkey: TOAST_HOTKEY })}
-      sx={{ position: 'fixed', zIndex: 'snackbar', bottom: 0, right: 0, p: 2, width: { xs: '100%', sm: 420 }, pointerEvents: 'none' }}
+      sx={{ position: 'fixed', zIndex: 'snackbar', top: { xs: 0, sm: 'auto' }, bottom: { xs: 'auto', sm: 0 }, right: 0, p: 2, width: { xs: '100%', sm: 420 }, pointerEvents: 'none' }}
     >
       <Box
         component="ol"

@@ -55,3 +55,16 @@ export const useCompleteMatch = () => useMatchMutation((id: number) => call(Rout
 /** 'I have paid': the caller's own payment marked sent (a second mark changes nothing). */
 export const useMarkPaid = () => useMatchMutation((id: number) => call(Routes.exchange.markPaid, { params: { id } }));
 export const useCancelMatch = () => useMatchMutation((id: number) => call(Routes.exchange.cancelMatch, { params: { id } }));
+/**
+ * 'I received £200': the caller says the money due to them arrived (once), on a confirmed match or as the yes to the
+ * receipt question on a completed one. The chat gains the system message, so it is read again too.
+ */
+export function useConfirmReceipt() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => call(Routes.exchange.confirmReceipt, { params: { id } }),
+    onSuccess: (match) => Promise.all([
+      refreshTrades(queryClient), queryClient.invalidateQueries({ queryKey: queryKeys.chatMessages(match.id) }),
+    ]),
+  });
+}

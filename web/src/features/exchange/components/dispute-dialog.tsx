@@ -1,7 +1,7 @@
 /**
- * Disputes in a trade: 'Open a dispute' on a confirmed match (a reason and what happened; proofs of
- * payment go in the chat, which the admin reads), and the banner of a disputed match: on hold with its reason
- * while open, how it ended once resolved.
+ * Disputes in a trade: 'Open a dispute' on a confirmed match, or the 'No' to the receipt question on a completed one
+ * (a reason and what happened; proofs of payment go in the chat, which the admin reads), and the banner of a disputed
+ * match: on hold with its reason while open, how it ended once resolved.
  */
 import { useState, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
@@ -32,10 +32,11 @@ export function OpenDisputeButton({ match, disabled }: { match: ExchangeMatch; d
   );
 }
 
-function OpenDisputeDialog({ matchId, onClose }: { matchId: number; onClose: () => void }) {
+/** The dispute form; `reason` preset where the answer already says it (a 'No' to "Did you receive …?"). */
+export function OpenDisputeDialog({ matchId, onClose, reason: preset }: { matchId: number; onClose: () => void; reason?: DisputeReason }) {
   const { t } = useTranslation('exchange', { keyPrefix: 'dispute' });
   const openDispute = useOpenDispute();
-  const [reason, setReason] = useState<DisputeReason | ''>('');
+  const [reason, setReason] = useState<DisputeReason | ''>(preset ?? '');
   const [statement, setStatement] = useState('');
   const [errors, setErrors] = useState<Partial<Record<'reason' | 'statement', string>>>({});
   const submit = (e: FormEvent) => {

@@ -4,33 +4,44 @@
  * viewer the poster's requirements leave out; 'Open a dispute' on a confirmed match, and the banner of a disputed
  * one, whose completion waits for an admin); each action with its success and failure toasts. A
  * non-numeric id, a missing request, a visitor and an expired session each get the spec's own message.
+ * For the match's two parties it is the trade: the amounts from their side, the status and the step's timer at the
+ * top; the receipt question, the timeline and the chat in the one scrolling body; the message box and the actions at
+ * the bottom. Under 600 px wide it fills the screen, with only the step's main action in the bottom bar (the others
+ * end the body). Before approving, the requester sees the matcher's record right above the approve button.
  */
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTranslation } from 'react-i18next';
 import type { CurrentUser, ExchangeMatch, ExchangeRequest } from '@puente/contracts';
+import { TraderRecord } from '../../../components/trader-record.tsx';
+import { CloseIcon } from '../../../components/ui/icons.tsx';
 import { StarRating } from '../../../components/ui/trust.tsx';
-import { toast } from '../../../components/ui/toast.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatCurrency, formatRate } from '../../../utils/format.ts';
-import { useAcceptRequest, useCompleteMatch, useConfirmMatch, useMatchForRequest } from '../api/matches.ts';
-import { useMatchRatings } from '../api/ratings.ts';
-import { useCancelRequest, useCompleteRequest, useExchangeRequest, useNotifyRequest } from '../api/requests.ts';
+import { useMatchForRequest } from '../api/matches.ts';
+import { useExchangeRequest } from '../api/requests.ts';
 import { receiveAmount } from '../money.ts';
 import { StatusChip, TakerRequirements } from './exchange-request-card.tsx';
-import { TradeChat } from './trade-chat.tsx';
-import { DisputeBanner, OpenDisputeButton } from './dispute-dialog.tsx';
-import { takerShortfall } from '../taker.ts';
+import { ChatComposer, ChatMessages } from './trade-chat.tsx';
+import { DisputeBanner } from './dispute-dialog.tsx';
+import { APPROVAL_RECORD_ID, useDetailsActions, type DetailsAction } from './details-actions.tsx';
+import { ReceiptQuestionCard, hasReceived } from './receipt.tsx';
+import { TradeHeader, useNow } from './trade-header.tsx';
+import { TradeTimeline } from './trade-timeline.tsx';
 import { serverText } from '../../../lib/i18n.ts';
 
 /** What the details dialog asks its parent to open next. */
@@ -80,44 +91,106 @@ function LoadedDetails({ id, user, onClose, next }: { id: number; user: CurrentU
   const request = useExchangeRequest(id);
   const live = request.data && request.data.status !== 'open';
   const match = useMatchForRequest(live ? id : undefined);
-
+  const phone = usePhoneLayout();
+  // One dialog throughout, its content changing as the request loads (focus and the screen reader stay in it).
+  const dialog = (content: ReactNode) => (
+    <Dialog open onClose={onClose} fullWidth maxWidth="sm" fullScreen={phone} scroll="paper" aria-labelledby="exchange-details-title">{content}</Dialog>
+  );
+  if (request.isSuccess) return dialog(<DetailsView request={request.data} match={match.data ?? null} user={user} onClose={onClose} next={next} phone={phone} />);
   let body: ReactNode;
-  let actions: ReactNode = null;
   if (request.isPending) {
     body = <Stack sx={{ alignItems: 'center', py: 3 }}><CircularProgress aria-label={t('loading', { ns: 'common' })} /></Stack>;
-  } else if (request.isError) {
+  } else {
     const status = request.error instanceof ApiError ? request.error.status : 0;
     body = status === 401 || /Unauthorized/i.test(request.error.message)
       ? <Alert severity="warning" action={<Button color="inherit" onClick={() => window.location.reload()}>{t('details.refresh')}</Button>}>{t('details.sessionExpired')}</Alert>
       : status === 404
         ? <Alert severity="info"><strong>{t('details.notFound')}</strong> — {t('details.notFoundText')}</Alert>
         : <Alert severity="error">{serverText(request.error)}</Alert>;
-  } else {
-    const m = match.data ?? null;
-    const isOwner = request.data.userId === user.id;
-    const partnerName = isOwner ? m?.matcherName ?? '' : `${request.data.user.firstName} ${request.data.user.lastName}`;
-    body = (
-      <Stack spacing={2}>
-        <Terms request={request.data} match={m} />
-        {m && (isOwner || m.matchedById === user.id) ? (
-          <>
-            <DisputeBanner match={m} userId={user.id} partnerName={partnerName} />
-            <TradeChat match={m} userId={user.id} partnerName={partnerName} />
-          </>
-        ) : null}
-      </Stack>
-    );
-    actions = <DetailsActions request={request.data} match={match.data ?? null} user={user} next={next} />;
   }
-  return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="exchange-details-title">
+  return dialog(
+    <>
       <DialogTitle id="exchange-details-title">{t('details.title', { id })}</DialogTitle>
       <DialogContent>{body}</DialogContent>
-      <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
-        {actions}
-        <Button onClick={onClose}>{t('details.close')}</Button>
+      <DialogActions><Button onClick={onClose}>{t('details.close')}</Button></DialogActions>
+    </>,
+  );
+}
+
+/** Under 600 px (MUI's `sm`): the trade fills the screen. */
+export function usePhoneLayout() {
+  return useMediaQuery(useTheme().breakpoints.down('sm'));
+}
+
+const row = (list: DetailsAction[]) => list.map((a) => <Box key={a.key} sx={{ display: 'contents' }}>{a.node}</Box>);
+
+/**
+ * A loaded request. For its match's parties, the trade: what they pay and receive, the status and the step's timer
+ * in the header; one scrolling body; the message box and the actions at the bottom (on phones only the main one,
+ * the others ending the body).
+ */
+function DetailsView({ request, match, user, onClose, next, phone }: {
+  request: ExchangeRequest; match: ExchangeMatch | null; user: CurrentUser; onClose: () => void; next: DetailsNext; phone: boolean;
+}) {
+  const { t } = useTranslation('exchange');
+  const now = useNow();
+  const actions = useDetailsActions({ request, match, user, next });
+  const isOwner = request.userId === user.id;
+  const party = match && (isOwner || match.matchedById === user.id) ? match : null;
+  const partnerName = isOwner ? match?.matcherName ?? '' : `${request.user.firstName} ${request.user.lastName}`;
+  const split = phone && party !== null;
+  const bar = split ? actions.filter((a) => a.main) : actions;
+  const more = split ? actions.filter((a) => !a.main) : [];
+  return (
+    <>
+      <DialogTitle component="div" sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }} data-testid="trade-top">
+        <Stack spacing={0.5} sx={{ flex: 1, minWidth: 0 }}>
+          <Typography variant="h6" component="h2" id="exchange-details-title">{t('details.title', { id: request.id })}</Typography>
+          {party ? <TradeHeader request={request} match={party} userId={user.id} partnerName={partnerName} now={now} /> : null}
+        </Stack>
+        {phone ? <IconButton onClick={onClose} aria-label={t('header.close', { ns: 'trade' })} edge="end"><CloseIcon /></IconButton> : null}
+      </DialogTitle>
+      <DialogContent dividers={phone} data-testid="trade-body">
+        <Stack spacing={2}>
+          <Terms request={request} match={match} />
+          {party ? <TradeBody match={party} userId={user.id} partnerName={partnerName} isOwner={isOwner} now={now} /> : null}
+          {more.length > 0 ? <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }} data-testid="more-actions">{row(more)}</Stack> : null}
+        </Stack>
+      </DialogContent>
+      <DialogActions sx={{ flexDirection: 'column', alignItems: 'stretch', gap: 1, '& > :not(style) ~ :not(style)': { ml: 0 } }} data-testid="bottom-bar">
+        {party ? <ChatComposer match={party} /> : null}
+        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, justifyContent: 'flex-end', alignItems: 'center' }}>
+          {row(bar)}
+          {phone ? null : <Button onClick={onClose}>{t('details.close')}</Button>}
+        </Stack>
       </DialogActions>
-    </Dialog>
+    </>
+  );
+}
+
+/** A party's trade: banners, the receipt question, the payments' state, the timeline, the chat, the matcher's record to approve. */
+function TradeBody({ match, userId, partnerName, isOwner, now }: { match: ExchangeMatch; userId: number; partnerName: string; isOwner: boolean; now: number }) {
+  const { t } = useTranslation('exchange');
+  const partnerPaid = match.paidByIds.some((id) => id !== userId);
+  return (
+    <>
+      <DisputeBanner match={match} userId={userId} partnerName={partnerName} />
+      <ReceiptQuestionCard match={match} userId={userId} partnerName={partnerName} now={now} />
+      {match.status === 'confirmed' && partnerPaid && !hasReceived(match, userId)
+        ? <Alert severity="info">{t('chat.checkBank', { name: partnerName })}</Alert> : null}
+      {match.status === 'pending' ? null : <TradeTimeline match={match} userId={userId} partnerName={partnerName} />}
+      <Box component="section" aria-label={t('chat.title')}>
+        <Typography variant="subtitle2">{t('chat.title')}</Typography>
+        <ChatMessages match={match} userId={userId} partnerName={partnerName} flow />
+      </Box>
+      {isOwner && match.status === 'pending' ? (
+        // Last in the body, so it sits right above the approve button, which it describes.
+        <Box id={APPROVAL_RECORD_ID}>
+          <Typography variant="subtitle2" sx={{ mb: 0.5 }}>{t('approval.title', { ns: 'trade', name: match.matcherName })}</Typography>
+          <TraderRecord userId={match.matchedById} />
+        </Box>
+      ) : null}
+    </>
   );
 }
 
@@ -142,82 +215,4 @@ function Terms({ request, match }: { request: ExchangeRequest; match: ExchangeMa
       <Alert severity="info" icon={false}>{t('details.reference', { id: request.id })}</Alert>
     </Stack>
   );
-}
-
-/** The actions by state (spec section 4) for this viewer. */
-function DetailsActions({ request, match, user, next }: { request: ExchangeRequest; match: ExchangeMatch | null; user: CurrentUser; next: DetailsNext }) {
-  const { t } = useTranslation('exchange');
-  const accept = useAcceptRequest();
-  const confirm = useConfirmMatch();
-  const complete = useCompleteMatch();
-  const notify = useNotifyRequest();
-  const cancel = useCancelRequest();
-  const markDone = useCompleteRequest();
-  const isOwner = request.userId === user.id;
-  const isMatcher = match?.matchedById === user.id;
-  const ratings = useMatchRatings(match?.status === 'completed' && (isOwner || isMatcher) ? match.id : undefined);
-
-  const ok = (title: string, description?: string) => () => toast({ title, ...(description ? { description } : {}), variant: 'success' });
-  const failed = (description: (error: unknown) => string) => (error: unknown) =>
-    toast({ title: t('details.error'), description: description(error), variant: 'destructive' });
-  const partner = match && (isOwner
-    ? { id: match.matchedById, name: match.matcherName }
-    : { id: request.userId, name: `${request.user.firstName} ${request.user.lastName}` });
-  const busy = [accept, confirm, complete, notify, cancel, markDone].some((m) => m.isPending);
-  const buttons: ReactNode[] = [];
-
-  const shortfall = takerShortfall(request, user);
-  if (!isOwner && request.status === 'open' && shortfall) {
-    buttons.push(<Typography key="shortfall" variant="body2" color="text.secondary" data-testid="accept-shortfall">
-      {shortfall === 'verification'
-        ? t('requirements.needsVerification')
-        : t('requirements.needsLevel', { level: request.minTrustLevel, yours: user.trustLevel })}
-    </Typography>);
-  }
-  if (!isOwner && request.status === 'open') {
-    buttons.push(<Button key="accept" variant="contained" disabled={busy || shortfall !== null} onClick={() => accept.mutate(request.id, {
-      onSuccess: ok(t('details.matched'), t('details.matchedText')),
-      onError: failed((e) => t('details.failedMatch', { message: serverText(e) })),
-    })}>{t('details.accept')}</Button>);
-  }
-  if (isOwner && request.status === 'open') {
-    buttons.push(<Button key="notify" disabled={busy} onClick={() => notify.mutate(request.id, {
-      onSuccess: (answer) => toast({ title: t('details.notificationsSent'), description: answer.message, variant: 'success' }),
-      onError: failed(() => t('details.failedNotify')),
-    })}>{t('details.notify')}</Button>);
-    buttons.push(<Button key="done" disabled={busy} onClick={() => markDone.mutate(request.id, {
-      onSuccess: ok(t('details.completed'), t('details.completedText')), onError: failed(() => t('details.failedMarkDone')),
-    })}>{t('details.markDone')}</Button>);
-  }
-  if (isOwner && (request.status === 'open' || request.status === 'matched')) {
-    buttons.push(<Button key="cancel" color="error" disabled={busy} onClick={() => cancel.mutate(request.id, {
-      onSuccess: ok(t('details.cancelled')), onError: failed(() => t('details.failedCancel')),
-    })}>{t('details.cancelRequest')}</Button>);
-  }
-  if (!isOwner && next.posterAction) {
-    buttons.push(<span key="poster">{next.posterAction({ id: request.userId, name: `${request.user.firstName} ${request.user.lastName}` })}</span>);
-  }
-  if (match && isOwner && match.status === 'pending') {
-    buttons.push(<Button key="approve" variant="contained" disabled={busy} onClick={() => confirm.mutate(match.id, {
-      onSuccess: (confirmed) => { ok(t('details.confirmed'), t('details.confirmedText'))(); next.bankDetails(confirmed); },
-      onError: failed(() => t('details.failedConfirm')),
-    })}>{t('details.approve')}</Button>);
-  }
-  if (match && isMatcher && match.status === 'pending') {
-    buttons.push(<Typography key="waiting" variant="body2" color="text.secondary">{t('details.waitingApproval')}</Typography>);
-  }
-  if (match && partner && (isOwner || isMatcher) && match.status === 'confirmed') {
-    // A dispute freezes the match until an admin resolves it: no completion (the server refuses it too).
-    const frozen = match.dispute?.status === 'open';
-    buttons.push(<Button key="bank" disabled={busy} onClick={() => next.bankDetails(match)}>{t('details.viewBankDetails')}</Button>);
-    if (!match.dispute) buttons.push(<OpenDisputeButton key="dispute" match={match} disabled={busy} />);
-    buttons.push(<Button key="complete" variant="contained" disabled={busy || frozen} onClick={() => complete.mutate(match.id, {
-      onSuccess: (completed) => { ok(t('details.completed'), t('details.completedText'))(); next.rate(completed, partner); },
-      onError: failed(() => t('details.failedComplete')),
-    })}>{t('details.complete')}</Button>);
-  }
-  if (match && partner && (isOwner || isMatcher) && match.status === 'completed' && ratings.data && !ratings.data.some((r) => r.fromUserId === user.id)) {
-    buttons.push(<Button key="rate" variant="contained" onClick={() => next.rate(match, partner)}>{t('details.rate_action')}</Button>);
-  }
-  return <>{buttons}</>;
 }

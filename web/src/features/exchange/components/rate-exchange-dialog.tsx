@@ -1,4 +1,7 @@
-/** Rate exchange (spec sections 4, 5 and 9): 1-5 stars (default 4) with their words, an optional comment, once. */
+/**
+ * Rate exchange (spec sections 4, 5 and 9): 1-5 stars (default 4) with their words, an optional comment, once. When
+ * the viewer is asked whether they received their money (the other party completed), the question comes above it.
+ */
 import { useState } from 'react';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -13,11 +16,17 @@ import { useTranslation } from 'react-i18next';
 import { toast } from '../../../components/ui/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { ratingWord } from '../../../utils/format.ts';
+import type { ExchangeMatch } from '@puente/contracts';
 import { useSubmitRating } from '../api/ratings.ts';
+import { ReceiptQuestionCard } from './receipt.tsx';
 
 export const DEFAULT_STARS = 4;
 
-export function RateExchangeDialog({ matchId, partner, onClose }: { matchId: number; partner: { id: number; name: string }; onClose: () => void }) {
+export function RateExchangeDialog({ matchId, partner, onClose, match, userId }: {
+  matchId: number; partner: { id: number; name: string }; onClose: () => void;
+  /** The match and the viewer, for the receipt question put to them (shown above the rating while open). */
+  match?: ExchangeMatch; userId?: number;
+}) {
   const { t } = useTranslation('exchange');
   const [stars, setStars] = useState(DEFAULT_STARS);
   const [comment, setComment] = useState('');
@@ -44,6 +53,7 @@ export function RateExchangeDialog({ matchId, partner, onClose }: { matchId: num
       <DialogTitle id="rate-exchange-title">{t('rating.title')}</DialogTitle>
       <DialogContent>
         <Stack spacing={2}>
+          {match && userId !== undefined ? <ReceiptQuestionCard match={match} userId={userId} partnerName={partner.name} /> : null}
           <Typography>{t('rating.intro', { name: partner.name })}</Typography>
           <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
             <Rating name="stars" value={stars} onChange={(_e, value) => setStars(value ?? DEFAULT_STARS)} aria-label={t('rating.stars')} />

@@ -30,17 +30,49 @@ const WRITABLE = new Set<ExchangeMatch['status']>(['pending', 'confirmed', 'comp
 
 export function TradeChat({ match, userId, partnerName }: { match: ExchangeMatch; userId: number; partnerName: string }) {
   const { t } = useTranslation('exchange');
+  return (
+    <Stack spacing={1} component="section" aria-label={t('chat.title')}>
+      <Typography variant="subtitle2">{t('chat.title')}</Typography>
+      {match.status === 'confirmed' ? <PaymentMarks match={match} userId={userId} partnerName={partnerName} /> : null}
+      <ChatMessages match={match} userId={userId} partnerName={partnerName} />
+      <ChatComposer match={match} />
+    </Stack>
+  );
+}
+
+/**
+ * The messages, oldest first, kept scrolled to the newest. In a box of its own that scrolls, unless `flow`: then
+ * they run in the page, whose own scroll is the only one (the trade page on phones).
+ */
+export function ChatMessages({ match, userId, partnerName, flow = false }: { match: ExchangeMatch; userId: number; partnerName: string; flow?: boolean }) {
+  const { t } = useTranslation('exchange');
   const chat = useChat(match.id);
+  const end = useRef<HTMLDivElement>(null);
+  const count = chat.data?.length ?? 0;
+  useEffect(() => { end.current?.scrollIntoView?.({ block: 'nearest' }); }, [count]);
+  const nameOf = (id: number | null) => (id === userId ? t('chat.you') : partnerName);
+  const doneBy = (id: number | null) => (id === userId ? t('chat.byYou') : partnerName);
+  return (
+    <Paper variant="outlined" sx={flow ? { p: 1 } : { maxHeight: 260, overflowY: 'auto', p: 1 }} data-testid="chat-messages">
+      {chat.isError ? <Alert severity="error">{serverText(chat.error)}</Alert> : null}
+      {count === 0 && chat.isSuccess ? <Typography variant="body2" color="text.secondary">{t('chat.empty')}</Typography> : null}
+      <Stack spacing={0.75}>
+        {chat.data?.map((m) => (m.kind === 'system'
+          ? <SystemLine key={m.id} message={m} name={doneBy(m.subjectId)} />
+          : <TextLine key={m.id} message={m} mine={m.authorId === userId} name={nameOf(m.authorId)} />))}
+      </Stack>
+      <div ref={end} />
+    </Paper>
+  );
+}
+
+/** The box to write in and the file picker, while the parties may still write; else that the chat is closed. */
+export function ChatComposer({ match }: { match: ExchangeMatch }) {
+  const { t } = useTranslation('exchange');
   const post = usePostChatMessage(match.id);
   const attach = useAttachToChat(match.id);
   const picker = useRef<HTMLInputElement>(null);
   const [text, setText] = useState('');
-  const end = useRef<HTMLDivElement>(null);
-  const count = chat.data?.length ?? 0;
-  useEffect(() => { end.current?.scrollIntoView?.({ block: 'nearest' }); }, [count]);
-
-  const nameOf = (id: number | null) => (id === userId ? t('chat.you') : partnerName);
-  const doneBy = (id: number | null) => (id === userId ? t('chat.byYou') : partnerName);
   const send = (e: FormEvent) => {
     e.preventDefault();
     const trimmed = text.trim();
@@ -65,50 +97,40 @@ export function TradeChat({ match, userId, partnerName }: { match: ExchangeMatch
       },
     });
   };
-
+  if (!WRITABLE.has(match.status)) return <Typography variant="body2" color="text.secondary">{t('chat.closed')}</Typography>;
   return (
-    <Stack spacing={1} component="section" aria-label={t('chat.title')}>
-      <Typography variant="subtitle2">{t('chat.title')}</Typography>
-      {match.status === 'confirmed' ? <PaymentMarks match={match} userId={userId} partnerName={partnerName} /> : null}
-      <Paper variant="outlined" sx={{ maxHeight: 260, overflowY: 'auto', p: 1 }} data-testid="chat-messages">
-        {chat.isError ? <Alert severity="error">{serverText(chat.error)}</Alert> : null}
-        {count === 0 && chat.isSuccess ? <Typography variant="body2" color="text.secondary">{t('chat.empty')}</Typography> : null}
-        <Stack spacing={0.75}>
-          {chat.data?.map((m) => (m.kind === 'system'
-            ? <SystemLine key={m.id} message={m} name={doneBy(m.subjectId)} />
-            : <TextLine key={m.id} message={m} mine={m.authorId === userId} name={nameOf(m.authorId)} />))}
-        </Stack>
-        <div ref={end} />
-      </Paper>
+    <Stack spacing={0.5} sx={{ width: '100%' }}>
       {attach.isPending ? (
         <Box role="status" aria-label={t('chat.uploading')}>
           <Typography variant="caption" color="text.secondary">{t('chat.uploading')}</Typography>
           <LinearProgress />
         </Box>
       ) : null}
-      {WRITABLE.has(match.status) ? (
-        <Stack component="form" direction="row" spacing={1} onSubmit={send}>
-          <TextField
-            size="small" fullWidth sx={{ minWidth: 0 }} value={text} onChange={(e) => setText(e.target.value)}
-            placeholder={t('chat.placeholder')} slotProps={{ htmlInput: { maxLength: CHAT_MESSAGE_MAX, 'aria-label': t('chat.placeholder') } }}
-          />
-          <Button type="submit" variant="outlined" disabled={post.isPending || !text.trim()} sx={{ flexShrink: 0 }}>{t('chat.send')}</Button>
-          <input ref={picker} type="file" hidden accept={ATTACHMENT_ACCEPT} onChange={attachFile} data-testid="chat-attach-input" />
-          <Button variant="text" disabled={attach.isPending} onClick={() => picker.current?.click()} sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}>
-            {t('chat.attach')}
-          </Button>
-        </Stack>
-      ) : <Typography variant="body2" color="text.secondary">{t('chat.closed')}</Typography>}
+      <Stack component="form" direction="row" spacing={1} onSubmit={send}>
+        <TextField
+          size="small" fullWidth sx={{ minWidth: 0 }} value={text} onChange={(e) => setText(e.target.value)}
+          placeholder={t('chat.placeholder')} slotProps={{ htmlInput: { maxLength: CHAT_MESSAGE_MAX, 'aria-label': t('chat.placeholder') } }}
+        />
+        <Button type="submit" variant="outlined" disabled={post.isPending || !text.trim()} sx={{ flexShrink: 0 }}>{t('chat.send')}</Button>
+        <input ref={picker} type="file" hidden accept={ATTACHMENT_ACCEPT} onChange={attachFile} data-testid="chat-attach-input" />
+        <Button variant="text" disabled={attach.isPending} onClick={() => picker.current?.click()} sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}>
+          {t('chat.attach')}
+        </Button>
+      </Stack>
     </Stack>
   );
 }
 
+/** Receipts' events are worded in the trade's catalogue, the rest in the exchange's. */
+const TRADE_EVENTS = new Set<ChatMessage['event']>(['received', 'receipt_asked']);
+
 function SystemLine({ message, name }: { message: ChatMessage; name: string }) {
   const { t } = useTranslation('exchange');
+  const event = message.event;
   return (
     <Box sx={{ textAlign: 'center' }} data-testid="chat-system">
       <Typography variant="caption" color="text.secondary" sx={{ fontStyle: 'italic' }}>
-        {message.event ? t(`chat.system.${message.event}`, { name }) : message.body}
+        {event === null ? message.body : TRADE_EVENTS.has(event) ? t(`trade:chat.${event}`, { name }) : t(`chat.system.${event}`, { name })}
       </Typography>
     </Box>
   );
@@ -135,7 +157,7 @@ function AttachmentView({ matchId, attachment }: { matchId: number; attachment: 
   if (attachment.contentType.startsWith('image/')) {
     return (
       <Link href={url} target="_blank" rel="noopener" aria-label={label} color="inherit">
-        <Box component="img" src={url} alt={attachment.fileName} sx={{ display: 'block', maxWidth: 220, maxHeight: 160, borderRadius: 1 }} />
+        <Box component="img" src={url} alt={attachment.fileName} sx={{ display: 'block', maxWidth: '100%', height: 'auto', maxHeight: 240, borderRadius: 1 }} />
       </Link>
     );
   }
@@ -143,7 +165,7 @@ function AttachmentView({ matchId, attachment }: { matchId: number; attachment: 
 }
 
 /** Who has marked their payment sent, and the caller's 'I have paid' (with an optional proof) until they have. */
-function PaymentMarks({ match, userId, partnerName }: { match: ExchangeMatch; userId: number; partnerName: string }) {
+export function PaymentMarks({ match, userId, partnerName }: { match: ExchangeMatch; userId: number; partnerName: string }) {
   const { t } = useTranslation('exchange');
   const [paying, setPaying] = useState(false);
   const iPaid = match.paidByIds.includes(userId);

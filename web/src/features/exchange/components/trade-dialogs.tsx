@@ -2,7 +2,8 @@
  * The dialogs of a trade, and when they open by themselves: the details of `?requestId=`; the bank details once per
  * user and match when a match becomes confirmed (from the live match_success refresh or the next poll; remembered
  * across reloads); the rating dialog on the screen of the party who marked the exchange completed, and once for the
- * counterpart the next time they see it completed (if they have not rated yet).
+ * counterpart the next time they see it completed (if they have not rated yet), with the receipt question above it
+ * when the counterpart is asked whether they received their money.
  */
 import { useEffect, useState } from 'react';
 import { Routes, type CurrentUser, type ExchangeMatch } from '@puente/contracts';
@@ -75,6 +76,7 @@ export function TradeDialogs({ user, requestId, onCloseRequest, posterAction }: 
     }).catch(() => { /* offered again only by the Rate Exchange button */ });
   });
 
+  const ratedMatch = rating ? matches.data?.find((m) => m.id === rating.matchId) : undefined;
   const next: DetailsNext = {
     bankDetails: (match) => openBank(match.id),
     rate: (match, partner) => openRating(match.id, partner),
@@ -84,7 +86,12 @@ export function TradeDialogs({ user, requestId, onCloseRequest, posterAction }: 
     <>
       {requestId !== null && bankFor === null && rating === null ? <ExchangeDetailsDialog rawId={requestId} user={user} onClose={onCloseRequest} next={next} /> : null}
       {bankFor !== null ? <MatchConfirmedDialog matchId={bankFor} onClose={() => setBankFor(null)} /> : null}
-      {rating ? <RateExchangeDialog matchId={rating.matchId} partner={rating.partner} onClose={() => setRating(null)} /> : null}
+      {rating ? (
+        <RateExchangeDialog
+          matchId={rating.matchId} partner={rating.partner} onClose={() => setRating(null)} userId={user.id}
+          {...(ratedMatch ? { match: ratedMatch } : {})}
+        />
+      ) : null}
     </>
   );
 }
