@@ -55,6 +55,22 @@ describe('the live channel', () => {
     expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.currentUser });
   });
 
+  it('titles the receipt question as the question, and reads the user again after a dispute', async () => {
+    const { queryClient, socket } = live();
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    const question = Notification.parse({
+      ...notification, id: 10, type: 'receipt_question', referenceId: 12, params: { receiveAmount: '637500', receiveCurrency: 'CLP', partnerName: 'Bea Lagos' },
+      content: 'Did you receive $637,500 CLP from Bea Lagos? They marked exchange request #12 completed.'
+        + ' Answer within 72 hours: confirm you received it, or open a dispute if you did not. No answer counts as received.',
+    });
+    act(() => socket().receive({ type: 'new_notification', notification: question }));
+    const toast = await findToast();
+    expect(toast.textContent).toContain('Did you receive your money?');
+    expect(toast.textContent).toContain('Did you receive $637,500 CLP from Bea Lagos?');
+    act(() => socket().receive({ type: 'new_notification', notification: { ...notification, id: 11, type: 'dispute_opened' } }));
+    await waitFor(() => expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.currentUser }));
+  });
+
   it("says 'You have a new notification' for one without content, and shows a type it does not know", async () => {
     const { socket } = live();
     act(() => socket().receive({ type: 'new_notification', notification: { ...notification, type: 'something_new', content: '' } }));

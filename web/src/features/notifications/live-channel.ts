@@ -37,8 +37,13 @@ export function liveUrl(location: Pick<Location, 'protocol' | 'host'> = window.l
   return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}${LIVE_PATH}`;
 }
 
-/** Types after which the signed-in user's trust figures change. */
-const CHANGES_USER = new Set(['exchange_completed', 'rating']);
+/**
+ * Types after which the signed-in user's trust figures may change: a completion, a rating, and a dispute (one after
+ * completion holds the match's ratings until resolved; its resolution may undo the completion).
+ */
+const CHANGES_USER = new Set(['exchange_completed', 'rating', 'dispute_opened', 'dispute_resolved']);
+/** Types whose toast asks something of the reader, titled as the question rather than 'New Notification'. */
+const QUESTION_TITLES: Record<string, 'live.receiptTitle'> = { receipt_question: 'live.receiptTitle' };
 
 export function useLiveChannel(signedIn: boolean) {
   const queryClient = useQueryClient();
@@ -74,7 +79,8 @@ export function useLiveChannel(signedIn: boolean) {
         return;
       }
       const { notification } = message;
-      toast({ title: t('live.newTitle'), description: notificationText(notification) || t('live.newFallback') });
+      const title = Object.hasOwn(QUESTION_TITLES, notification.type) ? t(QUESTION_TITLES[notification.type]!) : t('live.newTitle');
+      toast({ title, description: notificationText(notification) || t('live.newFallback') });
       void addNotification(queryClient, notification as NotificationData);
       // What the notification is about changed too: the trade's lists, and the user's figures after a completion or rating.
       for (const queryKey of queryKeys.trades) void queryClient.invalidateQueries({ queryKey });

@@ -9,8 +9,12 @@ import { chooseLanguage } from '../../lib/i18n.ts';
 import { notificationText, type NotificationWords } from './notification-text.ts';
 
 const onHold = 'The exchange is on hold until an admin resolves it';
+/** £500.00 at 1275 CLP per GBP: its requester pays £500.00 and receives $637,500 CLP; its taker the other way round. */
+const gbp500 = { amount: '500.00', fromCurrency: 'GBP', toCurrency: 'CLP' } as const;
+const requester = { payAmount: '500.00', payCurrency: 'GBP', receiveAmount: '637500', receiveCurrency: 'CLP' } as const;
+const taker = { payAmount: '637500', payCurrency: 'CLP', receiveAmount: '500.00', receiveCurrency: 'GBP' } as const;
 const enEspera = 'El cambio queda en espera hasta que un administrador la resuelva';
-/** [notification, its Spanish] for every type the server makes. */
+/** [notification, its Spanish] for every type the server makes (trade money as stored before and after the reader's side). */
 const samples: [NotificationWords, string][] = [
   [{ type: 'exchange_request', referenceId: 12, params: { amount: '500.00', fromCurrency: 'GBP', toCurrency: 'CLP', exchangeRate: '1275.0000' },
     content: 'New exchange request #12: £500.00 for CLP at 1275.0000 CLP per GBP' },
@@ -65,6 +69,33 @@ const samples: [NotificationWords, string][] = [
   [{ type: 'payment_failed', referenceId: null, params: {},
     content: 'Your Premium payment failed. It will be tried again: check your card on the Subscription page to keep Premium.' },
   'Tu pago de Premium falló. Se intentará de nuevo: revisa tu tarjeta en la página Suscripción para mantener Premium.'],
+  // What the server stores now: a trade's money on the reader's side (beside the terms), the other party by name.
+  [{ type: 'exchange_request', referenceId: 12, params: { ...gbp500, exchangeRate: '1275.0000', ...taker },
+    content: 'New exchange request #12 at 1275.0000 CLP per GBP. You pay $637,500 CLP · You receive £500.00' },
+  'Nueva solicitud de cambio #12 a 1.275,0000 CLP por GBP. Pagas $637.500 · Recibes £500,00'],
+  [{ type: 'exchange_match', referenceId: 12, params: { ...gbp500, ...requester, partnerName: 'Bea Lagos' },
+    content: 'Bea Lagos accepted your exchange request #12. You pay £500.00 · You receive $637,500 CLP. Approve the match to exchange bank details.' },
+  'Bea Lagos aceptó tu solicitud de cambio #12. Pagas £500,00 · Recibes $637.500. Aprueba el match para intercambiar los datos bancarios.'],
+  [{ type: 'exchange_confirmed', referenceId: 12, params: { ...gbp500, ...taker },
+    content: 'Your match on exchange request #12 was approved. You pay $637,500 CLP · You receive £500.00. Bank details are now available to both of you.' },
+  'Tu match en la solicitud de cambio #12 fue aprobado. Pagas $637.500 · Recibes £500,00. Los datos bancarios ya están disponibles para ambos.'],
+  [{ type: 'exchange_completed', referenceId: 12, params: { ...gbp500, ...requester },
+    content: 'The exchange on exchange request #12 was marked completed. You pay £500.00 · You receive $637,500 CLP. Rate your exchange partner.' },
+  'El cambio de la solicitud de cambio #12 se marcó como completado. Pagas £500,00 · Recibes $637.500. Califica a tu contraparte.'],
+  [{ type: 'receipt_question', referenceId: 12, params: { receiveAmount: '637500', receiveCurrency: 'CLP', partnerName: 'Bea Lagos' },
+    content: 'Did you receive $637,500 CLP from Bea Lagos? They marked exchange request #12 completed.'
+      + ' Answer within 72 hours: confirm you received it, or open a dispute if you did not. No answer counts as received.' },
+  '¿Recibiste $637.500 de Bea Lagos? Marcó la solicitud de cambio #12 como completada.'
+    + ' Responde dentro de 72 horas: confirma que lo recibiste o abre una disputa si no te llegó. Si no respondes, cuenta como recibido.'],
+  [{ type: 'receipt_confirmed', referenceId: 12, params: { payAmount: '500.00', payCurrency: 'GBP' },
+    content: 'Your exchange partner confirmed they received £500.00 on exchange request #12.' },
+  'Tu contraparte confirmó que recibió £500,00 en la solicitud de cambio #12.'],
+  [{ type: 'receipt_lapsed', referenceId: 12, params: { ...requester, partnerName: 'Bea Lagos', receivedByYou: true },
+    content: 'You did not say within 72 hours whether you received $637,500 CLP from Bea Lagos on exchange request #12: it counts as received.' },
+  'No dijiste dentro de 72 horas si recibiste $637.500 de Bea Lagos en la solicitud de cambio #12: cuenta como recibido.'],
+  [{ type: 'receipt_lapsed', referenceId: 12, params: { ...taker, partnerName: 'Ana Rojas', receivedByYou: false },
+    content: 'Ana Rojas did not say within 72 hours whether they received $637,500 CLP on exchange request #12: it counts as received.' },
+  'Ana Rojas no dijo dentro de 72 horas si recibió $637.500 en la solicitud de cambio #12: cuenta como recibido.'],
 ];
 
 describe('a notification in the reader\'s language', () => {

@@ -18,5 +18,6 @@ export default {
     matchText: 'Bank details are now available for both parties.',
     newTitle: 'New Notification',
     newFallback: 'You have a new notification',
+    receiptTitle: 'Did you receive your money?',
   },
 };

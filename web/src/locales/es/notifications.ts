@@ -16,5 +16,6 @@ export default {
     matchText: 'Los datos bancarios ya están disponibles para ambas partes.',
     newTitle: 'Nueva notificación',
     newFallback: 'Tienes una nueva notificación',
+    receiptTitle: '¿Recibiste tu dinero?',
   },
 };

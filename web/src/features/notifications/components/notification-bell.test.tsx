@@ -76,6 +76,23 @@ describe('the notification bell', () => {
     await waitFor(() => expect(server.callsTo('PUT /api/notifications/3/read')).toHaveLength(1));
   });
 
+  it('opens the trade a receipt question is about, worded in Spanish from its params', async () => {
+    const question = notification(4, {
+      type: 'receipt_question', referenceId: 12, params: { receiveAmount: '637500', receiveCurrency: 'CLP', partnerName: 'Bea Lagos' },
+      content: 'Did you receive $637,500 CLP from Bea Lagos? They marked exchange request #12 completed.'
+        + ' Answer within 72 hours: confirm you received it, or open a dispute if you did not. No answer counts as received.',
+    });
+    const server = api(1, [question]);
+    server.on({ 'PUT /api/notifications/4/read': { body: { ...question, read: true } } });
+    const { router } = renderWithRoutes(<NotificationBell />, { extraRoutes: [{ path: '/dashboard', element: <p>dashboard</p> }] });
+    await act(() => chooseLanguage('es'));
+    fireEvent.click(await screen.findByRole('button', { name: /^Notificaciones/ }));
+    const popover = await screen.findByRole('dialog', { name: 'Notificaciones' });
+    fireEvent.click(await within(popover).findByRole('button', { name: /¿Recibiste \$637\.500 de Bea Lagos\?/ }));
+    await waitFor(() => expect(router.state.location.pathname + router.state.location.search).toBe('/dashboard?requestId=12'));
+    await act(() => chooseLanguage('en'));
+  });
+
   it("marks all read, and says 'Failed to mark notifications as read: {message}' when it cannot", async () => {
     const server = api(2, [notification(1), notification(2)]);
     server.on({ 'PUT /api/notifications/read-all': { status: 503, body: { message: 'The notification service is unavailable', code: 'service_unavailable' } } });
