@@ -12,7 +12,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { ApiRoutes, ExchangeMatch, ExchangeRequest, NotificationList, SignedInSessionList, fillPath, type ApiRoute } from '@puente/contracts';
+import {
+  ApiRoutes, ExchangeMatch, ExchangeRequest, NotificationList, OwnVerificationRequestList, SignedInSessionList, fillPath, type ApiRoute,
+} from '@puente/contracts';
 import { appClient, type AppClient, type SignedIn } from '@puente/testkit';
 import { startEmbeddedApp, type RunningTestApp } from './testing/running-app.ts';
 
@@ -34,6 +36,8 @@ interface Resources {
   session: string;
   /** A file Ana attached to the match's chat. */
   attachment?: number;
+  /** Ana's ID verification request, with its document. */
+  verificationRequest?: number;
 }
 
 interface Row {
@@ -105,6 +109,18 @@ async function attachedProof(): Promise<Partial<Resources>> {
   const message = await client.json(`/api/exchange-matches/${m.match}/attachments`, 201, { cookie: people.ana.cookie, body: proofForm() }) as { attachment: { id: number } };
   return { ...m, attachment: message.attachment.id };
 }
+/** Ana asks for ID verification: her request awaits its document (or already has it, from an earlier row). */
+async function idRequestOfAna(): Promise<number> {
+  await client.call('/api/users/verification/id', { method: 'POST', cookie: people.ana.cookie });
+  const open = OwnVerificationRequestList.parse(await client.json('/api/users/me/verification-requests', 200, { cookie: people.ana.cookie }));
+  return open.find((r) => r.type === 'id')!.id;
+}
+/** Ana's ID verification request with its document uploaded (a passport as a PNG), in the admins' review. */
+async function idDocumentOfAna(): Promise<Partial<Resources>> {
+  const id = await idRequestOfAna();
+  await client.call('/api/users/verification/id/document', { cookie: people.ana.cookie, body: proofForm() });
+  return { verificationRequest: id };
+}
 /** Ana's confirmed match with Bruno, which she disputed. */
 async function disputedMatch() {
   const m = await confirmedMatch();
@@ -167,6 +183,13 @@ const rows: Record<string, Row> = {
     party: 'eve', call: () => ({ body: { currentPassword: people.eve.password } }), expect: { visitor: [401], other: [401], admin: [403], party: [200] },
   },
   'GET /api/admin/verification-requests': { call: () => ({}), expect: adminOnly },
+  // An ID verification's document: its owner uploads it while her request awaits one (anyone else has none: 409);
+  // admins alone read it, the owner included among those refused.
+  'POST /api/users/verification/id/document': {
+    setup: async () => { await idRequestOfAna(); return {}; }, call: () => ({ body: proofForm() }), expect: signedIn([409], OK),
+  },
+  'GET /api/users/me/verification-requests': { call: () => ({}), expect: signedIn(OK) },
+  'GET /api/admin/verification-requests/{id}/document': { setup: idDocumentOfAna, call: (r) => ({ params: { id: r.verificationRequest! } }), expect: adminOnly },
   'POST /api/admin/verification-requests/{id}/approve': { call: () => ({ params: { id: 999_999 }, body: {} }), expect: { ...adminOnly, admin: [404] } },
   'POST /api/admin/verification-requests/{id}/reject': { call: () => ({ params: { id: 999_999 }, body: {} }), expect: { ...adminOnly, admin: [404] } },
   // accounts: Dan has no trades, so his accounts are free to change
