@@ -222,6 +222,7 @@ const rows: Record<string, Row> = {
   'GET /api/exchange-matches/{id}/accounts': { call: (r) => ({ params: { id: r.match } }), expect: owned(OK) },
   // The chat: its parties post; admins read it (and may not post: 404 like anyone else).
   'PUT /api/exchange-matches/{id}/paid': { setup: confirmedMatch, call: (r) => ({ params: { id: r.match } }), expect: owned(OK) },
+  'PUT /api/exchange-matches/{id}/received': { setup: confirmedMatch, call: (r) => ({ params: { id: r.match } }), expect: owned(OK) },
   'GET /api/exchange-matches/{id}/messages': { call: (r) => ({ params: { id: r.match } }), expect: { visitor: [401], other: [404], admin: OK, party: OK } },
   'POST /api/exchange-matches/{id}/messages': { call: (r) => ({ params: { id: r.match }, body: { text: 'Hola' } }), expect: { ...owned([201]), other: [404], admin: [404] } },
   'POST /api/exchange-matches/{id}/attachments': { call: (r) => ({ params: { id: r.match }, body: proofForm() }), expect: { ...owned([201]), other: [404], admin: [404] } },

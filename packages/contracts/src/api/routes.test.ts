@@ -66,6 +66,7 @@ describe('ApiRoutes', () => {
     'PUT /api/exchange-matches/{id}/cancel',
     // In-exchange chat and 'I have paid'.
     'PUT /api/exchange-matches/{id}/paid',
+    'PUT /api/exchange-matches/{id}/received',
     'POST /api/exchange-matches/{id}/attachments',
     'GET /api/exchange-matches/{id}/attachments/{attachmentId}',
     'GET /api/exchange-matches/{id}/messages',
