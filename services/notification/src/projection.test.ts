@@ -1,18 +1,26 @@
 /**
  * The projection of account holders starts full: a start without its snapshot pages through the accounts service's
  * internal route (retrying while it is unavailable), once; accounts' events keep it current, and a removal is never
- * undone by an older snapshot row.
+ * undone by an older snapshot row. The users' names too, from identity's snapshot, a newer event's name kept.
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { servicePath, Routes, type AccountCurrency } from '@puente/contracts';
+import { servicePath, Routes, type AccountCurrency, type InternalUser } from '@puente/contracts';
 import { INTERNAL_TOKEN_HEADER, ProjectionBackfill, makeEvent, type ServiceDefinition } from '@puente/platform';
 import { startTestService, testAuth, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { NotificationSettings, notificationService } from './app.ts';
 import { AccountHolder } from './domain/account-holders.ts';
 import { Notification } from './domain/notification.ts';
-import { ACCOUNT_HOLDERS, BACKFILL_ACCOUNT_HOLDERS } from './jobs/backfill-account-holders.ts';
+import { UserName } from './domain/user-names.ts';
+import { ACCOUNT_HOLDERS, BACKFILL_ACCOUNT_HOLDERS, USER_NAMES } from './jobs/backfill-account-holders.ts';
+
+/** Identity's users snapshot, faked on the same server: two users. */
+const USERS: InternalUser[] = [[1, 'Ana', 'Rojas'], [2, 'Bea', 'Lagos']].map(([id, firstName, lastName]) => ({
+  id: id as number, firstName: firstName as string, lastName: lastName as string, language: 'en', email: `u${id}@puente.test`, profileImageUrl: null,
+  trustRating: null, ratingCount: 0, transactionCount: 0, emailVerified: true, phoneVerified: false, idVerified: false, bankVerified: false,
+  subscriptionTier: 'free', hasBothAccounts: true, createdAt: '2026-01-15T10:00:00.000Z',
+}));
 
 
 /**
@@ -31,6 +39,10 @@ async function fakeAccounts(): Promise<FakeAccounts> {
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
+      if (url.pathname === servicePath(Routes.identity.internalUsers)) {
+        const page = USERS.filter((u) => u.id > Number(url.searchParams.get('afterId')));
+        return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(page));
+      }
       if (url.pathname !== servicePath(Routes.accounts.accountCurrencies)) return res.writeHead(404).end();
       const caller = await auth.verify(String(req.headers[INTERNAL_TOKEN_HEADER] ?? '')).catch(() => null);
       const afterId = Number(url.searchParams.get('afterId'));
@@ -63,7 +75,7 @@ async function start(dbUrl: string, accountsUrl: string, env: Record<string, str
       }
     },
   };
-  const svc = await startTestService(observed, dbUrl, { serviceUrls: { accounts: accountsUrl } });
+  const svc = await startTestService(observed, dbUrl, { serviceUrls: { accounts: accountsUrl, identity: accountsUrl } });
   return { svc, enqueued };
 }
 
@@ -94,6 +106,7 @@ describeWithInfra(['postgres'], 'the account holders projection', () => {
       // While the snapshot waits for its retry, events arrive: user 2 removes the CLP account (4) the snapshot still
       // lists, and user 999 adds both accounts after the snapshot's last one.
       await first.svc.deliver(
+        { ...makeEvent('userProfileUpdated', 2, { userId: 2, firstName: 'Beatriz', lastName: 'Lagos', profileImageUrl: null }), occurredAt: new Date(Date.now() + 60_000).toISOString() },
         makeEvent('bankAccountRemoved', 4, { accountId: 4, userId: 2, currency: 'CLP' }),
         makeEvent('bankAccountAdded', 1001, { accountId: 1001, userId: 999, currency: 'GBP' }),
         makeEvent('bankAccountAdded', 1002, { accountId: 1002, userId: 999, currency: 'CLP' }),
@@ -108,6 +121,9 @@ describeWithInfra(['postgres'], 'the account holders projection', () => {
       for (const call of accounts.calls) expect(call.caller).toEqual({ kind: 'service', service: 'notification' });
       expect(await em().count(AccountHolder, {})).toBe(503);
       expect(await em().findOneOrFail(AccountHolder, { accountId: 4 })).toMatchObject({ userId: 2, currency: 'CLP', removed: true });
+      // The names: identity's snapshot, but the newer name an event brought.
+      await vi.waitFor(async () => expect(await em().findOne(ProjectionBackfill, { name: USER_NAMES })).not.toBeNull(), { timeout: 10_000, interval: 100 });
+      expect((await em().find(UserName, {}, { orderBy: { userId: 'asc' } })).map((u) => [u.userId, u.name])).toEqual([[1, 'Ana Rojas'], [2, 'Beatriz Lagos']]);
 
       // The fan-out reaches the snapshot's users and the events' user: users 3-250 and 999 (not the owner, not user 2
       // whose CLP account is gone, not user 251 with GBP only).
