@@ -80,7 +80,7 @@ export default {
     received_you: 'You confirmed receiving {{amount}}',
     receivedAutomatically: '{{name}}: {{amount}} counted as received after {{hours}} hours without an answer',
     receivedAutomatically_you: '{{amount}} counted as received for you after {{hours}} hours without an answer',
-    asked: '{{name}} asked whether they received {{amount}}',
+    asked: '{{name}} was asked whether they received {{amount}}',
     asked_you: 'You were asked whether you received {{amount}}',
     disputed: 'Dispute opened by {{name}}',
     disputed_you: 'Dispute opened by you',

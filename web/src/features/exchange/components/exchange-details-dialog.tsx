@@ -143,7 +143,7 @@ function DetailsView({ request, match, user, onClose, next, phone }: {
   const more = split ? actions.filter((a) => !a.main) : [];
   return (
     <>
-      <DialogTitle component="div" sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }} data-testid="trade-top">
+      <DialogTitle component="div" id="exchange-details-top" sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }} data-testid="trade-top">
         <Stack spacing={0.5} sx={{ flex: 1, minWidth: 0 }}>
           <Typography variant="h6" component="h2" id="exchange-details-title">{t('details.title', { id: request.id })}</Typography>
           {party ? <TradeHeader request={request} match={party} userId={user.id} partnerName={partnerName} now={now} /> : null}
