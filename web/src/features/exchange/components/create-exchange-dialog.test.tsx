@@ -145,6 +145,16 @@ describe('creating an exchange request', () => {
     expect(within(refusal).getByTestId('refusal-perMonth').textContent).toMatch(/^The Free plan allows 10 exchanges a month and you have made 10 this month: you can post again from .*2026/);
   });
 
+  it('says a premium limit with nothing to upgrade to', async () => {
+    fakeApi({ ...exchangeApi, 'GET /api/exchange-requests/limits': { body: { ...limits, tier: 'premium', maxPerExchange: { GBP: 10_000, CLP: 12_750_000 }, perDay: 20, perMonth: 200 } } });
+    renderWithRoutes(<CreateExchangeButton hasBothAccounts />);
+    await openDialog();
+    fireEvent.change(amount(), { target: { value: '10500' } });
+    const refusal = await within(dialog()).findByTestId('plan-limit-refusal');
+    expect(within(refusal).getByTestId('refusal-perExchange').textContent).toBe('The Premium plan allows at most £10,000.00 per exchange: £10,500.00 is £500.00 over.');
+    expect(within(refusal).queryByRole('link', { name: 'Upgrade' })).toBeNull();
+  });
+
   it('checks the rate band as the rate is typed, in the service\'s words, and by how much it is missed', async () => {
     fakeApi({ ...exchangeApi, 'GET /api/exchange-requests/limits': { body: { ...limits, usedToday: 0 } } });
     renderWithRoutes(<CreateExchangeButton hasBothAccounts />);

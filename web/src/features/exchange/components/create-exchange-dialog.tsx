@@ -197,7 +197,8 @@ function PlanLimitRefusal({ refusals, typed }: { refusals: Exclude<RequestRefusa
     <Alert
       severity="warning"
       data-testid="plan-limit-refusal"
-      action={<Button component={RouterLink} to={paths.subscription} color="inherit" size="small">{t('create.upgrade')}</Button>}
+      // Premium is the top plan: its limits are said, with nothing to upgrade to.
+      action={refusals[0]?.tier === 'free' ? <Button component={RouterLink} to={paths.subscription} color="inherit" size="small">{t('create.upgrade')}</Button> : undefined}
     >
       <AlertTitle>{t('create.limitReached')}</AlertTitle>
       {refusals.map((r) => (
