@@ -61,7 +61,9 @@ export async function idDocumentRoutes(app: FastifyInstance, { ctx, config }: Ro
 
   /**
    * The document's bytes for the review (admins): 404 no such request, or no document (never uploaded, or deleted once
-   * the request was decided). Each read is logged with the admin and the request, never the document's name.
+   * the request was decided). Reading it is the review itself, as reading a disputed chat is a dispute's (the exchange
+   * records only admins' reads of chats outside a dispute), and it can only be read while the request waits for a
+   * decision; so each read is logged with the admin and the request (never the document's name), not announced.
    */
   serve(app, routes.verificationDocument, async (request, reply) => {
     const admin = requireAdmin(request);
