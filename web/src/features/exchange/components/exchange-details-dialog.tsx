@@ -159,7 +159,8 @@ function DetailsView({ request, match, user, onClose, next, phone }: {
       </DialogContent>
       <DialogActions sx={{ flexDirection: 'column', alignItems: 'stretch', gap: 1, '& > :not(style) ~ :not(style)': { ml: 0 } }} data-testid="bottom-bar">
         {party ? <ChatComposer match={party} /> : null}
-        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, justifyContent: 'flex-end', alignItems: 'center' }}>
+        {/* On phones the main action spans the bar, an easy target for a thumb. */}
+        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, justifyContent: 'flex-end', alignItems: 'center', ...(split ? { '& .MuiButton-root': { flexGrow: 1 } } : {}) }}>
           {row(bar)}
           {phone ? null : <Button onClick={onClose}>{t('details.close')}</Button>}
         </Stack>
