@@ -4,12 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { PublicUser } from '@puente/contracts';
 import { fakeApi, makeUser, signedIn, visitor } from '../testing/fake-api.ts';
 import { renderApp } from '../testing/render.tsx';
 
 const HERO = 'Swap British pounds and Chilean pesos with people, not banks';
 
-type Screen = 'landing' | 'login' | 'register' | 'directory' | 'not-found' | 'dashboard' | 'accounts' | 'history' | 'profile' | 'subscription' | 'checkout' | 'admin' | 'terms' | 'trust-and-safety';
+type Screen = 'landing' | 'login' | 'register' | 'directory' | 'not-found' | 'dashboard' | 'accounts' | 'history' | 'profile' | 'subscription' | 'checkout' | 'admin' | 'terms' | 'trust-and-safety' | 'user-profile' | 'user-not-found';
 
 /** A heading only that screen has. */
 const headings: Record<Screen, string> = {
@@ -27,6 +28,8 @@ const headings: Record<Screen, string> = {
   admin: 'Admin Monitoring',
   terms: 'Terms of Use',
   'trust-and-safety': 'Trust and safety',
+  'user-profile': 'Bea Soto',
+  'user-not-found': 'User not found',
 };
 
 const loggedOut: [string, Screen][] = [
@@ -37,6 +40,8 @@ const loggedOut: [string, Screen][] = [
   ['/register', 'register'],
   ['/register/FRIEND1', 'register'],
   ['/users', 'directory'],
+  ['/users/9', 'user-profile'],
+  ['/users/404', 'user-not-found'],
   ['/dashboard', 'landing'],
   ['/accounts', 'landing'],
   ['/history', 'landing'],
@@ -60,6 +65,8 @@ const loggedIn: [string, Screen][] = [
   ['/subscription/checkout', 'checkout'],
   ['/admin', 'admin'],
   ['/users', 'directory'],
+  ['/users/9', 'user-profile'],
+  ['/users/404', 'user-not-found'],
   ['/login', 'dashboard'],
   ['/register', 'dashboard'],
   ['/register/FRIEND1', 'dashboard'],
@@ -73,6 +80,15 @@ const publicData = {
   'GET /api/admin/users': { body: [] },
   'GET /api/referral/list': { body: [] },
   'GET /api/ratings/user/7': { body: [] },
+  'GET /api/users/9': {
+    body: PublicUser.parse({
+      id: 9, firstName: 'Bea', lastName: 'Soto', profileImageUrl: null, trustRating: null, ratingCount: 0, transactionCount: 0, trustLevel: 'Unverified',
+      emailVerified: true, phoneVerified: false, idVerified: false, bankVerified: false, createdAt: '2026-01-15T10:00:00.000Z', completionRate: null, averageCompletionMinutes: null,
+    }),
+  },
+  'GET /api/users/9/dispute-outcomes': { body: { completed: 0, cancelled: 0, warnings: 0, suspensions: 0 } },
+  'GET /api/ratings/user/9': { body: [] },
+  'GET /api/blocked-users': { body: [] },
 };
 
 async function expectScreen(screenName: Screen) {

@@ -1,8 +1,8 @@
 /**
  * The routes of spec section 2, both tables: what a visitor sees on each path and what a signed-in user sees.
  * Private pages show the landing page to visitors; /login and /register/{code} show the dashboard to signed-in
- * users. Also the pages behind identity's additions (verify-email, forgot/reset password, linking Google), /terms and
- * /trust-and-safety.
+ * users. A user's public profile (/users/{id}) is open to both, like the directory. Also the pages behind identity's
+ * additions (verify-email, forgot/reset password, linking Google), /terms and /trust-and-safety.
  */
 import type { ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
@@ -30,6 +30,7 @@ import { ResetPasswordRoute } from './routes/reset-password.tsx';
 import { TermsRoute } from './routes/terms.tsx';
 import { TrustAndSafetyRoute } from './routes/trust-and-safety.tsx';
 import { UsersRoute } from './routes/users.tsx';
+import { UserProfileRoute } from './routes/user-profile.tsx';
 import { VerifyEmailRoute } from './routes/verify-email.tsx';
 
 const landing = <LandingRoute />;
@@ -51,6 +52,7 @@ export const routes: RouteObject[] = [
       { path: paths.logout, element: <LogoutRoute /> },
       { path: '/register/:referralCode?', element: <ByAuth visitor={<RegisterRoute />} signedIn={dashboard} /> },
       { path: paths.users, element: <UsersRoute /> },
+      { path: `${paths.users}/:id`, element: <UserProfileRoute /> },
       { path: paths.accounts, element: signedInOnly(<AccountsRoute />) },
       { path: paths.history, element: signedInOnly(<HistoryRoute />) },
       { path: paths.profile, element: signedInOnly(<ProfileRoute />) },

@@ -1,7 +1,8 @@
 /**
  * The other person's record, shown where someone decides whether to trade with them (approving a match, the trade):
- * their rating, completed trades, completion rate, average time to complete, member since, verifications, how their
- * disputes ended, and a link to their profile. Read from their public view and their dispute outcomes.
+ * their trust level, rating, completed trades, completion rate, average time to complete, member since, verifications,
+ * how their disputes ended, and a link to their profile. Read from their public view and their dispute outcomes.
+ * `TraderRecordDetails` is the record without its frame, which the public profile page shows too.
  */
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -11,36 +12,48 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import type { PublicUser } from '@puente/contracts';
 import { paths } from '../config/paths.ts';
-import { usePublicUser, useTraderDisputeOutcomes } from '../lib/trader-record.ts';
+import { usePublicUser } from '../lib/trader-record.ts';
 import { formatMonthYear, formatTrustRating } from '../utils/format.ts';
+import { DisputeOutcomes } from './dispute-outcomes.tsx';
 import { CheckIcon } from './ui/icons.tsx';
 import { StarRating, TrustChip } from './ui/trust.tsx';
-
-/** A user's public profile page (the directory's path plus their id). */
-export const userProfilePath = (userId: number) => `${paths.users}/${userId}`;
 
 const verifications = ['email', 'phone', 'id', 'bank'] as const;
 
 export function TraderRecord({ userId }: { userId: number }) {
   const { t } = useTranslation('trade', { keyPrefix: 'record' });
+  const { t: tt } = useTranslation('trust');
   const user = usePublicUser(userId);
-  const disputes = useTraderDisputeOutcomes(userId);
 
   if (user.isPending) return <Skeleton variant="rounded" height={120} aria-label={t('loading')} />;
   if (!user.data) return <Typography variant="body2" color="text.secondary" role="status">{t('failed')}</Typography>;
   const person = user.data;
   const name = `${person.firstName} ${person.lastName}`;
-  const verified = { email: person.emailVerified, phone: person.phoneVerified, id: person.idVerified, bank: person.bankVerified };
-  const minutes = person.averageCompletionMinutes;
-  const outcomes = disputes.data;
 
   return (
     <Box component="section" aria-label={t('label', { name })} data-testid="trader-record" sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }}>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
         <Typography sx={{ fontWeight: 700 }}>{name}</Typography>
-        <TrustChip level={person.trustLevel} />
+        {/* Named as the scale it is: a bare 'Silver' reads like the directory tier, which counts ratings alone. */}
+        <TrustChip level={person.trustLevel} label={tt('scales.level.chipLevel', { level: person.trustLevel })} />
       </Stack>
+      <TraderRecordDetails person={person} />
+      <Link component={RouterLink} to={paths.user(userId)} variant="body2" sx={{ display: 'inline-block', mt: 1 }}>
+        {t('profile', { name: person.firstName })}
+      </Link>
+    </Box>
+  );
+}
+
+/** The record itself: rating, trades, completion, average time, member since, disputes and verification badges. */
+export function TraderRecordDetails({ person }: { person: PublicUser }) {
+  const { t } = useTranslation('trade', { keyPrefix: 'record' });
+  const verified = { email: person.emailVerified, phone: person.phoneVerified, id: person.idVerified, bank: person.bankVerified };
+  const minutes = person.averageCompletionMinutes;
+  return (
+    <>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mt: 0.5 }}>
         <StarRating rating={person.trustRating} />
         <Typography variant="body2" data-testid="record-rating">
@@ -52,16 +65,7 @@ export function TraderRecord({ userId }: { userId: number }) {
         <li>{person.completionRate === null ? t('noCompletionRate') : t('completionRate', { rate: person.completionRate })}</li>
         <li>{minutes === null ? t('noAverageTime') : minutes < 60 ? t('averageMinutes', { minutes }) : t('averageHours', { hours: Math.floor(minutes / 60), minutes: minutes % 60 })}</li>
         <li>{t('memberSince', { date: formatMonthYear(person.createdAt) })}</li>
-        {outcomes ? (
-          <li data-testid="record-disputes">
-            {outcomes.completed + outcomes.cancelled + outcomes.warnings + outcomes.suspensions === 0
-              ? t('disputesNone')
-              : t('disputes', { text: [
-                t('disputesCompleted', { count: outcomes.completed }), t('disputesCancelled', { count: outcomes.cancelled }),
-                t('warnings', { count: outcomes.warnings }), t('suspensions', { count: outcomes.suspensions }),
-              ].join(' · ') })}
-          </li>
-        ) : null}
+        <DisputeOutcomes userId={person.id} component="li" testId="record-disputes" />
       </Box>
       <Stack direction="row" spacing={0.5} sx={{ mt: 1, flexWrap: 'wrap', rowGap: 0.5 }} aria-label={t('verifications')} role="list">
         {verifications.map((kind) => (
@@ -72,9 +76,6 @@ export function TraderRecord({ userId }: { userId: number }) {
           />
         ))}
       </Stack>
-      <Link component={RouterLink} to={userProfilePath(userId)} variant="body2" sx={{ display: 'inline-block', mt: 1 }}>
-        {t('profile', { name: person.firstName })}
-      </Link>
-    </Box>
+    </>
   );
 }

@@ -17,6 +17,8 @@ export const paths = {
   analytics: '/analytics',
   help: '/help',
   users: '/users',
+  /** A user's public profile (open to visitors, like the directory). */
+  user: (id: number) => `/users/${id}`,
   terms: '/terms',
   /** How trades work, disputes, what Puente never does, how to report (public); #trust-scales explains the two scales. */
   trustAndSafety: '/trust-and-safety',

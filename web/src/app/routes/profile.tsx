@@ -3,7 +3,7 @@ import { useSignedInUser } from '../../lib/auth.ts';
 import { ChangePasswordButton } from '../../features/auth/components/change-password-dialog.tsx';
 import { ProfileView } from '../../features/profile/components/profile-view.tsx';
 import { BlockedUsers } from '../../features/users/components/blocked-users.tsx';
-import { DisputeOutcomes } from '../../features/users/components/dispute-outcomes.tsx';
+import { DisputeOutcomes } from '../../components/dispute-outcomes.tsx';
 import { useTranslation } from 'react-i18next';
 
 export function ProfileRoute() {

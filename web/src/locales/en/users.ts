@@ -1,4 +1,4 @@
-/** The user directory's texts (spec sections 2 and 8), and blocking users (beyond the spec). */
+/** The user directory's texts (spec sections 2 and 8), a user's public profile and blocking users (beyond the spec). */
 export default {
   title: 'User Directory',
   subtitle: 'Everyone on Puente, with their directory tier.',
@@ -12,6 +12,23 @@ export default {
   memberSince: 'Member since {{date}}',
   admin: ' · admin',
   plan: ' · {{tier}} plan',
+  profile: {
+    loading: 'Loading the profile',
+    failedTitle: 'Profile unavailable',
+    failed: 'Unable to load this profile. Please try again later.',
+    record: 'Record',
+    ratings: 'Ratings received',
+    noRatings: '{{name}} has no ratings yet. Ratings appear after completed exchanges.',
+    ratingsSignIn: 'Log in to see the ratings {{name}} received.',
+    logIn: 'Log in',
+    yours: 'This is your profile as others see it.',
+    toYourProfile: 'Go to your profile',
+    notFound: {
+      title: 'User not found',
+      text: 'There is no user at this address. The link may be wrong, or the account may have been deleted.',
+      directory: 'Open the user directory',
+    },
+  },
   block: {
     block: 'Block',
     blockName: 'Block {{name}}',

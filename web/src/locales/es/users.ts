@@ -1,4 +1,4 @@
-/** El directorio de usuarios y los bloqueos (twin of locales/en/users.ts). */
+/** El directorio de usuarios, el perfil público de un usuario y los bloqueos (twin of locales/en/users.ts). */
 export default {
   title: 'Directorio de usuarios',
   subtitle: 'Todas las personas en Puente, con su categoría del directorio.',
@@ -14,6 +14,23 @@ export default {
   memberSince: 'Miembro desde {{date}}',
   admin: ' · administrador',
   plan: ' · plan {{tier}}',
+  profile: {
+    loading: 'Cargando el perfil',
+    failedTitle: 'Perfil no disponible',
+    failed: 'No se pudo cargar este perfil. Inténtalo más tarde.',
+    record: 'Historial',
+    ratings: 'Calificaciones recibidas',
+    noRatings: '{{name}} aún no tiene calificaciones. Aparecen después de los cambios completados.',
+    ratingsSignIn: 'Inicia sesión para ver las calificaciones que recibió {{name}}.',
+    logIn: 'Iniciar sesión',
+    yours: 'Así ven los demás tu perfil.',
+    toYourProfile: 'Ir a tu perfil',
+    notFound: {
+      title: 'Usuario no encontrado',
+      text: 'No hay ningún usuario en esta dirección. Puede que el enlace esté mal o que la cuenta se haya eliminado.',
+      directory: 'Abrir el directorio de usuarios',
+    },
+  },
   block: {
     block: 'Bloquear',
     blockName: 'Bloquear a {{name}}',

@@ -12,7 +12,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
-import Link from '@mui/material/Link';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
@@ -23,13 +22,13 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { directoryTier, type CurrentUser } from '@puente/contracts';
+import type { CurrentUser } from '@puente/contracts';
 import { paths } from '../../../config/paths.ts';
-import { StarRating, TrustChip } from '../../../components/ui/trust.tsx';
 import { UserAvatar } from '../../../components/ui/user-avatar.tsx';
-import { formatMonthYear, formatRelativeTime, ratingWord, trustRatingLabel } from '../../../utils/format.ts';
+import { RatingsReceived } from '../../../components/ratings-received.tsx';
+import { TrustScales } from '../../../components/trust-scales.tsx';
+import { formatMonthYear, formatRelativeTime, trustRatingLabel } from '../../../utils/format.ts';
 import { useReferrals } from '../api/get-referrals.ts';
-import { useUserRatings } from '../api/get-user-ratings.ts';
 import { EditNameDialog } from './edit-name-dialog.tsx';
 import { EmailDigestSwitch } from './email-digest-switch.tsx';
 import { InviteDialog } from './invite-dialog.tsx';
@@ -67,7 +66,7 @@ export function ProfileView({ user, actions }: { user: CurrentUser; actions?: Re
                 {user.firstName} {user.lastName}
               </Typography>
               <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>{t('memberSince', { date: formatMonthYear(user.createdAt) })}</Typography>
-              <TrustScales user={user} />
+              <TrustScales trustLevel={user.trustLevel} trustScore={user.trustScore} trustRating={user.trustRating} />
             </Box>
           </Stack>
           <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 3, flexWrap: 'wrap' }}>
@@ -102,7 +101,7 @@ export function ProfileView({ user, actions }: { user: CurrentUser; actions?: Re
           </Tabs>
         </Box>
         <Box role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} sx={{ p: 2 }}>
-          {tab === 'ratings' ? <RatingsTab userId={user.id} /> : <ReferralsTab referrals={referrals} page={referralPage} onPage={setReferralPage} />}
+          {tab === 'ratings' ? <RatingsReceived userId={user.id} /> : <ReferralsTab referrals={referrals} page={referralPage} onPage={setReferralPage} />}
         </Box>
       </Card>
 
@@ -123,32 +122,6 @@ export function ProfileView({ user, actions }: { user: CurrentUser; actions?: Re
   );
 }
 
-/**
- * The two scales of spec section 9, each named and explained beside its chip: the trust level (score out of 100) and
- * the directory tier others see on the user's card, which count different things and can differ.
- */
-function TrustScales({ user }: { user: CurrentUser }) {
-  const { t } = useTranslation('trust');
-  const tier = directoryTier(user.trustRating);
-  const scales = [
-    { key: 'level', chip: <TrustChip level={user.trustLevel} label={t('scales.level.chip', { level: user.trustLevel, score: Math.round(user.trustScore) })} />, explain: t('scales.level.explain') },
-    { key: 'tier', chip: <TrustChip level={tier} label={t('scales.tier.chip', { level: tier })} />, explain: t('scales.tier.explain') },
-  ];
-  return (
-    <Box sx={{ mt: 1.5 }}>
-      <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 1 }}>
-        {scales.map((scale) => (
-          <Stack component="li" key={scale.key} direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { xs: 'flex-start', sm: 'center' } }}>
-            <Box sx={{ flexShrink: 0 }}>{scale.chip}</Box>
-            <Typography variant="body2" color="text.secondary">{scale.explain}</Typography>
-          </Stack>
-        ))}
-      </Box>
-      <Link component={RouterLink} to={paths.trustScales} variant="body2">{t('scales.more')}</Link>
-    </Box>
-  );
-}
-
 function Stat({ label, value }: { label: string; value: string }) {
   return (
     // dl > div > dt + dd: the card is the one wrapper a description list allows.
@@ -156,31 +129,6 @@ function Stat({ label, value }: { label: string; value: string }) {
       <Typography component="dt" variant="body2" color="text.secondary">{label}</Typography>
       <Typography component="dd" variant="h5" sx={{ m: 0, mt: 0.5, fontWeight: 700, fontSize: { xs: '1.2rem', sm: '1.5rem' } }}>{value}</Typography>
     </Card>
-  );
-}
-
-function RatingsTab({ userId }: { userId: number }) {
-  const { t } = useTranslation('profile');
-  const ratings = useUserRatings(userId);
-  if (ratings.isPending) return <Skeleton variant="rounded" height={80} />;
-  if (ratings.isError) return <Alert severity="info">{t('ratings.unavailable')}</Alert>;
-  if (ratings.data.length === 0) return <Typography color="text.secondary">{t('ratings.none')}</Typography>;
-  return (
-    <List disablePadding>
-      {ratings.data.map((rating) => (
-        <ListItem key={rating.id} divider alignItems="flex-start" disableGutters>
-          <ListItemText
-            primary={(
-              <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                <StarRating rating={rating.rating} />
-                <span>{ratingWord(rating.rating)}</span>
-              </Stack>
-            )}
-            secondary={`${rating.comment ? `“${rating.comment}” · ` : ''}${rating.fromUser.firstName ? `${rating.fromUser.firstName} · ` : ''}${formatRelativeTime(rating.createdAt)}`}
-          />
-        </ListItem>
-      ))}
-    </List>
   );
 }
 

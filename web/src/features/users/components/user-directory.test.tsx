@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { act, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import type { PublicUser } from '@puente/contracts';
 import { chooseLanguage } from '../../../lib/i18n.ts';
 import { UserDirectory } from './user-directory.tsx';
 import { fakeApi, visitor } from '../../../testing/fake-api.ts';
-import { renderWithRoutes } from '../../../testing/render.tsx';
+import { renderApp, renderWithRoutes } from '../../../testing/render.tsx';
 
 const person = (id: number, firstName: string, trustRating: number | null): PublicUser => ({
   id, firstName, lastName: 'Test', profileImageUrl: null, trustRating, ratingCount: trustRating === null ? 0 : 3, transactionCount: 2,
@@ -40,6 +40,23 @@ describe('the user directory', () => {
     expect(await screen.findByText('Categoría del directorio: Platino')).toBeTruthy();
     expect(screen.getByText(/^Categoría del directorio: sale solo del promedio de estrellas/)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Cómo funciona la confianza' })).toBeTruthy();
+  });
+
+  it("names each user with a link to their public profile, which opens it", async () => {
+    fakeApi({
+      ...visitor,
+      'GET /api/admin/users': { body: [person(1, 'Pia', 4.5), person(2, 'Gus', 4)] },
+      'GET /api/users/2': { body: person(2, 'Gus', 4) },
+    });
+    renderApp('/users');
+    const gus = await screen.findByRole('article', { name: 'Gus Test' });
+    const link = within(within(gus).getByRole('heading')).getByRole('link', { name: 'Gus Test' });
+    expect(link.getAttribute('href')).toBe('/users/2');
+    expect(within(await screen.findByRole('article', { name: 'Pia Test' })).getByRole('link', { name: 'Pia Test' }).getAttribute('href')).toBe('/users/1');
+    fireEvent.click(link);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Gus Test' })).toBeTruthy();
+    expect(screen.getByText('Directory tier: Gold')).toBeTruthy();
+    expect(screen.getByText('Trust level: Bronze')).toBeTruthy();
   });
 
   it("says 'Unable to load user directory. Please try again later.' when it fails", async () => {

@@ -1,6 +1,7 @@
 /**
  * The user directory (spec section 2): one card per user with its directory tier (spec section 9), named as such and
- * explained once above the cards, as it is not the trust level a profile shows; for a signed-in viewer, Block (or Unblock) on everyone else's card; each card counts the user's dispute outcomes.
+ * explained once above the cards, as it is not the trust level a profile shows; the name leads to the user's public
+ * profile; for a signed-in viewer, Block (or Unblock) on everyone else's card; each card counts the user's dispute outcomes.
  */
 import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
@@ -21,7 +22,7 @@ import { useCurrentUser } from '../../../lib/auth.ts';
 import { useUserDirectory } from '../api/get-users.ts';
 import { useBlockedUsers } from '../api/blocks.ts';
 import { BlockButton } from './block-button.tsx';
-import { DisputeOutcomes } from './dispute-outcomes.tsx';
+import { DisputeOutcomes } from '../../../components/dispute-outcomes.tsx';
 
 type Entry = Directory[number];
 
@@ -35,7 +36,9 @@ function UserCard({ user, block }: { user: Entry; block?: { blocked: boolean } }
         <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
           <UserAvatar firstName={user.firstName} lastName={user.lastName} profileImageUrl={user.profileImageUrl} size={48} />
           <Box sx={{ minWidth: 0 }}>
-            <Typography variant="h6" component="h2" sx={{ fontSize: '1.05rem', overflowWrap: 'anywhere' }}>{user.firstName} {user.lastName}</Typography>
+            <Typography variant="h6" component="h2" sx={{ fontSize: '1.05rem', overflowWrap: 'anywhere' }}>
+              <Link component={RouterLink} to={paths.user(user.id)} color="inherit">{user.firstName} {user.lastName}</Link>
+            </Typography>
             {'email' in user ? <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>{user.email}</Typography> : null}
           </Box>
         </Stack>
