@@ -48,6 +48,9 @@ export default {
   approval: {
     title: 'Accepted by {{name}}: check their record before you approve',
   },
+  poster: {
+    title: 'Posted by {{name}}: check their record before you accept',
+  },
   received: {
     button: 'I received {{amount}}',
     title: 'Did {{amount}} arrive?',
@@ -57,8 +60,6 @@ export default {
     done: 'Receipt confirmed',
     doneText: '{{name}} can see that you received the money.',
     failed: 'Receipt not confirmed',
-    youReceived: 'You received {{amount}}',
-    youNotReceived: 'You have not confirmed receiving {{amount}}',
   },
   question: {
     title: 'Did you receive {{amount}} from {{name}}?',

@@ -54,6 +54,9 @@ export default {
   approval: {
     title: 'Aceptado por {{name}}: revisa su historial antes de aprobar',
   },
+  poster: {
+    title: 'Publicado por {{name}}: revisa su historial antes de aceptar',
+  },
   received: {
     button: 'Recibí {{amount}}',
     title: '¿Llegaron {{amount}}?',
@@ -63,8 +66,6 @@ export default {
     done: 'Recepción confirmada',
     doneText: '{{name}} puede ver que recibiste el dinero.',
     failed: 'No se confirmó la recepción',
-    youReceived: 'Recibiste {{amount}}',
-    youNotReceived: 'No has confirmado que recibiste {{amount}}',
   },
   question: {
     title: '¿Recibiste {{amount}} de {{name}}?',

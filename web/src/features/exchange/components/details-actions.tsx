@@ -1,9 +1,11 @@
 /**
  * The actions by state (spec section 4) for the viewer of a request's details, each with its success and failure
  * toasts, and which one is the step's main action (kept at hand at the bottom of the trade on phones): Accept, Approve,
- * 'I have paid', 'I received £200', Mark as Completed, Rate Exchange, as the trade goes on.
+ * 'I have paid', 'I received £200', Mark as Completed, Rate Exchange, as the trade goes on. A refusal that a step
+ * lifts (no bank accounts, a trust level, a plan limit...) links to that step from its toast.
  */
 import { useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +15,7 @@ import { serverText } from '../../../lib/i18n.ts';
 import { useAcceptRequest, useCompleteMatch, useConfirmMatch } from '../api/matches.ts';
 import { useMatchRatings } from '../api/ratings.ts';
 import { useCancelRequest, useNotifyRequest } from '../api/requests.ts';
-import { takerShortfall } from '../taker.ts';
+import { refusalAction, takerShortfall } from '../taker.ts';
 import { OpenDisputeButton } from './dispute-dialog.tsx';
 import { MarkDoneButton } from './mark-done-button.tsx';
 import { PaidDialog } from './paid-dialog.tsx';
@@ -24,11 +26,14 @@ export interface DetailsAction { key: string; node: ReactNode; main?: boolean }
 
 /** The id of the approving requester's view of the matcher's record, which the approve button is described by. */
 export const APPROVAL_RECORD_ID = 'approval-record';
+/** The id of a would-be taker's view of the poster's record, which 'Accept Exchange' is described by. */
+export const POSTER_RECORD_ID = 'poster-record';
 
 export function useDetailsActions({ request, match, user, next }: {
   request: ExchangeRequest; match: ExchangeMatch | null; user: CurrentUser; next: DetailsNext;
 }): DetailsAction[] {
   const { t } = useTranslation('exchange');
+  const navigate = useNavigate();
   const accept = useAcceptRequest();
   const confirm = useConfirmMatch();
   const complete = useCompleteMatch();
@@ -40,8 +45,9 @@ export function useDetailsActions({ request, match, user, next }: {
   const ratings = useMatchRatings(match?.status === 'completed' && (isOwner || isMatcher) ? match.id : undefined);
 
   const ok = (title: string, description?: string) => () => toast({ title, ...(description ? { description } : {}), variant: 'success' });
-  const failed = (description: (error: unknown) => string) => (error: unknown) =>
-    toast({ title: t('details.error'), description: description(error), variant: 'destructive' });
+  const failed = (description: (error: unknown) => string) => (error: unknown) => toast({
+    title: t('details.error'), description: description(error), variant: 'destructive', ...refusalAction(error, t, (to) => { void navigate(to); }),
+  });
   const partner = match && (isOwner
     ? { id: match.matchedById, name: match.matcherName }
     : { id: request.userId, name: `${request.user.firstName} ${request.user.lastName}` });
@@ -58,7 +64,7 @@ export function useDetailsActions({ request, match, user, next }: {
     </Typography>);
   }
   if (!isOwner && request.status === 'open') {
-    add('accept', <Button variant="contained" disabled={busy || shortfall !== null} onClick={() => accept.mutate(request.id, {
+    add('accept', <Button variant="contained" disabled={busy || shortfall !== null} aria-describedby={POSTER_RECORD_ID} onClick={() => accept.mutate(request.id, {
       onSuccess: ok(t('details.matched'), t('details.matchedText')),
       onError: failed((e) => t('details.failedMatch', { message: serverText(e) })),
     })}>{t('details.accept')}</Button>, true);

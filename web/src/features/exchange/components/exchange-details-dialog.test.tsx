@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { DisputeOutcomes, ExchangeRate, PublicUser } from '@puente/contracts';
 import { ExchangeDetailsDialog, type DetailsNext } from './exchange-details-dialog.tsx';
 import { makeMatch, makeRequest } from '../testing.ts';
 import { fakeApi, makeUser, signedIn } from '../../../testing/fake-api.ts';
@@ -124,5 +125,78 @@ describe('the exchange details dialog', () => {
     open('42');
     expect(await within(dialog()).findByRole('button', { name: 'Rate Exchange' })).toBeTruthy();
     expect(server.callsTo('GET /api/ratings/exchange/5')).toHaveLength(1);
+  });
+});
+
+describe("each viewer's side of the request", () => {
+  // Bea (9) posted £200 GBP → CLP at 1290 (her approximate receive amount: $258,000 CLP); the market is at 1275.5.
+  const posted = (overrides = {}) => makeRequest({ amount: 200, exchangeRate: 1290, ...overrides });
+  const market = { 'GET /api/exchange-rate': { body: ExchangeRate.parse({ gbpToClp: 1275.5, lastUpdated: new Date().toISOString() }) } };
+  const terms = () => within(dialog()).getByTestId('details-terms');
+
+  it('tells a taker what they pay and receive: the pesos out, the pounds in, and the rate against the market', async () => {
+    fakeApi({ ...signedIn(ana), ...market, 'GET /api/exchange-requests/42': { body: posted() } });
+    open('42');
+    expect((await within(dialog()).findByTestId('request-sides')).textContent).toBe('You pay $258,000 CLP · You receive £200.00');
+    await waitFor(() => expect(within(terms()).getByTestId('request-rate').textContent).toBe('Rate 1290.0000 · 1.1% above the market rate'));
+    expect(dialog().textContent).not.toMatch(/Receive \(approx\.\)/);
+  });
+
+  it('tells the requester what they pay and their approximate receive amount', async () => {
+    fakeApi({ ...signedIn(ana), ...market, 'GET /api/exchange-requests/42': { body: posted({ userId: 7 }) } });
+    open('42');
+    expect((await within(dialog()).findByTestId('request-sides')).textContent).toBe('You pay £200.00 · You receive $258,000 CLP');
+  });
+
+  it("says it once to a party, in the trade's header", async () => {
+    const request = posted({ status: 'confirmed' });
+    fakeApi({
+      ...signedIn(ana), 'GET /api/exchange-requests/42': { body: request },
+      'GET /api/exchange-matches/request/42': { body: makeMatch(request, { status: 'confirmed' }) }, 'GET /api/exchange-matches/5/messages': { body: [] },
+    });
+    open('42');
+    expect((await within(dialog()).findByTestId('trade-sides')).textContent).toBe('You pay $258,000 CLP · You receive £200.00');
+    expect(within(dialog()).queryByTestId('request-sides')).toBeNull();
+    expect(within(terms()).getByTestId('request-rate').textContent).toBe('Rate 1290.0000');
+  });
+});
+
+describe("the poster's record", () => {
+  const bea = PublicUser.parse({
+    id: 9, firstName: 'Bea', lastName: 'Soto', profileImageUrl: null, trustRating: 4.5, ratingCount: 3, transactionCount: 3, trustLevel: 'Silver',
+    emailVerified: true, phoneVerified: true, idVerified: false, bankVerified: false, createdAt: '2026-01-01T00:00:00.000Z',
+    completionRate: 100, averageCompletionMinutes: 30,
+  });
+  const records = {
+    'GET /api/users/9': { body: bea },
+    'GET /api/users/9/dispute-outcomes': { body: DisputeOutcomes.parse({ completed: 0, cancelled: 0, warnings: 0, suspensions: 0 }) },
+  };
+
+  it("shows whoever would take an open request its poster's record, right above 'Accept Exchange', which it describes", async () => {
+    fakeApi({ ...signedIn(ana), ...records, 'GET /api/exchange-requests/42': { body: makeRequest() } });
+    open('42');
+    const record = await within(dialog()).findByRole('region', { name: "Bea Soto's record" });
+    expect(record.textContent).toContain('4.5/5 from 3 ratings');
+    expect(record.textContent).toContain('3 completed trades');
+    const accept = within(dialog()).getByRole('button', { name: 'Accept Exchange' });
+    const described = document.getElementById(accept.getAttribute('aria-describedby')!)!;
+    expect(described.contains(record)).toBe(true);
+    expect(described.textContent).toContain('Posted by Bea Soto: check their record before you accept');
+  });
+
+  it('is not shown to the poster, nor once the request is taken', async () => {
+    const server = fakeApi({ ...signedIn(ana), ...records, 'GET /api/exchange-requests/42': { body: makeRequest({ userId: 7 }) } });
+    const { unmount } = renderWithRoutes(<ExchangeDetailsDialog rawId="42" user={ana} onClose={() => {}} next={next()} />);
+    await within(dialog()).findByRole('button', { name: 'Send Notifications' });
+    expect(within(dialog()).queryByTestId('trader-record')).toBeNull();
+    unmount();
+    const request = makeRequest({ status: 'matched' });
+    server.on({
+      'GET /api/exchange-requests/42': { body: request }, 'GET /api/exchange-matches/request/42': { body: makeMatch(request, { matchedById: 11, matcherName: 'Cris Vega' }) },
+    });
+    open('42');
+    await within(dialog()).findByText('Accepted by Cris Vega');
+    expect(within(dialog()).queryByTestId('trader-record')).toBeNull();
+    expect(server.callsTo('GET /api/users/9')).toHaveLength(0);
   });
 });

@@ -1,13 +1,15 @@
 /**
- * Exchange details (spec sections 2, 4 and 8), opened from a card or from `?requestId=`: the request's terms, its
- * reference, who may take it, and the actions its state allows the viewer (Accept disabled, with the reason, for a
- * viewer the poster's requirements leave out; 'Open a dispute' on a confirmed match, and the banner of a disputed
- * one, whose completion waits for an admin); each action with its success and failure toasts. A
- * non-numeric id, a missing request, a visitor and an expired session each get the spec's own message.
+ * Exchange details (spec sections 2, 4 and 8), opened from a card or from `?requestId=`: the request's terms (what the
+ * viewer pays and receives from their own side, the requester's approximate receive amount for the requester, and the
+ * rate and its distance from the market rate), its reference, who may take it, and the actions its state allows the
+ * viewer (Accept disabled, with the reason, for a viewer the poster's requirements leave out; 'Open a dispute' on a
+ * confirmed match, and the banner of a disputed one, whose completion waits for an admin); each action with its
+ * success and failure toasts, a refusal's linking to the step that lifts it. A non-numeric id, a missing request, a visitor and an expired session each get the spec's own message.
  * For the match's two parties it is the trade: the amounts from their side, the status and the step's timer at the
  * top; the receipt question, the timeline and the chat in the one scrolling body; the message box and the actions at
  * the bottom. Under 600 px wide it fills the screen, with only the step's main action in the bottom bar (the others
- * end the body). Before approving, the requester sees the matcher's record right above the approve button.
+ * end the body). Before approving, the requester sees the matcher's record right above the approve button; before
+ * accepting, whoever would take an open request sees its poster's record right above 'Accept Exchange'.
  */
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
@@ -31,14 +33,13 @@ import { CloseIcon } from '../../../components/ui/icons.tsx';
 import { StarRating } from '../../../components/ui/trust.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-client.ts';
-import { formatCurrency, formatRate } from '../../../utils/format.ts';
 import { useMatchForRequest } from '../api/matches.ts';
+import { useExchangeRate } from '../api/rate.ts';
 import { useExchangeRequest } from '../api/requests.ts';
-import { receiveAmount } from '../money.ts';
-import { StatusChip, TakerRequirements } from './exchange-request-card.tsx';
+import { RequestRate, RequestSides, StatusChip, TakerRequirements } from './exchange-request-card.tsx';
 import { ChatComposer, ChatMessages } from './trade-chat.tsx';
 import { DisputeBanner } from './dispute-dialog.tsx';
-import { APPROVAL_RECORD_ID, useDetailsActions, type DetailsAction } from './details-actions.tsx';
+import { APPROVAL_RECORD_ID, POSTER_RECORD_ID, useDetailsActions, type DetailsAction } from './details-actions.tsx';
 import { ReceiptQuestionCard, hasReceived } from './receipt.tsx';
 import { TradeHeader, useNow } from './trade-header.tsx';
 import { TradeTimeline } from './trade-timeline.tsx';
@@ -152,8 +153,16 @@ function DetailsView({ request, match, user, onClose, next, phone }: {
       </DialogTitle>
       <DialogContent dividers={phone} data-testid="trade-body">
         <Stack spacing={2}>
-          <Terms request={request} match={match} />
+          {/* A party reads what they pay and receive in the header already. */}
+          <Terms request={request} match={match} viewerId={party ? null : user.id} />
           {party ? <TradeBody match={party} userId={user.id} partnerName={partnerName} isOwner={isOwner} now={now} /> : null}
+          {!isOwner && request.status === 'open' ? (
+            // Last in the body, so it sits right above 'Accept Exchange', which it describes.
+            <Box id={POSTER_RECORD_ID}>
+              <Typography variant="subtitle2" sx={{ mb: 0.5 }}>{t('poster.title', { ns: 'trade', name: partnerName })}</Typography>
+              <TraderRecord userId={request.userId} />
+            </Box>
+          ) : null}
           {more.length > 0 ? <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }} data-testid="more-actions">{row(more)}</Stack> : null}
         </Stack>
       </DialogContent>
@@ -195,9 +204,10 @@ function TradeBody({ match, userId, partnerName, isOwner, now }: { match: Exchan
   );
 }
 
-function Terms({ request, match }: { request: ExchangeRequest; match: ExchangeMatch | null }) {
+/** The request's terms; `viewerId` null leaves out what the viewer pays and receives (the trade's header says it). */
+function Terms({ request, match, viewerId }: { request: ExchangeRequest; match: ExchangeMatch | null; viewerId: number | null }) {
   const { t } = useTranslation('exchange');
-  const receive = receiveAmount(request.fromCurrency, request.amount, request.exchangeRate);
+  const market = useExchangeRate();
   const row = (label: string, value: ReactNode) => (
     <Stack direction="row" sx={{ justifyContent: 'space-between', gap: 2 }}>
       <Typography color="text.secondary">{label}</Typography>
@@ -206,9 +216,10 @@ function Terms({ request, match }: { request: ExchangeRequest; match: ExchangeMa
   );
   return (
     <Stack spacing={1.25}>
-      {row(t('details.amount'), formatCurrency(request.amount, request.fromCurrency))}
-      {receive === null ? null : row(t('details.receive'), formatCurrency(receive, request.toCurrency))}
-      {row(t('details.rate'), formatRate(request.exchangeRate))}
+      <Box data-testid="details-terms">
+        {viewerId === null ? null : <RequestSides request={request} viewerId={viewerId} />}
+        <RequestRate rate={request.exchangeRate} marketRate={market.data?.gbpToClp} />
+      </Box>
       {row(t('details.poster'), <>{request.user.firstName} {request.user.lastName} <StarRating rating={request.user.trustRating} /></>)}
       {row(t('details.status'), <StatusChip status={request.status} />)}
       {request.minTrustLevel || request.verifiedOnly ? row(t('requirements.label'), <TakerRequirements request={request} />) : null}

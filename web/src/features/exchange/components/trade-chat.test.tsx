@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { ChatMessage } from '@puente/contracts';
-import { TradeChat } from './trade-chat.tsx';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import type { ChatMessage, ExchangeMatch } from '@puente/contracts';
+import { ChatComposer, ChatMessages } from './trade-chat.tsx';
 import { makeMatch, makeRequest } from '../testing.ts';
 import { fakeApi, signedIn, makeUser } from '../../../testing/fake-api.ts';
 import { findToast, renderWithRoutes } from '../../../testing/render.tsx';
@@ -18,9 +18,17 @@ const proof = (id: number, authorId: number, fileName: string, contentType: 'ima
   ({ id, matchId: 5, kind: 'attachment', authorId, body, attachment: { id: id * 10, fileName, contentType, size: 2048 }, event: null, subjectId: null, createdAt: at });
 const file = (name: string, bytes: number, type = 'image/png') => new File([new Uint8Array(bytes)], name, { type });
 
-function open(status: 'pending' | 'confirmed' | 'cancelled', paidByIds: number[] = []) {
-  const match = makeMatch(makeRequest({ userId: 1 }), { status, paidByIds });
-  renderWithRoutes(<TradeChat match={match} userId={ana.id} partnerName="Bea Soto" />);
+/** The chat as the trade shows it: the messages in its body, the box at its bottom. */
+const chat = (match: ExchangeMatch) => (
+  <>
+    <ChatMessages match={match} userId={ana.id} partnerName="Bea Soto" />
+    <ChatComposer match={match} />
+  </>
+);
+
+function open(status: 'pending' | 'confirmed' | 'cancelled') {
+  const match = makeMatch(makeRequest({ userId: 1 }), { status });
+  renderWithRoutes(chat(match));
   return match;
 }
 
@@ -108,7 +116,7 @@ describe('attachments', () => {
 
   it('polls for only what is past the last message held', async () => {
     const server = fakeApi({ ...signedIn(ana), 'GET /api/exchange-matches/5/messages': { body: [system(1, 'accepted', 7), text(2, 1, 'Hola')] } });
-    const { queryClient } = renderWithRoutes(<TradeChat match={makeMatch(makeRequest({ userId: 1 }), { status: 'confirmed' })} userId={ana.id} partnerName="Bea Soto" />);
+    const { queryClient } = renderWithRoutes(chat(makeMatch(makeRequest({ userId: 1 }), { status: 'confirmed' })));
     await screen.findByText('Hola');
     server.on({ 'GET /api/exchange-matches/5/messages': { body: [text(3, 1, 'Already paid')] } });
     await queryClient.refetchQueries({ queryKey: queryKeys.chatMessages(5) });
@@ -120,61 +128,13 @@ describe('attachments', () => {
   });
 });
 
-describe('I have paid', () => {
-  it('marks the viewer\'s payment sent on a confirmed match, and shows who has paid', async () => {
-    const server = fakeApi({
-      ...signedIn(ana), 'GET /api/exchange-matches/5/messages': { body: [] },
-      'PUT /api/exchange-matches/5/paid': { body: {} },
-    });
-    open('confirmed');
-    expect(screen.getByText('You have not marked your payment sent')).toBeTruthy();
-    expect(screen.getByText('Bea Soto has not marked their payment sent')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'I have paid' }));
-    const dialog = await screen.findByRole('dialog', { name: 'I have paid' });
-    expect(within(dialog).getByText('No proof attached (optional)')).toBeTruthy();
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Mark as paid' }));
-    expect((await findToast()).textContent).toContain('Bea Soto is told to check their bank.');
-    expect(server.callsTo('PUT /api/exchange-matches/5/paid')).toHaveLength(1);
-    expect(server.callsTo('POST /api/exchange-matches/5/attachments')).toHaveLength(0);
-  });
-
-  it('sends the proof picked into the chat first, then marks the payment', async () => {
-    const server = fakeApi({
-      ...signedIn(ana), 'GET /api/exchange-matches/5/messages': { body: [] },
-      'POST /api/exchange-matches/5/attachments': { status: 201, body: proof(9, 7, 'receipt.pdf', 'application/pdf') },
-      'PUT /api/exchange-matches/5/paid': () => {
-        expect(server.callsTo('POST /api/exchange-matches/5/attachments')).toHaveLength(1);
-        return { body: {} };
-      },
-    });
-    open('confirmed');
-    fireEvent.click(screen.getByRole('button', { name: 'I have paid' }));
-    const dialog = await screen.findByRole('dialog', { name: 'I have paid' });
-    fireEvent.change(within(dialog).getByTestId('paid-proof-input'), { target: { files: [file('big.png', 5 * 1024 * 1024 + 1)] } });
-    expect(within(dialog).getByText('The file must be at most 5 MB')).toBeTruthy();
-    fireEvent.change(within(dialog).getByTestId('paid-proof-input'), { target: { files: [file('receipt.pdf', 300, 'application/pdf')] } });
-    expect(within(dialog).getByTestId('paid-proof-name').textContent).toBe('receipt.pdf');
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Mark as paid' }));
-    expect((await findToast()).textContent).toContain('Bea Soto is told to check their bank.');
-    const sent = server.callsTo('POST /api/exchange-matches/5/attachments')[0]!.init.body as FormData;
-    expect((sent.get('file') as File).name).toBe('receipt.pdf');
-    expect(server.callsTo('PUT /api/exchange-matches/5/paid')).toHaveLength(1);
-    expect(await screen.findByRole('link', { name: 'receipt.pdf (2 KB)' })).toBeTruthy();
-  });
-
-  it('tells the viewer to check their bank once the partner has paid; no button once they have', () => {
-    fakeApi({ ...signedIn(ana), 'GET /api/exchange-matches/5/messages': { body: [] } });
-    open('confirmed', [1, 7]);
-    expect(screen.getByText('You marked your payment sent')).toBeTruthy();
-    expect(within(screen.getByRole('alert')).getByText(/Bea Soto says they have paid: check your bank/)).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'I have paid' })).toBeNull();
-  });
-
-  it('is not offered before approval, and the chat of a match called off is read-only', () => {
-    fakeApi({ ...signedIn(ana), 'GET /api/exchange-matches/5/messages': { body: [] } });
+describe('a chat called off', () => {
+  it('is read-only once the match is called off', async () => {
+    fakeApi({ ...signedIn(ana), 'GET /api/exchange-matches/5/messages': { body: [text(1, 1, 'Hola')] } });
     open('cancelled');
-    expect(screen.queryByRole('button', { name: 'I have paid' })).toBeNull();
+    expect(await screen.findByText('Hola')).toBeTruthy();
     expect(screen.queryByRole('textbox')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Attach proof' })).toBeNull();
     expect(screen.getByText('This chat is closed.')).toBeTruthy();
   });
 });

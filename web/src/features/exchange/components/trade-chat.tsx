@@ -1,15 +1,14 @@
 /**
- * The chat of a match, for its two parties: the messages oldest first, each system message (what
- * happened to the match) set apart in the middle, a box to write in, and 'I have paid' on a confirmed match with
- * who has marked their payment sent (with an optional proof). A party attaches a file (proof of payment: PNG, JPEG or
- * PDF): an image shows as a thumbnail, a PDF as a link, both opened through the gateway with the session. New messages
- * come over the live channel; the chat is also read again slowly, for only what is new (api/chat.ts).
+ * The chat of a match, for its two parties, in two pieces the trade places apart (the messages in its body, the box
+ * at its bottom): the messages oldest first, each system message (what happened to the match) set apart in the
+ * middle; a box to write in. A party attaches a file (proof of payment: PNG, JPEG or PDF): an image shows as a
+ * thumbnail, a PDF as a link, both opened through the gateway with the session. New messages come over the live
+ * channel; the chat is also read again slowly, for only what is new (api/chat.ts).
  */
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
@@ -23,22 +22,9 @@ import { serverText } from '../../../lib/i18n.ts';
 import {
   ATTACHMENT_ACCEPT, attachmentProblem, attachmentUrl, refusedAttachment, useAttachToChat, useChat, usePostChatMessage,
 } from '../api/chat.ts';
-import { PaidDialog } from './paid-dialog.tsx';
 
 /** Where the parties may still write: the server has the last word (30 days after completion). */
 const WRITABLE = new Set<ExchangeMatch['status']>(['pending', 'confirmed', 'completed']);
-
-export function TradeChat({ match, userId, partnerName }: { match: ExchangeMatch; userId: number; partnerName: string }) {
-  const { t } = useTranslation('exchange');
-  return (
-    <Stack spacing={1} component="section" aria-label={t('chat.title')}>
-      <Typography variant="subtitle2">{t('chat.title')}</Typography>
-      {match.status === 'confirmed' ? <PaymentMarks match={match} userId={userId} partnerName={partnerName} /> : null}
-      <ChatMessages match={match} userId={userId} partnerName={partnerName} />
-      <ChatComposer match={match} />
-    </Stack>
-  );
-}
 
 /**
  * The messages, oldest first, kept scrolled to the newest. In a box of its own that scrolls, unless `flow`: then
@@ -162,25 +148,4 @@ function AttachmentView({ matchId, attachment }: { matchId: number; attachment: 
     );
   }
   return <Link href={url} download={attachment.fileName} color="inherit" aria-label={label}>{label}</Link>;
-}
-
-/** Who has marked their payment sent, and the caller's 'I have paid' (with an optional proof) until they have. */
-export function PaymentMarks({ match, userId, partnerName }: { match: ExchangeMatch; userId: number; partnerName: string }) {
-  const { t } = useTranslation('exchange');
-  const [paying, setPaying] = useState(false);
-  const iPaid = match.paidByIds.includes(userId);
-  const partnerPaid = match.paidByIds.some((id) => id !== userId);
-  return (
-    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
-      <Chip size="small" color={iPaid ? 'success' : 'default'} label={iPaid ? t('chat.youPaid') : t('chat.youNotPaid')} />
-      <Chip size="small" color={partnerPaid ? 'success' : 'default'}
-        label={partnerPaid ? t('chat.partnerPaid', { name: partnerName }) : t('chat.partnerNotPaid', { name: partnerName })} />
-      {/* A disputed match is on hold: no payment marks until an admin resolves it. */}
-      {iPaid || match.dispute?.status === 'open' ? null : (
-        <Button size="small" variant="contained" onClick={() => setPaying(true)}>{t('chat.iHavePaid')}</Button>
-      )}
-      {paying ? <PaidDialog match={match} partnerName={partnerName} onClose={() => setPaying(false)} /> : null}
-      {partnerPaid ? <Alert severity="info" sx={{ width: '100%' }}>{t('chat.checkBank', { name: partnerName })}</Alert> : null}
-    </Stack>
-  );
 }

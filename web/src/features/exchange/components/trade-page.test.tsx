@@ -1,6 +1,6 @@
 /**
- * The trade as its parties see it (the receipts design): the matcher's record beside the approval, 'I received',
- * the receipt question, the timeline, and the phone layout.
+ * The trade as its parties see it (the receipts design): the matcher's record beside the approval, 'I have paid',
+ * 'I received', the receipt question, the timeline, and the phone layout.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -65,6 +65,58 @@ describe("the matcher's record beside the approval", () => {
     const described = document.getElementById(approve.getAttribute('aria-describedby')!)!;
     expect(described.contains(record)).toBe(true);
     expect(described.textContent).toContain('Accepted by Bea Soto: check their record before you approve');
+  });
+});
+
+const file = (name: string, bytes: number, type = 'image/png') => new File([new Uint8Array(bytes)], name, { type });
+
+describe("'I have paid'", () => {
+  it("marks the viewer's payment sent, with no proof attached", async () => {
+    const server = trade(confirmed(), ana, { 'PUT /api/exchange-matches/5/paid': { body: {} } });
+    fireEvent.click(await within(dialog()).findByRole('button', { name: 'I have paid' }));
+    const paying = await screen.findByRole('dialog', { name: 'I have paid' });
+    expect(within(paying).getByText('No proof attached (optional)')).toBeTruthy();
+    fireEvent.click(within(paying).getByRole('button', { name: 'Mark as paid' }));
+    expect((await findToast()).textContent).toContain('Bea Soto is told to check their bank.');
+    expect(server.callsTo('PUT /api/exchange-matches/5/paid')).toHaveLength(1);
+    expect(server.callsTo('POST /api/exchange-matches/5/attachments')).toHaveLength(0);
+  });
+
+  it('sends the proof picked into the chat first, then marks the payment', async () => {
+    const server = trade(confirmed(), ana, {
+      'POST /api/exchange-matches/5/attachments': {
+        status: 201,
+        body: { id: 9, matchId: 5, kind: 'attachment', authorId: 7, body: '', attachment: { id: 90, fileName: 'receipt.pdf', contentType: 'application/pdf', size: 2048 }, event: null, subjectId: null, createdAt: new Date().toISOString() },
+      },
+      'PUT /api/exchange-matches/5/paid': () => {
+        expect(server.callsTo('POST /api/exchange-matches/5/attachments')).toHaveLength(1);
+        return { body: {} };
+      },
+    });
+    fireEvent.click(await within(dialog()).findByRole('button', { name: 'I have paid' }));
+    const paying = await screen.findByRole('dialog', { name: 'I have paid' });
+    fireEvent.change(within(paying).getByTestId('paid-proof-input'), { target: { files: [file('big.png', 5 * 1024 * 1024 + 1)] } });
+    expect(within(paying).getByText('The file must be at most 5 MB')).toBeTruthy();
+    fireEvent.change(within(paying).getByTestId('paid-proof-input'), { target: { files: [file('receipt.pdf', 300, 'application/pdf')] } });
+    expect(within(paying).getByTestId('paid-proof-name').textContent).toBe('receipt.pdf');
+    fireEvent.click(within(paying).getByRole('button', { name: 'Mark as paid' }));
+    expect((await findToast()).textContent).toContain('Bea Soto is told to check their bank.');
+    const sent = server.callsTo('POST /api/exchange-matches/5/attachments')[0]!.init.body as FormData;
+    expect((sent.get('file') as File).name).toBe('receipt.pdf');
+    expect(server.callsTo('PUT /api/exchange-matches/5/paid')).toHaveLength(1);
+    expect(await within(dialog()).findByRole('link', { name: 'receipt.pdf (2 KB)' })).toBeTruthy();
+  });
+
+  it('tells the viewer to check their bank once the partner has paid; gone once they have paid', async () => {
+    trade(confirmed({ paidByIds: [9, 7], payments: [{ userId: 9, at: hoursAgo(1) }, { userId: 7, at: hoursAgo(1) }] }));
+    expect((await within(dialog()).findByText(/Bea Soto says they have paid: check your bank/)).closest('[role="alert"]')).toBeTruthy();
+    expect(within(dialog()).queryByRole('button', { name: 'I have paid' })).toBeNull();
+  });
+
+  it('is not offered before approval', async () => {
+    trade(makeMatch(makeRequest(), { status: 'pending' }));
+    await within(dialog()).findByText('Waiting for the requester to approve the match.');
+    expect(within(dialog()).queryByRole('button', { name: 'I have paid' })).toBeNull();
   });
 });
 
