@@ -105,7 +105,7 @@ describe('the English and Spanish catalogues', () => {
   it('name trust levels in the language of the text that shows them', () => {
     const es = i18n.getFixedT('es');
     expect(es('exchange:requirements.minLevel', { level: 'Silver' })).toBe('Plata o superior');
-    expect(es('profile:trustChip', { level: 'Gold', score: 70 })).toBe('Oro · 70/100');
+    expect(es('trust:scales.level.chip', { level: 'Gold', score: 70 })).toBe('Nivel de confianza: Oro · 70/100');
     expect(es('exchange:requirements.needsLevel', { level: 'Gold', yours: 'Bronze' })).toMatch(/^Esta solicitud está abierta a usuarios de nivel Oro o superior; tu nivel de confianza es Bronce\./);
     expect(i18n.getFixedT('en')('exchange:requirements.minLevel', { level: 'Silver' })).toBe('Silver or above');
   });

@@ -1,7 +1,6 @@
 /** The profile's texts (spec sections 2, 8 and 9). */
 export default {
   memberSince: 'Member since {{date}}',
-  trustChip: '{{level}} · {{score}}/100',
   invite: 'Invite Friends',
   manageAccounts: 'Manage Accounts',
   verification: 'Verification',

@@ -1,7 +1,6 @@
 /** El perfil (twin of locales/en/profile.ts). */
 export default {
   memberSince: 'Miembro desde {{date}}',
-  trustChip: '$t(common:trustLevels.{{level}}) · {{score}}/100',
   invite: 'Invitar amigos',
   manageAccounts: 'Administrar cuentas',
   verification: 'Verificación',

@@ -191,7 +191,7 @@ function TradeBody({ match, userId, partnerName, isOwner, now }: { match: Exchan
       {match.status === 'pending' ? null : <TradeTimeline match={match} userId={userId} partnerName={partnerName} />}
       <Box component="section" aria-label={t('chat.title')}>
         <Typography variant="subtitle2">{t('chat.title')}</Typography>
-        <ChatMessages match={match} userId={userId} partnerName={partnerName} flow />
+        <ChatMessages match={match} userId={userId} partnerName={partnerName} />
       </Box>
       {isOwner && match.status === 'pending' ? (
         // Last in the body, so it sits right above the approve button, which it describes.

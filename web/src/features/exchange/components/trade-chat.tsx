@@ -27,10 +27,10 @@ import {
 const WRITABLE = new Set<ExchangeMatch['status']>(['pending', 'confirmed', 'completed']);
 
 /**
- * The messages, oldest first, kept scrolled to the newest. In a box of its own that scrolls, unless `flow`: then
- * they run in the page, whose own scroll is the only one (the trade page on phones).
+ * The messages, oldest first, kept scrolled to the newest. They run in the trade's page, whose own scroll is the only
+ * one (no scroll area inside another, on phones above all).
  */
-export function ChatMessages({ match, userId, partnerName, flow = false }: { match: ExchangeMatch; userId: number; partnerName: string; flow?: boolean }) {
+export function ChatMessages({ match, userId, partnerName }: { match: ExchangeMatch; userId: number; partnerName: string }) {
   const { t } = useTranslation('exchange');
   const chat = useChat(match.id);
   const end = useRef<HTMLDivElement>(null);
@@ -39,7 +39,7 @@ export function ChatMessages({ match, userId, partnerName, flow = false }: { mat
   const nameOf = (id: number | null) => (id === userId ? t('chat.you') : partnerName);
   const doneBy = (id: number | null) => (id === userId ? t('chat.byYou') : partnerName);
   return (
-    <Paper variant="outlined" sx={flow ? { p: 1 } : { maxHeight: 260, overflowY: 'auto', p: 1 }} data-testid="chat-messages">
+    <Paper variant="outlined" sx={{ p: 1 }} data-testid="chat-messages">
       {chat.isError ? <Alert severity="error">{serverText(chat.error)}</Alert> : null}
       {count === 0 && chat.isSuccess ? <Typography variant="body2" color="text.secondary">{t('chat.empty')}</Typography> : null}
       <Stack spacing={0.75}>
