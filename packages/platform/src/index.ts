@@ -7,6 +7,7 @@ export * from './http/app.ts';
 export * from './http/serve.ts';
 export * from './http/versions.ts';
 export * from './http/call-route.ts';
+export * from './http/private-file.ts';
 export * from './db/database.ts';
 export * from './db/platform-entities.ts';
 export * from './db/projections.ts';

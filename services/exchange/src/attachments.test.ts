@@ -7,10 +7,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { ChatMessage, ChatMessageList, ExchangeMatch, ExchangePersonalData } from '@puente/contracts';
-import { makeEvent } from '@puente/platform';
+import { contentDisposition, makeEvent } from '@puente/platform';
 import { describeWithInfra } from '@puente/testkit';
 import { ok, publishedPayloads, refusal, trader, useExchangeService } from './testing/traders.ts';
-import { contentDisposition } from './routes/chat-attachments.ts';
 
 type Headers = Record<string, string>;
 const MATCH_NOT_FOUND = { message: 'Exchange match not found', code: 'not_found' };

@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
-import { ATTACHMENT_TYPE_REFUSED, Routes, type ChatAttachmentType } from '@puente/contracts';
-import { AppError, changed, notFound, requireUser, serve, type ServiceContext } from '@puente/platform';
+import { ATTACHMENT_TYPE_REFUSED, Routes } from '@puente/contracts';
+import { AppError, changed, notFound, requireUser, sendPrivateFile, serve, type ServiceContext } from '@puente/platform';
 import { addToChat, assertChatOpen, chatView } from '../domain/chat.ts';
 import { attachmentType, ChatAttachment, openAttachment, storeAttachment, type ChatFiles } from '../domain/chat-attachments.ts';
 import { recordChatRead } from '../domain/admin-reads.ts';
@@ -20,17 +20,6 @@ export interface ChatAttachmentDeps {
   ctx: ServiceContext;
   now(): Date;
   files: ChatFiles;
-}
-
-/**
- * `inline` for an image (the chat shows it), `attachment` for a PDF (saved, never rendered in the app's origin); the
- * name as a plain ASCII fallback and, exactly, as RFC 5987 UTF-8 — no quote, backslash or line break ever reaches
- * the header.
- */
-export function contentDisposition(type: ChatAttachmentType, fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  const exact = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `${type.startsWith('image/') ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
 
 export function chatAttachmentRoutes({ ctx, now, files }: ChatAttachmentDeps) {
@@ -66,12 +55,7 @@ export function chatAttachmentRoutes({ ctx, now, files }: ChatAttachmentDeps) {
         throw notFound(ATTACHMENT_NOT_FOUND);
       }
       await recordChatRead(ctx, match, readerOf(request), { what: 'attachment', attachmentId: attachment.id }, now());
-      return reply
-        .type(attachment.contentType)
-        .header('content-disposition', contentDisposition(attachment.contentType, attachment.fileName))
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'private, no-store')
-        .send(bytes);
+      return sendPrivateFile(reply, attachment, bytes);
     });
   };
 }

@@ -6,8 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import { LockMode } from '@mikro-orm/postgresql';
-import { ID_DOCUMENT_NOT_AWAITED, ID_DOCUMENT_TYPE_REFUSED, Routes, type IdDocumentType } from '@puente/contracts';
-import { AppError, changed, notFound, requireAdmin, requireUser, serve } from '@puente/platform';
+import { ID_DOCUMENT_NOT_AWAITED, ID_DOCUMENT_TYPE_REFUSED, Routes } from '@puente/contracts';
+import { AppError, changed, notFound, requireAdmin, requireUser, sendPrivateFile, serve } from '@puente/platform';
 import { OPEN_STATUSES, VerificationMessages, VerificationRequest } from '../domain/verification-request.ts';
 import { documentReceived } from '../domain/verification-transitions.ts';
 import { idDocumentType, idDocumentsOf, openIdDocument, storeIdDocument } from '../domain/id-documents.ts';
@@ -15,16 +15,6 @@ import type { RouteDeps } from './deps.ts';
 
 const routes = Routes.identity;
 const DOCUMENT_NOT_FOUND = 'ID document not found';
-
-/**
- * `inline` for an image (the review shows it), `attachment` for a PDF (saved, never rendered in the app's origin);
- * the name as a plain ASCII fallback and, exactly, as RFC 5987 UTF-8.
- */
-function contentDisposition(type: IdDocumentType, fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  const exact = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `${type.startsWith('image/') ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${exact}`;
-}
 
 export async function idDocumentRoutes(app: FastifyInstance, { ctx, config }: RouteDeps): Promise<void> {
   // Limits are set per form by serve (the route's declaration); nothing else here reads multipart bodies.
@@ -71,11 +61,6 @@ export async function idDocumentRoutes(app: FastifyInstance, { ctx, config }: Ro
     if (!opened) throw notFound(DOCUMENT_NOT_FOUND);
     const { document, bytes } = opened;
     request.log.info({ verificationRequestId: document.requestId, adminId: admin.userId }, 'id document read for review');
-    return reply
-      .type(document.contentType)
-      .header('content-disposition', contentDisposition(document.contentType, document.fileName))
-      .header('x-content-type-options', 'nosniff')
-      .header('cache-control', 'private, no-store')
-      .send(bytes);
+    return sendPrivateFile(reply, document, bytes);
   });
 }
