@@ -67,7 +67,7 @@ describe.skipIf(!chromiumAvailable())('admin monitoring (browser)', () => {
     await client.json(`/api/exchange-matches/${match.id}/complete`, 200, { method: 'PUT', cookie: bea.cookie });
 
     // Bea asks to have her phone and her ID verified.
-    for (const type of ['phone', 'id']) await client.json(`/api/users/verification/${type}`, 201, { cookie: bea.cookie, body: {} });
+    for (const type of ['phone', 'bank']) await client.json(`/api/users/verification/${type}`, 201, { cookie: bea.cookie, body: {} });
 
     const { cookie: adminCookie } = await client.login(running.app.admin.email, running.app.admin.password);
     // The audit service learns of attempts from identity's events: wait until all of them are recorded (the five
@@ -146,7 +146,7 @@ describe.skipIf(!chromiumAvailable())('admin monitoring (browser)', () => {
       const review = page.getByRole('table', { name: 'Verification requests' });
       await review.getByRole('button', { name: 'Approve Phone verification for Bea Soto' }).click();
       await page.getByText('Verification approved').waitFor();
-      await review.getByRole('button', { name: 'Reject ID verification for Bea Soto' }).click();
+      await review.getByRole('button', { name: 'Reject Bank verification for Bea Soto' }).click();
       await page.getByText('No verification requests are waiting for review.').waitFor();
       await shot('04-verification-reviewed');
       const beaNow = (await client.json('/api/auth/user', 200, { cookie: bea.cookie })) as { phoneVerified: boolean; idVerified: boolean };

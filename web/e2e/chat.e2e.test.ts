@@ -87,36 +87,39 @@ describe.skipIf(!chromiumAvailable())('two traders chat during an exchange (brow
       }
       const chatOf = (t: Trader) => t.page.getByRole('dialog', { name: `Exchange #${request.id}` }).getByRole('region', { name: 'Chat' });
       const [anaChat, beaChat] = [chatOf(ana), chatOf(bea)];
+      // The message box, the trade's actions and its timeline sit around the chat, in the trade's dialog.
+      const tradeOf = (t: Trader) => t.page.getByRole('dialog', { name: `Exchange #${request.id}` });
+      const [anaTrade, beaTrade] = [tradeOf(ana), tradeOf(bea)];
       await anaChat.getByText('Approved by you: bank details are shared').waitFor();
       await beaChat.getByText('Approved by Ana Rojas: bank details are shared').waitFor();
       await beaChat.getByText('Accepted by you').waitFor();
 
       // Ana writes; Bea sees it without reloading, and answers.
-      await anaChat.getByRole('textbox', { name: 'Write a message' }).fill('Hola Bea, send the pesos when you can');
-      await anaChat.getByRole('button', { name: 'Send' }).click();
+      await anaTrade.getByRole('textbox', { name: 'Write a message' }).fill('Hola Bea, send the pesos when you can');
+      await anaTrade.getByRole('button', { name: 'Send' }).click();
       await beaChat.getByText('Hola Bea, send the pesos when you can').waitFor(LIVE);
-      await beaChat.getByRole('textbox', { name: 'Write a message' }).fill('Sending them now');
-      await beaChat.getByRole('button', { name: 'Send' }).click();
+      await beaTrade.getByRole('textbox', { name: 'Write a message' }).fill('Sending them now');
+      await beaTrade.getByRole('button', { name: 'Send' }).click();
       await anaChat.getByText('Sending them now').waitFor(LIVE);
       await Promise.all([ana.watched.shot('01-chat-ana'), bea.watched.shot('01-chat-bea')]);
 
       // Ana attaches her bank's statement with the box's text as its caption: Bea sees a link to it.
-      await anaChat.getByRole('textbox', { name: 'Write a message' }).fill('My statement');
-      await anaChat.getByTestId('chat-attach-input').setInputFiles({ name: 'statement.pdf', mimeType: 'application/pdf', buffer: PDF });
+      await anaTrade.getByRole('textbox', { name: 'Write a message' }).fill('My statement');
+      await anaTrade.getByTestId('chat-attach-input').setInputFiles({ name: 'statement.pdf', mimeType: 'application/pdf', buffer: PDF });
       await beaChat.getByRole('link', { name: `statement.pdf (${(PDF.length / 1024).toFixed(1)} KB)` }).waitFor(LIVE);
       await beaChat.getByText('My statement').waitFor();
 
       // Bea has paid, with a proof: both see it; Ana sees the proof, opens it, and is told to check her bank.
       const receipt = png(48, [200, 30, 60]);
-      await beaChat.getByRole('button', { name: 'I have paid' }).click();
+      await beaTrade.getByRole('button', { name: 'I have paid' }).click();
       const paying = bea.page.getByRole('dialog', { name: 'I have paid' });
       await paying.getByTestId('paid-proof-input').setInputFiles({ name: 'transfer.png', mimeType: 'image/png', buffer: receipt });
       await paying.getByText('transfer.png').waitFor();
       await bea.watched.shot('02-proof-picked');
       await paying.getByRole('button', { name: 'Mark as paid' }).click();
-      await beaChat.getByText('You marked your payment sent').waitFor();
+      await beaTrade.getByText('You marked your payment sent').first().waitFor();
       await anaChat.getByText('Payment marked sent by Bea Soto').waitFor(LIVE);
-      await anaChat.getByText('Bea Soto says they have paid: check your bank before marking the exchange completed.').waitFor(LIVE);
+      await anaTrade.getByText('Bea Soto says they have paid: check your bank before marking the exchange completed.').waitFor(LIVE);
       const proof = anaChat.getByRole('img', { name: 'transfer.png' });
       await proof.waitFor(LIVE);
       // The browser drew it: fetched through the gateway with Ana's session.

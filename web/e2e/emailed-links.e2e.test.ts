@@ -65,6 +65,8 @@ describe.skipIf(!chromiumAvailable())('emailed links (browser)', () => {
 
       // Forgot password, from the login page.
       await page.getByRole('link', { name: 'Forgot password?' }).click();
+      // The login page's own Email field is there until the new page replaces it.
+      await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
       await page.getByLabel('Email').fill(user.email);
       await page.getByRole('button', { name: 'Send reset link' }).click();
       await page.getByText('If an account exists for this email, we have sent it a link to reset the password.').first().waitFor();

@@ -67,7 +67,7 @@ describe.skipIf(!chromiumAvailable())('the app in Spanish (browser)', () => {
       // The dashboard.
       await page.getByRole('heading', { name: '¡Hola de nuevo, Camila!' }).waitFor();
       expect(await page.getByTestId('trust-rating').textContent()).toBe('Sin calificaciones aún');
-      await page.getByText('Sin verificar', { exact: true }).waitFor();
+      await page.getByText(/^Nivel de confianza: Sin verificar · \d+\/100$/).waitFor();
       expect(await page.getAttribute('html', 'lang')).toBe('es-CL');
       await page.getByRole('link', { name: 'Historial' }).waitFor();
       await shot('02-dashboard');
@@ -117,7 +117,8 @@ describe.skipIf(!chromiumAvailable())('the app in Spanish (browser)', () => {
       // A notification while she reads Spanish: Diego takes her first request; its toast and the bell word it in Spanish.
       const diego = await trader('Diego', 'Soto');
       await vi.waitFor(() => api('/api/exchange-matches', { exchangeRequestId: requestId }, diego), { timeout: 30_000, interval: 250 });
-      const accepted = `Alguien aceptó tu solicitud de cambio #${requestId} (£100,00 por CLP). Aprueba el match para intercambiar los datos bancarios.`;
+      // Named, and from her side: she pays the pounds and receives the pesos.
+      const accepted = new RegExp(`^Diego Soto aceptó tu solicitud de cambio #${requestId}\\. Pagas £100,00 · Recibes \\$[\\d.]+( CLP)?\\. Aprueba el match para intercambiar los datos bancarios\\.$`);
       await page.getByRole('region', { name: 'Notificaciones (F8)', includeHidden: true }).getByText(accepted).waitFor();
       await toast(page, 'Nueva notificación').waitFor();
       await page.getByRole('button', { name: 'Notificaciones, 1 sin leer' }).click();

@@ -106,10 +106,10 @@ describe.skipIf(!chromiumAvailable())('two traders (browser)', () => {
       await anaCard.getByTestId('request-status').getByText('matched').waitFor(WITHIN_A_POLL);
       await ana.page.getByRole('button', { name: 'Notifications, 1 unread' }).click();
       const bell = ana.page.getByRole('dialog', { name: 'Notifications' });
-      await bell.getByText(/^Someone accepted your exchange request #\d+/).waitFor();
+      await bell.getByText(/^Bea Soto accepted your exchange request #\d+/).waitFor();
       await ana.shot('06-accept-seen');
       // The notification opens its request (and is read).
-      await bell.getByRole('button', { name: /Someone accepted/ }).click();
+      await bell.getByRole('button', { name: /Bea Soto accepted/ }).click();
       await ana.page.waitForURL(`**/dashboard?requestId=${requestId}`);
       await ana.page.getByTestId('notification-badge').getByText('1', { exact: true }).waitFor({ state: 'hidden', timeout: 10_000 });
       await anaDetails.getByRole('button', { name: 'Approve Match & Share Bank Details' }).click();
