@@ -20,7 +20,14 @@ import { OpenDisputeButton } from './dispute-dialog.tsx';
 import { MarkDoneButton } from './mark-done-button.tsx';
 import { PaidDialog } from './paid-dialog.tsx';
 import { ReceivedButton, canConfirmReceipt } from './receipt.tsx';
-import type { DetailsNext } from './exchange-details-dialog.tsx';
+
+/** What the details dialog asks its parent to open next. */
+export interface DetailsNext {
+  bankDetails: (match: ExchangeMatch) => void;
+  rate: (match: ExchangeMatch, partner: { id: number; name: string }) => void;
+  /** An action on the poster of someone else's request, from the route that composes the dialog (Block). */
+  posterAction?: (poster: { id: number; name: string }) => ReactNode;
+}
 
 export interface DetailsAction { key: string; node: ReactNode; main?: boolean }
 

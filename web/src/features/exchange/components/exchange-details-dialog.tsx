@@ -39,19 +39,13 @@ import { useExchangeRequest } from '../api/requests.ts';
 import { RequestRate, RequestSides, StatusChip, TakerRequirements } from './exchange-request-card.tsx';
 import { ChatComposer, ChatMessages } from './trade-chat.tsx';
 import { DisputeBanner } from './dispute-dialog.tsx';
-import { APPROVAL_RECORD_ID, POSTER_RECORD_ID, useDetailsActions, type DetailsAction } from './details-actions.tsx';
+import { APPROVAL_RECORD_ID, POSTER_RECORD_ID, useDetailsActions, type DetailsAction, type DetailsNext } from './details-actions.tsx';
 import { ReceiptQuestionCard, hasReceived } from './receipt.tsx';
 import { TradeHeader, useNow } from './trade-header.tsx';
 import { TradeTimeline } from './trade-timeline.tsx';
 import { serverText } from '../../../lib/i18n.ts';
 
-/** What the details dialog asks its parent to open next. */
-export interface DetailsNext {
-  bankDetails: (match: ExchangeMatch) => void;
-  rate: (match: ExchangeMatch, partner: { id: number; name: string }) => void;
-  /** An action on the poster of someone else's request, from the route that composes the dialog (Block). */
-  posterAction?: (poster: { id: number; name: string }) => ReactNode;
-}
+export type { DetailsNext } from './details-actions.tsx';
 
 /** The `?requestId=` value as an id, or 'invalid' when it is not a whole number. */
 export function parseRequestId(raw: string): number | 'invalid' {
