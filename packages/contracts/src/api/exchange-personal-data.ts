@@ -7,8 +7,9 @@ import { Count, Id, IsoDateTime } from './common.ts';
 import { BlockedUserList } from './exchange-access.ts';
 import { ChatMessageList } from './exchange-chat.ts';
 import {
-  DisputeOutcome, DisputeReason, DisputeStatus, ExchangeMatchList, ExchangeRequestSummary, TransactionHistory,
+  DisputeOutcome, DisputeReason, DisputeStatus, ExchangeMatchList, ExchangeRequestSummary,
 } from './exchange.ts';
+import { TransactionHistory } from './exchange-history.ts';
 import { SanctionKind } from './exchange-disputes.ts';
 
 /**

@@ -6,8 +6,8 @@ import {
   ExchangeMatch, ExchangeMatchCreate, ExchangeMatchForRequest, ExchangeMatchIdParams, ExchangeMatchList, ExchangeRate,
   ExchangeFunnel, ExchangeLimits, ExchangeRequest, ExchangeRequestCreate, ExchangeRequestIdParams, ExchangeRequestList,
   ExchangeRequestNotifyResponse, ExchangeRequestsQuery, InternalMatch, MatchAccountsResponse, MatchesByRequestParams,
-  TransactionHistory,
 } from './exchange.ts';
+import { TransactionHistory } from './exchange-history.ts';
 import { BlockCreate, BlockedUser, BlockedUserIdParams, BlockedUserList } from './exchange-access.ts';
 import {
   CHAT_ATTACHMENT_MAX_BYTES, ChatAttachmentCreate, ChatAttachmentFile, ChatAttachmentParams, ChatAttachmentType, ChatMessage, ChatMessageCreate,

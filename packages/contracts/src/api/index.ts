@@ -8,6 +8,7 @@ export * from './identity-personal-data.ts';
 export * from './devices.ts';
 export * from './accounts.ts';
 export * from './exchange.ts';
+export * from './exchange-history.ts';
 export * from './exchange-access.ts';
 export * from './exchange-chat.ts';
 export * from './exchange-bank-details.ts';
