@@ -58,7 +58,8 @@ export function readerAmounts(terms: TradeTerms, reader: 'requester' | 'matcher'
 /** What each type's sentence names: its params (each required unless marked optional) and requestId. */
 export const NotificationValues = {
   exchange_request: tradeValues({ exchangeRate: param.exchangeRate }),
-  exchange_match: tradeValues(partnerName),
+  // partnerId: the matcher, whose record the app shows under the sentence (the sentence does not name it).
+  exchange_match: tradeValues({ ...partnerName, partnerId: param.partnerId.optional() }),
   exchange_confirmed: tradeValues({}),
   exchange_completed: tradeValues({}),
   rating: z.object({ requestId: Id.optional(), stars: param.stars }),

@@ -83,7 +83,7 @@ describeWithInfra(['postgres'], 'the receipt question and the other party by nam
       content: 'Roberto Lagos accepted your exchange request #12. You pay £500.00 · You receive $637,500 CLP. Approve the match to exchange bank details.',
       params: {
         amount: '500.00', fromCurrency: 'GBP', toCurrency: 'CLP', payAmount: '500.00', payCurrency: 'GBP', receiveAmount: '637500', receiveCurrency: 'CLP',
-        partnerName: 'Roberto Lagos',
+        partnerName: 'Roberto Lagos', partnerId: BOB,
       },
     }]);
   });

@@ -24,6 +24,8 @@ const terms = { fromCurrency: 'GBP', toCurrency: 'CLP', amount: '500.00', exchan
  */
 const termParams = { amount: '500.00', fromCurrency: 'GBP', toCurrency: 'CLP' };
 const requesterParams = { ...termParams, payAmount: '500.00', payCurrency: 'GBP', receiveAmount: '637500', receiveCurrency: 'CLP' };
+/** The requester's exchange_match also names the matcher (by id: the app shows their record). */
+const acceptedParams = { ...requesterParams, partnerId: BOB };
 const matcherParams = { ...termParams, payAmount: '637500', payCurrency: 'CLP', receiveAmount: '500.00', receiveCurrency: 'GBP' };
 
 describeWithInfra(['postgres'], 'notifications of an exchange\'s steps', () => {
@@ -69,14 +71,14 @@ describeWithInfra(['postgres'], 'notifications of an exchange\'s steps', () => {
   describe('each step tells the right party once, with the request as reference', () => {
     beforeEach(async () => { await announced(); });
 
-    it('a match created tells the requester what they pay and receive (the matcher by name once known: receipt-notifications.test.ts)', async () => {
+    it('a match created tells the requester what they pay and receive, and who accepted it (by id; by name once known: receipt-notifications.test.ts)', async () => {
       await deliverTwice('matchCreated', { ...parties, ...terms });
       expect(await notificationsOf(ANA)).toEqual([{
-        type: 'exchange_match', referenceId: 12, read: false, params: requesterParams,
+        type: 'exchange_match', referenceId: 12, read: false, params: acceptedParams,
         content: 'Someone accepted your exchange request #12. You pay £500.00 · You receive $637,500 CLP. Approve the match to exchange bank details.',
       }]);
       expect(await notificationsOf(BOB)).toEqual([]);
-      expect(await announced()).toEqual([{ to: ANA, type: 'exchange_match', referenceId: 12, params: requesterParams }]);
+      expect(await announced()).toEqual([{ to: ANA, type: 'exchange_match', referenceId: 12, params: acceptedParams }]);
     });
 
     it('a match confirmed tells the matcher, and announces match_success to both parties', async () => {
@@ -186,7 +188,7 @@ describeWithInfra(['postgres'], 'notifications of an exchange\'s steps', () => {
       await svc.ctx.orm.em.fork().execute('delete from "notification"."inbox_entry"');
       await svc.deliver(event);
       expect(await notificationsOf(ANA)).toHaveLength(1);
-      expect(await announced()).toEqual([{ to: ANA, type: 'exchange_match', referenceId: 12, params: requesterParams }]);
+      expect(await announced()).toEqual([{ to: ANA, type: 'exchange_match', referenceId: 12, params: acceptedParams }]);
     });
   });
 

@@ -51,7 +51,8 @@ export type NotificationType = z.infer<typeof NotificationType>;
  * The reader's side of a trade's money: payAmount in payCurrency (what the reader pays), receiveAmount in
  * receiveCurrency (what they receive), decimal strings to the currency's unit; absent from notifications stored
  * before them, which word the terms as amount for toCurrency. partnerName: the other party's name, as the service
- * knew it (absent while it did not). receivedByYou: whether the reader is the one whose receipt the lapse counted.
+ * knew it (absent while it did not). partnerId: the other party's user id, for exchange_match (the matcher, whose
+ * record the bell shows; absent from notifications stored before it). receivedByYou: whether the reader is the one whose receipt the lapse counted.
  */
 export const NotificationParams = z.strictObject({
   amount: DecimalString.optional(),
@@ -71,6 +72,7 @@ export const NotificationParams = z.strictObject({
   receiveAmount: DecimalString.optional(),
   receiveCurrency: Currency.optional(),
   partnerName: z.string().max(201).optional(),
+  partnerId: Id.optional(),
   receivedByYou: z.boolean().optional(),
 });
 export type NotificationParams = z.infer<typeof NotificationParams>;

@@ -45,9 +45,12 @@ export function notification<T extends NotificationType>(userId: number, type: T
   return { userId, type, content: formatNotification('en', type, values), params, referenceId: requestId ?? null };
 }
 
-/** Someone accepted the requester's request: the requester approves or declines, knowing who it is. */
+/**
+ * Someone accepted the requester's request: the requester approves or declines, knowing who it is (the matcher's id,
+ * so the app can show their record beside the sentence).
+ */
 export function matchCreated(m: EventPayload<'matchCreated'>, names: Names = noNames): NewNotification[] {
-  return [notification(m.requesterId, 'exchange_match', { ...moneyFor(m, m.requesterId), ...nameOf(names, m.matcherId) })];
+  return [notification(m.requesterId, 'exchange_match', { ...moneyFor(m, m.requesterId), ...nameOf(names, m.matcherId), partnerId: m.matcherId })];
 }
 
 /** The requester approved: the matcher may now see the bank details (the requester approved it, so knows). */
