@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { Notification, NotificationCount } from '@puente/contracts';
+import { DisputeOutcomes, Notification, NotificationCount, PublicUser } from '@puente/contracts';
 import { NotificationBell } from './notification-bell.tsx';
 import { chooseLanguage } from '../../../lib/i18n.ts';
 import { fakeApi, signedIn } from '../../../testing/fake-api.ts';
@@ -18,6 +18,17 @@ function api(count: number, list: unknown[]) {
     'GET /api/notifications': { body: list },
   });
 }
+
+const bea = PublicUser.parse({
+  id: 9, firstName: 'Bea', lastName: 'Soto', profileImageUrl: null, trustRating: 4.5, ratingCount: 12, transactionCount: 14, trustLevel: 'Gold',
+  emailVerified: true, phoneVerified: true, idVerified: false, bankVerified: true, createdAt: '2026-01-15T10:00:00.000Z',
+  completionRate: 93.3, averageCompletionMinutes: 95,
+});
+/** Bea accepted request #12: the accept as the notification service stores it, naming her by id. */
+const accepted = (id: number, read: boolean) => notification(id, {
+  referenceId: 12, read, params: { amount: '500.00', fromCurrency: 'GBP', toCurrency: 'CLP', partnerName: 'Bea Soto', partnerId: 9 },
+  content: 'Bea Soto accepted your exchange request #12 (£500.00 for CLP). Approve the match to exchange bank details.',
+});
 
 const openPopover = async () => {
   fireEvent.click(await screen.findByRole('button', { name: /^Notifications/ }));
@@ -90,6 +101,57 @@ describe('the notification bell', () => {
     const popover = await screen.findByRole('dialog', { name: 'Notificaciones' });
     fireEvent.click(await within(popover).findByRole('button', { name: /¿Recibiste \$637\.500 de Bea Lagos\?/ }));
     await waitFor(() => expect(router.state.location.pathname + router.state.location.search).toBe('/dashboard?requestId=12'));
+    await act(() => chooseLanguage('en'));
+  });
+
+  it("shows the matcher's record under an accept, read or not, only once the bell is open; the item still opens the request", async () => {
+    const server = api(1, [accepted(1, false), accepted(2, true), notification(3)]);
+    server.on({
+      'GET /api/users/9': { body: bea },
+      'GET /api/users/9/dispute-outcomes': { body: DisputeOutcomes.parse({ completed: 1, cancelled: 0, warnings: 0, suspensions: 0 }) },
+      'PUT /api/notifications/1/read': { body: { ...accepted(1, false), read: true } },
+    });
+    const { router } = renderWithRoutes(<NotificationBell />, { extraRoutes: [{ path: '/dashboard', element: <p>dashboard</p> }] });
+    await waitFor(() => expect(server.callsTo('GET /api/notifications')).not.toHaveLength(0));
+    expect(server.callsTo('GET /api/users/9')).toHaveLength(0);
+    const popover = await openPopover();
+    // One per accept naming its matcher; the one stored before partnerId (notification 3) has none.
+    const records = await within(popover).findAllByRole('region', { name: "Bea Soto's record" });
+    expect(records).toHaveLength(2);
+    const record = records[0]!;
+    expect(within(record).getByTestId('record-rating').textContent).toContain('4.5/5 from 12 ratings');
+    expect(record.textContent).toContain('14 completed trades');
+    expect(record.textContent).toContain('93.3% of confirmed trades completed');
+    expect(record.textContent).toContain('Member since January 2026');
+    expect((await within(record).findByTestId('record-disputes')).textContent).toContain('Disputes: 1 resolved as completed');
+    expect(within(within(record).getByRole('list', { name: 'Verifications' })).getAllByRole('listitem').map((b) => b.textContent))
+      .toEqual(['Email verified', 'Phone verified', 'ID not verified', 'Bank verified']);
+    // Its own link (not inside the item's button), so the keyboard reaches it.
+    const link = within(record).getByRole('link', { name: "See Bea's profile" });
+    expect(link.getAttribute('href')).toBe('/users/9');
+    expect(link.closest('[role="button"], button')).toBeNull();
+    fireEvent.click(within(popover).getByRole('button', { name: /^Unread Bea Soto accepted your exchange request #12/ }));
+    await waitFor(() => expect(router.state.location.pathname + router.state.location.search).toBe('/dashboard?requestId=12'));
+    await waitFor(() => expect(server.callsTo('PUT /api/notifications/1/read')).toHaveLength(1));
+  });
+
+  it("opens the matcher's profile from the accept's record and closes the bell; in Spanish with the record's words", async () => {
+    fakeApi({
+      ...signedIn(),
+      'GET /api/notifications/count': { body: { count: 1 } },
+      'GET /api/notifications': { body: [accepted(1, false)] },
+      'GET /api/users/9': { body: bea },
+      'GET /api/users/9/dispute-outcomes': { body: { completed: 0, cancelled: 0, warnings: 0, suspensions: 0 } },
+    });
+    const { router } = renderWithRoutes(<NotificationBell />, { extraRoutes: [{ path: '/users/:id', element: <p>profile</p> }] });
+    await act(() => chooseLanguage('es'));
+    fireEvent.click(await screen.findByRole('button', { name: /^Notificaciones/ }));
+    const popover = await screen.findByRole('dialog', { name: 'Notificaciones' });
+    const record = await within(popover).findByRole('region', { name: 'Historial de Bea Soto' });
+    expect(record.textContent).toContain('14 cambios completados');
+    fireEvent.click(within(record).getByRole('link', { name: 'Ver el perfil de Bea' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/users/9'));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Notificaciones' })).toBeNull());
     await act(() => chooseLanguage('en'));
   });
 

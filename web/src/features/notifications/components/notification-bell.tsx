@@ -2,7 +2,10 @@
  * The header's bell (spec sections 2, 4 and 9): the unread count badge ('9+' above 9) and a popover listing the
  * notifications newest first with relative times. Clicking one marks it read and opens its request
  * (/dashboard?requestId=); 'Mark all read' marks them all. Each in the reader's language (notification-text.ts); a
- * type the app does not know is shown as its text.
+ * type the app does not know is shown as its text. An accept (exchange_match) naming its matcher shows their record
+ * under its text, so the requester can judge whom to approve: beside the item's button, not in it, so its profile
+ * link is a link of its own (a link inside a button is neither reachable nor announced); read only while the bell is
+ * open (the popover mounts its content then).
  */
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -12,6 +15,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Popover from '@mui/material/Popover';
@@ -19,6 +23,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import type { Notification } from '@puente/contracts';
+import { TraderRecord } from '../../../components/trader-record.tsx';
 import { BellIcon } from '../../../components/ui/icons.tsx';
 import { toast } from '../../../components/ui/toast.tsx';
 import { paths } from '../../../config/paths.ts';
@@ -76,12 +81,22 @@ export function NotificationBell() {
         {notifications.isError ? <Alert severity="error" sx={{ m: 2 }}>{t('failedLoad', { message: serverText(notifications.error) })}</Alert> : null}
         {notifications.isSuccess && list.length === 0 ? <Typography color="text.secondary" sx={{ px: 2, pb: 2 }}>{t('empty')}</Typography> : null}
         <List dense disablePadding sx={{ maxHeight: 420, overflowY: 'auto' }}>
-          {list.map((n) => (
-            <ListItemButton key={n.id} onClick={() => open(n)} sx={{ alignItems: 'flex-start', bgcolor: n.read ? undefined : 'action.hover' }} data-read={n.read}>
-              <Box sx={{ width: 8, height: 8, borderRadius: '50%', mt: 1, mr: 1.5, flexShrink: 0, bgcolor: n.read ? 'transparent' : 'primary.main' }} aria-label={n.read ? undefined : t('unread')} role={n.read ? undefined : 'img'} />
-              <ListItemText primary={notificationText(n)} secondary={formatRelativeTime(n.createdAt)} slotProps={{ primary: { sx: { fontWeight: n.read ? 400 : 600 } } }} />
-            </ListItemButton>
-          ))}
+          {list.map((n) => {
+            const matcherId = n.type === 'exchange_match' ? n.params?.partnerId : undefined;
+            return (
+              <ListItem key={n.id} disablePadding sx={{ flexDirection: 'column', alignItems: 'stretch', bgcolor: n.read ? undefined : 'action.hover' }}>
+                <ListItemButton onClick={() => open(n)} sx={{ alignItems: 'flex-start' }} data-read={n.read}>
+                  <Box sx={{ width: 8, height: 8, borderRadius: '50%', mt: 1, mr: 1.5, flexShrink: 0, bgcolor: n.read ? 'transparent' : 'primary.main' }} aria-label={n.read ? undefined : t('unread')} role={n.read ? undefined : 'img'} />
+                  <ListItemText primary={notificationText(n)} secondary={formatRelativeTime(n.createdAt)} slotProps={{ primary: { sx: { fontWeight: n.read ? 400 : 600 } } }} />
+                </ListItemButton>
+                {matcherId === undefined ? null : (
+                  <Box sx={{ pl: 4.5, pr: 2, pb: 1.5 }}>
+                    <TraderRecord userId={matcherId} compact onOpenProfile={() => setAnchor(null)} />
+                  </Box>
+                )}
+              </ListItem>
+            );
+          })}
         </List>
       </Popover>
     </>
