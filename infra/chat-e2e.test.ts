@@ -66,6 +66,8 @@ function chatEndToEnd(start: () => Promise<RunningTestApp>): void {
     expect(said).toEqual([
       `accepted by ${bob.id}`, `${bob.id}: Hola Ana, I can send the pounds tonight`, `confirmed by ${ana.id}`,
       `${ana.id}: Approved: go ahead`, `paid by ${bob.id}`, `completed by ${ana.id}`,
+      // Bob had not said his pounds arrived: he is asked.
+      `receipt_asked by ${bob.id}`,
     ]);
     for (const s of [anaSocket, bobSocket]) {
       await vi.waitFor(() => expect(s.chat.length, s.name).toBeGreaterThanOrEqual(stored.length), { timeout: 15_000, interval: 20 });

@@ -127,6 +127,18 @@ describeWithInfra(['postgres'], 'the exchange service\'s projections start full'
     // An admin approves Bruno's ID: a verification made before the exchange service ran (for 'verified users only').
     const asked = await identity.app.inject({ method: 'POST', url: '/users/verification/id', headers: await bruno.as(identity), payload: {} });
     expect(asked.statusCode, asked.body).toBeLessThan(300);
+    // An ID request reaches the review with its document (a 1×1 PNG, as a browser's form sends it).
+    const boundary = '----puente-backfill';
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    const uploaded = await identity.app.inject({
+      method: 'POST', url: '/users/verification/id/document',
+      headers: { ...await bruno.as(identity), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="passport.png"\r\nContent-Type: image/png\r\n\r\n`),
+        png, Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
     const admin = await identity.as({ kind: 'user', userId: 1, role: 'admin' });
     const pending = AdminVerificationRequestList.parse((await identity.app.inject({ method: 'GET', url: '/admin/verification-requests', headers: admin })).json());
     const brunosId = pending.find((r) => r.userId === bruno.id && r.type === 'id');

@@ -145,7 +145,7 @@ function exchangeEndToEnd(start: () => Promise<RunningApp>): void {
     const { user: _poster, ...summary } = posted;
     const expected = {
       id: expect.any(Number), exchangeRequestId: posted.id, matchedById: bruno.id, matcherName: 'Bruno Silva', status: 'pending',
-      createdAt: expect.any(String), exchangeRequest: { ...summary, status: 'matched' }, paidByIds: [],
+      createdAt: expect.any(String), exchangeRequest: { ...summary, status: 'matched' }, paidByIds: [], confirmedAt: null, payments: [], receipts: [], completedAt: null, completedById: null, receiptQuestion: null,
     };
     expect(match).toEqual({ ...expected, matcherName: expect.any(String) });
     // Ana sees it on her request (the matcher's name from identity's topic, which may lag).

@@ -113,7 +113,8 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'two instances of exchange, no
 
     const completed = ExchangeMatch.parse(await atFirst.json(`/api/exchange-matches/${match.id}/complete`, 200, { method: 'PUT', cookie: bob.cookie }));
     expect(completed).toMatchObject({ id: match.id, status: 'completed' });
-    await arrived(anaSockets, 3);
+    // Ana is told, and asked whether her pesos arrived (Bob completed first).
+    await arrived(anaSockets, 4);
 
     // The rating service learns that the match completed through the bus.
     await vi.waitFor(async () => {
@@ -122,12 +123,12 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'two instances of exchange, no
       Rating.parse(await res.json());
     }, viaBus);
     Rating.parse(await atFirst.json('/api/ratings', 201, { cookie: ana.cookie, body: { exchangeMatchId: match.id, toUserId: bob.id, rating: 4 } }));
-    await arrived(anaSockets, 4);
+    await arrived(anaSockets, 5);
     await arrived(bobSockets, 3);
 
     const ids = `${match.id}/${request.id}`;
     const expected = {
-      ana: [`exchange_match ${request.id}`, `match_success ${ids}`, `exchange_completed ${request.id}`, `rating ${request.id}`],
+      ana: [`exchange_match ${request.id}`, `match_success ${ids}`, `exchange_completed ${request.id}`, `receipt_question ${request.id}`, `rating ${request.id}`],
       bob: [`exchange_confirmed ${request.id}`, `match_success ${ids}`, `rating ${request.id}`],
     };
     const received = { ana: got(anaSockets), bob: got(bobSockets) };
