@@ -73,6 +73,7 @@ export default defineConfig({
           name: 'browser',
           environment: 'node',
           include: ['e2e/**/*.e2e.test.ts'],
+          globalSetup: ['e2e/global-setup.ts'],
           testTimeout: 240_000,
           hookTimeout: 240_000,
         },

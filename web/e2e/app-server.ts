@@ -1,7 +1,7 @@
 /**
- * Starts Puente as a new user would (`npm start`): build the web app, then run the embedded mode (gateway and all
- * seven services in one process) on a free port with a fresh data folder, and wait for GET /api/health. Also finds
- * the Chromium the browser tests drive.
+ * Starts Puente as a new user would (`npm start`): the embedded mode (gateway and all seven services in one process)
+ * serving the web app built once a run (e2e/global-setup.ts), on a free port with a fresh data folder, and waits for
+ * GET /api/health. Also builds the web app and finds the Chromium the browser tests drive.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, vi } from 'vitest';
+import { expect, inject, vi } from 'vitest';
 
 export const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const repoRoot = resolve(webDir, '..');
@@ -44,10 +44,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** `npm run build -w @puente/web`, run with this Node and vite's own script. */
-export function buildWeb(): void {
+/** `npm run build -w @puente/web` into `outDir`, run with this Node and vite's own script. */
+export function buildWeb(outDir: string): void {
   const vite = join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: webDir, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'], { cwd: webDir, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`building the web app failed:\n${result.stdout}\n${result.stderr}`);
 }
 
@@ -92,6 +92,8 @@ async function startAppOnce(env: Record<string, string>): Promise<RunningApp> {
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
       ADMIN_REFERRAL_CODE: admin.referralCode,
+      // The build e2e/global-setup.ts made for this run.
+      WEB_ROOT: inject('webRoot'),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,20 +3,19 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import { buildWeb, CHROMIUM_ARGS, CHROMIUM_PATH, startApp, webDir, type RunningApp } from './app-server.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, startApp, webDir, type RunningApp } from './app-server.ts';
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
 /**
- * A suite's app and browser: the web app built, Puente (with `env` over its settings) and Chromium started before
+ * A suite's app and browser: Puente (with `env` over its settings) and Chromium started before
  * its tests, both stopped after.
  */
 export function useAppAndBrowser(env: Record<string, string> = {}): { app: RunningApp; browser: Browser } {
   const running = {} as { app: RunningApp; browser: Browser };
   beforeAll(async () => {
-    buildWeb();
     running.app = await startApp(env);
     running.browser = await launchChromium();
   });
