@@ -24,7 +24,7 @@ const Settings = gatewaySettings.extend({
 });
 const settings = loadConfig(Settings);
 checkIndependentSecrets(process.env);
-const logger = createLogger({ name: 'gateway', level: settings.LOG_LEVEL });
+const logger = createLogger({ name: 'gateway', svc: 'gateway', level: settings.LOG_LEVEL });
 const bus = new KafkaBus({
   brokers: settings.KAFKA_BROKERS, clientId: settings.KAFKA_CLIENT_ID, logger,
   ...(settings.KAFKA_FETCH_MAX_WAIT_MS ? { fetchMaxWaitMs: settings.KAFKA_FETCH_MAX_WAIT_MS } : {}),

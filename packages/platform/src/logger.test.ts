@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { createHttpApp } from './http/app.ts';
-import { createLogger, redactPaths } from './logger.ts';
+import { createLogger, redactPaths, serviceLogger } from './logger.ts';
 
 /** A logger at `level` whose lines land in `lines`, redacting as createLogger's do. */
 function capturing(level: string) {
@@ -33,5 +33,27 @@ describe('URLs in log lines', () => {
     logger.info({ url: '/reset-password?token=t0k3n#token=t0k3n', source: '/auth/google/callback?code=c0d3&state=st4te' }, 'called');
     expect(lines[0]).toMatchObject({ url: '/reset-password?token=REDACTED', source: '/auth/google/callback?code=REDACTED&state=REDACTED' });
     expect(JSON.stringify(lines)).not.toMatch(/t0k3n|c0d3|st4te/);
+  });
+});
+
+describe('service names in log lines', () => {
+  /** The raw lines, as a strict JSON reader sees them: JSON.parse would keep the last of two keys silently. */
+  function rawLines(opts: { name: string; svc?: string }) {
+    const lines: string[] = [];
+    return { lines, logger: createLogger({ ...opts, level: 'info', destination: { write: (line: string) => { lines.push(line); } } }) };
+  }
+  const svcKeys = (line: string) => line.match(/"svc":/g)?.length ?? 0;
+
+  it('name a service once in its own process, and once per service in a process holding several', () => {
+    const own = rawLines({ name: 'exchange', svc: 'exchange' });
+    serviceLogger(own.logger, 'exchange').info('alone');
+    expect(own.lines.map(svcKeys)).toEqual([1]);
+    expect(JSON.parse(own.lines[0]!)).toMatchObject({ name: 'exchange', svc: 'exchange', msg: 'alone' });
+
+    const embedded = rawLines({ name: 'puente' });
+    embedded.logger.info('the process');
+    serviceLogger(embedded.logger, 'identity').info('a service');
+    expect(embedded.lines.map(svcKeys)).toEqual([0, 1]);
+    expect(JSON.parse(embedded.lines[1]!)).toMatchObject({ name: 'puente', svc: 'identity' });
   });
 });

@@ -13,18 +13,27 @@ export const redactPaths = [
   'req.headers.cookie', 'req.headers.authorization', 'req.headers["x-internal-token"]', 'res.headers["set-cookie"]',
 ];
 
-/** Where lines go: stdout, unless a test reads them. */
-export function createLogger(opts: { name: string; level?: string; destination?: DestinationStream }): Logger {
+/**
+ * A process's logger; its lines go to stdout, unless a test reads them. Each line names its process (`name`) and,
+ * in a service's own process, its service (`svc`); a process holding several (the embedded mode) leaves `svc` to
+ * each service's child (serviceLogger), as a key bound twice is written twice, which strict JSON readers refuse.
+ */
+export function createLogger(opts: { name: string; svc?: string; level?: string; destination?: DestinationStream }): Logger {
   return pino({
     name: opts.name,
     level: opts.level ?? process.env.LOG_LEVEL ?? 'info',
     redact: { paths: redactPaths, censor: '[redacted]' },
     serializers: urlSerializers,
-    base: { svc: opts.name },
+    base: opts.svc ? { svc: opts.svc } : {},
     timestamp: pino.stdTimeFunctions.isoTime,
     // When tracing, each line written inside a span names its trace (trace_id), to find a trace's lines and back.
     ...(tracingStarted() ? { mixin: traceLogFields } : {}),
   }, opts.destination);
+}
+
+/** The logger of service `svc`: the process's own when it already names it, else a child that does. */
+export function serviceLogger(processLogger: Logger, svc: string): Logger {
+  return processLogger.bindings().svc === svc ? processLogger : processLogger.child({ svc });
 }
 
 /**

@@ -19,7 +19,7 @@ import { flushTraces } from './observability/spans.ts';
 export async function runServiceProcess(def: ServiceDefinition, env: NodeJS.ProcessEnv = process.env): Promise<RunningService> {
   const settings = loadConfig(ServiceSettings, env);
   checkIndependentSecrets(env);
-  const logger = createLogger({ name: def.name, level: settings.LOG_LEVEL });
+  const logger = createLogger({ name: def.name, svc: def.name, level: settings.LOG_LEVEL });
   const bus = new KafkaBus({
     brokers: settings.KAFKA_BROKERS, clientId: settings.KAFKA_CLIENT_ID ?? `puente-${def.name}`, logger,
     ...(settings.KAFKA_FETCH_MAX_WAIT_MS ? { fetchMaxWaitMs: settings.KAFKA_FETCH_MAX_WAIT_MS } : {}),

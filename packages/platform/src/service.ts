@@ -10,6 +10,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { topicOf, Events, type EventEnvelope, type EventName, type EventPayload, type ServiceName } from '@puente/contracts';
 import { createHttpApp } from './http/app.ts';
+import { serviceLogger } from './logger.ts';
 import { INTERNAL_TOKEN_HEADER, internalAuth, type InternalAuth } from './auth.ts';
 import type { ServiceKeys } from './service-keys.ts';
 import { openDatabase, databaseHealthy, type Orm } from './db/database.ts';
@@ -139,7 +140,7 @@ export interface RunningService {
 export interface ListenOn { host: string; port: number; reusePort?: boolean }
 
 export async function startService(def: ServiceDefinition, runtime: Runtime, listen: ListenOn): Promise<RunningService> {
-  const logger = runtime.logger.child({ svc: def.name });
+  const logger = serviceLogger(runtime.logger, def.name);
   const orm = await openDatabase({
     url: runtime.databaseUrl, schema: def.name, entities: def.entities, migrationsPath: def.migrationsPath,
     logger, debug: runtime.dbDebug ?? false, poolMax: runtime.dbPoolMax ?? 10,
