@@ -27,9 +27,11 @@ function renderPage() {
 describe('the language switch', () => {
   it('turns the app into Spanish: a dialog with Chilean figures and Spanish field messages, and a toast that still offers the upgrade', async () => {
     const { router } = renderPage();
-    fireEvent.click(await screen.findByRole('button', { name: 'Language: English' }));
+    const english = await screen.findByRole('button', { name: 'EN — Language: English' });
+    expect(english.textContent).toBe('EN'); // the name starts with what is shown (WCAG 2.5.3)
+    fireEvent.click(english);
     fireEvent.click(screen.getByRole('menuitem', { name: 'Español' }));
-    expect(await screen.findByRole('button', { name: 'Idioma: Español' })).toBeTruthy();
+    expect((await screen.findByRole('button', { name: 'ES — Idioma: Español' })).textContent).toBe('ES');
     expect(document.documentElement.lang).toBe('es-CL');
     expect(localStorage.getItem('ui-language')).toBe('es');
     expect(screen.getByRole('link', { name: 'Historial' })).toBeTruthy();
@@ -51,7 +53,8 @@ describe('the language switch', () => {
     const toast = await findToast();
     expect(toast.textContent).toContain('Alcanzaste el límite de tu suscripción');
     expect(toast.textContent).toContain('Alcanzaste el límite de tu plan. Mejora a Premium para tener límites más altos.');
-    fireEvent.click(within(toast).getByRole('button', { name: 'Mejorar plan', hidden: true }));
+    // Inside the still open dialog, out of the aria-hidden MUI puts on the page.
+    fireEvent.click(within(toast).getByRole('button', { name: 'Mejorar plan' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/subscription'));
   });
 });
@@ -66,16 +69,16 @@ describe("a signed-in user's language", () => {
     const server = fakeApi({ ...signedIn(makeUser()), 'PATCH /api/auth/user': ({ body }) => ({ body: { ...makeUser(), ...(body as object) } }) });
     renderWithRoutes(<Header />);
     await screen.findByRole('link', { name: 'History' }); // signed in
-    await pick('Language: English', 'Español');
+    await pick('EN — Language: English', 'Español');
     await waitFor(() => expect(server.callsTo('PATCH /api/auth/user').map((c) => c.body)).toEqual([{ language: 'es' }]));
-    expect(await screen.findByRole('button', { name: 'Idioma: Español' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'ES — Idioma: Español' })).toBeTruthy();
   });
 
   it('is taken from their account when they open the app signed in, whatever this browser showed', async () => {
     localStorage.setItem('ui-language', 'en');
     const server = fakeApi(signedIn(makeUser({ language: 'es' })));
     renderWithRoutes(<Header />);
-    expect(await screen.findByRole('button', { name: 'Idioma: Español' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'ES — Idioma: Español' })).toBeTruthy();
     expect(localStorage.getItem('ui-language')).toBe('es');
     expect(screen.getByRole('link', { name: 'Historial' })).toBeTruthy();
     expect(server.callsTo('PATCH /api/auth/user')).toEqual([]);
@@ -84,8 +87,8 @@ describe("a signed-in user's language", () => {
   it("is not saved for a visitor, and a failed save says the account keeps the previous one", async () => {
     const visitor = fakeApi({ 'GET /api/auth/user': { status: 401, body: { message: 'Not authenticated' } } });
     const first = renderWithRoutes(<Header />);
-    await pick('Language: English', 'Español');
-    expect(await screen.findByRole('button', { name: 'Idioma: Español' })).toBeTruthy();
+    await pick('EN — Language: English', 'Español');
+    expect(await screen.findByRole('button', { name: 'ES — Idioma: Español' })).toBeTruthy();
     expect(visitor.callsTo('PATCH /api/auth/user')).toEqual([]);
     first.unmount();
     await act(() => chooseLanguage('en'));
@@ -93,7 +96,7 @@ describe("a signed-in user's language", () => {
     fakeApi({ ...signedIn(makeUser()), 'PATCH /api/auth/user': { status: 503, body: { message: 'Service unavailable' } } });
     renderWithRoutes(<Header />);
     await screen.findByRole('link', { name: 'History' }); // signed in
-    await pick('Language: English', 'Español');
+    await pick('EN — Language: English', 'Español');
     expect(within(await findToast()).getByText('No se pudo guardar el idioma en tu cuenta, así que tus otros dispositivos y correos siguen con el anterior. Inténtalo de nuevo.')).toBeTruthy();
   });
 });

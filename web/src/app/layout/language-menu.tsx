@@ -52,7 +52,8 @@ export function LanguageMenu() {
     <>
       <Button
         color="inherit"
-        aria-label={t('language.label', { language: t(`language.${current}`) })}
+        // The name starts with the visible code (WCAG 2.5.3: a voice user says what they see).
+        aria-label={t('language.label', { code: current.toUpperCase(), language: t(`language.${current}`) })}
         aria-haspopup="menu"
         aria-controls={anchor ? 'language-menu' : undefined}
         onClick={(event) => setAnchor(event.currentTarget)}

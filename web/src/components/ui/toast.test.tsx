@@ -1,5 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import Dialog from '@mui/material/Dialog';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
 import { TOAST_DURATION_MS, Toaster, toast } from './toast.tsx';
 import { THEME_STORAGE_KEY, ThemeModeProvider, useThemeMode } from './theme.tsx';
 
@@ -47,10 +50,21 @@ describe('toasts (spec section 9)', () => {
     render(<Toaster />);
     act(() => { toast({ title: 'Login Failed', description: 'Invalid email or password', variant: 'destructive' }); });
     fireEvent.keyDown(document, { key: 'F8' });
-    expect(document.activeElement?.getAttribute('aria-label')).toBe('Notifications');
-    expect(screen.getByRole('alert').textContent).toContain('Invalid email or password');
+    expect(document.activeElement).toBe(screen.getByRole('region', { name: 'Notifications (F8)' }));
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(visibleToasts()).toHaveLength(0);
+  });
+
+  it('is announced from live lists that are there before it: errors assertively, the rest politely', () => {
+    render(<Toaster />);
+    const region = screen.getByRole('region', { name: 'Notifications (F8)' });
+    const live = (politeness: string) => region.querySelector(`[aria-live="${politeness}"]`)!;
+    expect([live('polite').children.length, live('assertive').children.length]).toEqual([0, 0]);
+    act(() => { toast({ title: 'Copied', variant: 'success' }); });
+    expect(live('polite').textContent).toBe('Copied');
+    act(() => { toast({ title: 'Login Failed', description: 'Invalid email or password', variant: 'destructive' }); });
+    expect(live('polite').textContent).toBe('');
+    expect(live('assertive').textContent).toBe('Login FailedInvalid email or password');
   });
 
   it('runs its action and closes', () => {
@@ -60,6 +74,63 @@ describe('toasts (spec section 9)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Upgrade' }));
     expect(onClick).toHaveBeenCalledOnce();
     expect(visibleToasts()).toHaveLength(0);
+  });
+
+  describe('while a dialog is open', () => {
+    function Page() {
+      return (
+        <>
+          <Dialog open aria-labelledby="create-title">
+            <DialogTitle id="create-title">Create Exchange Request</DialogTitle>
+            <DialogContent><input aria-label="Amount (GBP)" /></DialogContent>
+          </Dialog>
+          <Toaster />
+        </>
+      );
+    }
+    const raiseLimit = (onClick = vi.fn()) => act(() => {
+      toast({ title: 'Subscription Limit Reached', description: 'Free plan limit reached', variant: 'destructive', action: { label: 'Upgrade', onClick } });
+    });
+
+    it("stays out of the page's aria-hidden: the toast and its action are found by role, in the dialog", async () => {
+      const onClick = vi.fn();
+      render(<Page />);
+      const dialog = screen.getByRole('dialog', { name: 'Create Exchange Request' });
+      await waitFor(() => expect(within(dialog).getByRole('region', { name: 'Notifications (F8)' })).toBeTruthy());
+      raiseLimit(onClick);
+      fireEvent.click(screen.getByRole('button', { name: 'Upgrade' }));
+      expect(onClick).toHaveBeenCalledOnce();
+      expect(screen.getByRole('dialog', { name: 'Create Exchange Request' })).toBeTruthy();
+    });
+
+    it('takes focus from the dialog on F8 and gives it back on F8 again, or on Escape with the dialog still open', async () => {
+      render(<Page />);
+      const dialog = screen.getByRole('dialog', { name: 'Create Exchange Request' });
+      await waitFor(() => expect(within(dialog).getByRole('region', { name: 'Notifications (F8)' })).toBeTruthy());
+      raiseLimit();
+      const amount = within(dialog).getByRole('textbox', { name: 'Amount (GBP)' });
+      const region = screen.getByRole('region', { name: 'Notifications (F8)' });
+      act(() => { amount.focus(); });
+      fireEvent.keyDown(amount, { key: 'F8' });
+      expect(document.activeElement).toBe(region);
+      fireEvent.keyDown(region, { key: 'F8' });
+      expect(document.activeElement).toBe(amount);
+
+      fireEvent.keyDown(amount, { key: 'F8' });
+      act(() => { within(region).getByRole('button', { name: 'Upgrade' }).focus(); });
+      fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+      expect(document.activeElement).toBe(amount);
+      expect(screen.getByRole('dialog', { name: 'Create Exchange Request' })).toBeTruthy();
+    });
+
+    it('goes back to the page when the dialog closes', async () => {
+      const { rerender } = render(<Page />);
+      await waitFor(() => expect(within(screen.getByRole('dialog')).getByRole('region', { name: 'Notifications (F8)' })).toBeTruthy());
+      rerender(<Toaster />);
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      raiseLimit();
+      expect(screen.getByRole('button', { name: 'Upgrade' })).toBeTruthy();
+    });
   });
 
   it('shows a toast saved before a reload', () => {

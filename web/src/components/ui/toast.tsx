@@ -1,12 +1,18 @@
 /**
  * Toasts as spec section 9 sets them: at most 1 visible at a time (a new one replaces it), shown for 5000 ms
- * (paused while hovered or focused), swiped right past 50 px to dismiss, a dismissed toast removed after 1,000,000
- * ms, and F8 moves focus to the toast viewport.
+ * (paused while hovered or while the viewport has focus), swiped right past 50 px to dismiss, a dismissed toast
+ * removed after 1,000,000 ms, and F8 moves focus to the toast viewport (F8 again, or Escape, moves it back).
+ * They are announced (errors assertively), and while a dialog is open they live inside it, where assistive
+ * technology and the keyboard can reach them.
  */
-import { useEffect, useRef, useState, useSyncExternalStore, type PointerEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import { dialogClasses } from '@mui/material/Dialog';
+import { drawerClasses } from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
+import { modalClasses } from '@mui/material/Modal';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
@@ -101,11 +107,12 @@ export function useToasts(): ToastItem[] {
 
 const accent: Record<ToastVariant, string> = { default: 'primary.main', success: 'success.main', destructive: 'error.main' };
 
-function Toast({ item }: { item: ToastItem }) {
+function Toast({ item, viewportFocused }: { item: ToastItem; viewportFocused: boolean }) {
   const { t } = useTranslation();
-  const [paused, setPaused] = useState(false);
+  const [hovered, setHovered] = useState(false);
   const [offset, setOffset] = useState(0);
   const start = useRef<number | null>(null);
+  const paused = hovered || viewportFocused;
 
   useEffect(() => {
     if (paused) return undefined;
@@ -133,18 +140,15 @@ function Toast({ item }: { item: ToastItem }) {
   return (
     <Box
       component="li"
-      role={variant === 'destructive' ? 'alert' : 'status'}
       aria-atomic="true"
       data-variant={variant}
-      onMouseEnter={() => setPaused(true)}
-      onMouseLeave={() => setPaused(false)}
-      onFocus={() => setPaused(true)}
-      onBlur={() => setPaused(false)}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={onPointerEnd}
       onPointerCancel={onPointerEnd}
-      sx={{ listStyle: 'none', touchAction: 'pan-y', transform: `translateX(${offset}px)`, opacity: offset ? Math.max(0.2, 1 - offset / 200) : 1 }}
+      sx={{ listStyle: 'none', pointerEvents: 'auto', touchAction: 'pan-y', transform: `translateX(${offset}px)`, opacity: offset ? Math.max(0.2, 1 - offset / 200) : 1 }}
     >
       <Paper
         elevation={6}
@@ -176,43 +180,109 @@ function Toast({ item }: { item: ToastItem }) {
   );
 }
 
+/** The paper of the top-most open dialog (or drawer), if any. */
+function topModalPaper(current: HTMLElement | null): HTMLElement | null {
+  const open = [...document.querySelectorAll<HTMLElement>(`.${modalClasses.root}`)].filter((modal) => !modal.closest('[aria-hidden="true"]'));
+  const top = open.at(-1);
+  const paper = top?.querySelector<HTMLElement>(`.${dialogClasses.paper}, .${drawerClasses.paper}`) ?? null;
+  if (paper) return paper;
+  // A menu over the dialog (a select's options) hides the dialog only while it is open: the toasts stay put.
+  return top && current?.isConnected ? current : null;
+}
+
+/**
+ * Where the viewport goes. An open MUI modal marks everything outside it aria-hidden and keeps focus inside it, so
+ * toasts outside would be silent and out of reach (an 'Upgrade' shown while the create dialog is open): inside the
+ * top-most dialog they are neither, and the dialog stays modal for everything else. Modals open, close and stack
+ * without telling anyone, so the page's body is watched: its children (modals come and go there) and aria-hidden
+ * (a closing modal is hidden at once, a parent dialog is unhidden when the one above it closes).
+ */
+function useModalHost(): HTMLElement | null {
+  const [host, setHost] = useState<HTMLElement | null>(null);
+  useEffect(() => {
+    const find = () => setHost(topModalPaper);
+    find();
+    const children = new MutationObserver(find);
+    const hidden = new MutationObserver(find);
+    children.observe(document.body, { childList: true });
+    hidden.observe(document.body, { subtree: true, attributes: true, attributeFilter: ['aria-hidden'] });
+    return () => { children.disconnect(); hidden.disconnect(); };
+  }, []);
+  return host;
+}
+
 /**
  * The toast viewport: bottom right on desktop; full width at the top on small screens, where the bottom holds a
- * trade's message box and main action (a toast there would cover them).
+ * trade's message box and main action (a toast there would cover them). Two live lists: errors are announced
+ * assertively, the rest politely; both are on the page before any toast, as screen readers only announce changes.
  */
 export function Toaster() {
   const { t } = useTranslation();
-  const items = useToasts();
-  const viewport = useRef<HTMLOListElement>(null);
+  const items = useToasts().filter((item) => item.open);
+  const viewport = useRef<HTMLElement>(null);
+  const returnTo = useRef<HTMLElement | null>(null);
+  const [focused, setFocused] = useState(false);
+  const host = useModalHost();
+
+  const goBack = () => {
+    const target = returnTo.current;
+    returnTo.current = null;
+    if (target?.isConnected) target.focus();
+  };
 
   useEffect(() => {
     const flashed = takeFlashToast();
     if (flashed) toast(flashed);
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === TOAST_HOTKEY) {
-        event.preventDefault();
-        viewport.current?.focus();
-      }
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== TOAST_HOTKEY) return;
+      event.preventDefault();
+      const region = viewport.current;
+      if (!region) return;
+      if (region.contains(document.activeElement)) return goBack();
+      const active = document.activeElement;
+      returnTo.current = active instanceof HTMLElement && active !== document.body ? active : null;
+      region.focus();
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
   }, []);
 
-  return (
-    <Box
-      component="section"
-      aria-label={t('toastRegion', { hotkey: TOAST_HOTKEY })}
-      sx={{ position: 'fixed', zIndex: 'snackbar', top: { xs: 0, sm: 'auto' }, bottom: { xs: 'auto', sm: 0 }, right: 0, p: 2, width: { xs: '100%', sm: 420 }, pointerEvents: 'none' }}
-    >
-      <Box
-        component="ol"
-        ref={viewport}
-        tabIndex={-1}
-        aria-label={t('toasts')}
-        sx={{ m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 1, outline: 'none', '& > li': { pointerEvents: 'auto' } }}
-      >
-        {items.filter((t) => t.open).map((item) => <Toast key={item.id} item={item} />)}
-      </Box>
+  // A toast closed (or acted on) from the keyboard takes its focused button with it: focus goes back where F8 found it.
+  const empty = items.length === 0;
+  useEffect(() => {
+    const active = document.activeElement;
+    if (empty && (active === document.body || viewport.current?.contains(active))) goBack();
+  }, [empty]);
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !returnTo.current) return;
+    event.stopPropagation();
+    goBack();
+  };
+  const list = (live: 'polite' | 'assertive', shown: ToastItem[]) => (
+    <Box component="ol" aria-live={live} sx={{ m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 1 }}>
+      {shown.map((item) => <Toast key={item.id} item={item} viewportFocused={focused} />)}
     </Box>
   );
+
+  const region = (
+    <Box
+      component="section"
+      ref={viewport}
+      tabIndex={-1}
+      aria-label={t('toastRegion', { hotkey: TOAST_HOTKEY })}
+      onKeyDown={onKeyDown}
+      onFocus={() => setFocused(true)}
+      onBlur={(event) => { if (!event.currentTarget.contains(event.relatedTarget)) setFocused(false); }}
+      sx={{
+        position: 'fixed', zIndex: 'snackbar', top: { xs: 0, sm: 'auto' }, bottom: { xs: 'auto', sm: 0 }, right: 0, p: 2,
+        width: { xs: '100%', sm: 420 }, pointerEvents: 'none', outline: 'none',
+        '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: -2 },
+      }}
+    >
+      {list('polite', items.filter((item) => item.variant !== 'destructive'))}
+      {list('assertive', items.filter((item) => item.variant === 'destructive'))}
+    </Box>
+  );
+  return host ? createPortal(region, host) : region;
 }

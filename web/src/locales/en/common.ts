@@ -32,14 +32,13 @@ export default {
   theme: { label: 'Theme: {{preference}}', light: 'Light', dark: 'Dark', system: 'System' },
   /** Each language is named in itself, whatever the UI's language. */
   language: {
-    label: 'Language: {{language}}', en: 'English', es: 'Español',
+    label: '{{code}} — Language: {{language}}', en: 'English', es: 'Español',
     saveFailed: 'Your language could not be saved to your account, so your other devices and emails keep the previous one. Please try again.',
   },
   /** A bank account's fields, as every screen that shows one labels them. */
   bankFields: { accountHolder: 'Account holder', accountNumber: 'Account number', sortCode: 'Sort code', rut: 'RUT', accountType: 'Account type', email: 'Email', iban: 'IBAN' },
   loading: 'Loading',
   close: 'Close',
-  toasts: 'Notifications',
   toastRegion: 'Notifications ({{hotkey}})',
   password: { show: 'Show {{field}}', hide: 'Hide {{field}}' },
   trust: { notRated: 'Not rated yet', rated: 'Rated {{rating}} out of 5', outOfFive: '{{rating}}/5' },
