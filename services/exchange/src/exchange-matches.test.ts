@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import {
-  ErrorBody, InternalMatch, ExchangeMatch, ExchangeMatchForRequest, ExchangeMatchList, ExchangeRequest, ExchangeRequestList, TransactionHistory,
+  AcceptRefusal, ErrorBody, InternalMatch, ExchangeMatch, ExchangeMatchForRequest, ExchangeMatchList, ExchangeRequest, ExchangeRequestList, TransactionHistory,
 } from '@puente/contracts';
 import type { Party } from '@puente/platform';
 import type { TestService } from '@puente/platform/testing';
@@ -13,7 +13,8 @@ type Headers = Record<string, string>;
 type RequestBody = { fromCurrency: 'GBP' | 'CLP'; toCurrency: 'GBP' | 'CLP'; amount: number; exchangeRate: number };
 const GBP_100_50: RequestBody = { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 100.5, exchangeRate: 1275 };
 const NOT_OPEN = { message: 'This exchange request is no longer open', code: 'conflict' };
-const NEEDS_BOTH = { message: 'You need both GBP and CLP accounts to create an exchange request', code: 'forbidden' };
+/** Worded for accepting (the spec words it for posting), with its own code: the app links it to /accounts. */
+const NEEDS_BOTH = { message: 'You need both GBP and CLP accounts to accept an exchange request', code: AcceptRefusal.bankAccounts };
 const MATCH_NOT_FOUND = { message: 'Exchange match not found', code: 'not_found' };
 
 describeWithInfra(['postgres'], 'exchange matches', () => {
@@ -136,7 +137,7 @@ describeWithInfra(['postgres'], 'exchange matches', () => {
       }
     });
 
-    it('refuses a matcher without both a GBP and a CLP account (403)', async () => {
+    it('refuses a matcher without both a GBP and a CLP account (403 bank_accounts_required, worded for accepting)', async () => {
       const poster = await user();
       const request = await post(poster.headers);
       for (const accounts of [['GBP'], ['CLP'], []] as ('GBP' | 'CLP')[][]) {

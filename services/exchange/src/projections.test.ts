@@ -8,6 +8,7 @@ import { accountRemoved, startExchangeOnClock, trader } from './testing/traders.
 
 type Headers = Record<string, string>;
 const NEEDS_BOTH = { message: 'You need both GBP and CLP accounts to create an exchange request', code: 'forbidden' };
+const NEEDS_BOTH_TO_ACCEPT = { message: 'You need both GBP and CLP accounts to accept an exchange request', code: 'bank_accounts_required' };
 const GBP_100 = { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 100, exchangeRate: 1275 } as const;
 
 /** The envelope as its producer would have stamped it at `ms` (the projection orders by it). */
@@ -114,7 +115,7 @@ describeWithInfra(['postgres'], 'exchange projections', () => {
     expect(ErrorBody.parse(refused.json())).toEqual(NEEDS_BOTH);
     const accept = await svc.app.inject({ method: 'POST', url: '/exchange-matches', headers: leaving.headers, payload: { exchangeRequestId: request.id } });
     expect(accept.statusCode).toBe(403);
-    expect(ErrorBody.parse(accept.json())).toEqual(NEEDS_BOTH);
+    expect(ErrorBody.parse(accept.json())).toEqual(NEEDS_BOTH_TO_ACCEPT);
 
     const twoClp = await user({ accounts: ['GBP', 'CLP', 'CLP'] });
     await accountRemoved(svc, twoClp.accounts.CLP!);

@@ -63,14 +63,18 @@ describe('the API client', () => {
     expect(errorMessage(error)).toBe('Failed to fetch');
   });
 
-  it("gives the refusal for missing bank accounts its own code (the service sends the generic 'forbidden' with the spec's message)", async () => {
+  it("gives the refusal to post without both bank accounts the accept's code (the service sends the generic 'forbidden' with the spec's message)", async () => {
     fakeApi({
-      'POST /api/exchange-matches': { status: 403, body: { message: 'You need both GBP and CLP accounts to create an exchange request', code: 'forbidden' } },
+      'POST /api/exchange-requests': { status: 403, body: { message: 'You need both GBP and CLP accounts to create an exchange request', code: 'forbidden' } },
+      'POST /api/exchange-matches': { status: 403, body: { message: 'You need both GBP and CLP accounts to accept an exchange request', code: 'bank_accounts_required' } },
       'PATCH /api/exchange-requests/1/cancel': { status: 403, body: { message: 'Only the owner can cancel this exchange request', code: 'forbidden' } },
     });
-    const noAccounts = await call(Routes.exchange.createMatch, { body: { exchangeRequestId: 1 } }).catch((e: unknown) => e);
-    expect(errorCode(noAccounts)).toBe('bank_accounts_required');
-    expect(errorMessage(noAccounts)).toBe('You need both GBP and CLP accounts to create an exchange request');
+    const toPost = await call(Routes.exchange.createRequest, { body: { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 500, exchangeRate: 1275 } }).catch((e: unknown) => e);
+    expect(errorCode(toPost)).toBe('bank_accounts_required');
+    expect(errorMessage(toPost)).toBe('You need both GBP and CLP accounts to create an exchange request');
+    const toAccept = await call(Routes.exchange.createMatch, { body: { exchangeRequestId: 1 } }).catch((e: unknown) => e);
+    expect(errorCode(toAccept)).toBe('bank_accounts_required');
+    expect(errorMessage(toAccept)).toBe('You need both GBP and CLP accounts to accept an exchange request');
     expect(errorCode(await call(Routes.exchange.cancelRequest, { params: { id: 1 } }).catch((e: unknown) => e))).toBe('forbidden');
     expect(errorCode(new Error('offline'))).toBeUndefined();
   });

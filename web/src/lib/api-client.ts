@@ -6,7 +6,7 @@
  * visitor is not an error.
  */
 import {
-  fillPath, type ApiRoute, type ErrorBody, type FieldError, type ParamNames, type Sent, type SuccessData,
+  AcceptRefusal, fillPath, type ApiRoute, type ErrorBody, type FieldError, type ParamNames, type Sent, type SuccessData,
 } from '@puente/contracts';
 
 export class ApiError extends Error {
@@ -28,13 +28,13 @@ export class ApiError extends Error {
 }
 
 /** The refusal of a trade to a user without both bank accounts: its own code, so each language can name the step. */
-export const BANK_ACCOUNTS_REQUIRED = 'bank_accounts_required';
-/** The spec's message for it (section 5), which the exchange service sends for posting and accepting alike. */
+export const BANK_ACCOUNTS_REQUIRED = AcceptRefusal.bankAccounts;
+/** The spec's message for it (section 5), which the exchange service sends to posting (an accept has its code already). */
 const ACCOUNT_REQUIRED_MESSAGE = 'You need both GBP and CLP accounts to create an exchange request';
 
 /**
- * The exchange service refuses a trade without both accounts with the generic 403 `forbidden` (shown in Spanish as
- * 'you may not do this'); that refusal, told by the spec's own message, gets its own code so it names the missing step.
+ * The exchange service refuses posting without both accounts with the generic 403 `forbidden` (shown in Spanish as
+ * 'you may not do this'); that refusal, told by the spec's own message, gets the accept's code so it names the missing step.
  */
 function refineCode(data: ErrorBody | undefined): ErrorBody | undefined {
   if (data?.code === 'forbidden' && data.message === ACCOUNT_REQUIRED_MESSAGE) return { ...data, code: BANK_ACCOUNTS_REQUIRED };

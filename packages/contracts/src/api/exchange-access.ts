@@ -31,10 +31,15 @@ export const TakerRequirements = {
 
 /** The `code` of each refused accept (403), besides the spec's messages: the web app explains them. */
 export const AcceptRefusal = {
+  /** Without both a GBP and a CLP account: the web app links to /accounts (ACCEPT_NEEDS_BOTH_ACCOUNTS). */
+  bankAccounts: 'bank_accounts_required',
   trustLevel: 'trust_level_too_low',
   verification: 'id_verification_required',
   youBlocked: 'user_blocked',
 } as const;
+
+/** The message of an accept refused for want of both accounts: the spec's create message, worded for accepting. */
+export const ACCEPT_NEEDS_BOTH_ACCOUNTS = 'You need both GBP and CLP accounts to accept an exchange request';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Blocks

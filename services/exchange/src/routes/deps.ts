@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { actsAsAdmin, notFound, requireUser, type ServiceContext } from '@puente/platform';
+import { ACCEPT_NEEDS_BOTH_ACCOUNTS, AcceptRefusal } from '@puente/contracts';
+import { AppError, actsAsAdmin, notFound, requireUser, type ServiceContext } from '@puente/platform';
 import { ExchangeMatch } from '../domain/exchange-match.ts';
 
 /** What the exchange routes share: the service, and the clock (tests move it to cross days, months and timers). */
@@ -9,8 +10,10 @@ export interface RouteDeps {
   now(): Date;
 }
 
-/** The spec's message (section 5), for posting and for accepting alike. */
+/** The spec's message (section 5) to posting without both accounts; an accept has its own (needsBothAccountsToAccept). */
 export const NEEDS_BOTH_ACCOUNTS = 'You need both GBP and CLP accounts to create an exchange request';
+/** An accept without both accounts: worded for accepting, with its own code so the app links to /accounts. */
+export const needsBothAccountsToAccept = () => new AppError(403, AcceptRefusal.bankAccounts, ACCEPT_NEEDS_BOTH_ACCOUNTS);
 export { REQUEST_NOT_FOUND } from '../domain/who-may-take.ts';
 export const MATCH_NOT_FOUND = 'Exchange match not found';
 

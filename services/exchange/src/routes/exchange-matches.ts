@@ -15,7 +15,7 @@ import { assertMayTrade } from '../domain/sanctions.ts';
 import { matchView, matchViews } from '../domain/views.ts';
 import { lockPair } from '../domain/blocks.ts';
 import { assertMayTake, requestSeenByTaker } from '../domain/who-may-take.ts';
-import { MATCH_NOT_FOUND, NEEDS_BOTH_ACCOUNTS, type RouteDeps } from './deps.ts';
+import { MATCH_NOT_FOUND, needsBothAccountsToAccept, type RouteDeps } from './deps.ts';
 
 const routes = Routes.exchange;
 
@@ -52,7 +52,7 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
           await assertMayTake(tx, found, userId);
           await assertNotDeleted(tx, userId);
           await assertMayTrade(tx, userId);
-          if (!await hasBothAccounts(tx, userId)) throw forbidden(NEEDS_BOTH_ACCOUNTS);
+          if (!await hasBothAccounts(tx, userId)) throw needsBothAccountsToAccept();
           await checkPlanLimits(tx, userId, { currency: found.fromCurrency, amount: found.amount }, at);
           return takeRequest(tx, found, userId, at);
         });

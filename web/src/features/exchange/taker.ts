@@ -29,6 +29,8 @@ const steps: Record<string, { to: string; label: string }> = {
   // Ratings, completed exchanges and the profile's verifications raise the trust level.
   [AcceptRefusal.trustLevel]: { to: paths.profile, label: 'refusal.raiseTrust' },
   [AcceptRefusal.verification]: { to: paths.profile, label: 'refusal.verifyId' },
+  // The profile lists whom the user blocked, each with Unblock.
+  [AcceptRefusal.youBlocked]: { to: paths.profile, label: 'refusal.unblock' },
   [DisputeRefusal.suspended]: { to: paths.help, label: 'refusal.contactSupport' },
 };
 

@@ -76,6 +76,7 @@ export default {
     raiseTrust: 'Raise your trust level',
     verifyId: 'Verify your ID',
     contactSupport: 'Contact support',
+    unblock: 'Manage blocked users',
   },
   markDone: {
     title: 'Mark request #{{id}} as done?',

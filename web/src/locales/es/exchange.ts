@@ -76,6 +76,7 @@ export default {
     raiseTrust: 'Sube tu nivel de confianza',
     verifyId: 'Verifica tu identidad',
     contactSupport: 'Contactar a soporte',
+    unblock: 'Gestionar usuarios bloqueados',
   },
   markDone: {
     title: '¿Marcar la solicitud #{{id}} como terminada?',

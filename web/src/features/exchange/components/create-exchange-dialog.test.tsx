@@ -185,18 +185,54 @@ describe('creating an exchange request', () => {
     expect(within(refusal).getByRole('link', { name: 'Mejorar plan' }).getAttribute('href')).toBe('/subscription');
   });
 
-  it('leads a server refusal for missing accounts to /accounts, still under the spec\'s toast', async () => {
-    const server = fakeApi({ ...exchangeApi, 'POST /api/exchange-requests': { status: 403, body: { message: 'You need both GBP and CLP accounts to create an exchange request', code: 'forbidden' } } });
-    const { router } = renderWithRoutes(<CreateExchangeButton hasBothAccounts />, { extraRoutes: [{ path: '/accounts', element: <p>accounts</p> }] });
-    await openDialog();
-    fireEvent.change(amount(), { target: { value: '100' } });
-    fireEvent.click(within(dialog()).getByRole('button', { name: 'Create Request' }));
-    const toast = await findToast();
-    expect(toast.textContent).toContain('Failed to create exchange request: You need both GBP and CLP accounts to create an exchange request');
-    fireEvent.click(within(toast).getByRole('button', { name: 'Add bank accounts', hidden: true }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/accounts'));
-    expect(server.callsTo('POST /api/exchange-requests')).toHaveLength(1);
-  });
+  /** Each refusal of posting a step lifts: the server's answer, the toast's words in each language, and its link (a plan limit has the spec's own title). */
+  const refusals = [
+    {
+      name: 'missing accounts', message: 'You need both GBP and CLP accounts to create an exchange request', code: 'forbidden',
+      title: { en: 'Failed to create exchange request: ', es: 'No se pudo crear la solicitud de cambio: ' },
+      es: 'Necesitas una cuenta bancaria en GBP y otra en CLP para cambiar: agrégalas en la página Cuentas.',
+      link: { en: 'Add bank accounts', es: 'Agregar cuentas bancarias', to: '/accounts' },
+    },
+    {
+      name: "the plan's limit", message: 'Free plan limit reached: 2 exchanges a day. Upgrade to Premium for up to 20.', code: 'plan_limit',
+      title: { en: 'Subscription Limit Reached', es: 'Alcanzaste el límite de tu suscripción' },
+      es: 'Alcanzaste el límite de tu plan. Mejora a Premium para tener límites más altos.',
+      link: { en: 'Upgrade', es: 'Mejorar plan', to: '/subscription' },
+    },
+    {
+      name: 'a suspension', code: 'trading_suspended',
+      title: { en: 'Failed to create exchange request: ', es: 'No se pudo crear la solicitud de cambio: ' },
+      message: 'Your trading is suspended after a dispute: you cannot post or accept exchange requests until an admin lifts the suspension',
+      es: 'Tu operación está suspendida tras una disputa: no puedes publicar ni aceptar solicitudes de cambio hasta que un administrador levante la suspensión.',
+      link: { en: 'Contact support', es: 'Contactar a soporte', to: '/help' },
+    },
+  ];
+  const words = {
+    en: { open: 'Create Exchange', dialog: 'Create Exchange Request', amount: /^Amount/, create: 'Create Request' },
+    es: { open: 'Crear cambio', dialog: 'Crear solicitud de cambio', amount: /^Monto/, create: 'Crear solicitud' },
+  };
+  for (const refusal of refusals) {
+    for (const language of ['en', 'es'] as const) {
+      it(`leads a server refusal for ${refusal.name} to ${refusal.link.to} (${language}), under the spec's toast`, async () => {
+        const server = fakeApi({ ...exchangeApi, 'POST /api/exchange-requests': { status: 403, body: { message: refusal.message, code: refusal.code } } });
+        if (language === 'es') await act(() => chooseLanguage('es'));
+        const w = words[language];
+        const { router } = renderWithRoutes(<CreateExchangeButton hasBothAccounts />, {
+          extraRoutes: ['/accounts', '/subscription', '/help'].map((path) => ({ path, element: <p>{path}</p> })),
+        });
+        fireEvent.click(await screen.findByRole('button', { name: w.open }));
+        const create = await screen.findByRole('dialog', { name: w.dialog });
+        await within(create).findByTestId('exchange-rate');
+        fireEvent.change(within(create).getByLabelText(w.amount, { selector: 'input' }), { target: { value: '100' } });
+        fireEvent.click(within(create).getByRole('button', { name: w.create }));
+        const toast = await findToast();
+        expect(toast.textContent).toContain(refusal.title[language] + (language === 'es' ? refusal.es : refusal.message));
+        fireEvent.click(within(toast).getByRole('button', { name: refusal.link[language], hidden: true }));
+        await waitFor(() => expect(router.state.location.pathname).toBe(refusal.link.to));
+        expect(server.callsTo('POST /api/exchange-requests')).toHaveLength(1);
+      });
+    }
+  }
 
   it('says a rate the server finds outside the band (the market moved) in the user\'s language, and reads the rate again', async () => {
     await act(() => chooseLanguage('es'));
