@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { ServiceNames, type ServiceName } from '@puente/contracts';
 import { blankAsUnset, createLogger, loadConfig, MetricsSettings, type Party } from '@puente/platform';
 import { stopGracefully } from '@puente/platform/process';
+import { createDatabaseIfMissing } from './database.ts';
 import { runnerDefaults } from './runner-env.ts';
 import { runnerSecrets, secretsFile } from './secrets.ts';
 
@@ -77,6 +78,7 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     ...given, ...runnerDefaults(given, { dataDir, host: settings.HOST, port: settings.PORT }), ATTACHMENT_STORAGE_DIR: given.ATTACHMENT_STORAGE_DIR ?? join(dataDir, 'attachments'),
   }, dataDir);
   if (given.NODE_ENV !== 'production') say(`secrets not set in the environment are kept in ${secretsFile(dataDir)}`);
+  if (await createDatabaseIfMissing(settings.DATABASE_URL)) say(`created the database ${new URL(settings.DATABASE_URL).pathname.slice(1)}`);
   const onOutput = opts.onOutput ?? ((name: string, line: string) => process.stdout.write(`[${name}] ${line}\n`));
   const services = opts.services ?? ServiceNames;
   const serviceUrls: Partial<Record<ServiceName, string>> = {};

@@ -1,5 +1,6 @@
 /**
- * The README's distributed instructions, run as written: `npm run start:distributed` with only the documented URLs,
+ * The README's distributed instructions, run as written: `npm run start:distributed` with only the documented URLs
+ * (its database not made beforehand),
  * then one service alone on the project's Node 24 with the keys the runner kept (`npm run secrets -- env <service>`). (Tried as a new user would,
  * they once stopped on a missing BANK_ENCRYPTION_KEYS and answered every call of a restarted service with 401.)
  */
@@ -11,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { HealthResponse } from '@puente/contracts';
 import { INTERNAL_TOKEN_HEADER, internalAuth, keyringOf, type Party } from '@puente/platform';
-import { describeWithInfra, startKafka, startPostgres, startRedis, testPortBase, type KafkaCluster, type PostgresServer, type RedisServer } from '@puente/testkit';
+import { databaseUrl, describeWithInfra, startKafka, startPostgres, startRedis, testPortBase, uniqueDatabaseName, type KafkaCluster, type PostgresServer, type RedisServer } from '@puente/testkit';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -47,15 +48,23 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'the README\'s distributed com
     rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 
-  it('starts everything with `npm run start:distributed` and only the three URLs (and ports, to stay off others\' toes)', async () => {
-    const databaseUrl = await postgres.createDatabase('readme');
-    env = { ...env, DATABASE_URL: databaseUrl, KAFKA_BROKERS: kafka.brokers.join(','), REDIS_URL: redis.url };
+  it('starts everything with `npm run start:distributed` and only the three URLs (and ports, to stay off others\' toes): its database made, the web app served', async () => {
+    // A database the server does not have yet, as on a fresh PostgreSQL: the runner makes it.
+    const database = databaseUrl(postgres.url, uniqueDatabaseName('readme'));
+    env = { ...env, DATABASE_URL: database, KAFKA_BROKERS: kafka.brokers.join(','), REDIS_URL: redis.url };
     run('npm run start:distributed', { PORT: String(base + 100), SERVICES_BASE_PORT: String(base), DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
     await vi.waitFor(() => expect(output.join('')).toMatch(/Puente \(distributed\) is running at/), { timeout: 120_000, interval: 500 });
     const health = await fetch(`http://127.0.0.1:${base + 100}/api/health`);
     expect([health.status, HealthResponse.parse(await health.json()).status]).toEqual([200, 'ok']);
     expect(output.join('')).toContain(join(dataDir, 'secrets.json'));
-  }, 150_000);
+    expect(output.join('')).toMatch(/created the database readme_/);
+    // The web app, as a visitor's first page and an emailed sign-up link reach it.
+    for (const path of ['/', '/register/WELCOME']) {
+      const page = await fetch(`http://127.0.0.1:${base + 100}${path}`);
+      expect([path, page.status, page.headers.get('content-type')]).toEqual([path, 200, 'text/html; charset=utf-8']);
+      expect(await page.text()).toContain('<div id="root">');
+    }
+  }, 180_000);
 
   it('runs one service alone with the documented recipe, on Node 24, trusting the gateway\'s kept key', async () => {
     // Ctrl+C the runner first, as a user restarting one service by hand would: its consumers leave their groups, so
