@@ -15,6 +15,7 @@ import { ReferralSchema } from './domain/referral.ts';
 import { VerificationRequestSchema } from './domain/verification-request.ts';
 import { IdDocumentSchema, idDocumentKeys } from './domain/id-documents.ts';
 import { KnownDeviceSchema } from './domain/known-device.ts';
+import { ResolvedDisputeSchema } from './domain/directory.ts';
 import { TwoFactorSchema } from './domain/two-factor.ts';
 import { RecentGoogleSignInSchema } from './domain/reauthentication.ts';
 import { challengeKey, secretKeys } from './domain/two-factor-keys.ts';
@@ -133,7 +134,7 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
     name: 'identity',
     entities: [
       UserSchema, AccountCurrencySchema, PendingSignupSchema, PasswordResetSchema, ReferralSchema, VerificationRequestSchema, KnownDeviceSchema, TwoFactorSchema,
-      RecentGoogleSignInSchema, IdDocumentSchema,
+      RecentGoogleSignInSchema, IdDocumentSchema, ResolvedDisputeSchema,
     ],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,

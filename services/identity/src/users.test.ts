@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
-  AdminUserView, AdminVerificationRequest, AdminVerificationRequestList, CurrentUser, ErrorBody, PublicUser, ReferralCodeResponse,
+  AdminDirectoryEntry, AdminUserView, AdminVerificationRequest, AdminVerificationRequestList, CurrentUser, ErrorBody, PublicDirectoryEntry, PublicUser, ReferralCodeResponse,
   ReferralList, UserDirectory, VerificationRequestResponse,
 } from '@puente/contracts';
 import type { TestService } from '@puente/platform/testing';
@@ -34,12 +34,12 @@ describeWithInfra(['postgres'], 'profiles, the directory, referrals and verifica
       expect(res.statusCode).toBe(200);
       const users = UserDirectory.parse(res.json());
       expect(users).toHaveLength(3);
-      for (const u of users) PublicUser.parse(u); // strict: no email, role or tier
+      for (const u of users) PublicDirectoryEntry.parse(u); // strict: no email, role or tier
       expect(res.body).not.toContain('@puente.test');
       expect(res.headers['x-total-count']).toBe('3');
     }
     const asAdmin = await get('/admin/users', { id: adminId, role: 'admin' });
-    const views = UserDirectory.parse(asAdmin.json()).map((u) => AdminUserView.parse(u));
+    const views = UserDirectory.parse(asAdmin.json()).map((u) => AdminDirectoryEntry.parse(u));
     expect(views.map((v) => [v.email, v.role])).toEqual([[ADMIN.email, 'admin'], ['ana@puente.test', 'user'], ['bea@puente.test', 'user']]);
 
     const page = await get('/admin/users?limit=1&offset=1');

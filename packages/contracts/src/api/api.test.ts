@@ -52,7 +52,6 @@ import {
   SubscriptionInfo,
   SubscriptionPlans,
   TransactionHistoryItem,
-  UserDirectory,
   ValidationMessages,
   VerificationTypeParams,
   fieldErrors,
@@ -521,7 +520,6 @@ describe('response shapes', () => {
     expect(PublicUser.safeParse({ ...publicUser, averageCompletionMinutes: 37.5 }).success).toBe(false);
     const admin = { ...publicUser, email: 'ana@example.com', role: 'admin', subscriptionTier: 'premium' };
     expect(AdminUserView.parse(admin)).toEqual(admin);
-    expect(UserDirectory.parse([publicUser, admin])).toEqual([publicUser, admin]);
     expect(SignupRequestResponse.parse({ verificationToken: 'tok' })).toEqual({ verificationToken: 'tok' });
   });
 

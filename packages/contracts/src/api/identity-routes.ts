@@ -7,10 +7,11 @@ import {
   AdminVerificationRequest, AdminVerificationRequestList, CurrentUser, ForgotPasswordRequest,
   ForgotPasswordResponse, InternalUserList, InternalUsersQuery, LoginRequest, LoginResponse, PublicUser, AdminUserView, ReferralCodeParams,
   ReferralCodeResponse, ReferralList, ResetPasswordRequest, SignupRequest, SignupRequestResponse, SignupVerifyRequest,
-  SignupVerifyResponse, UserDirectory, UserIdParams, UserProfileUpdate, VerificationRequestIdParams,
+  SignupVerifyResponse, UserIdParams, UserProfileUpdate, VerificationRequestIdParams,
   VerificationRequestListQuery, VerificationRequestResponse, VerificationTypeParams, VerifyReferralResponse,
   OwnVerificationRequestList,
 } from './identity.ts';
+import { DirectoryQuery, UserDirectory } from './identity-directory.ts';
 import { ID_DOCUMENT_MAX_BYTES, IdDocumentFile, IdDocumentType } from './identity-documents.ts';
 import { AccountDeletionRequest } from './identity-personal-data.ts';
 import { ChangePasswordRequest, SignInMethods } from './identity-reauthentication.ts';
@@ -171,8 +172,8 @@ export const IdentityRoutes = routeGroup('identity', {
     responses: { 200: ReferralList },
   },
   directory: {
-    method: 'GET', path: '/api/admin/users', access: 'visitor', query: PaginationQuery, paginated: true,
-    summary: 'The user directory, open to visitors; admins also see email, role and plan.',
+    method: 'GET', path: '/api/admin/users', access: 'visitor', query: DirectoryQuery, paginated: true,
+    summary: 'The user directory, open to visitors, a page at a time (X-Total-Count: how many match), filtered by name and directory tier; each user with their dispute outcomes; admins also see email, role and plan.',
     responses: { 200: UserDirectory },
   },
   verificationRequests: {

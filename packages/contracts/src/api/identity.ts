@@ -287,10 +287,6 @@ export const AdminUserView = z.strictObject({
 });
 export type AdminUserView = z.infer<typeof AdminUserView>;
 
-/** GET /api/admin/users: admin views for an admin, public views for anyone else. */
-export const UserDirectory = z.array(z.union([AdminUserView, PublicUser]));
-export type UserDirectory = z.infer<typeof UserDirectory>;
-
 /** GET /api/auth/verify-referral/{code}, 200 (a non-valid code answers 404 with `{ message }`). */
 export const VerifyReferralResponse = z.object({ valid: z.literal(true) });
 export type VerifyReferralResponse = z.infer<typeof VerifyReferralResponse>;

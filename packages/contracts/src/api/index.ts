@@ -5,6 +5,7 @@ export * from './identity-two-factor.ts';
 export * from './identity-reauthentication.ts';
 export * from './identity-google.ts';
 export * from './identity-personal-data.ts';
+export * from './identity-directory.ts';
 export * from './devices.ts';
 export * from './accounts.ts';
 export * from './exchange.ts';

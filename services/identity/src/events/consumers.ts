@@ -8,6 +8,7 @@ import { roundDecimal } from '@puente/contracts';
 import { consume } from '@puente/platform';
 import { User } from '../domain/user.ts';
 import { AccountCurrency } from '../domain/account-currencies.ts';
+import { keepResolvedDisputes } from '../domain/directory.ts';
 
 /** Whole seconds from one instant to a later one (never negative). */
 const secondsBetween = (from: Date, to: Date): number => Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000));
@@ -62,6 +63,10 @@ export const consumers = [
         completionSecondsTotal: raw('completion_seconds_total + ?', [seconds]),
       }),
     });
+  }),
+  // The directory's dispute outcomes: one row per resolved dispute, so a redelivered event counts once.
+  consume('disputeResolved', async ({ disputeId, requesterId, matcherId, outcome, sanction }, { em }) => {
+    await keepResolvedDisputes(em, [{ disputeId, requesterId, matcherId, outcome, sanction }]);
   }),
   consume('subscriptionActivated', async ({ userId }, { em }) => {
     await em.nativeUpdate(User, { id: userId }, { subscriptionTier: 'premium' });

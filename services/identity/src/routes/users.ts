@@ -5,6 +5,7 @@ import { actsAsAdmin, notFound, requireUser, serve, unauthorized } from '@puente
 import { NOT_DELETED, User } from '../domain/user.ts';
 import { OPEN_STATUSES, VerificationFlag, VerificationMessages, VerificationRequest, initialStatus } from '../domain/verification-request.ts';
 import { adminUserView, publicUserView } from '../domain/views.ts';
+import { directoryPage, disputeOutcomesOf } from '../domain/directory.ts';
 import type { RouteDeps } from './deps.ts';
 
 const routes = Routes.identity;
@@ -21,16 +22,17 @@ export async function userRoutes(app: FastifyInstance, _deps: RouteDeps): Promis
   });
 
   /**
-   * The directory (open to visitors too): public views for everyone but admins, who also see
-   * email, role and subscriptionTier. Paginated (limit ≤ 500, default 50; offset), total in X-Total-Count. Deleted
-   * accounts are not listed.
+   * The directory (open to visitors too): public views for everyone but admins, who also see email, role and
+   * subscriptionTier, each with the user's dispute outcomes. Filtered by name and tier; paginated (limit ≤ 500,
+   * default 50, as every paginated list; offset), the total of matching users in X-Total-Count. Deleted accounts are
+   * not listed.
    */
   serve(app, routes.directory, async (request, reply) => {
-    const { limit, offset } = request.query;
-    const [users, total] = await request.em.findAndCount(User, NOT_DELETED, { orderBy: { id: 'asc' }, limit, offset });
+    const [users, total] = await directoryPage(request.em, request.query);
+    const outcomes = await disputeOutcomesOf(request.em, users.map((u) => u.id));
     reply.header('x-total-count', String(total));
     const view = actsAsAdmin(request) ? adminUserView : publicUserView;
-    return users.map(view);
+    return users.map((u) => ({ ...view(u), disputeOutcomes: outcomes.get(u.id)! }));
   });
 
   /**
