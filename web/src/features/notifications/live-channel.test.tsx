@@ -134,6 +134,21 @@ describe('the live channel', () => {
     expect(FakeWebSocket.sockets).toHaveLength(4);
   });
 
+  it('reads again what live messages keep fresh when it connects again, not on its first connection', () => {
+    vi.useFakeTimers();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { queryClient, socket } = live();
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    act(() => socket().open());
+    expect(invalidate).not.toHaveBeenCalled();
+    act(() => socket().drop());
+    act(() => { vi.advanceTimersByTime(RECONNECT_MIN_MS); });
+    act(() => socket().open());
+    for (const queryKey of [queryKeys.notifications, queryKeys.notificationCount, queryKeys.matches, queryKeys.myRequests, queryKeys.currentUser]) {
+      expect(invalidate).toHaveBeenCalledWith({ queryKey });
+    }
+  });
+
   it('does not reconnect a socket closed because the session ended, and reads the user again', () => {
     vi.useFakeTimers();
     const { queryClient, socket } = live();

@@ -4,13 +4,14 @@
  * again. new_notification: a toast with its text in the reader's language, the notification listed at once, the count read again, and
  * the current user after a completion or a rating (trust figures follow). chat_message: added to that match's chat
  * (once: by id); a system message reads the trades again, and the partner's 'I have paid' is a toast. A malformed
- * message or a connection error is only logged.
+ * message or a connection error is only logged. The gateway sends only what happens while a socket is open, so a
+ * reconnection reads again everything the live messages keep fresh: what happened meanwhile shows without a reload.
  */
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
-  ChatLiveMessage, LIVE_SESSION_ENDED_CLOSE_CODE, MatchSuccessMessage, NewNotificationMessage, Notification, NotificationParams,
+  ChatLiveMessage, LIVE_SESSION_ENDED_CLOSE_CODE, MatchSuccessMessage, NewNotificationMessage, Notification, NotificationParams, Routes,
   type ChatMessage, type CurrentUser, type Notification as NotificationData,
 } from '@puente/contracts';
 import { toast } from '../../components/ui/toast.tsx';
@@ -99,9 +100,19 @@ export function useLiveChannel(signedIn: boolean) {
       }
     };
 
+    let connectedBefore = false;
+    const readMissed = () => {
+      const missed = [queryKeys.notifications, queryKeys.notificationCount, queryKeys.currentUser, ...queryKeys.trades, [Routes.exchange.chatMessages.path]];
+      for (const queryKey of missed) void queryClient.invalidateQueries({ queryKey });
+    };
+
     const connect = () => {
       socket = new WebSocket(liveUrl());
-      socket.addEventListener('open', () => { attempt = 0; });
+      socket.addEventListener('open', () => {
+        attempt = 0;
+        if (connectedBefore) readMissed();
+        connectedBefore = true;
+      });
       socket.addEventListener('message', onMessage);
       socket.addEventListener('error', () => console.warn('live channel: connection error'));
       socket.addEventListener('close', (event) => {
