@@ -598,6 +598,7 @@ describe('response shapes', () => {
     };
     expect(TransactionHistoryItem.parse(item)).toEqual(item);
     expect(TransactionHistoryItem.parse({ ...item, otherUser: null })).toBeTruthy();
+    expect(TransactionHistoryItem.parse({ ...item, exchangeMatchId: null, otherUser: undefined, userRole: 'requester' })).toBeTruthy(); // marked done
     expect(TransactionHistoryItem.safeParse({ ...item, toAmount: 593771.6 }).success).toBe(false);
   });
 

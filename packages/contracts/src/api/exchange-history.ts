@@ -1,5 +1,6 @@
 /**
- * Exchange: the transaction history, each completed exchange from the caller's side (GET /api/transaction-history).
+ * Exchange: the transaction history, each completed exchange from the caller's side (GET /api/transaction-history):
+ * completed matches and the requests their owner marked done ("completed requests move to history", spec section 4).
  */
 import { z } from 'zod';
 import { Currency, ExchangeRateValue, Id, IsoDateTime, Money, currencyDecimalsMessage, fitsCurrency } from './common.ts';
@@ -10,13 +11,15 @@ export type UserRole = z.infer<typeof UserRole>;
 
 /**
  * One item of GET /api/transaction-history (completed exchanges). fromAmount fits fromCurrency, toAmount fits
- * toCurrency. otherUser may be missing or null (the page then shows 'User information unavailable').
+ * toCurrency. A completed match: `id` and `exchangeMatchId` are the match's; otherUser may be missing or null (the
+ * page then shows 'User information unavailable'). A request its owner marked done: `id` is the request's,
+ * exchangeMatchId null, no otherUser (nobody traded with them), userRole 'requester', completedAt when it was marked.
  */
 export const TransactionHistoryItem = z
   .object({
     id: Id,
     exchangeRequestId: Id,
-    exchangeMatchId: Id,
+    exchangeMatchId: Id.nullable(),
     fromCurrency: Currency,
     toCurrency: Currency,
     fromAmount: Money,

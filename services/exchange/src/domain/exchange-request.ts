@@ -26,6 +26,8 @@ export const ExchangeRequestSchema = defineEntity({
     /** Who may take it (api/exchange-access.ts): a minimum trust level, null for anyone; ID-verified users only. */
     minTrustLevel: p.enum(MinTrustLevel.options).nullable(),
     verifiedOnly: p.boolean().default(false),
+    /** When its owner marked it done (completed with no match): its time in the history. Null otherwise. */
+    markedDoneAt: p.datetime().nullable(),
   },
   indexes: [
     { name: 'exchange_request_status_id_index', properties: ['status', 'id'] },

@@ -33,14 +33,14 @@ describe('request transitions', () => {
     expect(request.status).toBe(status);
   });
 
-  it('mark done by its owner: an open request is completed', () => {
+  it('mark done by its owner: an open request is completed, marked done at that time', () => {
     const request = aRequest();
-    expect(types(completeRequestByOwner(request))).toEqual(['exchange.request.completed']);
-    expect(request.status).toBe('completed');
+    expect(types(completeRequestByOwner(request, LATER))).toEqual(['exchange.request.completed']);
+    expect([request.status, request.markedDoneAt]).toEqual(['completed', LATER]);
   });
 
   it.each(STATUSES.filter((s) => s !== 'open'))('mark done by its owner: a %s request is refused', (status) => {
-    expect(refusal(() => completeRequestByOwner(aRequest({ status })))).toEqual({
+    expect(refusal(() => completeRequestByOwner(aRequest({ status }), LATER))).toEqual({
       status: 409, code: 'conflict',
       message: `This exchange request is ${status}: only an open request can be marked done (a matched one completes through its match)`,
     });

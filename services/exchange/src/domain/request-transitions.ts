@@ -31,12 +31,13 @@ export function cancelRequest(request: ExchangeRequest): EventEnvelope[] {
   return [makeEvent('requestCancelled', request.id, { requestId: request.id, userId: request.userId })];
 }
 
-/** The owner marks an open request done: it leaves the market; nobody traded. */
-export function completeRequestByOwner(request: ExchangeRequest): EventEnvelope[] {
+/** The owner marks an open request done at `at`: it leaves the market for their history; nobody traded with them here. */
+export function completeRequestByOwner(request: ExchangeRequest, at: Date): EventEnvelope[] {
   if (request.status !== 'open') {
     throw conflict(`This exchange request is ${request.status}: only an open request can be marked done (a matched one completes through its match)`);
   }
   request.status = 'completed';
+  request.markedDoneAt = at;
   return [makeEvent('requestCompleted', request.id, { requestId: request.id, userId: request.userId })];
 }
 

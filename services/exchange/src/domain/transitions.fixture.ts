@@ -13,6 +13,7 @@ export function aRequest(fields: Partial<ExchangeRequest> = {}): ExchangeRequest
   return Object.assign(new ExchangeRequest(), {
     id: 10, userId: REQUESTER, fromCurrency: 'GBP', toCurrency: 'CLP', amount: '200.00', exchangeRate: '1275.0000',
     status: 'open', createdAt: T0, updatedAt: T0, openSince: T0, notifiedAt: null, minTrustLevel: null, verifiedOnly: false,
+    markedDoneAt: null,
   } satisfies Partial<ExchangeRequest>, fields);
 }
 

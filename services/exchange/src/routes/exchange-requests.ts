@@ -118,12 +118,16 @@ export function exchangeRequestRoutes({ ctx, now }: RouteDeps) {
       return requestView(request.em, cancelled);
     });
 
-    /** The owner marks an open request done: it leaves the market; nobody traded, so no history and no count. */
+    /**
+     * The owner marks an open request done: it leaves the market for their history (a row with no match); nobody
+     * traded with them here, so no trade is counted.
+     */
     serve(app, routes.completeRequest, async (request) => {
       const { userId } = requireUser(request);
+      const at = now();
       const done = await ctx.change(async (tx) => {
         const found = await ownRequest(tx, request.params.id, userId, 'Only the owner can mark this exchange request done');
-        return changed(found, ...completeRequestByOwner(found));
+        return changed(found, ...completeRequestByOwner(found, at));
       });
       return requestView(request.em, done);
     });

@@ -1,9 +1,8 @@
-/** GET /api/transaction-history: the caller's completed exchanges, from their own side. */
+/** GET /api/transaction-history: the caller's completed exchanges and the requests they marked done, from their own side. */
 import type { FastifyInstance } from 'fastify';
-import { Routes, type User } from '@puente/contracts';
+import { Routes } from '@puente/contracts';
 import { callRoute, requireUser, serve } from '@puente/platform';
-import { ExchangeMatch } from '../domain/exchange-match.ts';
-import { historyOf, otherParty } from '../domain/history.ts';
+import { historyPage } from '../domain/history.ts';
 import type { RouteDeps } from './deps.ts';
 
 export function historyRoutes({ ctx }: RouteDeps) {
@@ -15,21 +14,17 @@ export function historyRoutes({ ctx }: RouteDeps) {
      */
     serve(app, Routes.exchange.history, async (request, reply) => {
       const { userId } = requireUser(request);
-      const { limit, offset } = request.query;
-      const [matches, total] = await request.em.findAndCount(ExchangeMatch,
-        { status: 'completed', $or: [{ requesterId: userId }, { matcherId: userId }] },
-        { orderBy: { completedAt: 'desc', id: 'desc' }, limit, offset });
+      const { items, total } = await historyPage(request.em, userId, request.query, async (ids) => {
+        try {
+          const found = await callRoute(ctx, 'identity', Routes.identity.internalUsers, { ids: ids.join(',') });
+          return new Map(found.map((u) => [u.id, u]));
+        } catch (err) {
+          request.log.warn({ err }, 'identity did not answer: history without the other parties\' names');
+          return null;
+        }
+      });
       reply.header('x-total-count', String(total));
-      if (matches.length === 0) return [];
-      let users: Map<number, User> | null = null;
-      try {
-        const ids = [...new Set(matches.map((m) => otherParty(m, userId)))];
-        const found = await callRoute(ctx, 'identity', Routes.identity.internalUsers, { ids: ids.join(',') });
-        users = new Map(found.map((u) => [u.id, u]));
-      } catch (err) {
-        request.log.warn({ err }, 'identity did not answer: history without the other parties\' names');
-      }
-      return historyOf(request.em, userId, matches, users);
+      return items;
     });
   };
 }
