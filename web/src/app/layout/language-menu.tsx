@@ -57,7 +57,7 @@ export function LanguageMenu() {
         aria-haspopup="menu"
         aria-controls={anchor ? 'language-menu' : undefined}
         onClick={(event) => setAnchor(event.currentTarget)}
-        sx={{ minWidth: 0, px: 1, fontWeight: 700 }}
+        sx={{ px: 1, fontWeight: 700 }} // no narrower than the theme's 44 px target
       >
         {current.toUpperCase()}
       </Button>
