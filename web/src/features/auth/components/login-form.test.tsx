@@ -14,6 +14,14 @@ function setup(onLoggedIn = vi.fn(), path = '/login') {
   return onLoggedIn;
 }
 
+/** The form as the login page mounts it, with the browser's location.replace watched. */
+function setupAsMounted(path = '/login') {
+  const replace = vi.fn();
+  vi.stubGlobal('location', { ...window.location, replace });
+  renderWithRoutes(<LoginForm />, { path, pattern: '/:page' });
+  return replace;
+}
+
 describe('the login form', () => {
   it("checks the email and the password before calling ('Please enter a valid email address', 'Password is required')", async () => {
     const server = fakeApi();
@@ -29,13 +37,15 @@ describe('the login form', () => {
     expect(server.calls).toHaveLength(0);
   });
 
-  it('logs in with email and password and reloads the page, with Login Successful after the reload', async () => {
+  it('logs in with email and password and loads /dashboard in place of /login, with Login Successful after the load', async () => {
     const server = fakeApi({ 'POST /api/auth/login': { body: { message: 'Logged in' } } });
-    const onLoggedIn = setup();
+    const replace = setupAsMounted();
     fill('Email', ' ana@example.com ');
     fill('Password', 'password123');
     submit();
-    await waitFor(() => expect(onLoggedIn).toHaveBeenCalledOnce());
+    // replace, not assign: Back from the dashboard does not return to the login form.
+    await waitFor(() => expect(replace).toHaveBeenCalledWith('/dashboard'));
+    expect(replace).toHaveBeenCalledOnce();
     expect(server.callsTo('POST /api/auth/login')[0]?.body).toEqual({ email: 'ana@example.com', password: 'password123' });
     expect(JSON.parse(sessionStorage.getItem('puente-flash-toast')!)).toMatchObject({ title: 'Login Successful' });
   });
@@ -84,24 +94,25 @@ describe('the login form', () => {
     const codeField = () => screen.findByLabelText('Authentication code', { selector: 'input' });
     const verify = () => fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
 
-    async function passwordStep(server = fakeApi()) {
+    async function passwordStep(server = fakeApi(), onLoggedIn = setup()) {
       server.on({ 'POST /api/auth/login': { body: { message: 'Enter the 6-digit code from your authenticator app', code: 'totp_required', challenge } } });
-      const onLoggedIn = setup();
       fill('Email', 'ana@example.com');
       fill('Password', 'password123');
       submit();
       return { server, onLoggedIn, input: await codeField() };
     }
 
-    it('asks for the code after the right password, then sends it with the challenge and reloads', async () => {
+    it('asks for the code after the right password, then sends it with the challenge and loads /dashboard in place of /login', async () => {
       const server = fakeApi({ 'POST /api/auth/login/two-factor': { body: { message: 'Login successful' } } });
-      const { onLoggedIn, input } = await passwordStep(server);
-      expect(onLoggedIn).not.toHaveBeenCalled();
+      const replace = setupAsMounted();
+      const { input } = await passwordStep(server, replace);
+      expect(replace).not.toHaveBeenCalled();
       expect(screen.getByText(/enter the 6-digit code it shows for Puente/)).toBeTruthy();
       expect(screen.queryByLabelText('Password', { selector: 'input' })).toBeNull();
       fireEvent.change(input, { target: { value: '123 456' } });
       verify();
-      await waitFor(() => expect(onLoggedIn).toHaveBeenCalledOnce());
+      await waitFor(() => expect(replace).toHaveBeenCalledWith('/dashboard'));
+      expect(replace).toHaveBeenCalledOnce();
       expect(server.callsTo('POST /api/auth/login/two-factor')[0]?.body).toEqual({ challenge, code: '123456' });
       expect(JSON.parse(sessionStorage.getItem('puente-flash-toast')!)).toMatchObject({ title: 'Login Successful' });
     });
@@ -132,12 +143,12 @@ describe('the login form', () => {
       expect(screen.getByText('Your sign-in took too long. Please enter your email and password again.')).toBeTruthy();
     });
 
-    it('starts at the code step when a Google sign-in comes back with a challenge', async () => {
+    it('starts at the code step when a Google sign-in comes back with a challenge, then loads /dashboard in its place', async () => {
       const server = fakeApi({ 'POST /api/auth/login/two-factor': { body: { message: 'Login successful' } } });
-      const onLoggedIn = setup(vi.fn(), '/login?challenge=from.google');
+      const replace = setupAsMounted('/login?challenge=from.google');
       fireEvent.change(await codeField(), { target: { value: '654321' } });
       verify();
-      await waitFor(() => expect(onLoggedIn).toHaveBeenCalledOnce());
+      await waitFor(() => expect(replace).toHaveBeenCalledWith('/dashboard'));
       expect(server.callsTo('POST /api/auth/login/two-factor')[0]?.body).toEqual({ challenge: 'from.google', code: '654321' });
     });
 

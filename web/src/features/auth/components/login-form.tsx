@@ -1,7 +1,7 @@
 /**
  * The login page's form (spec section 2): email and password, 'Continue with Google' (browser navigation to
- * /api/auth/google), 'Get a referral code' (to /). On success the page reloads; otherwise 'Login Failed' with the
- * server's message (spec section 8). /login-failed?reason=… explains why a Google sign-in ended there. An account
+ * /api/auth/google), 'Get a referral code' (to /). On success the page reloads as /dashboard, replacing /login in the
+ * history (Back does not return to the form); otherwise 'Login Failed' with the server's message (spec section 8). /login-failed?reason=… explains why a Google sign-in ended there. An account
  * with two-factor sign-in on is asked for its code next (the password step answers `totp_required` and a challenge;
  * a Google sign-in comes back to /login?challenge=…).
  */
@@ -39,7 +39,12 @@ function googleFailure(reason: string | null): string | undefined {
   return reason in GoogleLoginFailures ? GoogleLoginFailures[reason as GoogleLoginFailure] : loginText('googleFailed');
 }
 
-export function LoginForm({ onLoggedIn = () => window.location.reload() }: { onLoggedIn?: () => void }) {
+/** The spec's reload after login, as a full load of the dashboard that takes the login page's place in the history. */
+export function openDashboard(): void {
+  window.location.replace(paths.dashboard);
+}
+
+export function LoginForm({ onLoggedIn = openDashboard }: { onLoggedIn?: () => void }) {
   const { t } = useTranslation('auth', { keyPrefix: 'login' });
   const { control, handleSubmit } = useSchemaForm(LoginRequest, { email: '', password: '' });
   const [params, setParams] = useSearchParams();

@@ -67,7 +67,7 @@ describe('the bank details dialog, once they are no longer shared', () => {
       const { unmount } = renderWithRoutes(<MatchConfirmedDialog matchId={5} onClose={() => {}} />);
       const withheld = await within(dialog()).findByTestId('bank-details-withheld');
       expect(withheld.textContent).toBe(`Bank details are no longer shown${BankDetailsMessages[key]}`);
-      expect(within(dialog()).queryByRole('region')).toBeNull();
+      expect(within(dialog()).queryByRole('region', { name: /account/ })).toBeNull();
       await act(() => chooseLanguage('es'));
       expect(withheld.textContent).toBe(`Los datos bancarios ya no se muestran${i18n.t(`errors:${BankDetailsRefusal[key]}`)}`);
       await act(() => chooseLanguage('en'));

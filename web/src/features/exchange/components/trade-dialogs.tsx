@@ -2,8 +2,9 @@
  * The dialogs of a trade, and when they open by themselves: the details of `?requestId=`; the bank details once per
  * user and match when a match becomes confirmed (from the live match_success refresh or the next poll; remembered
  * across reloads); the rating dialog on the screen of the party who marked the exchange completed, and once for the
- * counterpart the next time they see it completed (if they have not rated yet), with the receipt question above it
- * when the counterpart is asked whether they received their money.
+ * counterpart as soon as their matches show it completed (if they have not rated yet), with the receipt question above
+ * it when the counterpart is asked whether they received their money. Mounted once by the app shell while signed in,
+ * so all of these open on whatever page the user is on.
  */
 import { useEffect, useState } from 'react';
 import { Routes, type CurrentUser, type ExchangeMatch } from '@puente/contracts';
