@@ -1,8 +1,12 @@
 /**
  * The English and Spanish catalogues have the same keys in every namespace (both ways), each plural with the forms
  * its language's plural rules need, and each text the same `{{variables}}`: a key missing in one language would show
- * the other's text, or the raw key.
+ * the other's text, or the raw key. And no component shows words of its own, outside the catalogues.
  */
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import {
   ATTACHMENT_TYPE_REFUSED, AcceptRefusal, BankDetailsRefusal, BlockRefusal, DisputeRefusal, PREMIUM_REQUIRED, Routes, SubscriptionRefusal, SupportRefusal, formRefusals,
@@ -108,5 +112,74 @@ describe('the English and Spanish catalogues', () => {
     expect(es('trust:scales.level.chip', { level: 'Gold', score: 70 })).toBe('Nivel de confianza: Oro · 70/100');
     expect(es('exchange:requirements.needsLevel', { level: 'Gold', yours: 'Bronze' })).toMatch(/^Esta solicitud está abierta a usuarios de nivel Oro o superior; tu nivel de confianza es Bronce\./);
     expect(i18n.getFixedT('en')('exchange:requirements.minLevel', { level: 'Silver' })).toBe('Silver or above');
+  });
+});
+
+const srcDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Every component file: each .tsx under web/src, without tests and the test helpers (testing/). */
+function componentFiles(dir = srcDir): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'testing' ? [] : componentFiles(path);
+    return entry.name.endsWith('.tsx') && !entry.name.includes('.test.') ? [path] : [];
+  });
+}
+
+/** Props whose text a user reads or hears. */
+const SHOWN_PROPS = new Set([
+  'aria-label', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'aria-placeholder', 'title', 'placeholder', 'label', 'alt',
+  'helperText', 'primary', 'secondary', 'subheader', 'description', 'message', 'caption',
+]);
+
+/**
+ * Words that are the same in every language, so they need no catalogue: the brand, the two currencies' codes.
+ * (Texts without letters, such as symbols, separators and figures, pass by themselves.)
+ */
+const SAME_IN_EVERY_LANGUAGE = new Set(['Puente', 'GBP', 'CLP']);
+
+/** A catalogue key handed on to t() later (`label: 'nav.home'`), not words. */
+const catalogueKey = /^(\w+:)?\w+(\.\w+)+$/;
+
+const hasWords = (text: string) => /\p{L}/u.test(text) && !SAME_IN_EVERY_LANGUAGE.has(text.trim()) && !catalogueKey.test(text);
+
+/** `file:line  "text"` for each JSX text and each literal given to a shown prop that has words in it. */
+function literalsIn(path: string): string[] {
+  const file = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  const found: string[] = [];
+  const report = (node: ts.Node, text: string) => {
+    const line = file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
+    found.push(`${relative(srcDir, path)}:${line}  ${JSON.stringify(text.trim().replace(/\s+/g, ' '))}`);
+  };
+  /** The literal texts of a prop's value: 'x', {'x'}, {`x ${y}`}, {cond ? 'x' : 'y'}. */
+  const texts = (node: ts.Node | undefined): string[] => {
+    if (!node) return [];
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return [node.text];
+    if (ts.isTemplateExpression(node)) return [node.head.text, ...node.templateSpans.map((span) => span.literal.text)];
+    if (ts.isJsxExpression(node) || ts.isParenthesizedExpression(node)) return texts(node.expression);
+    if (ts.isConditionalExpression(node)) return [...texts(node.whenTrue), ...texts(node.whenFalse)];
+    if (ts.isBinaryExpression(node) && node.operatorToken.kind !== ts.SyntaxKind.PlusToken) return texts(node.right);
+    return [];
+  };
+  const shownProp = (name: ts.Node) => SHOWN_PROPS.has(ts.isStringLiteral(name) ? name.text : name.getText(file));
+  const visit = (node: ts.Node) => {
+    if (ts.isJsxText(node) && hasWords(node.text)) report(node, node.text);
+    const shown =
+      // {'text'} between tags; a prop; a prop inside an object (slotProps, a toast's title and description)
+      (ts.isJsxExpression(node) && (ts.isJsxElement(node.parent) || ts.isJsxFragment(node.parent))) ? texts(node.expression)
+        : ts.isJsxAttribute(node) && shownProp(node.name) ? texts(node.initializer)
+          : ts.isPropertyAssignment(node) && shownProp(node.name) ? texts(node.initializer) : [];
+    for (const text of shown) if (hasWords(text)) report(node, text);
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+describe('the components', () => {
+  it('show no words of their own: each text a user reads or hears comes from the catalogues', () => {
+    const files = componentFiles();
+    expect(files.length).toBeGreaterThan(50);
+    expect(files.flatMap(literalsIn), 'words outside the catalogues (file:line, the text)').toEqual([]);
   });
 });
