@@ -17,7 +17,8 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { Redis } from 'ioredis';
 import {
-  ApiRoutes, formRefusals, MULTIPART_OVERHEAD_BYTES, openApiDocument, routerPath, Routes, ServiceNames, type MultipartForm, type ServiceName,
+  ApiRoutes, formRefusals, MULTIPART_OVERHEAD_BYTES, openApiDocument, ReadyResponse, routerPath, Routes, ServiceNames, type MultipartForm, type ServiceHealth,
+  type ServiceName,
 } from '@puente/contracts';
 import {
   createHttpApp, INTERNAL_TOKEN_HEADER, MemoryVersionStore, REQUEST_ID_HEADER, tooManyRequests, TrackedRedisVersionStore, unauthorized,
@@ -169,9 +170,10 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
 
   app.get(Routes.gateway.health.path, async (_request, reply) => {
     const entries = await Promise.all(ServiceNames.map(async (name) => [name, await probe(opts.serviceUrls[name])] as const));
-    const services = Object.fromEntries(entries) as Record<ServiceName, 'ok' | 'down'>;
+    const services = Object.fromEntries(entries) as Record<ServiceName, ServiceHealth>;
     const status = entries.every(([, s]) => s === 'ok') ? 'ok' : 'degraded';
-    return reply.status(status === 'ok' ? 200 : 503).send({ status, services });
+    // 503 only when a service cannot serve: one riding out a bus or Redis outage still answers its routes.
+    return reply.status(entries.some(([, s]) => s === 'down') ? 503 : 200).send({ status, services });
   });
 
   // Logout is the gateway's: the session is deleted from the store, so the old cookie is refused everywhere.
@@ -281,11 +283,13 @@ async function auditRefusedLogin(opts: GatewayOptions, request: FastifyRequest, 
   }
 }
 
-async function probe(url: string | undefined): Promise<'ok' | 'down'> {
+async function probe(url: string | undefined): Promise<ServiceHealth> {
   if (!url) return 'down';
   try {
     const res = await fetch(new URL('/ready', url), { signal: AbortSignal.timeout(2_000) });
-    return res.ok ? 'ok' : 'down';
+    if (!res.ok) { await res.body?.cancel(); return 'down'; }
+    const ready = ReadyResponse.safeParse(await res.json());
+    return ready.success && ready.data.status === 'degraded' ? 'degraded' : 'ok';
   } catch {
     return 'down';
   }

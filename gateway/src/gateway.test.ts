@@ -51,7 +51,12 @@ describe('gateway in front of services: routing from the declarations', () => {
         continue;
       }
       const up = Fastify();
-      up.get('/ready', async (_req, reply) => (name === 'audit' && process.env.__AUDIT_DOWN ? reply.status(503).send({}) : { status: 'ok' }));
+      up.get('/ready', async (_req, reply) => {
+        const checks = { database: true, bus: true, jobs: true };
+        if (name === 'audit' && process.env.__AUDIT_DOWN) return reply.status(503).send({ status: 'unavailable', checks: { ...checks, database: false } });
+        if (name === 'rating' && process.env.__RATING_DEGRADED) return { status: 'degraded', checks: { ...checks, bus: false } };
+        return { status: 'ok', checks };
+      });
       up.all('/*', async (req, reply) => {
         seen.push({ service: name, method: req.method, url: req.url, headers: req.headers });
         // As a polled route does: a client holding the current ETag gets 304.
@@ -168,6 +173,19 @@ describe('gateway in front of services: routing from the declarations', () => {
       });
     } finally {
       delete process.env.__AUDIT_DOWN;
+    }
+  });
+
+  it('says degraded, not down, for a service that serves with its bus away, and stays 200', async () => {
+    process.env.__RATING_DEGRADED = '1';
+    try {
+      const res = await gateway.inject({ method: 'GET', url: '/api/health' });
+      expect(res.statusCode).toBe(200);
+      expect(HealthResponse.parse(res.json())).toEqual({
+        status: 'degraded', services: { ...Object.fromEntries(ServiceNames.map((n) => [n, 'ok'])), rating: 'degraded' },
+      });
+    } finally {
+      delete process.env.__RATING_DEGRADED;
     }
   });
 

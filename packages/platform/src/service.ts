@@ -8,7 +8,7 @@ import type { ListenOptions } from 'node:net';
 import type { FastifyInstance, FastifyListenOptions } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { topicOf, Events, type EventEnvelope, type EventName, type EventPayload, type ServiceName } from '@puente/contracts';
+import { topicOf, Events, type EventEnvelope, type EventName, type EventPayload, type ReadyResponse, type ServiceName } from '@puente/contracts';
 import { createHttpApp } from './http/app.ts';
 import { serviceLogger } from './logger.ts';
 import { INTERNAL_TOKEN_HEADER, internalAuth, type InternalAuth } from './auth.ts';
@@ -183,10 +183,13 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
   app.decorate('versions', versions);
   app.decorateRequest('em', null as unknown as EntityManager);
   app.addHook('onRequest', async (request) => { request.em = orm.em.fork(); });
+  // Ready means "can serve" (a readiness probe takes a pod out of rotation): the database is what every route needs.
+  // A bus or Redis outage is ridden out (the outbox holds what is published, jobs wait), so it shows as degraded.
   app.get('/ready', { logLevel: 'warn' }, async (_request, reply) => {
-    const [db, bus, queue] = await Promise.all([databaseHealthy(orm), runtime.bus.healthy(), jobs.healthy()]);
-    const ok = db && bus && queue;
-    return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', checks: { database: db, bus, jobs: queue } });
+    const [database, bus, queue] = await Promise.all([databaseHealthy(orm), runtime.bus.healthy(), jobs.healthy()]);
+    const status = !database ? 'unavailable' : bus && queue ? 'ok' : 'degraded';
+    const body: ReadyResponse = { status, checks: { database, bus, jobs: queue } };
+    return reply.status(database ? 200 : 503).send(body);
   });
   await app.register(async (scope) => { await def.routes(scope, ctx); });
 

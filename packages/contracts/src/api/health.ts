@@ -7,7 +7,18 @@ import { ServiceName } from '../service-names.ts';
 export const BackendService = ServiceName;
 export type BackendService = z.infer<typeof BackendService>;
 
-export const ServiceHealth = z.enum(['ok', 'down']);
+/**
+ * A service's GET /ready (api-conventions, Health): 200 while it can serve, that is while its database answers;
+ * `degraded` when the bus or Redis (its jobs) is away, which it rides out (its outbox keeps what it publishes).
+ */
+export const ReadyResponse = z.object({
+  status: z.enum(['ok', 'degraded', 'unavailable']),
+  checks: z.object({ database: z.boolean(), bus: z.boolean(), jobs: z.boolean() }),
+});
+export type ReadyResponse = z.infer<typeof ReadyResponse>;
+
+/** ok; degraded: it serves, with its bus or Redis away; down: it does not answer, or cannot serve. */
+export const ServiceHealth = z.enum(['ok', 'degraded', 'down']);
 export type ServiceHealth = z.infer<typeof ServiceHealth>;
 
 /** 'ok' when every service is ok, 'degraded' otherwise; services covers all seven. */
