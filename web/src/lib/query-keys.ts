@@ -47,10 +47,10 @@ export const queryKeys = {
   ratingsForMatch: (matchId: number) => [Routes.rating.forMatch.path, matchId] as const,
   transactionHistory: [Routes.exchange.history.path] as const,
   subscriptionInfo: [Routes.subscription.info.path] as const,
-  /** Every reading a change to a trade may change: lists, one request or match (any id), the plan's usage. */
+  /** Every reading a change to a trade may change: lists, one request or match (any id), the plan's usage, the history. */
   trades: [
     [Routes.exchange.requests.path], [Routes.exchange.myRequests.path], [Routes.exchange.matches.path], [Routes.exchange.limits.path],
-    [Routes.exchange.request.path], [Routes.exchange.matchForRequest.path],
+    [Routes.exchange.request.path], [Routes.exchange.matchForRequest.path], [Routes.exchange.history.path],
   ] as const,
   signupFailures: (filters: AttemptFilters) => [Routes.audit.signupFailures.path, filters] as const,
   loginFailures: (filters: AttemptFilters) => [Routes.audit.loginFailures.path, filters] as const,

@@ -35,6 +35,22 @@ describe('the history page', () => {
     expect(within(card).getByTestId('history-sent').textContent).toBe('$127,550 CLP');
   });
 
+  it("says 'Marked done by you' for a request the user marked done, which never had a partner", async () => {
+    const done = item(4, { id: 43, exchangeRequestId: 43, exchangeMatchId: null, otherUser: undefined, fromAmount: 50, toAmount: 63_775 });
+    fakeApi({ ...signedIn(), 'GET /api/transaction-history': { body: [item(43), done], headers: { 'x-total-count': '2' } } });
+    renderWithRoutes(<TransactionHistory />);
+    // Both rows show though the match and the request share the id 43.
+    const [matched, marked] = await screen.findAllByRole('article');
+    expect(matched!.textContent).toContain('You requested · with Bea Soto');
+    expect(marked!.getAttribute('aria-label')).toBe('Reference #43');
+    expect(marked!.textContent).toContain('Marked done by you');
+    expect(marked!.textContent).not.toContain('User information unavailable');
+    expect(marked!.textContent).not.toContain('You requested');
+    expect(within(marked!).getByTestId('history-sent').textContent).toBe('£50.00');
+    expect(within(marked!).getByTestId('history-received').textContent).toBe('$63,775 CLP');
+    expect(within(marked!).getByTestId('history-status').textContent).toBe('completed');
+  });
+
   it('loads more while there are more, and says so when there are none', async () => {
     const server = fakeApi({ ...signedIn(), 'GET /api/transaction-history': (call) => ({
       body: call.url.includes('offset=0') ? Array.from({ length: 20 }, (_, i) => item(i + 1)) : [item(21)], headers: { 'x-total-count': '21' },

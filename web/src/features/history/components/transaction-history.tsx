@@ -1,6 +1,7 @@
 /**
- * The history page (spec sections 2, 3 and 4): completed exchanges, newest first, each with what the user sent and
- * received, the rate, their role, the other user (or 'User information unavailable'), when it completed, the
+ * The history page's completed list (spec sections 2, 3 and 4): completed exchanges and the requests the user
+ * marked done, newest first, each with what the user sent and received, the rate, their role and the other user
+ * (or 'User information unavailable'; 'Marked done by you' where nobody else took part), when it completed, the
  * reference, and its status with 'completed' highlighted.
  */
 import Alert from '@mui/material/Alert';
@@ -20,6 +21,8 @@ import { useTransactionHistory } from '../api/get-transaction-history.ts';
 export function HistoryItem({ item }: { item: TransactionHistoryItem }) {
   const { t } = useTranslation('history');
   const other = item.otherUser ? t('with', { name: `${item.otherUser.firstName} ${item.otherUser.lastName}` }) : t('unknownUser');
+  // A request marked done never had a partner: nobody's information is missing.
+  const parties = item.exchangeMatchId === null ? t('markedDone') : `${t(`role.${item.userRole}`)} · ${other}`;
   return (
     <Card variant="outlined" component="article" aria-label={t('reference', { id: item.exchangeRequestId })}>
       <CardContent>
@@ -37,7 +40,7 @@ export function HistoryItem({ item }: { item: TransactionHistoryItem }) {
           <Typography><Typography component="span" color="text.secondary">{t('received')} </Typography><strong data-testid="history-received">{formatCurrency(item.toAmount, item.toCurrency)}</strong></Typography>
           <Typography color="text.secondary">{t('rate', { rate: formatRate(item.exchangeRate) })}</Typography>
         </Stack>
-        <Typography sx={{ mt: 1 }}>{t(`role.${item.userRole}`)} · {other}</Typography>
+        <Typography sx={{ mt: 1 }}>{parties}</Typography>
         <Stack direction="row" sx={{ mt: 1, justifyContent: 'space-between', gap: 1, flexWrap: 'wrap' }}>
           <Typography variant="caption" color="text.secondary">{t('completedAt', { date: formatDateTime(item.completedAt) })}</Typography>
           <Typography variant="caption" sx={{ fontFamily: 'monospace', fontWeight: 700 }}>#{item.exchangeRequestId}</Typography>
@@ -56,7 +59,8 @@ export function TransactionHistory() {
   if (items.length === 0) return <Typography color="text.secondary">{t('empty')}</Typography>;
   return (
     <Stack spacing={2}>
-      {items.map((item) => <HistoryItem key={item.id} item={item} />)}
+      {/* A match's id and a request's may be equal: each kind keys its own. */}
+      {items.map((item) => <HistoryItem key={`${item.exchangeMatchId === null ? 'request' : 'match'}-${item.id}`} item={item} />)}
       {history.hasNextPage ? (
         <Button onClick={() => { void history.fetchNextPage(); }} disabled={history.isFetchingNextPage} sx={{ alignSelf: 'center' }}>{t('loadMore')}</Button>
       ) : null}
