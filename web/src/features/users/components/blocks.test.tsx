@@ -1,16 +1,16 @@
 /** Blocking users: Block on the directory's cards, and the profile's list of blocked users with Unblock. */
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { BlockCreate, BlockedUserList, type PublicUser } from '@puente/contracts';
+import { BlockCreate, BlockedUserList, type PublicDirectoryEntry } from '@puente/contracts';
 import { UserDirectory } from './user-directory.tsx';
 import { BlockedUsers } from './blocked-users.tsx';
 import { fakeApi, makeUser, signedIn, visitor } from '../../../testing/fake-api.ts';
 import { findToast, renderWithRoutes } from '../../../testing/render.tsx';
 
-const person = (id: number, firstName: string): PublicUser => ({
+const person = (id: number, firstName: string): PublicDirectoryEntry => ({
   id, firstName, lastName: 'Test', profileImageUrl: null, trustRating: null, ratingCount: 0, transactionCount: 0,
   trustLevel: 'Unverified', emailVerified: true, phoneVerified: false, idVerified: false, bankVerified: false, createdAt: '2026-02-01T00:00:00.000Z',
-  completionRate: null, averageCompletionMinutes: null,
+  completionRate: null, averageCompletionMinutes: null, disputeOutcomes: { completed: 0, cancelled: 0, warnings: 0, suspensions: 0 },
 });
 const directory = [person(7, 'Ana'), person(8, 'Gus'), person(9, 'Sol')];
 const blockedSol = BlockedUserList.parse([{ userId: 9, firstName: 'Sol', lastName: 'Test', profileImageUrl: null, blockedAt: '2026-05-04T10:00:00.000Z' }]);

@@ -19,10 +19,11 @@ import { StarRating, TrustChip } from '../../../components/ui/trust.tsx';
 import { UserAvatar } from '../../../components/ui/user-avatar.tsx';
 import { formatMonthYear, trustRatingLabel } from '../../../utils/format.ts';
 import { useCurrentUser } from '../../../lib/auth.ts';
-import { useUserDirectory } from '../api/get-users.ts';
+import { DIRECTORY_PAGE_SIZE, useUserDirectory } from '../api/get-users.ts';
 import { useBlockedUsers } from '../api/blocks.ts';
 import { BlockButton } from './block-button.tsx';
-import { DisputeOutcomes } from '../../../components/dispute-outcomes.tsx';
+import { DirectoryFilters, DirectoryPages, useDirectoryView } from './directory-filters.tsx';
+import { DisputeOutcomeCounts } from '../../../components/dispute-outcomes.tsx';
 
 type Entry = Directory[number];
 
@@ -55,7 +56,7 @@ function UserCard({ user, block }: { user: Entry; block?: { blocked: boolean } }
           {'role' in user && user.role === 'admin' ? t('admin') : ''}
           {'subscriptionTier' in user ? t('plan', { tier: user.subscriptionTier }) : ''}
         </Typography>
-        <DisputeOutcomes userId={user.id} />
+        <DisputeOutcomeCounts outcomes={user.disputeOutcomes} />
         {block ? <BlockButton userId={user.id} name={`${user.firstName} ${user.lastName}`} blocked={block.blocked} /> : null}
       </CardContent>
     </Card>
@@ -64,23 +65,33 @@ function UserCard({ user, block }: { user: Entry; block?: { blocked: boolean } }
 
 export function UserDirectory() {
   const { t } = useTranslation('users');
-  const directory = useUserDirectory();
+  const [view, changeView] = useDirectoryView();
+  const directory = useUserDirectory(view);
   const { user: viewer } = useCurrentUser();
   const blocked = useBlockedUsers(viewer !== null);
   const blockedIds = new Set(blocked.data?.map((b) => b.userId));
   const blockOf = (user: Entry) => (viewer && blocked.data && user.id !== viewer.id ? { blocked: blockedIds.has(user.id) } : undefined);
-  if (directory.isPending) return <PageLoader label={t('loading')} />;
-  if (directory.isError) return <Alert severity="error">{t('failed')}</Alert>;
-  if (directory.data.length === 0) return <Typography color="text.secondary">{t('empty')}</Typography>;
+  const filtered = view.name !== '' || view.tier !== '';
   return (
     <>
       <TierExplained />
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(3, 1fr)' } }}>
-        {directory.data.map((user) => {
-          const block = blockOf(user);
-          return <UserCard key={user.id} user={user} {...(block ? { block } : {})} />;
-        })}
-      </Box>
+      <DirectoryFilters view={view} onChange={changeView} />
+      {directory.isPending ? <PageLoader label={t('loading')} /> : null}
+      {directory.isError ? <Alert severity="error">{t('failed')}</Alert> : null}
+      {directory.data ? (
+        <>
+          <Typography role="status" variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+            {directory.data.total === 0 ? t(filtered ? 'noMatch' : 'empty') : t('found', { count: directory.data.total })}
+          </Typography>
+          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(3, 1fr)' } }}>
+            {directory.data.items.map((user) => {
+              const block = blockOf(user);
+              return <UserCard key={user.id} user={user} {...(block ? { block } : {})} />;
+            })}
+          </Box>
+          <DirectoryPages page={view.page} pages={Math.ceil(directory.data.total / DIRECTORY_PAGE_SIZE)} onChange={(page) => changeView({ page })} />
+        </>
+      ) : null}
     </>
   );
 }
