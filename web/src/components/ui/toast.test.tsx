@@ -46,12 +46,12 @@ describe('toasts (spec section 9)', () => {
     expect(visibleToasts()).toHaveLength(0);
   });
 
-  it('closes with its Close button, and F8 moves focus to the toast viewport', () => {
+  it('closes with its Dismiss button, and F8 moves focus to the toast viewport', () => {
     render(<Toaster />);
     act(() => { toast({ title: 'Login Failed', description: 'Invalid email or password', variant: 'destructive' }); });
     fireEvent.keyDown(document, { key: 'F8' });
     expect(document.activeElement).toBe(screen.getByRole('region', { name: 'Notifications (F8)' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss notification' }));
     expect(visibleToasts()).toHaveLength(0);
   });
 

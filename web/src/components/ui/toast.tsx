@@ -172,7 +172,8 @@ function Toast({ item, viewportFocused }: { item: ToastItem; viewportFocused: bo
             </Button>
           ) : null}
         </Box>
-        <IconButton size="small" color="inherit" aria-label={t('close')} onClick={() => dismissToast(item.id)}>
+        {/* Not 'Close': inside a dialog, the dialog's own Close keeps its name to itself. */}
+        <IconButton size="small" color="inherit" aria-label={t('dismissToast')} onClick={() => dismissToast(item.id)}>
           <CloseIcon fontSize="small" />
         </IconButton>
       </Paper>

@@ -39,6 +39,7 @@ export default {
   bankFields: { accountHolder: 'Account holder', accountNumber: 'Account number', sortCode: 'Sort code', rut: 'RUT', accountType: 'Account type', email: 'Email', iban: 'IBAN' },
   loading: 'Loading',
   close: 'Close',
+  dismissToast: 'Dismiss notification',
   toastRegion: 'Notifications ({{hotkey}})',
   password: { show: 'Show {{field}}', hide: 'Hide {{field}}' },
   trust: { notRated: 'Not rated yet', rated: 'Rated {{rating}} out of 5', outOfFive: '{{rating}}/5' },

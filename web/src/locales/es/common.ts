@@ -37,6 +37,7 @@ export default {
   bankFields: { accountHolder: 'Titular', accountNumber: 'Número de cuenta', sortCode: 'Sort code', rut: 'RUT', accountType: 'Tipo de cuenta', email: 'Correo', iban: 'IBAN' },
   loading: 'Cargando',
   close: 'Cerrar',
+  dismissToast: 'Descartar notificación',
   toastRegion: 'Notificaciones ({{hotkey}})',
   password: { show: 'Mostrar {{field}}', hide: 'Ocultar {{field}}' },
   trust: { notRated: 'Sin calificaciones aún', rated: 'Calificación {{rating}} de 5', outOfFive: '{{rating}}/5' },
