@@ -164,7 +164,7 @@ export const ExchangeRoutes = routeGroup('exchange', {
   },
   history: {
     method: 'GET', path: '/api/transaction-history', access: 'user', query: PaginationQuery, paginated: true,
-    summary: 'The signed-in user\'s completed exchanges, newest first, from their own side.',
+    summary: 'The signed-in user\'s completed exchanges and the requests they marked done, newest first, from their own side.',
     responses: { 200: TransactionHistory },
   },
   analytics: {
