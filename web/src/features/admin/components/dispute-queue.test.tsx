@@ -41,7 +41,7 @@ describe("the admins' disputes", () => {
       'POST /api/admin/disputes/3/resolve': { body: { ...dispute, status: 'resolved', outcome: 'cancelled' } },
     });
     renderWithRoutes(<DisputeQueue />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Dispute #3: Bea Soto and Ana Rojas' }));
+    fireEvent.click(await screen.findByRole('button', { name: /^Dispute #3: Bea Soto and Ana Rojas/ }));
     const seen = await screen.findByTestId('dispute-detail');
     expect(within(seen).getByText('The pesos came from a stranger.')).toBeTruthy();
     const requester = within(seen).getByLabelText('Requester: Bea Soto');
