@@ -82,11 +82,10 @@ function Summary({ figures }: { figures: Analytics }) {
   return (
     <Box component="dl" sx={{ m: 0, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr 1fr', md: 'repeat(5, 1fr)' } }}>
       {items.map(([label, value]) => (
-        <Card key={label} variant="outlined">
-          <CardContent>
-            <Typography component="dt" variant="body2" color="text.secondary">{label}</Typography>
-            <Typography component="dd" variant="h5" sx={{ m: 0 }}>{value}</Typography>
-          </CardContent>
+        // dl > div > dt + dd: the card is the one wrapper a description list allows (no CardContent inside it).
+        <Card key={label} variant="outlined" sx={{ p: 2 }}>
+          <Typography component="dt" variant="body2" color="text.secondary">{label}</Typography>
+          <Typography component="dd" variant="h5" sx={{ m: 0 }}>{value}</Typography>
         </Card>
       ))}
     </Box>
