@@ -68,7 +68,7 @@ export function DirectoryFilters({ view, onChange }: { view: DirectoryView; onCh
       <TextField type="search" size="small" label={t('name')} value={name} onChange={(e) => setName(e.target.value)}
         slotProps={{ htmlInput: { maxLength: 100 } }} sx={{ minWidth: 240 }} />
       <TextField select size="small" label={t('tier')} value={view.tier} onChange={(e) => onChange({ tier: e.target.value as DirectoryView['tier'] })}
-        sx={{ minWidth: 200 }}>
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} sx={{ minWidth: 200 }}>
         <MenuItem value="">{t('allTiers')}</MenuItem>
         {TrustLevel.options.toReversed().map((tier) => <MenuItem key={tier} value={tier}>{tc(`trustLevels.${tier}`)}</MenuItem>)}
       </TextField>
