@@ -137,7 +137,9 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
   try {
     for (const [i, name] of ServiceNames.entries()) {
       say(`starting service ${i + 1}/${ServiceNames.length}: ${name}`);
-      services.push(await startService(definitions[name as ServiceName], runtime, { host: '127.0.0.1', port: 0 }));
+      const service = await startService(definitions[name as ServiceName], runtime, { host: '127.0.0.1', port: 0 });
+      services.push(service);
+      await service.joined; // the in-process bus and jobs answer at once: the next service starts after this one is whole
     }
     say('starting the gateway');
     // Sessions and rate-limit counters in the embedded database, so a restart keeps both; /ws on the in-process bus.

@@ -152,7 +152,7 @@ describeWithKubectl('Kubernetes manifests (infra/k8s)', () => {
         };
         expect([proc, probe('readinessProbe')]).toEqual([proc, `${proc === 'gateway' ? '/health' : '/ready'} :${port}`]);
         expect([proc, probe('livenessProbe')]).toEqual([proc, `/health :${port}`]);
-        // A service listens only after its migrations and its Kafka group join: the startup probe (on /health) must
+        // A service listens only after its migrations (a long one on a big table): the startup probe (on /health) must
         // wait at least as long as compose's start_period (60 s) before the liveness probe counts.
         expect([proc, probe('startupProbe')]).toEqual([proc, `/health :${port}`]);
         const startup = container.startupProbe!;

@@ -5,6 +5,7 @@
  * Postgres, Kafka and Redis (runServiceProcess). The definition is the same in both.
  */
 import type { ListenOptions } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyListenOptions } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
@@ -133,8 +134,18 @@ export interface RunningService {
   url: string;
   app: FastifyInstance;
   ctx: ServiceContext;
+  /**
+   * Settles once the service's consumers have joined their group and its schedules are registered. The service
+   * serves before that (serve first, join later): a process waits for it only where it must (tests, in-process bus).
+   */
+  joined: Promise<void>;
   stop(): Promise<void>;
 }
+
+/** How often a service registers its schedules again: a Redis that lost its data has them back within a minute. */
+export const SCHEDULES_CHECK_MS = 30_000;
+const JOIN_RETRY_MIN_MS = 1_000;
+const JOIN_RETRY_MAX_MS = 30_000;
 
 /** Where a service listens; reusePort lets other instances of it on this machine share the port (SO_REUSEPORT). */
 export interface ListenOn { host: string; port: number; reusePort?: boolean }
@@ -196,9 +207,6 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
   for (const job of def.jobs ?? []) jobs.register(job); // before onStart, which may enqueue one
   if (def.onStart) await def.onStart(ctx);
   await jobs.start(ctx); // each handler gets this context: jobs need no closure over the started service
-  for (const s of def.schedules ?? []) await jobs.schedule(s.job, s.data ?? {}, { everyMs: s.everyMs, schedulerId: s.schedulerId });
-
-  const subscription = await subscribeConsumers(def, ctx);
   relay.start();
   const unobserve = runtime.metrics?.observeService({ name: def.name, orm, jobs, bus: runtime.bus });
   // Fastify hands its listen options to node's server.listen as they are, reusePort included (its types omit it).
@@ -209,18 +217,63 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
   const url = `http://${listen.host}:${port}`;
   runtime.serviceUrls[def.name] = url;
   logger.info({ url }, `${def.name} service ready`);
+  const background = joinLater(def, ctx);
 
   return {
-    name: def.name, url, app, ctx,
+    name: def.name, url, app, ctx, joined: background.joined,
     async stop() {
       unobserve?.();
       await app.close();
-      await subscription?.stop();
+      await background.stop();
       await relay.stop();
       await jobs.stop();
       await orm.close();
     },
   };
+}
+
+/**
+ * What a service does once it serves (serve first, join later): it joins its consumer group and registers its
+ * schedules, each retried with backoff until it succeeds, so a broker or Redis away at start delays only them. The
+ * schedules are registered again every SCHEDULES_CHECK_MS (idempotent: BullMQ's job schedulers, upserted).
+ */
+function joinLater(def: ServiceDefinition, ctx: ServiceContext): { joined: Promise<void>; stop(): Promise<void> } {
+  const stopping = new AbortController();
+  let subscription: SubscriptionHandle | undefined;
+  const schedule = async () => {
+    for (const s of def.schedules ?? []) await ctx.jobs.schedule(s.job, s.data ?? {}, { everyMs: s.everyMs, schedulerId: s.schedulerId });
+  };
+  const consumers = untilDone('joining its consumer group', async () => { subscription = await subscribeConsumers(def, ctx); }, stopping.signal, ctx.logger);
+  const scheduled = untilDone('registering its schedules', schedule, stopping.signal, ctx.logger);
+  const check = (def.schedules ?? []).length === 0 ? undefined : setInterval(() => {
+    schedule().catch((err: unknown) => ctx.logger.warn({ err }, 'could not register its schedules again; trying at the next check'));
+  }, SCHEDULES_CHECK_MS);
+  check?.unref();
+  return {
+    joined: Promise.all([consumers, scheduled]).then(() => {}),
+    async stop() {
+      stopping.abort();
+      clearInterval(check);
+      // A join still under way ends with the bus (its close leaves every group); one done leaves now.
+      await subscription?.stop();
+    },
+  };
+}
+
+/** Runs `attempt` until it succeeds or `signal` aborts, waiting 1 s, 2 s, 4 s … 30 s between tries; says each failure. */
+async function untilDone(what: string, attempt: () => Promise<void>, signal: AbortSignal, logger: Logger): Promise<void> {
+  for (let n = 1; !signal.aborted; n++) {
+    try {
+      await attempt();
+      if (n > 1) logger.info({ attempts: n }, `done ${what}`);
+      return;
+    } catch (err) {
+      if (signal.aborted) return;
+      const delay = Math.min(JOIN_RETRY_MAX_MS, JOIN_RETRY_MIN_MS * 2 ** (n - 1));
+      logger.warn({ err, attempt: n, retryInMs: delay }, `${what} failed; serving meanwhile, trying again`);
+      await sleep(delay, undefined, { signal }).catch(() => {});
+    }
+  }
 }
 
 /** One consumer group per service over the topics its consumers need; each event applied once via the inbox. */

@@ -48,6 +48,7 @@ export async function startTestService(def: ServiceDefinition, databaseUrl: stri
     jobs: () => new InProcessJobQueue({ logger }),
     adminsNeedTwoFactor: opts.adminsNeedTwoFactor ?? false,
   }, { host: '127.0.0.1', port: 0 });
+  await running.joined; // a test delivers events at once: its consumers are in their group first
   const published: EventEnvelope[] = [];
   await bus.subscribe({ group: `test-observer-${def.name}`, topics: [`puente.${def.name}`], handle: async (e) => { published.push(e); } });
   return {
