@@ -34,9 +34,13 @@ export function Footer() {
             </Typography>
           </Box>
           <Box component="nav" aria-label={t('footer.label')}>
-            <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+            {/* Each link a 44 px target (WCAG 2.5.5): a list of links, not words in a sentence. */}
+            <Stack direction="row" sx={{ flexWrap: 'wrap', columnGap: 2 }}>
               {footerLinks.map((link) => (
-                <Link key={link.label} component={RouterLink} to={link.to} color="text.secondary" variant="body2">{t(link.label)}</Link>
+                <Link key={link.label} component={RouterLink} to={link.to} color="text.secondary" variant="body2"
+                  sx={{ display: 'inline-flex', alignItems: 'center', justifyContent: 'center', minHeight: 44, minWidth: 44 }}>
+                  {t(link.label)}
+                </Link>
               ))}
             </Stack>
           </Box>

@@ -5,7 +5,7 @@
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
 import CssBaseline from '@mui/material/CssBaseline';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { ThemeProvider, createTheme } from '@mui/material/styles';
+import { ThemeProvider, createTheme, type Components, type Theme } from '@mui/material/styles';
 import { esES } from '@mui/material/locale';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage, type Language } from '../../lib/i18n.ts';
@@ -36,6 +36,38 @@ export function useThemeMode(): ThemeModeValue {
   return value;
 }
 
+/** WCAG 2.5.5's target size: what a finger presses is at least this tall and wide, on every screen (issue 29). */
+export const TARGET_SIZE = 44;
+const atLeastTarget = { minWidth: TARGET_SIZE, minHeight: TARGET_SIZE } as const;
+
+/**
+ * Every pressable MUI component at least 44×44 px, whatever its `size`: buttons (links drawn as buttons too), icon
+ * buttons, toggle buttons, pagination items, clickable chips, a rating's stars, checkboxes, radios and switches (their input covers the
+ * whole box) and the boxes of text fields and selects (a small one is 40 px tall; the table pager's 29 px). Tabs are
+ * 48 px tall and 90 px wide already.
+ */
+const touchTargets: Components<Theme> = {
+  MuiButton: { styleOverrides: { root: atLeastTarget } },
+  MuiIconButton: { styleOverrides: { root: atLeastTarget } },
+  MuiToggleButton: { styleOverrides: { root: atLeastTarget } },
+  MuiPaginationItem: { styleOverrides: { root: { minWidth: TARGET_SIZE, height: TARGET_SIZE, borderRadius: TARGET_SIZE / 2 } } },
+  MuiChip: { styleOverrides: { clickable: { minHeight: TARGET_SIZE }, deletable: { minHeight: TARGET_SIZE } } },
+  MuiCheckbox: { styleOverrides: { root: atLeastTarget } },
+  MuiRadio: { styleOverrides: { root: atLeastTarget } },
+  // The switch's base (thumb and input) 44 px square, its track kept 34×14 and centred: 3 px more on each side.
+  MuiSwitch: { styleOverrides: { root: { width: 64, height: TARGET_SIZE, padding: 15 }, switchBase: { padding: 12 } } },
+  MuiInputBase: { styleOverrides: { root: { minHeight: TARGET_SIZE } } },
+  // A small outlined field's label, inside the box until it shrinks, stays centred in the taller box (40 → 44 px).
+  MuiInputLabel: {
+    styleOverrides: {
+      root: { variants: [{ props: ({ ownerState }) => ownerState.size === 'small' && ownerState.variant === 'outlined' && !ownerState.shrink, style: { transform: 'translate(14px, 11px) scale(1)' } }] },
+    },
+  },
+  // A star to pick is 24 px: 10 px around each (the empty-value label, with no star, stays out of the way).
+  MuiRating: { styleOverrides: { root: { '& label:has(svg)': { display: 'inline-flex', padding: 10 } } } },
+  MuiTablePagination: { styleOverrides: { select: { minHeight: TARGET_SIZE, display: 'flex', alignItems: 'center', boxSizing: 'border-box' } } },
+};
+
 /** The theme for a mode; in Spanish MUI's own texts (pagination, ratings) too. */
 export function buildTheme(mode: 'light' | 'dark', language: Language = 'en') {
   return createTheme({
@@ -55,6 +87,7 @@ export function buildTheme(mode: 'light' | 'dark', language: Language = 'en') {
       button: { textTransform: 'none', fontWeight: 600 },
     },
     components: {
+      ...touchTargets,
       MuiCard: { defaultProps: { variant: 'outlined' } },
       // Spec section 9: tooltips open after 700 ms, 300 ms when moving from one to the next.
       MuiTooltip: { defaultProps: { enterDelay: 700, enterNextDelay: 300 } },
