@@ -6,7 +6,7 @@
  */
 import { beforeAll, expect, it } from 'vitest';
 import {
-  ChatMessageList, Dispute, DisputeDetail, DisputeOutcomes, DisputeQueue, ExchangeMatch, ExchangeRequest,
+  ChatMessageList, Dispute, DisputeDetail, DisputeOutcomes, DisputeQueue, ExchangeMatch, ExchangeRequest, ResolvedDisputeSnapshot,
 } from '@puente/contracts';
 import { describeWithInfra } from '@puente/testkit';
 import { ok, publishedPayloads, refusal, trader, useExchangeService } from './testing/traders.ts';
@@ -240,5 +240,16 @@ describeWithInfra(['postgres'], 'exchange disputes', () => {
     expect(await outcomes(first.bruno.userId)).toEqual({ completed: 1, cancelled: 1, warnings: 1, suspensions: 1 });
     expect(await outcomes(first.ana.userId)).toEqual({ completed: 1, cancelled: 1, warnings: 0, suspensions: 0 });
     expect(await outcomes(999_999)).toEqual({ completed: 0, cancelled: 0, warnings: 0, suspensions: 0 });
+
+    // Identity's snapshot for its directory: resolved disputes only, by id, a page after afterId.
+    const identity = await exchange.svc.as({ kind: 'service', service: 'identity' });
+    const snapshot = async (query: string) => ResolvedDisputeSnapshot.parse(await ok(call('GET', `/internal/resolved-disputes?${query}`, identity)));
+    const all = await snapshot('afterId=0&limit=1000');
+    expect(all.filter((d) => [first.opened.id, second.id].includes(d.disputeId))).toEqual([
+      { disputeId: first.opened.id, requesterId: first.ana.userId, matcherId: first.bruno.userId, outcome: 'completed', sanction: { userId: first.bruno.userId, kind: 'warning' } },
+      { disputeId: second.id, requesterId: first.ana.userId, matcherId: first.bruno.userId, outcome: 'cancelled', sanction: { userId: first.bruno.userId, kind: 'suspension' } },
+    ]);
+    expect(await snapshot(`afterId=${first.opened.id}&limit=1`)).toEqual(all.filter((d) => d.disputeId > first.opened.id).slice(0, 1));
+    expect((await call('GET', '/internal/resolved-disputes', admin)).statusCode).toBe(403); // for identity only
   });
 });

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { MailSettings, blankAsUnset, mailInProduction, testingAids, booleanSetting, requiredInProduction, defineService, mailConfig, publicUrlOf, serviceMailer, type Mailer } from '@puente/platform';
+import { MailSettings, ProjectionBackfillSchema, blankAsUnset, mailInProduction, testingAids, booleanSetting, requiredInProduction, defineService, mailConfig, publicUrlOf, serviceMailer, type Mailer } from '@puente/platform';
 import { UserSchema } from './domain/user.ts';
 import { AccountCurrencySchema } from './domain/account-currencies.ts';
 import { PendingSignupSchema } from './domain/pending-signup.ts';
@@ -42,6 +42,7 @@ import { PURGE_EXPIRED_TOKENS, purgeExpiredTokens } from './jobs/purge-expired-t
 import { sendPasswordReset } from './jobs/send-password-reset.ts';
 import { sendAccountNotice } from './jobs/send-account-notice.ts';
 import { FORGET_OLD_DEVICES, forgetOldDevicesJob } from './jobs/forget-old-devices.ts';
+import { backfill } from './jobs/backfill-projections.ts';
 
 const optional = <S extends z.ZodType>(schema: S) => blankAsUnset(schema.optional());
 
@@ -66,6 +67,9 @@ export const IdentitySettings = z.object({
   TOTP_ENCRYPTION_KEYS: optional(z.string()),
   ID_DOCUMENT_KEYS: optional(z.string()),
   TWO_FACTOR_CODE_LIMIT: optional(z.string().regex(/^\d+\/\d+[smh]$/, 'TWO_FACTOR_CODE_LIMIT is max/window, the window in s, m or h (e.g. 5/15m)')),
+  // 'on' (the default): a start without exchange's snapshot of resolved disputes fills the directory's dispute
+  // outcomes from it; 'off' where Kafka keeps every event and replaying it suffices (as PROJECTION_BACKFILL elsewhere).
+  PROJECTION_BACKFILL: optional(z.enum(['on', 'off'], { error: 'PROJECTION_BACKFILL must be on or off' })),
   LOGIN_ACCOUNT_LIMIT: optional(z.string().regex(/^\d+\/\d+[smh]$/, 'LOGIN_ACCOUNT_LIMIT is max/window, the window in s, m or h (e.g. 120/1h)')),
 }).superRefine(requiredInProduction(['TOTP_ENCRYPTION_KEYS', 'ID_DOCUMENT_KEYS', 'OAUTH_COOKIE_SECRET', 'LOGIN_CHALLENGE_SECRET']))
   .refine((s) => Boolean(s.GOOGLE_CLIENT_ID) === Boolean(s.GOOGLE_CLIENT_SECRET), {
@@ -134,13 +138,13 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
     name: 'identity',
     entities: [
       UserSchema, AccountCurrencySchema, PendingSignupSchema, PasswordResetSchema, ReferralSchema, VerificationRequestSchema, KnownDeviceSchema, TwoFactorSchema,
-      RecentGoogleSignInSchema, IdDocumentSchema, ResolvedDisputeSchema,
+      RecentGoogleSignInSchema, IdDocumentSchema, ResolvedDisputeSchema, ProjectionBackfillSchema,
     ],
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers,
     jobs: [
       purgeExpiredTokens, sendPasswordReset({ deliverToken, publicUrl: config.publicUrl }),
-      sendAccountNotice({ deliver: deliverNotice }), forgetOldDevicesJob,
+      sendAccountNotice({ deliver: deliverNotice }), forgetOldDevicesJob, backfill.job,
     ],
     schedules: [
       { job: PURGE_EXPIRED_TOKENS, everyMs: HOURLY_MS, schedulerId: PURGE_EXPIRED_TOKENS },
@@ -167,6 +171,7 @@ export function identityService(settings: IdentitySettings, opts: IdentityOption
       await ownMailer?.start(ctx.logger);
       const admin = await ctx.change((tx) => seedAdmin(tx, settings));
       if (admin) printAdminBanner(admin, opts.printAdmin);
+      if ((settings.PROJECTION_BACKFILL ?? 'on') === 'on') await backfill.startIfPending(ctx);
     },
   });
 }

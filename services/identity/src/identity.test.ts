@@ -13,7 +13,7 @@ describeWithInfra(['postgres'], 'identity service', () => {
   const printed: string[] = [];
   beforeAll(async () => {
     svc = await startTestService(identityService(
-      { ADMIN_EMAIL: ' First@Puente.test ', ADMIN_PASSWORD: 'a long password', ADMIN_REFERRAL_CODE: 'first-code' },
+      { ADMIN_EMAIL: ' First@Puente.test ', ADMIN_PASSWORD: 'a long password', ADMIN_REFERRAL_CODE: 'first-code', PROJECTION_BACKFILL: 'off' },
       { printAdmin: (l) => printed.push(l), mailer: { send: async () => {} } }, // sends no email
     ), db.url);
   });

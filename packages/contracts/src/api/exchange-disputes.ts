@@ -7,7 +7,7 @@
  * /api/users/{id}/dispute-outcomes.
  */
 import { z } from 'zod';
-import { Count, Id, IsoDateTime, PaginationQuery, TrustRating, idParam, requiredText, ValidationMessages as M } from './common.ts';
+import { Count, Id, IsoDateTime, PaginationQuery, SnapshotQuery, TrustRating, idParam, requiredText, ValidationMessages as M } from './common.ts';
 import { DisputeOutcome, DisputeReason, DisputeStatus, ExchangeMatch, ExchangeMatchIdParams } from './exchange.ts';
 import { UserIdParams } from './identity.ts';
 import type { RouteSpec } from './route.ts';
@@ -141,6 +141,15 @@ export type SuspendedUserParams = z.infer<typeof SuspendedUserParams>;
 export const DisputeOutcomes = z.object({ completed: Count, cancelled: Count, warnings: Count, suspensions: Count });
 export type DisputeOutcomes = z.infer<typeof DisputeOutcomes>;
 
+/**
+ * GET /internal/resolved-disputes (identity's snapshot for its directory): resolved disputes by id, as the
+ * exchange.dispute.resolved event carries them (the sanction gone once its user deleted their account).
+ */
+export const ResolvedDisputeSnapshot = z.array(z.object({
+  disputeId: Id, requesterId: Id, matcherId: Id, outcome: DisputeOutcome, sanction: DisputeSanction.nullable(),
+}));
+export type ResolvedDisputeSnapshot = z.infer<typeof ResolvedDisputeSnapshot>;
+
 /** The dispute routes, declared with the exchange service's others (exchange-routes.ts). */
 export const DisputeRouteSpecs = {
   openDispute: {
@@ -177,5 +186,10 @@ export const DisputeRouteSpecs = {
     method: 'GET', path: '/api/users/{id}/dispute-outcomes', access: 'visitor', params: UserIdParams,
     summary: 'How the user\'s resolved disputes ended, and the warnings and suspensions they received (shown on profiles).',
     responses: { 200: DisputeOutcomes },
+  },
+  resolvedDisputes: {
+    method: 'GET', path: '/internal/resolved-disputes', access: 'internal', callers: ['identity'], query: SnapshotQuery,
+    summary: 'Resolved disputes by id, a snapshot page at a time, for identity\'s directory (its dispute outcomes).',
+    responses: { 200: ResolvedDisputeSnapshot },
   },
 } as const satisfies Record<string, RouteSpec>;

@@ -88,6 +88,7 @@ describe('ApiRoutes', () => {
     'GET /internal/personal-data/attempts',
     'GET /internal/trades-in-progress',
     'GET /internal/matches/{id}',
+    'GET /internal/resolved-disputes',
     'GET /api/users/me/data',
     'POST /api/users/me/delete',
     'GET /internal/account-currencies',
@@ -147,7 +148,7 @@ describe('ApiRoutes', () => {
       if (personalData) {
         return { 'bank-accounts': 'accounts', trades: 'exchange', ratings: 'rating', notifications: 'notification', subscription: 'subscription', attempts: 'audit' }[personalData] ?? 'unknown';
       }
-      if (path === '/internal/trades-in-progress' || path === '/internal/matches/{id}') return 'exchange';
+      if (path === '/internal/trades-in-progress' || path === '/internal/matches/{id}' || path === '/internal/resolved-disputes') return 'exchange';
       if (path === '/api/webhooks/stripe' || /^\/api\/(admin\/)?support-requests\b/.test(path)) return 'subscription';
       if (/^\/api\/admin\/(signup|login|attempts|chat)-/.test(path)) return 'audit';
       if (path === '/api/admin/exchange-funnel' || path.startsWith('/api/blocked-users') || path === '/api/analytics/me') return 'exchange';

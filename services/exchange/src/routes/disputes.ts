@@ -71,5 +71,15 @@ export function disputeRoutes({ ctx, now }: RouteDeps) {
     });
 
     serve(app, routes.disputeOutcomes, async (request) => disputeOutcomes(request.em, request.params.id));
+
+    /** Identity's snapshot of resolved disputes (its directory's dispute outcomes), a page by id. */
+    serve(app, routes.resolvedDisputes, async (request) => {
+      const { afterId, limit } = request.query;
+      const disputes = await request.em.find(Dispute, { id: { $gt: afterId }, status: 'resolved' }, { orderBy: { id: 'asc' }, limit });
+      return disputes.map((d) => ({
+        disputeId: d.id, requesterId: d.requesterId, matcherId: d.matcherId, outcome: d.outcome!,
+        sanction: d.sanctionUserId && d.sanctionKind ? { userId: d.sanctionUserId, kind: d.sanctionKind } : null,
+      }));
+    });
   };
 }

@@ -11,7 +11,7 @@ describeWithInfra(['postgres'], 'identity projections from other services', () =
   let svc: TestService;
   let userId: number;
   beforeAll(async () => {
-    svc = await startTestService(identityService({}, { printAdmin: () => {}, mailer: { send: async () => {} } }), db.url); // sends no email
+    svc = await startTestService(identityService({ PROJECTION_BACKFILL: 'off' }, { printAdmin: () => {}, mailer: { send: async () => {} } }), db.url); // sends no email
     const em = svc.ctx.orm.em.fork();
     const u = em.create(User, { email: 'ana@puente.test', firstName: 'Ana', lastName: 'Diaz', profileImageUrl: null, referralCode: 'ANA12345', referredById: null, trustRating: null });
     await em.flush();

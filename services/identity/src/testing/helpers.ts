@@ -26,7 +26,8 @@ export async function startIdentity(
   const ownDir = settings.MAIL_DIR ? null : await mkdtemp(join(tmpdir(), 'puente-mail-'));
   const mailDir = settings.MAIL_DIR ?? join(ownDir!, 'mail');
   const svc = await startTestService(identityService(
-    { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_REFERRAL_CODE: ADMIN.referralCode, MAIL_DIR: mailDir, ...settings },
+    // No backfill unless a test asks: no exchange service answers here.
+    { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_REFERRAL_CODE: ADMIN.referralCode, MAIL_DIR: mailDir, PROJECTION_BACKFILL: 'off', ...settings },
     { printAdmin: () => {}, ...opts },
   ), databaseUrl, testOpts);
   return {
