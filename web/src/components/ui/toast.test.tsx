@@ -32,6 +32,21 @@ describe('toasts (spec section 9)', () => {
     expect(visibleToasts()).toHaveLength(0);
   });
 
+  it('stays while F8 has put focus on it, and goes 5000 ms after focus leaves', () => {
+    vi.useFakeTimers();
+    render(<><input aria-label="Amount" /><Toaster /></>);
+    act(() => { toast({ title: 'Account Created' }); });
+    const amount = screen.getByRole('textbox', { name: 'Amount' });
+    act(() => { amount.focus(); });
+    fireEvent.keyDown(amount, { key: 'F8' });
+    act(() => { vi.advanceTimersByTime(TOAST_DURATION_MS * 2); });
+    expect(visibleToasts()).toHaveLength(1);
+    act(() => { fireEvent.keyDown(document.activeElement!, { key: 'F8' }); });
+    expect(document.activeElement).toBe(amount);
+    act(() => { vi.advanceTimersByTime(TOAST_DURATION_MS); });
+    expect(visibleToasts()).toHaveLength(0);
+  });
+
   it('is dismissed by a swipe to the right past 50 px, not by a shorter one', () => {
     render(<Toaster />);
     act(() => { toast({ title: 'Swipe me' }); });

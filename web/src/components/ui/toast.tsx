@@ -222,8 +222,10 @@ export function Toaster() {
   const items = useToasts().filter((item) => item.open);
   const viewport = useRef<HTMLElement>(null);
   const returnTo = useRef<HTMLElement | null>(null);
-  const [focused, setFocused] = useState(false);
   const host = useModalHost();
+  // Where the viewport had focus: a move into or out of a dialog remounts it without a blur, so it counts only there.
+  const [focusedIn, setFocusedIn] = useState<{ host: HTMLElement | null } | null>(null);
+  const focused = focusedIn?.host === host;
 
   const goBack = () => {
     const target = returnTo.current;
@@ -273,8 +275,8 @@ export function Toaster() {
       tabIndex={-1}
       aria-label={t('toastRegion', { hotkey: TOAST_HOTKEY })}
       onKeyDown={onKeyDown}
-      onFocus={() => setFocused(true)}
-      onBlur={(event) => { if (!event.currentTarget.contains(event.relatedTarget)) setFocused(false); }}
+      onFocus={() => setFocusedIn({ host })}
+      onBlur={(event) => { if (!event.currentTarget.contains(event.relatedTarget)) setFocusedIn(null); }}
       sx={{
         position: 'fixed', zIndex: 'snackbar', top: { xs: 0, sm: 'auto' }, bottom: { xs: 'auto', sm: 0 }, right: 0, p: 2,
         width: { xs: '100%', sm: 420 }, pointerEvents: 'none', outline: 'none',
