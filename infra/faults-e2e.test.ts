@@ -1,8 +1,9 @@
 /**
  * Faults end to end (distributed): one app on PostgreSQL, Redis and the Kafka-protocol broker, every
  * process reaching them through pausable proxies (infra/testing/running-app.ts), and one test per fault:
- * - the broker unreachable in the middle of exchanges: every event committed meanwhile is published afterwards, and
- *   every projection and notification converges, none twice;
+ * - the broker unreachable in the middle of exchanges: every service stays ready (degraded, not out of rotation),
+ *   every event committed meanwhile is published afterwards, and every projection and notification converges, none
+ *   twice;
  * - a service SIGKILLed between its commit and its publish: the runner restarts it and its outbox delivers, once;
  * - Redis down: sessions seen lately keep working from the gateway's memory; sign-in, sign-up, referral checks and an
  *   unknown session answer a clear 503; the fan-out job of an exchange request waits, then runs once;
@@ -26,7 +27,7 @@ import kafkajs from 'kafkajs';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import {
-  CurrentUser, ErrorBody, EventEnvelope, Events, ExchangeMatch, ExchangeRequest, NotificationList, Rating, ServiceNames, topicOf,
+  CurrentUser, ErrorBody, EventEnvelope, Events, ExchangeMatch, ExchangeRequest, HealthResponse, NotificationList, Rating, ServiceNames, topicOf,
   type ServiceName,
 } from '@puente/contracts';
 import { RedisSessionStore, sessionCookieHeader } from '@puente/gateway';
@@ -124,7 +125,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redi
     if (ctx.task.result?.state === 'fail' && app?.output().length) console.warn(`the app's last output:\n${app.output().join('\n')}`);
   });
 
-  it('the broker unreachable mid-exchange: every event committed meanwhile is published and applied once', async () => {
+  it('the broker unreachable mid-exchange: every service stays ready, degraded; every event committed meanwhile is published and applied once', async () => {
     const mark = await markOutboxes();
     faults.broker.pause();
     const cutAt = Date.now();
@@ -134,6 +135,12 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redi
     await client.json(`/api/exchange-matches/${anaBobMatch.id}/confirm`, 200, { method: 'PUT', cookie: ana.cookie });
     await addBankAccounts(client, carlaIn, carlaAccounts);
     await client.json('/api/auth/user', 200, { method: 'PATCH', cookie: danIn.cookie, body: { firstName: 'Daniel' } });
+    // Ready means "can serve": every service stays in rotation, saying it is degraded.
+    await vi.waitFor(async () => {
+      const health = await fetch(`${app.url}/api/health`, { signal: AbortSignal.timeout(10_000) });
+      expect([health.status, HealthResponse.parse(await health.json())]).toEqual([200, { status: 'degraded', services: Object.fromEntries(ServiceNames.map((n) => [n, 'degraded'])) }]);
+    }, { timeout: OUTAGE_MS.broker, interval: 200 });
+    expect(await readiness()).toEqual({ ready: ServiceNames.length, database: ServiceNames.length, gateway: 200 });
     await sleep(Math.max(0, cutAt + OUTAGE_MS.broker - Date.now())); // the outage lasts its setting
     faults.broker.resume();
 
