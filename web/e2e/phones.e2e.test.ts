@@ -1,10 +1,10 @@
 /**
  * Phones (issue 29) in real headless Chromium at 375×812 (touch), against Puente started as a new user starts it: the
- * dashboard, each dialog of a trade (create, the open request's details and its 'Mark as Done' question, the bank
- * details once approved, the details with the chat, 'I have paid', the dispute form, the rating), the admin page with
- * each of its tabs and a dispute opened, and the subscription checkout. In each, nothing overflows sideways and every
- * target a finger presses is at least 44×44 px (WCAG 2.5.5). Screenshots go to web/e2e/screenshots/phones/; any
- * uncaught page error or unexpected console error fails the test.
+ * dashboard and its navigation drawer, each dialog of a trade (create, the open request's details and its 'Mark as
+ * Done' question, the bank details once approved, the details with the chat, 'I have paid', the dispute form, the
+ * rating), the admin page with each of its tabs and a dispute opened, and the subscription checkout. In each, nothing
+ * overflows sideways and every target a finger presses is at least 44×44 px (WCAG 2.5.5). Screenshots go to
+ * web/e2e/screenshots/phones/; any uncaught page error or unexpected console error fails the test.
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -115,6 +115,13 @@ describe.skipIf(!chromiumAvailable())('phones: every page and dialog fits 375 px
       await carla.page.goto('/dashboard');
       await carla.page.getByRole('button', { name: 'Create Exchange' }).waitFor();
       await check(carla, '01-dashboard');
+      // The links folded into the drawer on a phone.
+      await carla.page.getByRole('button', { name: 'Open navigation' }).click();
+      const drawer = carla.page.locator('#nav-drawer').getByRole('navigation', { name: 'Main' });
+      await drawer.getByRole('link', { name: 'Subscription' }).waitFor();
+      await check(carla, '01-navigation');
+      await carla.page.keyboard.press('Escape');
+      await drawer.waitFor({ state: 'detached' });
       await carla.page.getByRole('button', { name: 'Create Exchange' }).click();
       const create = dialog(carla.page, 'Create Exchange Request');
       await create.getByTestId('exchange-rate').waitFor();
