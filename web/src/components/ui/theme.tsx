@@ -42,9 +42,9 @@ const atLeastTarget = { minWidth: TARGET_SIZE, minHeight: TARGET_SIZE } as const
 
 /**
  * Every pressable MUI component at least 44×44 px, whatever its `size`: buttons (links drawn as buttons too), icon
- * buttons, toggle buttons, pagination items, clickable chips, a rating's stars, checkboxes, radios and switches (their input covers the
- * whole box) and the boxes of text fields and selects (a small one is 40 px tall; the table pager's 29 px). Tabs are
- * 48 px tall and 90 px wide already.
+ * buttons, toggle buttons, pagination items, clickable chips, a rating's stars, checkboxes, radios and switches (their
+ * input covers the whole box) and the boxes of text fields and selects (a small one is 40 px tall; the table pager's
+ * 29 px). Tabs are 48 px tall and 90 px wide already.
  */
 const touchTargets: Components<Theme> = {
   MuiButton: { styleOverrides: { root: atLeastTarget } },
