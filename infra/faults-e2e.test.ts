@@ -4,7 +4,8 @@
  * - the broker unreachable in the middle of exchanges: every service stays ready (degraded, not out of rotation),
  *   every event committed meanwhile is published afterwards, and every projection and notification converges, none
  *   twice;
- * - a service SIGKILLed between its commit and its publish: the runner restarts it and its outbox delivers, once;
+ * - a service SIGKILLed between its commit and its publish: the runner restarts it, it serves again within seconds
+ *   (before its consumer group has dropped the dead member), and its outbox delivers, once;
  * - Redis down: sessions seen lately keep working from the gateway's memory; sign-in, sign-up, referral checks and an
  *   unknown session answer a clear 503; the fan-out job of an exchange request waits, then runs once;
  * - PostgreSQL cut off under load: every service's /ready says so and recovers by itself (no restart), and the
@@ -155,7 +156,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redi
     report(`broker outage ${s(OUTAGE_MS.broker)}`, result);
   }, testTimeout(OUTAGE_MS.broker));
 
-  it('a service SIGKILLed between its commit and its publish: restarted, its outbox delivers the event once', async () => {
+  it('a service SIGKILLed between its commit and its publish: serving again within seconds, its outbox delivers the event once', async () => {
     const mark = await markOutboxes();
     faults.broker.pause();
     await client.json(`/api/exchange-matches/${bobAnaMatch.id}/confirm`, 200, { method: 'PUT', cookie: bob.cookie });
@@ -167,6 +168,14 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redi
     exchange.kill('SIGKILL');
     const killedAt = Date.now();
     faults.broker.resume();
+    // Serve first, join later: the restarted process answers before its consumer group has dropped the dead member.
+    await vi.waitFor(async () => {
+      expect(app.processes!.get('exchange')!.pid).not.toBe(exchange.pid);
+      expect((await fetch(`${app.serviceUrls!.exchange}/ready`, { signal: AbortSignal.timeout(2_000) })).status).toBe(200);
+    }, { timeout: 30_000, interval: 50 });
+    const servingAfterMs = Date.now() - killedAt;
+    console.log(`SIGKILL: exchange serving again ${s(servingAfterMs)} after the kill (the runner waits 1 s before restarting it)`);
+    expect(servingAfterMs).toBeLessThan(15_000);
 
     const result = await converge(mark, [{ who: ana, notifications: [`exchange_confirmed ${bobRequest.id}`] }], async () =>
       (app.log().some((l) => l.includes('[runner] exchange stopped (SIGKILL); restarting it')) && app.processes!.get('exchange')!.pid !== exchange.pid
