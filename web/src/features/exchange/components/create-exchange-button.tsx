@@ -2,7 +2,7 @@
  * 'Create Exchange': the dialog, or, while either bank account is missing, the spec's 'Account Required' message in
  * a dialog that names the missing step and leads to /accounts.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -18,10 +18,18 @@ import { CreateExchangeDialog } from './create-exchange-dialog.tsx';
 export function CreateExchangeButton({ hasBothAccounts, onCreated }: { hasBothAccounts: boolean; onCreated?: (id: number) => void }) {
   const { t } = useTranslation('exchange');
   const [open, setOpen] = useState(false);
+  const [created, setCreated] = useState<number | null>(null);
+  // The new request opens once this dialog has closed and given the focus back to the button: the request's dialog
+  // then returns it there too, rather than racing this one for it.
+  useEffect(() => {
+    if (created === null || open) return;
+    setCreated(null);
+    onCreated?.(created);
+  }, [created, open, onCreated]);
   return (
     <>
       <Button variant="contained" size="large" startIcon={<AddIcon />} onClick={() => setOpen(true)}>{t('create.button')}</Button>
-      {open && hasBothAccounts ? <CreateExchangeDialog open onClose={() => setOpen(false)} {...(onCreated ? { onCreated } : {})} /> : null}
+      {open && hasBothAccounts ? <CreateExchangeDialog open onClose={() => setOpen(false)} onCreated={setCreated} /> : null}
       {open && !hasBothAccounts ? <AccountRequiredDialog onClose={() => setOpen(false)} /> : null}
     </>
   );

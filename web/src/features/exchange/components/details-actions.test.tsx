@@ -88,12 +88,12 @@ describe('a refused accept', () => {
   it('taken meanwhile: the refusal alone, with nowhere to go', async () => {
     const { toast } = await refusedAccept({ status: 409, body: { message: 'This request has already been accepted', code: 'conflict' } });
     expect(toast.textContent).toContain('Failed to match exchange: This request has already been accepted');
-    expect(within(toast).getAllByRole('button', { hidden: true }).map((b) => b.getAttribute('aria-label') ?? b.textContent)).toEqual(['Close']);
+    expect(within(toast).getAllByRole('button', { hidden: true })).toHaveLength(1); // its dismiss button only
   });
 
   it('by a taker the poster blocked: not found, as for a request that is gone, with nowhere to go', async () => {
     const { toast } = await refusedAccept({ status: 404, body: { message: 'Exchange request not found', code: 'not_found' } }, 'es');
     expect(toast.textContent).toContain('No se pudo aceptar el cambio: No encontramos lo que buscas: no existe o ya no está disponible.');
-    expect(within(toast).getAllByRole('button', { hidden: true })).toHaveLength(1);
+    expect(within(toast).getAllByRole('button', { hidden: true })).toHaveLength(1); // its dismiss button only
   });
 });

@@ -11,7 +11,7 @@
  * end the body). Before approving, the requester sees the matcher's record right above the approve button; before
  * accepting, whoever would take an open request sees its poster's record right above 'Accept Exchange'.
  */
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -36,7 +36,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useMatchForRequest } from '../api/matches.ts';
 import { useExchangeRate } from '../api/rate.ts';
 import { useExchangeRequest } from '../api/requests.ts';
-import { RequestRate, RequestSides, StatusChip, TakerRequirements } from './exchange-request-card.tsx';
+import { REQUEST_CARD_ATTRIBUTE, RequestRate, RequestSides, StatusChip, TakerRequirements } from './exchange-request-card.tsx';
 import { ChatComposer, ChatMessages } from './trade-chat.tsx';
 import { DisputeBanner } from './dispute-dialog.tsx';
 import { APPROVAL_RECORD_ID, POSTER_RECORD_ID, useDetailsActions, type DetailsAction, type DetailsNext } from './details-actions.tsx';
@@ -60,6 +60,7 @@ export function ExchangeDetailsDialog({ rawId, user, onClose, next }: {
 }) {
   const { t } = useTranslation('exchange');
   const id = parseRequestId(rawId);
+  useFocusCardOnClose(id);
   let body: ReactNode;
   if (!user) {
     body = (
@@ -79,6 +80,22 @@ export function ExchangeDetailsDialog({ rawId, user, onClose, next }: {
       <DialogActions><Button onClick={onClose}>{t('details.close')}</Button></DialogActions>
     </Dialog>
   );
+}
+
+/**
+ * MUI gives the focus back to what opened a dialog; when that is gone (an accepted request's card leaves the market for
+ * Active Requests, a poll redraws a list, a dialog opened by another), the focus would fall to the page's start: it
+ * goes to the request's card wherever it is now. After MUI's own attempt (the next task).
+ */
+function useFocusCardOnClose(id: number | 'invalid') {
+  useEffect(() => () => {
+    setTimeout(() => {
+      if (id === 'invalid' || (document.activeElement && document.activeElement !== document.body)) return;
+      // Another dialog took over (the bank details, the rating): its own trap holds the focus.
+      if (document.querySelector('.MuiDialog-root')) return;
+      document.querySelector<HTMLElement>(`[${REQUEST_CARD_ATTRIBUTE}="${id}"]`)?.focus();
+    }, 0);
+  }, [id]);
 }
 
 function LoadedDetails({ id, user, onClose, next }: { id: number; user: CurrentUser; onClose: () => void; next: DetailsNext }) {

@@ -78,6 +78,9 @@ export function RequestRate({ rate, marketRate }: { rate: number; marketRate: nu
   );
 }
 
+/** Marks a card's button with its request's id, so the closing trade can give it the focus (exchange-details-dialog.tsx). */
+export const REQUEST_CARD_ATTRIBUTE = 'data-request-card';
+
 export function ExchangeRequestCard({ request, onOpen, note, now, viewerId, marketRate }: {
   request: ExchangeRequest | ExchangeRequestSummary;
   onOpen: (id: number) => void;
@@ -93,7 +96,7 @@ export function ExchangeRequestCard({ request, onOpen, note, now, viewerId, mark
   const poster = 'user' in request ? request.user : undefined;
   return (
     <Card variant="outlined" component="article" aria-label={t('card.open', { id: request.id })}>
-      <CardActionArea onClick={() => onOpen(request.id)}>
+      <CardActionArea onClick={() => onOpen(request.id)} {...{ [REQUEST_CARD_ATTRIBUTE]: request.id }}>
         <CardContent>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
             <Typography variant="overline" sx={{ fontWeight: 700 }}>{request.fromCurrency} → {request.toCurrency}</Typography>

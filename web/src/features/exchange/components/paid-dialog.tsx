@@ -65,7 +65,8 @@ export function PaidDialog({ match, partnerName, onClose }: { match: ExchangeMat
       <DialogContent>
         <Stack spacing={1.5}>
           <Typography variant="body2">{t('chat.paidProofText', { name: partnerName })}</Typography>
-          <input ref={picker} type="file" hidden accept={ATTACHMENT_ACCEPT} onChange={pick} data-testid="paid-proof-input" />
+          {/* Out of the Tab order: MUI's focus trap would pick this hidden input as the dialog's first stop, and Tab would go nowhere. */}
+          <input ref={picker} type="file" hidden tabIndex={-1} accept={ATTACHMENT_ACCEPT} onChange={pick} data-testid="paid-proof-input" />
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
             <Button variant="outlined" size="small" disabled={busy} onClick={() => picker.current?.click()}>
               {proof ? t('chat.paidProofChange') : t('chat.paidProofPick')}

@@ -98,7 +98,8 @@ export function ChatComposer({ match }: { match: ExchangeMatch }) {
           placeholder={t('chat.placeholder')} slotProps={{ htmlInput: { maxLength: CHAT_MESSAGE_MAX, 'aria-label': t('chat.placeholder') } }}
         />
         <Button type="submit" variant="outlined" disabled={post.isPending || !text.trim()} sx={{ flexShrink: 0 }}>{t('chat.send')}</Button>
-        <input ref={picker} type="file" hidden accept={ATTACHMENT_ACCEPT} onChange={attachFile} data-testid="chat-attach-input" />
+        {/* Out of the Tab order: MUI's focus trap would pick this hidden input as the dialog's first stop, and Tab would go nowhere. */}
+        <input ref={picker} type="file" hidden tabIndex={-1} accept={ATTACHMENT_ACCEPT} onChange={attachFile} data-testid="chat-attach-input" />
         <Button variant="text" disabled={attach.isPending} onClick={() => picker.current?.click()} sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}>
           {t('chat.attach')}
         </Button>
