@@ -130,7 +130,7 @@ describe.skipIf(!chromiumAvailable())('the whole exchange with the keyboard alon
     await expect.poll(() => rating.getByTestId('rating-word').textContent()).toBe('Excellent');
     await tabTo(t, rating.getByRole('textbox', { name: 'Comment (optional)' }), { within: rating });
     await t.page.keyboard.type('Smooth and quick.');
-    await shot(t, `08-rates-${partner.split(' ')[0]!.toLowerCase()}`);
+    await shot(t, `09-rates-${partner.split(' ')[0]!.toLowerCase()}`);
     await enter(t, rating.getByRole('button', { name: 'Submit Rating' }), rating);
     await toast(t.page, 'Rating Submitted').waitFor();
     await rating.waitFor({ state: 'detached' });
@@ -168,6 +168,12 @@ describe.skipIf(!chromiumAvailable())('the whole exchange with the keyboard alon
       const posted = exchangeOf(ana, requestId);
       await trapsFocus(ana, posted);
       await shot(ana, '02-posted');
+      // 'Mark as Done' asks first; Escape keeps the request open and gives the button its focus back.
+      const markDone = posted.getByRole('button', { name: 'Mark as Done' });
+      await enter(ana, markDone, posted);
+      const askDone = dialog(ana.page, `Mark request #${requestId} as done?`);
+      await trapsFocus(ana, askDone);
+      await escapeBackTo(ana, askDone, markDone);
       await escapeBackTo(ana, posted, createButton);
 
       // Bruno opens it from its card, reads it and accepts: Enter on Accept Exchange; Escape gives the card its focus back.
@@ -196,8 +202,20 @@ describe.skipIf(!chromiumAvailable())('the whole exchange with the keyboard alon
       await bruno.page.keyboard.press('Escape');
       await brunoBank.waitFor({ state: 'detached' });
 
-      // Bruno marks his payment sent: Enter on 'I have paid', then on 'Mark as paid' in its dialog.
+      // Bruno writes in the chat (Enter sends), looks at 'Open a dispute' and leaves it with Escape.
       const paying = { trade: await openTrade(bruno, requestId) };
+      await tabTo(bruno, paying.trade.getByRole('textbox', { name: 'Write a message' }), { within: paying.trade });
+      await bruno.page.keyboard.type('Pesos sent from my BancoEstado account');
+      await bruno.page.keyboard.press('Enter');
+      await paying.trade.getByText('Pesos sent from my BancoEstado account').waitFor();
+      const disputeButton = paying.trade.getByRole('button', { name: 'Open a dispute' });
+      await enter(bruno, disputeButton, paying.trade);
+      const dispute = dialog(bruno.page, 'Open a dispute');
+      await trapsFocus(bruno, dispute);
+      await shot(bruno, '05-dispute-form');
+      await escapeBackTo(bruno, dispute, disputeButton);
+
+      // Bruno marks his payment sent: Enter on 'I have paid', then on 'Mark as paid' in its dialog.
       const paidButton = paying.trade.getByRole('button', { name: 'I have paid' });
       await enter(bruno, paidButton, paying.trade);
       const paid = dialog(bruno.page, 'I have paid');
@@ -205,7 +223,7 @@ describe.skipIf(!chromiumAvailable())('the whole exchange with the keyboard alon
       await escapeBackTo(bruno, paid, paidButton);
       await enter(bruno, paidButton, paying.trade);
       await paid.waitFor();
-      await shot(bruno, '05-mark-paid');
+      await shot(bruno, '06-mark-paid');
       await enter(bruno, paid.getByRole('button', { name: 'Mark as paid' }), paid);
       await paying.trade.getByText('You marked your payment sent').waitFor(WITHIN_A_POLL);
       await bruno.page.keyboard.press('Escape');
@@ -224,13 +242,13 @@ describe.skipIf(!chromiumAvailable())('the whole exchange with the keyboard alon
       // The button is gone with the question it asked: the focus stays in the trade.
       await expect.poll(() => inside(completing.trade)).toBe(true);
       await enter(ana, completing.trade.getByRole('button', { name: 'Mark as Completed' }), completing.trade);
-      await shot(ana, '06-completed');
+      await shot(ana, '07-completed');
       await rate(ana, 'Bruno Silva');
 
       // Bruno, still on his dashboard, is asked at once whether he received his pounds (above the rating), says Yes, and rates.
       const question = bruno.page.getByTestId('receipt-question').filter({ hasText: 'Did you receive £150.00 from Ana Diaz?' }).first();
       await question.waitFor(WITHIN_A_POLL);
-      await shot(bruno, '07-asked');
+      await shot(bruno, '08-asked');
       await enter(bruno, question.getByRole('button', { name: 'Yes, I received it' }), dialog(bruno.page, 'Rate Exchange'));
       await toast(bruno.page, 'Receipt confirmed').waitFor();
       await rate(bruno, 'Ana Diaz');
