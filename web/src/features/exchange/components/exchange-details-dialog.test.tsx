@@ -1,7 +1,9 @@
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { DisputeOutcomes, ExchangeRate, PublicUser } from '@puente/contracts';
 import { ExchangeDetailsDialog, type DetailsNext } from './exchange-details-dialog.tsx';
+import { REQUEST_CARD_ATTRIBUTE } from './exchange-request-card.tsx';
 import { makeMatch, makeRequest } from '../testing.ts';
 import { fakeApi, makeUser, signedIn } from '../../../testing/fake-api.ts';
 import { findToast, renderWithRoutes } from '../../../testing/render.tsx';
@@ -198,5 +200,23 @@ describe("the poster's record", () => {
     await within(dialog()).findByText('Accepted by Cris Vega');
     expect(within(dialog()).queryByTestId('trader-record')).toBeNull();
     expect(server.callsTo('GET /api/users/9')).toHaveLength(0);
+  });
+
+  it("gives the focus to the request's card when the card that opened it is gone (accepted, it moved to Active Requests)", async () => {
+    fakeApi({ ...signedIn(ana), 'GET /api/exchange-requests/42': { body: makeRequest() } });
+    /** The market's card opens the request; once it has closed, the request's card is in another list. */
+    function Page() {
+      const [open, setOpen] = useState(false);
+      return open
+        ? <ExchangeDetailsDialog rawId="42" user={ana} onClose={() => setOpen(false)} next={next()} />
+        : <>
+          <button type="button">Create Exchange</button>
+          <button type="button" {...{ [REQUEST_CARD_ATTRIBUTE]: 42 }} onClick={() => setOpen(true)}>#42 in Active Requests</button>
+        </>;
+    }
+    renderWithRoutes(<Page />);
+    fireEvent.click(screen.getByRole('button', { name: '#42 in Active Requests' }));
+    fireEvent.click(await within(dialog()).findByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('#42 in Active Requests'));
   });
 });
