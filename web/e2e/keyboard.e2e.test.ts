@@ -193,6 +193,8 @@ describe.skipIf(!chromiumAvailable())('the whole exchange with the keyboard alon
       await shot(ana, '04-bank-details');
       await ana.page.keyboard.press('Escape');
       await anaBank.waitFor({ state: 'detached' });
+      // The trade is back, and holds the focus again.
+      await expect.poll(() => inside(anaTrade), { message: `Ana's focus after the bank details: ${await focusNow(ana.page)}` }).toBe(true);
 
       // Bruno's bank details open by themselves once the match is confirmed; Escape closes them.
       const brunoBank = dialog(bruno.page, 'Exchange Match Confirmed');
