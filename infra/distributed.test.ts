@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import pg from 'pg';
-import { HealthResponse, ServiceNames } from '@puente/contracts';
+import { HealthResponse, ReadyResponse, ServiceNames } from '@puente/contracts';
 import { generateSigningKeys, internalAuth, INTERNAL_TOKEN_HEADER, keyringOf, publicKeyText, signingKeyFrom, type Party } from '@puente/platform';
 import { describeWithInfra, startKafka, startPostgres, startRedis, testPortBase, type KafkaCluster, type PostgresServer, type RedisServer } from '@puente/testkit';
 import { startDistributed, type Distributed } from './distributed.ts';
@@ -73,9 +73,12 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'distributed smoke test: the g
   });
 
   it('runs each service in its own process, ready on real Postgres, Kafka and Redis', async () => {
+    // Serving comes first; joining the group and registering the schedules follow within moments.
     for (const [name, url] of Object.entries(running!.serviceUrls)) {
-      const res = await fetch(`${url}/ready`);
-      expect({ name, body: await res.json() }).toEqual({ name, body: { status: 'ok', checks: { database: true, bus: true, jobs: true } } });
+      await vi.waitFor(async () => {
+        const res = await fetch(`${url}/ready`);
+        expect({ name, body: ReadyResponse.parse(await res.json()) }).toEqual({ name, body: { status: 'ok', checks: { database: true, bus: true, jobs: true, schedules: true } } });
+      }, { timeout: 30_000, interval: 200 });
     }
     const pids = new Set([...running!.children.values()].map((c) => c.pid));
     expect(pids.size).toBe(3); // identity, subscription, gateway

@@ -12,7 +12,9 @@
  *   writes it answered are all delivered;
  * - poison events (unreadable records, a payload its contract refuses, a handler that throws every time) are
  *   parked on the dead-letter topics after their retries, the consumers move on, and `npm run dead-letters -- replay`
- *   applies the fixable one once it is fixed.
+ *   applies the fixable one once it is fixed;
+ * - Redis flushed (a restart without persistence): /api/health names the services missing a schedule, and every
+ *   schedule is back by their next check.
  * Each test prints what it lost and how long convergence took, counted where users and operators see it: the
  * notifications users list, the projections on their profile, the outbox rows and the inbox tables of every consumer.
  * Outages are settings (short by default, for CI); a soak run lengthens them, e.g.
@@ -59,6 +61,8 @@ const appEnv = {
   OUTBOX_LEASE_MS: '2000', KAFKA_SESSION_TIMEOUT_MS: '3000',
   // The mock broker does not answer a waiting fetch when records arrive (a real one does): short waits.
   KAFKA_FETCH_MAX_WAIT_MS: '100', OUTBOX_POLL_MS: '100',
+  // Schedules checked every 3 s, not 30 s, so the Redis-flush test waits seconds.
+  SCHEDULES_CHECK_MS: '3000',
 };
 const carla = { email: 'carla@puente.test', password: 'password3', firstName: 'Carla', lastName: 'Rojas' };
 const dan = { email: 'dan@puente.test', password: 'password4', firstName: 'Dan', lastName: 'Ortiz' };
@@ -342,6 +346,26 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redi
       await admin.disconnect();
     }
   }, testTimeout(0) + 120_000);
+
+  // Last: a flush also ends every session.
+  it('Redis flushed: every recurring job\'s schedule is back by the next check, and /api/health names who missed one meanwhile', async () => {
+    const scheduled = ServiceNames.filter((name) => (serviceDefinitions({ ...process.env, ...appEnv })[name].schedules ?? []).length > 0);
+    const redis = new Redis(faults.redisUrl);
+    try {
+      await redis.flushall();
+      const flushedAt = Date.now();
+      const health = async () => HealthResponse.parse(await (await fetch(`${app.url}/api/health`, { signal: AbortSignal.timeout(10_000) })).json());
+      const degraded = (await health()).services;
+      await vi.waitFor(async () => expect(await health()).toEqual({ status: 'ok', services: Object.fromEntries(ServiceNames.map((n) => [n, 'ok'])) }), { timeout: 30_000, interval: 200 });
+      const backInMs = Date.now() - flushedAt;
+      const said = scheduled.filter((n) => degraded[n] === 'degraded');
+      console.log(`redis flushed: ${said.length} of ${scheduled.length} services with schedules said degraded at once; every schedule back in ${s(backInMs)} (checked every 3 s)`);
+      // Each service's check runs on its own clock: one may have registered again before the first look.
+      expect(said.length).toBeGreaterThan(0);
+    } finally {
+      await redis.quit();
+    }
+  }, 60_000);
 
   /** A Kafka client of the test's own, reaching the brokers as the app does. */
   function kafka() {

@@ -52,7 +52,7 @@ describe('gateway in front of services: routing from the declarations', () => {
       }
       const up = Fastify();
       up.get('/ready', async (_req, reply) => {
-        const checks = { database: true, bus: true, jobs: true };
+        const checks = { database: true, bus: true, jobs: true, schedules: true };
         if (name === 'audit' && process.env.__AUDIT_DOWN) return reply.status(503).send({ status: 'unavailable', checks: { ...checks, database: false } });
         if (name === 'rating' && process.env.__RATING_DEGRADED) return { status: 'degraded', checks: { ...checks, bus: false } };
         return { status: 'ok', checks };

@@ -67,6 +67,8 @@ export const ServiceSettings = z.object({
   OUTBOX_LEASE_MS: milliseconds('OUTBOX_LEASE_MS', 500, 300_000).default(10_000),
   /** A job whose instance died is run again by another once its lock is this old (ms; checked as often). */
   JOB_LOCK_MS: milliseconds('JOB_LOCK_MS', 1_000, 600_000).default(30_000),
+  /** How often a service registers its recurring jobs' schedules again (ms): a Redis that lost its data has them back within this. */
+  SCHEDULES_CHECK_MS: milliseconds('SCHEDULES_CHECK_MS', 500, 600_000).default(30_000),
   /** Listen on PORT beside other instances of the service on this machine (SO_REUSEPORT): the kernel spreads connections. */
   REUSE_PORT: bool.default(false),
   SERVICE_URLS: z.string().optional(),

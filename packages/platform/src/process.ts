@@ -46,6 +46,7 @@ export async function runServiceProcess(def: ServiceDefinition, env: NodeJS.Proc
     logger,
     serviceUrls: parseServiceUrls(settings.SERVICE_URLS),
     outboxPollMs: settings.OUTBOX_POLL_MS,
+    schedulesCheckMs: settings.SCHEDULES_CHECK_MS,
     outboxLeaseMs: settings.OUTBOX_LEASE_MS,
     dbDebug: settings.DB_DEBUG,
     versions: new RedisVersionStore(redis),

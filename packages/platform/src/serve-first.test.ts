@@ -47,7 +47,7 @@ describeWithInfra(['postgres', 'kafka'], 'a service started while the broker is 
     const servingAfterMs = Date.now() - startedAt;
 
     const ready = await svc.app.inject({ method: 'GET', url: '/ready' });
-    expect([ready.statusCode, ReadyResponse.parse(ready.json())]).toEqual([200, { status: 'degraded', checks: { database: true, bus: false, jobs: true } }]);
+    expect([ready.statusCode, ReadyResponse.parse(ready.json())]).toEqual([200, { status: 'degraded', checks: { database: true, bus: false, jobs: true, schedules: true } }]);
     expect((await svc.app.inject({ method: 'GET', url: '/notes' })).json()).toEqual([]);
     console.info(`serving ${servingAfterMs} ms after start with the broker away`);
 

@@ -127,6 +127,8 @@ export interface Runtime {
   metrics?: Metrics;
   /** Admin access needs a session signed in with two-factor sign-in: in production (testing-aids.ts, adminsNeedTwoFactor). */
   adminsNeedTwoFactor?: boolean;
+  /** How often the schedules are registered again (default SCHEDULES_CHECK_MS). */
+  schedulesCheckMs?: number;
 }
 
 export interface RunningService {
@@ -198,8 +200,12 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
   // A bus or Redis outage is ridden out (the outbox holds what is published, jobs wait), so it shows as degraded.
   app.get('/ready', { logLevel: 'warn' }, async (_request, reply) => {
     const [database, bus, queue] = await Promise.all([databaseHealthy(orm), runtime.bus.healthy(), jobs.healthy()]);
-    const status = !database ? 'unavailable' : bus && queue ? 'ok' : 'degraded';
-    const body: ReadyResponse = { status, checks: { database, bus, jobs: queue } };
+    // Asked only of a queue that answers: schedules cannot be known while Redis is away (jobs: false says so).
+    const missing = queue ? await missingSchedules(def, jobs).catch(() => []) : [];
+    const status = !database ? 'unavailable' : bus && queue && missing.length === 0 ? 'ok' : 'degraded';
+    const body: ReadyResponse = {
+      status, checks: { database, bus, jobs: queue, schedules: missing.length === 0 }, ...(missing.length > 0 ? { missingSchedules: missing } : {}),
+    };
     return reply.status(database ? 200 : 503).send(body);
   });
   await app.register(async (scope) => { await def.routes(scope, ctx); });
@@ -217,7 +223,7 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
   const url = `http://${listen.host}:${port}`;
   runtime.serviceUrls[def.name] = url;
   logger.info({ url }, `${def.name} service ready`);
-  const background = joinLater(def, ctx);
+  const background = joinLater(def, ctx, runtime.schedulesCheckMs ?? SCHEDULES_CHECK_MS);
 
   return {
     name: def.name, url, app, ctx, joined: background.joined,
@@ -235,9 +241,9 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
 /**
  * What a service does once it serves (serve first, join later): it joins its consumer group and registers its
  * schedules, each retried with backoff until it succeeds, so a broker or Redis away at start delays only them. The
- * schedules are registered again every SCHEDULES_CHECK_MS (idempotent: BullMQ's job schedulers, upserted).
+ * schedules are registered again every `checkEveryMs` (idempotent: BullMQ's job schedulers, upserted).
  */
-function joinLater(def: ServiceDefinition, ctx: ServiceContext): { joined: Promise<void>; stop(): Promise<void> } {
+function joinLater(def: ServiceDefinition, ctx: ServiceContext, checkEveryMs: number): { joined: Promise<void>; stop(): Promise<void> } {
   const stopping = new AbortController();
   let subscription: SubscriptionHandle | undefined;
   const schedule = async () => {
@@ -247,7 +253,7 @@ function joinLater(def: ServiceDefinition, ctx: ServiceContext): { joined: Promi
   const scheduled = untilDone('registering its schedules', schedule, stopping.signal, ctx.logger);
   const check = (def.schedules ?? []).length === 0 ? undefined : setInterval(() => {
     schedule().catch((err: unknown) => ctx.logger.warn({ err }, 'could not register its schedules again; trying at the next check'));
-  }, SCHEDULES_CHECK_MS);
+  }, checkEveryMs);
   check?.unref();
   return {
     joined: Promise.all([consumers, scheduled]).then(() => {}),
@@ -258,6 +264,14 @@ function joinLater(def: ServiceDefinition, ctx: ServiceContext): { joined: Promi
       await subscription?.stop();
     },
   };
+}
+
+/** The service's declared schedules its queue does not hold. */
+async function missingSchedules(def: ServiceDefinition, jobs: JobQueue): Promise<string[]> {
+  const declared = (def.schedules ?? []).map((s) => s.schedulerId);
+  if (declared.length === 0) return [];
+  const held = new Set(await jobs.schedulerIds());
+  return declared.filter((id) => !held.has(id));
 }
 
 /** Runs `attempt` until it succeeds or `signal` aborts, waiting 1 s, 2 s, 4 s … 30 s between tries; says each failure. */

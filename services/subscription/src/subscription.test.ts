@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ReadyResponse } from '@puente/contracts';
 import { makeEvent } from '@puente/platform';
 import { startTestService, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
@@ -23,6 +24,6 @@ describeWithInfra(['postgres'], 'subscription service', () => {
 
   it('reports ready when its database, bus and job runner are up', async () => {
     const res = await svc.app.inject({ method: 'GET', url: '/ready' });
-    expect(res.json()).toEqual({ status: 'ok', checks: { database: true, bus: true, jobs: true } });
+    expect(ReadyResponse.parse(res.json())).toEqual({ status: 'ok', checks: { database: true, bus: true, jobs: true, schedules: true } });
   });
 });

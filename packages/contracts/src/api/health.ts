@@ -9,11 +9,13 @@ export type BackendService = z.infer<typeof BackendService>;
 
 /**
  * A service's GET /ready (api-conventions, Health): 200 while it can serve, that is while its database answers;
- * `degraded` when the bus or Redis (its jobs) is away, which it rides out (its outbox keeps what it publishes).
+ * `degraded` when the bus or Redis (its jobs) is away, which it rides out (its outbox keeps what it publishes), or
+ * when a recurring job's schedule is missing (`missingSchedules`: a Redis that lost its data, until registered again).
  */
 export const ReadyResponse = z.object({
   status: z.enum(['ok', 'degraded', 'unavailable']),
-  checks: z.object({ database: z.boolean(), bus: z.boolean(), jobs: z.boolean() }),
+  checks: z.object({ database: z.boolean(), bus: z.boolean(), jobs: z.boolean(), schedules: z.boolean() }),
+  missingSchedules: z.array(z.string()).optional(),
 });
 export type ReadyResponse = z.infer<typeof ReadyResponse>;
 

@@ -146,6 +146,10 @@ export class BullMqJobQueue<C = DefaultJobContext> implements JobQueue<C> {
     return { waiting: waiting + prioritized, delayed, active, failed };
   }
 
+  async schedulerIds(): Promise<string[]> {
+    return (await this.#queue.getJobSchedulers(0, -1)).map((s) => s.key);
+  }
+
   async healthy(): Promise<boolean> {
     const answered = new AbortController(); // clears the timer once ping settles first
     try {

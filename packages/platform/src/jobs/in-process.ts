@@ -150,6 +150,10 @@ export class InProcessJobQueue<C = DefaultJobContext> implements JobQueue<C> {
     return !this.#stopped;
   }
 
+  async schedulerIds(): Promise<string[]> {
+    return [...this.#schedules.keys()];
+  }
+
   /** Checks the job type and data (throwing the ZodError) and returns the data as it would be stored. */
   #validated(name: string, data: unknown): unknown {
     if (this.#stopped) throw new Error('the job queue is stopped');

@@ -72,6 +72,8 @@ export interface JobQueue<C = DefaultJobContext> {
   /** How many jobs are in each state now (metrics). */
   counts(): Promise<JobCounts>;
   healthy(): Promise<boolean>;
+  /** The ids of the schedules the queue holds now: a Redis that lost its data holds none until they are registered again. */
+  schedulerIds(): Promise<string[]>;
 }
 
 export const DEFAULT_JOB_ATTEMPTS = 3;

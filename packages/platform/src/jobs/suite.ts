@@ -215,16 +215,18 @@ export function runJobQueueSuite(name: string, makeQueue: () => JobQueue<SuiteCo
       expect(runs[2]?.data.n).toBe(4);
     });
 
-    it('runs a schedule repeatedly until it is unscheduled', async () => {
+    it('runs a schedule repeatedly until it is unscheduled, listing its id meanwhile', async () => {
       const { def, runs } = recordingJob();
       const queue = await started(def);
       const everyMs = 40;
 
       await queue.schedule('greet', { to: 'Ana', n: 1 }, { everyMs, schedulerId: 'daily-greeting' });
+      expect(await queue.schedulerIds()).toEqual(['daily-greeting']);
 
       await expect.poll(() => runs.length, poll('three scheduled runs')).toBeGreaterThanOrEqual(3);
       expect(runs.every((run) => run.data.n === 1)).toBe(true);
       await queue.unschedule('daily-greeting');
+      expect(await queue.schedulerIds()).toEqual([]);
       await sleep(20); // a run already under way may still finish
       const count = runs.length;
       await sleep(4 * everyMs);
