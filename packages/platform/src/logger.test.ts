@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { pino } from 'pino';
 import { createHttpApp } from './http/app.ts';
-import { createLogger, redactPaths, serviceLogger } from './logger.ts';
+import { createLogger, redactPaths, REPEAT_WINDOW_MS, serviceLogger } from './logger.ts';
 
 /** A logger at `level` whose lines land in `lines`, redacting as createLogger's do. */
 function capturing(level: string) {
@@ -55,5 +55,28 @@ describe('service names in log lines', () => {
     serviceLogger(embedded.logger, 'identity').info('a service');
     expect(embedded.lines.map(svcKeys)).toEqual([0, 1]);
     expect(JSON.parse(embedded.lines[1]!)).toMatchObject({ name: 'puente', svc: 'identity' });
+  });
+});
+
+describe('repeated warnings and errors', () => {
+  it('are written once per cause and window, the next one saying how many were not written', () => {
+    vi.useFakeTimers();
+    try {
+      const lines: Record<string, unknown>[] = [];
+      const logger = createLogger({ name: 'outage', svc: 'exchange', level: 'info', destination: { write: (line: string) => { lines.push(JSON.parse(line)); } } });
+      const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9092'), { code: 'ECONNREFUSED' });
+      for (let i = 0; i < 50; i++) logger.warn({ err: refused }, 'kafka is not reachable');
+      logger.error({ err: new Error('timeout') }, 'kafka is not reachable'); // another cause: its own line
+      for (let i = 0; i < 3; i++) logger.info('polled'); // info is never collapsed
+      vi.advanceTimersByTime(REPEAT_WINDOW_MS);
+      logger.warn({ err: refused }, 'kafka is not reachable');
+      expect(lines.map((l) => [l.msg, l.repeated])).toEqual([
+        ['kafka is not reachable', undefined], ['kafka is not reachable', undefined],
+        ['polled', undefined], ['polled', undefined], ['polled', undefined],
+        ['kafka is not reachable', 49],
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -18,7 +18,8 @@ export const redactPaths = [
  * in a service's own process, its service (`svc`); a process holding several (the embedded mode) leaves `svc` to
  * each service's child (serviceLogger), as a key bound twice is written twice, which strict JSON readers refuse.
  */
-export function createLogger(opts: { name: string; svc?: string; level?: string; destination?: DestinationStream }): Logger {
+export function createLogger(opts: { name: string; svc?: string; level?: string; repeatWindowMs?: number; destination?: DestinationStream }): Logger {
+  const repeatWindowMs = opts.repeatWindowMs ?? (Number(process.env.LOG_REPEAT_WINDOW_MS) || REPEAT_WINDOW_MS);
   return pino({
     name: opts.name,
     level: opts.level ?? process.env.LOG_LEVEL ?? 'info',
@@ -26,9 +27,45 @@ export function createLogger(opts: { name: string; svc?: string; level?: string;
     serializers: urlSerializers,
     base: opts.svc ? { svc: opts.svc } : {},
     timestamp: pino.stdTimeFunctions.isoTime,
+    hooks: { logMethod: collapseRepeats(repeatWindowMs) },
     // When tracing, each line written inside a span names its trace (trace_id), to find a trace's lines and back.
     ...(tracingStarted() ? { mixin: traceLogFields } : {}),
   }, opts.destination);
+}
+
+/** Within this long, a warning or error of one cause is written once (LOG_REPEAT_WINDOW_MS). */
+export const REPEAT_WINDOW_MS = 10_000;
+const WARN = 40;
+/** Causes remembered at most (an outage has a handful; many distinct ones are no flood). */
+const MAX_CAUSES = 1_000;
+
+/**
+ * A pino hook that writes a warning or error of one cause (its service, message and error) once per `windowMs`: the
+ * same line again within it is counted, not written, and the next one after it carries `repeated`, the count. An
+ * outage otherwise writes the same line from every retry and request, thousands a minute.
+ */
+export function collapseRepeats(windowMs: number): (this: Logger, args: unknown[], method: (...a: unknown[]) => void, level: number) => void {
+  const seen = new Map<string, { until: number; repeated: number }>();
+  return function collapse(this: Logger, args, method, level) {
+    if (level < WARN || windowMs <= 0) { method.apply(this, args); return; }
+    const [first, second] = args;
+    const fields = typeof first === 'object' && first !== null ? first as Record<string, unknown> : undefined;
+    const message = typeof first === 'string' ? first : typeof second === 'string' ? second : '';
+    const key = `${String(this.bindings().svc ?? '')}\u0000${message}\u0000${causeOf(fields)}`;
+    const now = Date.now();
+    const entry = seen.get(key);
+    if (entry && now < entry.until) { entry.repeated += 1; return; }
+    if (seen.size >= MAX_CAUSES) seen.clear();
+    seen.set(key, { until: now + windowMs, repeated: 0 });
+    if (!entry?.repeated) { method.apply(this, args); return; }
+    method.apply(this, fields ? [{ ...fields, repeated: entry.repeated }, ...args.slice(1)] : [{ repeated: entry.repeated }, ...args]);
+  };
+}
+
+function causeOf(fields: Record<string, unknown> | undefined): string {
+  const err = fields?.err;
+  if (err instanceof Error) return `${(err as { code?: unknown }).code ?? ''} ${err.message}`.slice(0, 200);
+  return typeof err === 'string' ? err.slice(0, 200) : '';
 }
 
 /** The logger of service `svc`: the process's own when it already names it, else a child that does. */
