@@ -158,6 +158,8 @@ function IdDocumentUpload({ onUploaded }: { onUploaded: () => void }) {
           ref={input}
           type="file"
           hidden
+          // Out of the Tab order: the dialog's focus trap would take it as its first stop, and Tab would go nowhere.
+          tabIndex={-1}
           accept={ID_DOCUMENT_ACCEPT}
           aria-label={t('uploadLabel')}
           onChange={onChosen}
