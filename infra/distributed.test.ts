@@ -86,7 +86,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'distributed smoke test: the g
     expect([health.status, HealthResponse.parse(await health.json())]).toEqual([503, {
       status: 'degraded', services: { ...Object.fromEntries(ServiceNames.map((n) => [n, 'down'])), identity: 'ok', subscription: 'ok' },
     }]);
-  });
+  }, 40_000);
 
   it('carries an event from identity to subscription over Kafka', async () => {
     // identity seeds the admin on first start and publishes identity.user.registered through its outbox;
