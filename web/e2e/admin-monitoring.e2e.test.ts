@@ -11,11 +11,11 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it, vi } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { LoginAttemptCsvColumns, SignupAttemptCsvColumns } from '@puente/contracts';
-import { appClient, type AppClient, type SignedIn } from '@puente/testkit';
+import { appClient, type AppClient } from '@puente/testkit';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { formatDateTime } from '../src/utils/format.ts';
 import { chromiumAvailable } from './app-server.ts';
-import { screenshotFolder, signedInContext, useAppAndBrowser, watchedPage } from './browser.ts';
+import { screenshotFolder, signedInContext, signUpTrader, useAppAndBrowser, watchedPage } from './browser.ts';
 
 const today = new Date().toISOString().slice(0, 10);
 
@@ -24,12 +24,7 @@ describe.skipIf(!chromiumAvailable())('admin monitoring (browser)', () => {
   const folder = screenshotFolder('admin-monitoring');
   let client: AppClient;
 
-  async function trader(firstName: string, n: number): Promise<SignedIn> {
-    const person = await client.signUp({ email: `${firstName.toLowerCase()}.${Date.now()}@example.com`, password: 'correct horse battery', firstName, lastName: 'Soto' }, running.app.admin.referralCode);
-    await client.json('/api/bank-accounts', 201, { cookie: person.cookie, body: { currency: 'GBP', bankName: 'Monzo', accountNumber: `${n}1926819`, accountHolder: `${firstName} Soto`, sortCode: '04-00-04' } });
-    await client.json('/api/bank-accounts', 201, { cookie: person.cookie, body: { currency: 'CLP', bankName: 'BancoEstado', accountNumber: `${n}3456789`, accountHolder: `${firstName} Soto`, rut: '12.345.678-5', accountType: 'vista', email: `${firstName.toLowerCase()}@example.cl` } });
-    return person;
-  }
+  const trader = (firstName: string, n: number) => signUpTrader(client, running.app, { firstName, lastName: 'Soto', n });
 
   /** A chart's numbers as its table for screen readers has them, without the header row. */
   async function numbers(figure: Locator): Promise<string[][]> {

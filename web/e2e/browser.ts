@@ -3,6 +3,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import type { AppClient, SignedIn } from '@puente/testkit';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, startApp, webDir, type RunningApp } from './app-server.ts';
 
 export function launchChromium(): Promise<Browser> {
@@ -81,4 +82,22 @@ export async function watchedPage(context: BrowserContext, folder: string): Prom
 /** True when the page is wider than the viewport (something overflows sideways). */
 export async function overflowsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+}
+
+/**
+ * A trader ready to exchange: signed up with the admin's referral code, with a GBP account (Monzo, `<n>1926819`) and a
+ * CLP account (BancoEstado, `<n>3456789`). `n` keeps each trader's account numbers apart; `emailTag` goes into the
+ * email (`ana.dispute.<time>@example.com`) where a suite tells its users apart by it.
+ */
+export async function signUpTrader(client: AppClient, app: RunningApp, who: { firstName: string; lastName: string; n: number; emailTag?: string }): Promise<SignedIn> {
+  const { firstName, lastName, n, emailTag } = who;
+  const email = `${[firstName.toLowerCase(), emailTag, Date.now()].filter((part) => part !== undefined).join('.')}@example.com`;
+  const person = await client.signUp({ email, password: 'correct horse battery', firstName, lastName }, app.admin.referralCode);
+  const accountHolder = `${firstName} ${lastName}`;
+  await client.json('/api/bank-accounts', 201, { cookie: person.cookie, body: { currency: 'GBP', bankName: 'Monzo', accountNumber: `${n}1926819`, accountHolder, sortCode: '04-00-04' } });
+  await client.json('/api/bank-accounts', 201, {
+    cookie: person.cookie,
+    body: { currency: 'CLP', bankName: 'BancoEstado', accountNumber: `${n}3456789`, accountHolder, rut: '12.345.678-5', accountType: 'vista', email: `${firstName.toLowerCase()}@example.cl` },
+  });
+  return person;
 }

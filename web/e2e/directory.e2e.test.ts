@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { appClient, type AppClient, type SignedIn } from '@puente/testkit';
 import { Dispute, UserDirectory } from '@puente/contracts';
 import { chromiumAvailable } from './app-server.ts';
-import { screenshotFolder, useAppAndBrowser, watchedPage } from './browser.ts';
+import { screenshotFolder, signUpTrader, useAppAndBrowser, watchedPage } from './browser.ts';
 
 /** Members beyond the two traders: with the admin, 23 users, a full page of 20 and a last page of 3. */
 const MEMBERS = ['Alma', 'Bruno', 'Carmen', 'Diego', 'Elena', 'Felipe', 'Gloria', 'Hugo', 'Irene', 'Jorge',
@@ -28,12 +28,7 @@ describe.skipIf(!chromiumAvailable())('the user directory, a page at a time (bro
   /** Retries a setup call until the services have heard of the new users, accounts and trades (events). */
   const eventually = <T>(attempt: () => Promise<T>): Promise<T> => vi.waitFor(attempt, { timeout: 20_000, interval: 250 });
 
-  async function trader(firstName: string, lastName: string, n: number): Promise<SignedIn> {
-    const person = await client.signUp({ email: `${firstName.toLowerCase()}.${Date.now()}@example.com`, password: 'correct horse battery', firstName, lastName }, running.app.admin.referralCode);
-    await client.json('/api/bank-accounts', 201, { cookie: person.cookie, body: { currency: 'GBP', bankName: 'Monzo', accountNumber: `${n}1926819`, accountHolder: `${firstName} ${lastName}`, sortCode: '04-00-04' } });
-    await client.json('/api/bank-accounts', 201, { cookie: person.cookie, body: { currency: 'CLP', bankName: 'BancoEstado', accountNumber: `${n}3456789`, accountHolder: `${firstName} ${lastName}`, rut: '12.345.678-5', accountType: 'vista', email: `${firstName.toLowerCase()}@example.cl` } });
-    return person;
-  }
+  const trader = (firstName: string, lastName: string, n: number) => signUpTrader(client, running.app, { firstName, lastName, n });
   const post = (who: SignedIn) => eventually(async () => (await client.json('/api/exchange-requests', 201, {
     cookie: who.cookie, body: { fromCurrency: 'GBP', toCurrency: 'CLP', amount: 100, exchangeRate: 1275 },
   })) as { id: number });

@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { appClient, type AppClient, type SignedIn } from '@puente/testkit';
 import { CreateSubscriptionResponse, ExchangeRequest } from '@puente/contracts';
 import { chromiumAvailable } from './app-server.ts';
-import { screenshotFolder, signedInContext, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
+import { screenshotFolder, signedInContext, signUpTrader, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
 
 /** One poll (3 s) and the time to answer it, on a busy 2-core machine. */
 const WITHIN_A_POLL = { timeout: 15_000 };
@@ -25,13 +25,10 @@ describe.skipIf(!chromiumAvailable())('history keeps everything (browser)', () =
   let client: AppClient;
   let n = 0;
 
-  async function trader(firstName: string, lastName: string): Promise<SignedIn> {
+  function trader(firstName: string, lastName: string): Promise<SignedIn> {
     client ??= appClient(running.app.url);
     n += 1;
-    const person = await client.signUp({ email: `${firstName.toLowerCase()}.${Date.now()}@example.com`, password: 'correct horse battery', firstName, lastName }, running.app.admin.referralCode);
-    await client.json('/api/bank-accounts', 201, { cookie: person.cookie, body: { currency: 'GBP', bankName: 'Monzo', accountNumber: `${n}1926819`, accountHolder: `${firstName} ${lastName}`, sortCode: '04-00-04' } });
-    await client.json('/api/bank-accounts', 201, { cookie: person.cookie, body: { currency: 'CLP', bankName: 'BancoEstado', accountNumber: `${n}3456789`, accountHolder: `${firstName} ${lastName}`, rut: '12.345.678-5', accountType: 'vista', email: `${firstName.toLowerCase()}@example.cl` } });
-    return person;
+    return signUpTrader(client, running.app, { firstName, lastName, n });
   }
 
   /** Posts £amount GBP → CLP, retried until the exchange service has heard of the user, their accounts and plan (events). */

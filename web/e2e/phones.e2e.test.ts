@@ -8,9 +8,9 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { Page } from 'playwright-core';
-import { appClient, type AppClient, type SignedIn } from '@puente/testkit';
+import { appClient, type AppClient } from '@puente/testkit';
 import { chromiumAvailable } from './app-server.ts';
-import { overflowsSideways, screenshotFolder, signedInContext, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
+import { overflowsSideways, screenshotFolder, signedInContext, signUpTrader, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
 
 const PHONE = { width: 375, height: 812 };
 /** WCAG 2.5.5 (AAA) target size, in CSS px. */
@@ -42,12 +42,7 @@ describe.skipIf(!chromiumAvailable())('phones: every page and dialog fits 375 px
   const findings: string[] = [];
   let client: AppClient;
 
-  async function trader(firstName: string, lastName: string, n: number): Promise<SignedIn> {
-    const person = await client.signUp({ email: `${firstName.toLowerCase()}.phone.${Date.now()}@example.com`, password: 'correct horse battery', firstName, lastName }, running.app.admin.referralCode);
-    await client.json('/api/bank-accounts', 201, { cookie: person.cookie, body: { currency: 'GBP', bankName: 'Monzo', accountNumber: `${n}1926819`, accountHolder: `${firstName} ${lastName}`, sortCode: '04-00-04' } });
-    await client.json('/api/bank-accounts', 201, { cookie: person.cookie, body: { currency: 'CLP', bankName: 'BancoEstado', accountNumber: `${n}3456789`, accountHolder: `${firstName} ${lastName}`, rut: '12.345.678-5', accountType: 'vista', email: `${firstName.toLowerCase()}@example.cl` } });
-    return person;
-  }
+  const trader = (firstName: string, lastName: string, n: number) => signUpTrader(client, running.app, { firstName, lastName, n, emailTag: 'phone' });
 
   async function viewer(name: string, cookie: string): Promise<Viewer> {
     const context = await signedInContext(running, cookie, { viewport: PHONE, isMobile: true, hasTouch: true });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { appClient } from '@puente/testkit';
 import { chromiumAvailable } from './app-server.ts';
-import { screenshotFolder, signedInContext, useAppAndBrowser, watchedPage } from './browser.ts';
+import { screenshotFolder, signedInContext, signUpTrader, useAppAndBrowser, watchedPage } from './browser.ts';
 
 const focused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
 const focusedName = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent);
@@ -20,9 +20,7 @@ describe.skipIf(!chromiumAvailable())('toasts over a dialog (browser)', () => {
 
   it("reaches the limit toast's Upgrade by role and by F8 while the create dialog is open", async () => {
     const client = appClient(running.app.url);
-    const carla = await client.signUp({ email: `carla.${Date.now()}@example.com`, password: 'correct horse battery', firstName: 'Carla', lastName: 'Vega' }, running.app.admin.referralCode);
-    await client.json('/api/bank-accounts', 201, { cookie: carla.cookie, body: { currency: 'GBP', bankName: 'Monzo', accountNumber: '11926819', accountHolder: 'Carla Vega', sortCode: '04-00-04' } });
-    await client.json('/api/bank-accounts', 201, { cookie: carla.cookie, body: { currency: 'CLP', bankName: 'BancoEstado', accountNumber: '13456789', accountHolder: 'Carla Vega', rut: '12.345.678-5', accountType: 'vista', email: 'carla@example.cl' } });
+    const carla = await signUpTrader(client, running.app, { firstName: 'Carla', lastName: 'Vega', n: 1 });
     const context = await signedInContext(running, carla.cookie);
     const { page, problems, shot } = await watchedPage(context, folder);
     try {
