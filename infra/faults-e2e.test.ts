@@ -132,6 +132,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redi
 
   it('the broker unreachable mid-exchange: every service stays ready, degraded; every event committed meanwhile is published and applied once', async () => {
     const mark = await markOutboxes();
+    const linesBefore = app.log().length;
     faults.broker.pause();
     const cutAt = Date.now();
     // Each step is the service's own: it commits (with its events in the outbox) and answers, broker or not.
@@ -148,6 +149,11 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redi
     expect(await readiness()).toEqual({ ready: ServiceNames.length, database: ServiceNames.length, gateway: 200 });
     await sleep(Math.max(0, cutAt + OUTAGE_MS.broker - Date.now())); // the outage lasts its setting
     faults.broker.resume();
+    // Quiet logs: each cause once per LOG_REPEAT_WINDOW_MS in each process, not a line per retry (1,578 lines for a
+    // 45 s outage before). Eight processes, a handful of causes each, a window or two: well under 200 at warn.
+    const outageLines = app.log().length - linesBefore;
+    console.log(`broker outage: ${outageLines} log lines at warn from the ${ServiceNames.length + 1} processes`);
+    expect(outageLines).toBeLessThan(200);
 
     const result = await converge(mark, [
       { who: ana, notifications: [`exchange_match ${anaRequest.id}`] },
