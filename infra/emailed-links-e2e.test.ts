@@ -117,13 +117,13 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'emailed links and the Google 
   }, 150_000);
 });
 
-/** `<process> <method> <url>` of each request line (`incoming request`) the processes wrote. */
+/** `<process> <method> <url>` of each request line (`request completed`) the processes wrote. */
 function requestLines(log: string[]): string[] {
   return log.flatMap((line) => {
     const [, process, json] = /^\[([\w-]+)\] (\{.*\})$/.exec(line) ?? [];
     if (!json) return [];
     const entry = JSON.parse(json) as { msg?: string; req?: { method?: string; url?: string } };
-    return entry.msg === 'incoming request' ? [`${process} ${entry.req?.method} ${entry.req?.url}`] : [];
+    return entry.msg === 'request completed' ? [`${process} ${entry.req?.method} ${entry.req?.url}`] : [];
   });
 }
 

@@ -20,8 +20,8 @@ const appEnv = {
   BANK_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
   // The mock broker does not answer a waiting fetch when records arrive (a real one does): short waits.
   KAFKA_FETCH_MAX_WAIT_MS: '100', OUTBOX_POLL_MS: '100',
-  // Spans leave every 200 ms (the SDK's default is 5 s); info, so that the services' request lines are written.
-  OTEL_BSP_SCHEDULE_DELAY: '200', LOG_LEVEL: 'info',
+  // Spans leave every 200 ms (the SDK's default is 5 s); debug, so that the services' request lines are written.
+  OTEL_BSP_SCHEDULE_DELAY: '200', LOG_LEVEL: 'debug',
 };
 const SPAN_KIND = { server: 2, client: 3, producer: 4, consumer: 5 };
 
@@ -106,7 +106,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'one trace from the gateway th
       const entry = JSON.parse(json) as { trace_id?: string; msg?: string; req?: { url?: string } };
       return entry.trace_id === accept.traceId ? [`${process} ${entry.msg} ${entry.req?.url ?? ''}`.trim()] : [];
     });
-    expect(traced).toEqual(expect.arrayContaining(['gateway incoming request /api/exchange-matches', 'exchange incoming request /exchange-matches']));
+    expect(traced).toEqual(expect.arrayContaining(['gateway request completed /api/exchange-matches', 'exchange request completed /exchange-matches']));
 
     // Probes are not traced, and every export was OTLP JSON on /v1/traces.
     expect(receiver.spans().filter((s) => /\/(health|ready)$/.test(s.name))).toEqual([]);

@@ -109,6 +109,7 @@ export const defaultWebRoot = fileURLToPath(new URL('../../web/dist', import.met
 export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstance> {
   const app = createHttpApp({
     logger: opts.logger, trustProxy: opts.trustProxy, bodyLimit: BODY_LIMIT, requestMetrics: opts.metrics?.requestMetrics('gateway'),
+    requestLog: 'each',
   });
 
   // Bodies are read whole (within the limit: 413 above it) and forwarded byte for byte; services parse them.

@@ -26,6 +26,29 @@ describe('request loggers', () => {
   });
 });
 
+describe('request lines', () => {
+  it('are one a request at the gateway, and at a service (at info) only for a failure', async () => {
+    const lined = () => {
+      const lines: Record<string, unknown>[] = [];
+      return { lines, logger: createLogger({ name: 'http', level: 'info', destination: { write: (line: string) => { lines.push(JSON.parse(line)); } } }) };
+    };
+    const gateway = lined();
+    const service = lined();
+    const apps = [createHttpApp({ logger: gateway.logger, requestLog: 'each' }), createHttpApp({ logger: service.logger })];
+    for (const app of apps) {
+      app.get('/ok', async () => ({}));
+      app.get('/broken', async () => { throw new Error('the database went away'); });
+      await app.inject({ method: 'GET', url: '/ok?token=t0k3n' });
+      await app.inject({ method: 'GET', url: '/broken' });
+      await app.close();
+    }
+    const requestLines = (lines: Record<string, unknown>[]) => lines.filter((l) => l.responseTime !== undefined).map((l) => [l.msg, (l.res as { statusCode: number }).statusCode]);
+    expect(requestLines(gateway.lines)).toEqual([['request completed', 200], ['request failed', 500]]);
+    expect(requestLines(service.lines)).toEqual([['request failed', 500]]);
+    expect(JSON.stringify(gateway.lines)).not.toContain('t0k3n');
+  });
+});
+
 describe('URLs in log lines', () => {
   it('keep the path and the parameter names, with every query value redacted and no fragment', () => {
     const lines: Record<string, unknown>[] = [];

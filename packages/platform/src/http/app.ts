@@ -47,7 +47,16 @@ export interface HttpAppOptions {
   requestMetrics?: RequestMetrics;
   /** Admin access needs a session signed in with two-factor sign-in (production); false by default (auth.ts). */
   adminsNeedTwoFactor?: boolean;
+  /**
+   * Which requests get a line: `each` (the gateway: one line per request, at info) or `failed-or-slow` (a service
+   * behind it: a 5xx or an answer slower than SLOW_REQUEST_MS, at warn; the others at debug only, as the gateway's
+   * line covers them).
+   */
+  requestLog?: 'each' | 'failed-or-slow';
 }
+
+/** An answer slower than this gets a line at a service even when it succeeded. */
+export const SLOW_REQUEST_MS = 1_000;
 
 /**
  * Fastify's trustProxy for a TrustProxy. Fastify trusts nothing when given a number (a count alone cannot tell a
@@ -67,6 +76,8 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
     requestIdHeader: REQUEST_ID_HEADER,
     genReqId: () => randomUUID(),
     childLoggerFactory: (logger, bindings, options) => new RequestLogger(logger as never, bindings, options) as never,
+    // Fastify's own two lines a request (incoming, completed) become at most one, written in onResponse below.
+    disableRequestLogging: true,
     routerOptions: { ignoreTrailingSlash: true },
     // What the router refuses before any hook runs (a malformed percent-encoding such as a lone surrogate's bytes,
     // a path parameter over 100 characters) gets the api-conventions body too, without echoing the path.
@@ -83,6 +94,15 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
   nameRequestSpans(app); // only when tracing: each request's span named after its route
+  const logEach = (opts.requestLog ?? 'failed-or-slow') === 'each';
+  app.addHook('onResponse', (request, reply, done) => {
+    const responseTime = Math.round(reply.elapsedTime);
+    const line = { req: request, res: { statusCode: reply.statusCode }, responseTime };
+    if (reply.statusCode >= 500 || responseTime >= SLOW_REQUEST_MS) request.log.warn(line, reply.statusCode >= 500 ? 'request failed' : 'slow request');
+    else if (logEach) request.log.info(line, 'request completed');
+    else request.log.debug(line, 'request completed');
+    done();
+  });
   const requestMetrics = opts.requestMetrics;
   if (requestMetrics) {
     app.addHook('onResponse', (request, reply, done) => {

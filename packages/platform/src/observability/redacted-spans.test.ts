@@ -57,6 +57,6 @@ it('exports the request served and the call onward with every query value redact
   expect(calls.map((s) => s.attributes['url.full'])).toEqual([`${serviceUrl}/auth/google/callback?code=REDACTED&state=REDACTED`]);
   const everything = JSON.stringify(exported.map((s) => [s.name, s.attributes])) + lines.join('');
   for (const secret of ['google-code-1', 'state-value-1']) expect(everything).not.toContain(secret);
-  expect(lines.map((l) => JSON.parse(l) as { msg: string; req?: { url: string } }).filter((l) => l.msg === 'incoming request').map((l) => l.req?.url).sort())
+  expect(lines.map((l) => JSON.parse(l) as { msg: string; req?: { url: string } }).filter((l) => l.msg === 'request completed').map((l) => l.req?.url).sort())
     .toEqual(['/api/auth/google/callback?code=REDACTED&state=REDACTED', '/auth/google/callback?code=REDACTED&state=REDACTED']);
 });
