@@ -21,7 +21,7 @@ import { CreateSubscriptionResponse } from '@puente/contracts';
 import { en } from '../src/locales/en/index.ts';
 import { es } from '../src/locales/es/index.ts';
 import { chromiumAvailable } from './app-server.ts';
-import { screenshotFolder, signedInContext, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
+import { screenshotFolder, signedInContext, signUpTrader, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
 
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const LANGUAGES = ['en', 'es'] as const;
@@ -47,12 +47,7 @@ describe.skipIf(!chromiumAvailable())('accessibility, WCAG 2.2 AA (browser)', ()
   let client: AppClient;
   let scans = 0;
 
-  async function trader(firstName: string, n: number): Promise<SignedIn> {
-    const person = await client.signUp({ email: `${firstName.toLowerCase()}.${Date.now()}@example.com`, password: 'correct horse battery', firstName, lastName: 'Reyes' }, running.app.admin.referralCode);
-    await client.json('/api/bank-accounts', 201, { cookie: person.cookie, body: { currency: 'GBP', bankName: 'Monzo', accountNumber: `${n}1926819`, accountHolder: `${firstName} Reyes`, sortCode: '04-00-04' } });
-    await client.json('/api/bank-accounts', 201, { cookie: person.cookie, body: { currency: 'CLP', bankName: 'BancoEstado', accountNumber: `${n}3456789`, accountHolder: `${firstName} Reyes`, rut: '12.345.678-5', accountType: 'vista', email: `${firstName.toLowerCase()}@example.cl` } });
-    return person;
-  }
+  const trader = (firstName: string, n: number): Promise<SignedIn> => signUpTrader(client, running.app, { firstName, lastName: 'Reyes', n });
 
   /** Retries a setup call until the services have heard of the new users and accounts (events). */
   const eventually = <T>(attempt: () => Promise<T>): Promise<T> => vi.waitFor(attempt, { timeout: 15_000, interval: 250 });
