@@ -5,7 +5,7 @@
  * gateway's internal token.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.ts';
@@ -59,6 +59,30 @@ export interface HttpAppOptions {
 export const SLOW_REQUEST_MS = 1_000;
 
 /**
+ * Fastify's request lines (its two a request: incoming, completed) as HttpAppOptions.requestLog says: at most one a
+ * request, written once it is answered.
+ */
+class RequestLines extends LogController {
+  readonly #each: boolean;
+
+  constructor(each: boolean) {
+    super();
+    this.#each = each;
+  }
+
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const responseTime = Math.round(reply.elapsedTime);
+    const line = { req: request, res: { statusCode: reply.statusCode }, responseTime, ...(error ? { err: error } : {}) };
+    if (error || reply.statusCode >= 500) request.log.warn(line, 'request failed');
+    else if (responseTime >= SLOW_REQUEST_MS) request.log.warn(line, 'slow request');
+    else if (this.#each) request.log.info(line, 'request completed');
+    else request.log.debug(line, 'request completed');
+  }
+}
+
+/**
  * Fastify's trustProxy for a TrustProxy. Fastify trusts nothing when given a number (a count alone cannot tell a
  * proxy from a client reaching the server directly), so a count is given as proxy-addr's trust function with
  * Express's meaning: the first `n` hops from the socket are proxies. It suits a server that only its proxies reach.
@@ -76,8 +100,7 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
     requestIdHeader: REQUEST_ID_HEADER,
     genReqId: () => randomUUID(),
     childLoggerFactory: (logger, bindings, options) => new RequestLogger(logger as never, bindings, options) as never,
-    // Fastify's own two lines a request (incoming, completed) become at most one, written in onResponse below.
-    disableRequestLogging: true,
+    logController: new RequestLines((opts.requestLog ?? 'failed-or-slow') === 'each'),
     routerOptions: { ignoreTrailingSlash: true },
     // What the router refuses before any hook runs (a malformed percent-encoding such as a lone surrogate's bytes,
     // a path parameter over 100 characters) gets the api-conventions body too, without echoing the path.
@@ -94,15 +117,6 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
   nameRequestSpans(app); // only when tracing: each request's span named after its route
-  const logEach = (opts.requestLog ?? 'failed-or-slow') === 'each';
-  app.addHook('onResponse', (request, reply, done) => {
-    const responseTime = Math.round(reply.elapsedTime);
-    const line = { req: request, res: { statusCode: reply.statusCode }, responseTime };
-    if (reply.statusCode >= 500 || responseTime >= SLOW_REQUEST_MS) request.log.warn(line, reply.statusCode >= 500 ? 'request failed' : 'slow request');
-    else if (logEach) request.log.info(line, 'request completed');
-    else request.log.debug(line, 'request completed');
-    done();
-  });
   const requestMetrics = opts.requestMetrics;
   if (requestMetrics) {
     app.addHook('onResponse', (request, reply, done) => {
