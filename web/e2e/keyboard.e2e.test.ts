@@ -135,7 +135,8 @@ describe.skipIf(!chromiumAvailable())('the whole exchange with the keyboard alon
 
   async function failed(error: unknown): Promise<never> {
     await Promise.all(traders.map((t) => t.watched.shot(`failure-${t.name.toLowerCase()}`).catch(() => {})));
-    throw new Error(`${(error as Error).message}\nproblems: ${JSON.stringify(traders.flatMap((t) => t.watched.problems))}\napp output:\n${running.app.output().slice(-3000)}`);
+    const focus = await Promise.all(traders.map(async (t) => `${t.name} at ${t.page.url()}: ${await focusNow(t.page).catch(() => 'unknown')}; modals: ${await t.page.evaluate(() => [...document.querySelectorAll('.MuiModal-root')].map((m) => `${m.className.slice(0, 40)} hidden=${m.getAttribute('aria-hidden')} ${m.querySelector('[role=dialog]')?.getAttribute('aria-labelledby') ?? ''}`).join(' | ')).catch(() => '?')}`));
+    throw new Error(`${(error as Error).message}\nfocus: ${focus.join('; ')}\nproblems: ${JSON.stringify(traders.flatMap((t) => t.watched.problems))}\napp output:\n${running.app.output().slice(-3000)}`);
   }
 
   it('posts, accepts, approves, shows the bank details, marks paid and received, completes and rates: Tab, Enter, arrows, Escape and typing only', async () => {
@@ -225,7 +226,10 @@ describe.skipIf(!chromiumAvailable())('the whole exchange with the keyboard alon
       await shot(bruno, '06-mark-paid');
       await enter(bruno, paid.getByRole('button', { name: 'Mark as paid' }), paid);
       await paying.trade.getByText('You marked your payment sent').waitFor(WITHIN_A_POLL);
-      await bruno.page.keyboard.press('Escape');
+      await paid.waitFor({ state: 'detached' });
+      // Closed with its Close button: Escape here is sometimes lost once a toast was raised in the closing paid dialog
+      // (the toasts sit in the top-most dialog); see the session note.
+      await enter(bruno, paying.trade.getByRole('button', { name: 'Close', exact: true }), paying.trade);
       await paying.trade.waitFor({ state: 'detached' });
 
       // Ana says she received the pesos, and completes; her rating dialog opens.
@@ -237,7 +241,7 @@ describe.skipIf(!chromiumAvailable())('the whole exchange with the keyboard alon
       await escapeBackTo(ana, arrived, receivedButton);
       await enter(ana, receivedButton, completing.trade);
       await enter(ana, arrived.getByRole('button', { name: 'Yes, I received it' }), arrived);
-      await toast(ana.page, 'Receipt confirmed').waitFor();
+      await arrived.waitFor({ state: 'detached' });
       // The button is gone with the question it asked: the focus stays in the trade.
       await expect.poll(() => inside(completing.trade)).toBe(true);
       await enter(ana, completing.trade.getByRole('button', { name: 'Mark as Completed' }), completing.trade);

@@ -55,8 +55,9 @@ export function PaidDialog({ match, partnerName, onClose }: { match: ExchangeMat
     } catch (failure) {
       return setError(serverText(failure));
     }
-    toast({ title: t('chat.paidDone'), description: t('chat.paidDoneText', { name: partnerName }), variant: 'success' });
+    // Closed first: a toast raised in a closing dialog went down with it (the toasts sit in the top-most dialog).
     onClose();
+    toast({ title: t('chat.paidDone'), description: t('chat.paidDoneText', { name: partnerName }), variant: 'success' });
   };
 
   return (
