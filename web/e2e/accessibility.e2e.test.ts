@@ -1,5 +1,5 @@
 /**
- * WCAG 2.2 AA (issue 29): axe-core finds no violation (tags wcag2a, wcag2aa, wcag21a, wcag21aa, wcag22aa) on any page
+ * WCAG 2.2 AA: axe-core finds no violation (tags wcag2a, wcag2aa, wcag21a, wcag21aa, wcag22aa) on any page
  * of the router, for a visitor, a user and an admin, in English and Spanish, in light and dark mode, nor with any
  * dialog or popup open (create exchange, the bell, the language menu, someone else's open request and one's own, mark
  * as done, a request awaiting approval, the trade with its chat and its bank details, 'I have paid', 'I received', a

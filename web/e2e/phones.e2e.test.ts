@@ -1,5 +1,5 @@
 /**
- * Phones (issue 29) in real headless Chromium at 375×812 (touch), against Puente started as a new user starts it: the
+ * Phones in real headless Chromium at 375×812 (touch), against Puente started as a new user starts it: the
  * dashboard and its navigation drawer, each dialog of a trade (create, the open request's details and its 'Mark as
  * Done' question, the bank details once approved, the details with the chat, 'I have paid', the dispute form, the
  * rating), the admin page with each of its tabs and a dispute opened, and the subscription checkout. In each, nothing

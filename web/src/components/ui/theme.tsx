@@ -36,7 +36,7 @@ export function useThemeMode(): ThemeModeValue {
   return value;
 }
 
-/** WCAG 2.5.5's target size: what a finger presses is at least this tall and wide, on every screen (issue 29). */
+/** WCAG 2.5.5's target size: what a finger presses is at least this tall and wide, on every screen. */
 export const TARGET_SIZE = 44;
 const atLeastTarget = { minWidth: TARGET_SIZE, minHeight: TARGET_SIZE } as const;
 
