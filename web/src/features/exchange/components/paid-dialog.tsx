@@ -55,7 +55,7 @@ export function PaidDialog({ match, partnerName, onClose }: { match: ExchangeMat
     } catch (failure) {
       return setError(serverText(failure));
     }
-    // Closed first: a toast raised in a closing dialog went down with it (the toasts sit in the top-most dialog).
+    // Closed first, so the toast shows in the dialog beneath (toasts sit in the top-most dialog), not in this one as it goes.
     onClose();
     toast({ title: t('chat.paidDone'), description: t('chat.paidDoneText', { name: partnerName }), variant: 'success' });
   };

@@ -43,7 +43,7 @@ function useReceipt(partnerName: string, onDone?: () => void) {
   const { t } = useTranslation('trade');
   const confirm = useConfirmReceipt();
   const send = (matchId: number) => confirm.mutate(matchId, {
-    // Closed first: a toast raised in a closing dialog went down with it (the toasts sit in the top-most dialog).
+    // Closed first, so the toast shows in the dialog beneath (toasts sit in the top-most dialog), not in this one as it goes.
     onSuccess: () => { onDone?.(); toast({ title: t('received.done'), description: t('received.doneText', { name: partnerName }), variant: 'success' }); },
     onError: (error) => toast({ title: t('received.failed'), description: serverText(error), variant: 'destructive' }),
   });
