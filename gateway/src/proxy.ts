@@ -159,7 +159,8 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
         for (const route of routes) scope.route({ method: route.method, url: routerPath(route), handler: unavailable(service) });
         return;
       }
-      await scope.register(replyFrom, { base: upstream });
+      // The request's own line (app.ts, requestLog 'each') says what reply-from's two info lines per call would.
+      await scope.register(replyFrom, { base: upstream, disableRequestLogging: true });
       const options = proxyOptions(service);
       for (const route of routes) {
         const limited = deps.limiter.appliesTo(route);
