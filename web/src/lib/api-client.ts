@@ -3,7 +3,7 @@
  * which gives the method, the path and the types: nothing is written twice. Every call sends cookies; a JSON body
  * goes with a JSON content type only when there is a body; a non-OK answer raises an ApiError whose message is
  * `STATUS: body text` (the status text when the body is empty). Reads can treat 401 as an empty result (`null`): a
- * visitor is not an error.
+ * visitor is not an error. A call that creates something may carry an idempotency key (lib/idempotency.ts).
  */
 import {
   AcceptRefusal, fillPath, type ApiRoute, type ErrorBody, type FieldError, type ParamNames, type Sent, type SuccessData,
@@ -41,6 +41,21 @@ function refineCode(data: ErrorBody | undefined): ErrorBody | undefined {
   return data;
 }
 
+/**
+ * Stripe's header: the services answer a repeat of a creating POST under the same key with the first answer instead
+ * of doing the work again, and refuse the key with 409 when it comes with another body.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/** The services' 409s for a key: used before for a different request, or its first request has no answer yet. */
+export const IdempotencyConflict = { reused: 'idempotency_key_reused', inUse: 'idempotency_key_in_use' } as const;
+
+/** A 409 for the key rather than the other 409s a form knows (already rated, a dispute open...). */
+export function isIdempotencyConflict(error: unknown): boolean {
+  const code = errorCode(error);
+  return error instanceof ApiError && error.status === 409 && (code === IdempotencyConflict.reused || code === IdempotencyConflict.inUse);
+}
+
 /** The code of a refusal (the server's, or the refined one above), when the server sent one. */
 export function errorCode(error: unknown): string | undefined {
   return error instanceof ApiError ? error.data?.code : undefined;
@@ -61,8 +76,12 @@ export type BodyOf<R extends ApiRoute> = R extends { body: infer B } ? Sent<B> :
 /** The query a route takes, as sent; blank values are left out of the URL. */
 export type QueryOf<R extends ApiRoute> = R extends { query: infer Q } ? Sent<Q> : undefined;
 
-/** What a call of `R` takes: the path's parameters, the query and the body, each only where the route has one. */
+/**
+ * What a call of `R` takes: the path's parameters, the query and the body, each only where the route has one; and
+ * for a POST that creates something, the form's idempotency key.
+ */
 export type CallInput<R extends ApiRoute> =
+  & { idempotencyKey?: string }
   & ([ParamNames<R['path']>] extends [never] ? { params?: undefined } : { params: Record<ParamNames<R['path']>, string | number> })
   & (R extends { query: unknown } ? { query?: QueryOf<R> } : { query?: undefined })
   & (R extends { body: unknown } ? { body: BodyOf<R> } : { body?: undefined });
@@ -90,10 +109,14 @@ function withQuery(path: string, query: object | undefined): string {
  * (typed, not parsed again: the schemas only describe it), undefined for an empty body; non-OK throws ApiError.
  */
 export async function callWithHeaders<R extends ApiRoute>(route: R, ...[input]: CallArgs<R>): Promise<ApiResponse<SuccessData<R>>> {
-  const response = await send(route, input);
+  return answer(await send(route, input));
+}
+
+/** An answer's data (undefined for an empty body) and headers; non-OK throws ApiError. */
+async function answer<T>(response: Response): Promise<ApiResponse<T>> {
   const text = await response.text();
   if (!response.ok) throw new ApiError(response.status, response.statusText, text);
-  return { data: (text ? JSON.parse(text) : undefined) as SuccessData<R>, headers: response.headers };
+  return { data: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
 }
 
 /** One page of a paginated route and how many items there are in all: its X-Total-Count (the page's length without it). */
@@ -102,14 +125,24 @@ export async function callPage<R extends ApiRoute>(route: R, ...args: CallArgs<R
   return { items: data, total: Number(headers.get('x-total-count') ?? (data as unknown[]).length) };
 }
 
-/** The request of one call, as every call sends it (cookies; JSON only when there is a body). */
+/**
+ * The request of one call, as every call sends it: cookies; JSON only when there is a body (a multipart form goes as
+ * it is, the browser writing its content type); the idempotency key when the caller has one.
+ */
 function send(route: ApiRoute, input: object | undefined): Promise<Response> {
-  const { params, query, body } = (input ?? {}) as { params?: Record<string, string | number>; query?: object; body?: unknown };
+  const { params, query, body, form, idempotencyKey } = (input ?? {}) as {
+    params?: Record<string, string | number>; query?: object; body?: unknown; form?: FormData; idempotencyKey?: string;
+  };
   const init: RequestInit = { method: route.method, credentials: 'include' };
-  if (body !== undefined) {
-    init.headers = { 'Content-Type': 'application/json' };
+  const headers: Record<string, string> = {};
+  if (form) {
+    init.body = form;
+  } else if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
+  if (idempotencyKey) headers[IDEMPOTENCY_KEY_HEADER] = idempotencyKey;
+  if (Object.keys(headers).length > 0) init.headers = headers;
   const path = params ? fillPath(route.path, params) : route.path;
   return fetch(withQuery(path, query), init);
 }
@@ -143,6 +176,17 @@ export function saveFile(file: Blob, fileName: string): void {
   link.click();
   // Released once the click has been handled: some browsers still read the URL after click() returns.
   setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** What a call of a route taking a multipart form sends: its parameters, the form (file and text fields), the key. */
+export type FormInput<R extends ApiRoute> = Omit<CallInput<R>, 'body' | 'query'> & { form: FormData };
+
+/**
+ * One call of a route that takes a file (`multipart` in its declaration), its bytes sent as they are beside the text
+ * fields: the success body, as `call` gives it; non-OK throws ApiError.
+ */
+export async function callWithForm<R extends ApiRoute & { multipart: object }>(route: R, input: FormInput<R>): Promise<SuccessData<R>> {
+  return (await answer<SuccessData<R>>(await send(route, input))).data;
 }
 
 /** One call of a declared route: its success body (see callWithHeaders). */

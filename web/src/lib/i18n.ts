@@ -7,7 +7,7 @@
  */
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { ApiError, errorMessage } from './api-client.ts';
+import { ApiError, errorMessage, isIdempotencyConflict } from './api-client.ts';
 import { en } from '../locales/en/index.ts';
 import { es } from '../locales/es/index.ts';
 
@@ -80,9 +80,11 @@ export function fieldText(message: string): string {
 /**
  * What to show for a failed call: the server's English `message` as it is, unless it is a field message of the
  * contracts or its `code` has a translation (`errors:<code>`), then in the UI's language; the error's own message
- * (`STATUS: body`) when the server sent no body.
+ * (`STATUS: body`) when the server sent no body. A refused idempotency key is worded by the app in both languages:
+ * the server's words name a header the user never saw.
  */
 export function serverText(error: unknown): string {
+  if (isIdempotencyConflict(error)) return i18next.t('common:alreadySent');
   const data = error instanceof ApiError ? error.data : undefined;
   if (data && fieldMessageKeys.has(data.message)) return fieldText(data.message);
   if (data?.code && i18next.exists(`errors:${data.code}`)) return i18next.t(`errors:${data.code}`);

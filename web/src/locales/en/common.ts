@@ -37,6 +37,8 @@ export default {
   },
   /** A bank account's fields, as every screen that shows one labels them. */
   bankFields: { accountHolder: 'Account holder', accountNumber: 'Account number', sortCode: 'Sort code', rut: 'RUT', accountType: 'Account type', email: 'Email', iban: 'IBAN' },
+  /** A 409 for an idempotency key (lib/idempotency.ts): the same submission came with other details, or is still being answered. */
+  alreadySent: 'This was already sent, with other details or still being processed. Check whether it went through (reload the page) before sending it again.',
   loading: 'Loading',
   close: 'Close',
   dismissToast: 'Dismiss notification',

@@ -35,6 +35,7 @@ export default {
     saveFailed: 'No se pudo guardar el idioma en tu cuenta, así que tus otros dispositivos y correos siguen con el anterior. Inténtalo de nuevo.',
   },
   bankFields: { accountHolder: 'Titular', accountNumber: 'Número de cuenta', sortCode: 'Sort code', rut: 'RUT', accountType: 'Tipo de cuenta', email: 'Correo', iban: 'IBAN' },
+  alreadySent: 'Esto ya se envió, con otros datos o aún se está procesando. Revisa si se registró (recarga la página) antes de enviarlo de nuevo.',
   loading: 'Cargando',
   close: 'Cerrar',
   dismissToast: 'Descartar notificación',

@@ -8,7 +8,8 @@ import {
   CHAT_ATTACHMENT_MAX_BYTES, ChatAttachmentType, fillPath, formRefusals, Routes, ATTACHMENT_TYPE_REFUSED,
   type ChatAttachment, type ChatMessage,
 } from '@puente/contracts';
-import { ApiError, call, read } from '../../../lib/api-client.ts';
+import { ApiError, call, read, callWithForm } from '../../../lib/api-client.ts';
+import { useIdempotencyKey } from '../../../lib/idempotency.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** The fallback when the live channel is down: a chat read again this often. */
@@ -50,8 +51,10 @@ export function useChat(matchId: number) {
 
 export function usePostChatMessage(matchId: number) {
   const queryClient = useQueryClient();
+  const idempotent = useIdempotencyKey();
   return useMutation({
-    mutationFn: (text: string) => call(Routes.exchange.postChatMessage, { params: { id: matchId }, body: { text } }),
+    mutationFn: (text: string) =>
+      idempotent.send(text, (idempotencyKey) => call(Routes.exchange.postChatMessage, { params: { id: matchId }, body: { text }, idempotencyKey })),
     onSuccess: (message) => {
       queryClient.setQueryData<ChatMessage[]>(queryKeys.chatMessages(matchId), (list) => withMessage(list ?? [], message));
     },
@@ -81,20 +84,22 @@ export const attachmentUrl = (matchId: number, attachment: Pick<ChatAttachment, 
   fillPath(Routes.exchange.chatAttachment.path, { id: matchId, attachmentId: attachment.id });
 
 /** Sends the file as a form (its bytes as they are), with the caption; the chat message it became. */
-async function postAttachment(matchId: number, file: File, caption: string): Promise<ChatMessage> {
+function postAttachment(matchId: number, file: File, caption: string, idempotencyKey: string): Promise<ChatMessage> {
   const form = new FormData();
   if (caption) form.append('caption', caption);
   form.append(upload.multipart.file, file, file.name);
-  const response = await fetch(fillPath(upload.path, { id: matchId }), { method: upload.method, body: form, credentials: 'include' });
-  const text = await response.text();
-  if (!response.ok) throw new ApiError(response.status, response.statusText, text);
-  return JSON.parse(text) as ChatMessage;
+  return callWithForm(upload, { params: { id: matchId }, form, idempotencyKey });
 }
 
 export function useAttachToChat(matchId: number) {
   const queryClient = useQueryClient();
+  const idempotent = useIdempotencyKey();
   return useMutation({
-    mutationFn: ({ file, caption = '' }: { file: File; caption?: string }) => postAttachment(matchId, file, caption),
+    mutationFn: ({ file, caption = '' }: { file: File; caption?: string }) => {
+      // The file as the key knows it: the same file chosen again is the same attachment.
+      const content = { name: file.name, size: file.size, type: file.type, lastModified: file.lastModified, caption };
+      return idempotent.send(content, (idempotencyKey) => postAttachment(matchId, file, caption, idempotencyKey));
+    },
     onSuccess: (message) => {
       queryClient.setQueryData<ChatMessage[]>(queryKeys.chatMessages(matchId), (list) => withMessage(list ?? [], message));
     },

@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Routes, type DisputeCreate } from '@puente/contracts';
 import { call } from '../../../lib/api-client.ts';
+import { useIdempotencyKey } from '../../../lib/idempotency.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { refreshTrades } from './requests.ts';
 
@@ -16,8 +17,10 @@ export function useMatchDispute(matchId: number | undefined) {
 
 export function useOpenDispute() {
   const queryClient = useQueryClient();
+  const idempotent = useIdempotencyKey();
   return useMutation({
-    mutationFn: ({ matchId, ...body }: DisputeCreate & { matchId: number }) => call(Routes.exchange.openDispute, { params: { id: matchId }, body }),
+    mutationFn: ({ matchId, ...body }: DisputeCreate & { matchId: number }) =>
+      idempotent.send({ matchId, ...body }, (idempotencyKey) => call(Routes.exchange.openDispute, { params: { id: matchId }, body, idempotencyKey })),
     onSuccess: (dispute) => Promise.all([
       refreshTrades(queryClient),
       queryClient.invalidateQueries({ queryKey: queryKeys.matchDispute(dispute.matchId) }),

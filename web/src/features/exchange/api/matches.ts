@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Routes, type ExchangeMatchStatus } from '@puente/contracts';
 import { call, read } from '../../../lib/api-client.ts';
 import { DATA_REFRESH_MS } from '../../../lib/query-client.ts';
+import { useIdempotencyKey } from '../../../lib/idempotency.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { refreshTrades } from './requests.ts';
 
@@ -49,7 +50,13 @@ function useMatchMutation<I, O>(mutationFn: (input: I) => Promise<O>) {
   });
 }
 
-export const useAcceptRequest = () => useMatchMutation((exchangeRequestId: number) => call(Routes.exchange.createMatch, { body: { exchangeRequestId } }));
+export function useAcceptRequest() {
+  const idempotent = useIdempotencyKey();
+  return useMatchMutation((exchangeRequestId: number) => {
+    const body = { exchangeRequestId };
+    return idempotent.send(body, (idempotencyKey) => call(Routes.exchange.createMatch, { body, idempotencyKey }));
+  });
+}
 export const useConfirmMatch = () => useMatchMutation((id: number) => call(Routes.exchange.confirmMatch, { params: { id } }));
 export const useCompleteMatch = () => useMatchMutation((id: number) => call(Routes.exchange.completeMatch, { params: { id } }));
 /** 'I have paid': the caller's own payment marked sent (a second mark changes nothing). */

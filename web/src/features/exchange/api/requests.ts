@@ -7,6 +7,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClie
 import { Routes, type ExchangeRequestSort, type Currency } from '@puente/contracts';
 import { call, read, type BodyOf } from '../../../lib/api-client.ts';
 import { DATA_REFRESH_MS } from '../../../lib/query-client.ts';
+import { useIdempotencyKey } from '../../../lib/idempotency.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 export interface MarketFilters {
@@ -57,8 +58,11 @@ function useTradeMutation<I, O>(mutationFn: (input: I) => Promise<O>) {
   return useMutation({ mutationFn, onSuccess: () => refreshTrades(queryClient) });
 }
 
-export const useCreateRequest = () =>
-  useTradeMutation((body: BodyOf<typeof Routes.exchange.createRequest>) => call(Routes.exchange.createRequest, { body }));
+export function useCreateRequest() {
+  const idempotent = useIdempotencyKey();
+  return useTradeMutation((body: BodyOf<typeof Routes.exchange.createRequest>) =>
+    idempotent.send(body, (idempotencyKey) => call(Routes.exchange.createRequest, { body, idempotencyKey })));
+}
 export const useCompleteRequest = () => useTradeMutation((id: number) => call(Routes.exchange.completeRequest, { params: { id } }));
 export const useCancelRequest = () => useTradeMutation((id: number) => call(Routes.exchange.cancelRequest, { params: { id } }));
 export const useNotifyRequest = () => useTradeMutation((id: number) => call(Routes.exchange.notifyRequest, { params: { id } }));

@@ -14,7 +14,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../components/ui/toast.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiError, isIdempotencyConflict } from '../../../lib/api-client.ts';
+import { serverText } from '../../../lib/i18n.ts';
 import { ratingWord } from '../../../utils/format.ts';
 import type { ExchangeMatch } from '@puente/contracts';
 import { useSubmitRating } from '../api/ratings.ts';
@@ -39,11 +40,11 @@ export function RateExchangeDialog({ matchId, partner, onClose, match, userId }:
         onClose();
       },
       onError: (error) => {
-        if (error instanceof ApiError && error.status === 409) {
+        if (error instanceof ApiError && error.status === 409 && !isIdempotencyConflict(error)) {
           toast({ title: t('rating.alreadyRated'), description: t('rating.alreadyRatedText'), variant: 'destructive' });
           onClose();
         } else {
-          toast({ title: t('details.error'), description: t('rating.failed'), variant: 'destructive' });
+          toast({ title: t('details.error'), description: isIdempotencyConflict(error) ? serverText(error) : t('rating.failed'), variant: 'destructive' });
         }
       },
     },

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Routes, type TestCheckoutConfirm } from '@puente/contracts';
 import { call } from '../../../lib/api-client.ts';
 import { DATA_REFRESH_MS } from '../../../lib/query-client.ts';
+import { useIdempotencyKey } from '../../../lib/idempotency.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** GET /api/subscription/info; `untilPremium` polls every 3 s until the tier turns premium (the webhook may lag). */
@@ -19,8 +20,10 @@ export function usePlanUsage() {
   return useQuery({ queryKey: queryKeys.exchangeLimits, queryFn: () => call(Routes.exchange.limits) });
 }
 
+/** Starts the checkout: a repeat of the start (a resend after a lost answer) gets the same payment to confirm. */
 export function useCreateSubscription() {
-  return useMutation({ mutationFn: () => call(Routes.subscription.create) });
+  const idempotent = useIdempotencyKey();
+  return useMutation({ mutationFn: () => idempotent.send(null, (idempotencyKey) => call(Routes.subscription.create, { idempotencyKey })) });
 }
 
 /** The tier shows in the user, the limits and the info: all read again after a change. */

@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Routes, type SupportRequestCreate } from '@puente/contracts';
 import { call } from '../../../lib/api-client.ts';
+import { useIdempotencyKey } from '../../../lib/idempotency.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 const FIRST_PAGE = { limit: 50, offset: 0 };
@@ -12,8 +13,10 @@ export function useMySupportRequests() {
 
 export function useCreateSupportRequest() {
   const queryClient = useQueryClient();
+  const idempotent = useIdempotencyKey();
   return useMutation({
-    mutationFn: (body: SupportRequestCreate) => call(Routes.subscription.createSupportRequest, { body }),
+    mutationFn: (body: SupportRequestCreate) =>
+      idempotent.send(body, (idempotencyKey) => call(Routes.subscription.createSupportRequest, { body, idempotencyKey })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [Routes.subscription.mySupportRequests.path] }),
   });
 }
