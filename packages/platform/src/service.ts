@@ -22,6 +22,7 @@ import { readEvent } from './messaging/envelope.ts';
 import type { EventBus, SubscriptionHandle } from './messaging/bus.ts';
 import type { JobDefinition, JobQueue } from './jobs/port.ts';
 import { MemoryVersionStore, serviceVersions, type VersionStore } from './http/versions.ts';
+import { IdempotencyKeys, keyedTransaction, purgeIdempotencyKeys, purgeIdempotencyKeysSchedule } from './http/idempotency.ts';
 import type { Metrics } from './observability/metrics.ts';
 
 declare module './jobs/port.ts' {
@@ -152,7 +153,8 @@ const JOIN_RETRY_MAX_MS = 30_000;
 /** Where a service listens; reusePort lets other instances of it on this machine share the port (SO_REUSEPORT). */
 export interface ListenOn { host: string; port: number; reusePort?: boolean }
 
-export async function startService(def: ServiceDefinition, runtime: Runtime, listen: ListenOn): Promise<RunningService> {
+export async function startService(declared: ServiceDefinition, runtime: Runtime, listen: ListenOn): Promise<RunningService> {
+  const def = withPlatformJobs(declared);
   const logger = serviceLogger(runtime.logger, def.name);
   const orm = await openDatabase({
     url: runtime.databaseUrl, schema: def.name, entities: def.entities, migrationsPath: def.migrationsPath,
@@ -169,12 +171,12 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
   const ctx: ServiceContext = {
     name: def.name, orm, bus: runtime.bus, jobs, auth, logger, relay, versions,
     async transaction(fn) {
-      const result = await orm.em.fork().transactional(fn);
+      const result = await keyedTransaction(orm.em.fork(), fn);
       relay.kick();
       return result;
     },
     async change(fn) {
-      const { value, keys } = await orm.em.fork().transactional(async (tx) => {
+      const { value, keys } = await keyedTransaction(orm.em.fork(), async (tx) => {
         const { value, events, local } = await fn(tx);
         addToOutbox(tx, ...events);
         return { value, keys: await keysMovedBy(def.versions, [...events, ...local], tx) };
@@ -194,6 +196,7 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
 
   const app = createHttpApp({ logger, auth, requestMetrics: runtime.metrics?.requestMetrics(def.name), adminsNeedTwoFactor: runtime.adminsNeedTwoFactor ?? false });
   app.decorate('versions', versions);
+  app.decorate('idempotencyKeys', new IdempotencyKeys(orm, def.name, logger));
   app.decorateRequest('em', null as unknown as EntityManager);
   app.addHook('onRequest', async (request) => { request.em = orm.em.fork(); });
   // Ready means "can serve" (a readiness probe takes a pod out of rotation): the database is what every route needs.
@@ -236,6 +239,11 @@ export async function startService(def: ServiceDefinition, runtime: Runtime, lis
       await orm.close();
     },
   };
+}
+
+/** The service's jobs and schedules with the platform's own: the purge of idempotency keys past their window. */
+function withPlatformJobs(def: ServiceDefinition): ServiceDefinition {
+  return { ...def, jobs: [...def.jobs ?? [], purgeIdempotencyKeys], schedules: [...def.schedules ?? [], purgeIdempotencyKeysSchedule] };
 }
 
 /**

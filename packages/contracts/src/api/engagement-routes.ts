@@ -19,7 +19,7 @@ export const RatingRoutes = routeGroup('rating', {
     responses: { 200: RatingList },
   },
   create: {
-    method: 'POST', path: '/api/ratings', access: 'user', body: RatingCreate,
+    method: 'POST', path: '/api/ratings', access: 'user', body: RatingCreate, idempotent: true,
     summary: 'Rate the other party of a completed match, once.',
     responses: { 201: Rating },
   },
@@ -86,7 +86,7 @@ export const SubscriptionRoutes = routeGroup('subscription', {
     responses: { 200: SubscriptionInfo },
   },
   create: {
-    method: 'POST', path: '/api/create-subscription', access: 'user',
+    method: 'POST', path: '/api/create-subscription', access: 'user', idempotent: true,
     summary: 'Start (or resume) a premium subscription: the client secret to confirm the first payment with.',
     responses: { 200: CreateSubscriptionResponse },
   },
@@ -107,7 +107,7 @@ export const SubscriptionRoutes = routeGroup('subscription', {
     responses: { 200: Message },
   },
   createSupportRequest: {
-    method: 'POST', path: '/api/support-requests', access: 'user', body: SupportRequestCreate,
+    method: 'POST', path: '/api/support-requests', access: 'user', body: SupportRequestCreate, idempotent: true,
     summary: 'Ask for help: a support request (subject, message) to the admins\' queue, where premium users come first.',
     responses: { 201: SupportRequest },
   },

@@ -153,7 +153,7 @@ export type ResolvedDisputeSnapshot = z.infer<typeof ResolvedDisputeSnapshot>;
 /** The dispute routes, declared with the exchange service's others (exchange-routes.ts). */
 export const DisputeRouteSpecs = {
   openDispute: {
-    method: 'POST', path: '/api/exchange-matches/{id}/dispute', access: 'user', params: ExchangeMatchIdParams, body: DisputeCreate,
+    method: 'POST', path: '/api/exchange-matches/{id}/dispute', access: 'user', params: ExchangeMatchIdParams, body: DisputeCreate, idempotent: true,
     summary: 'A party of a confirmed match opens a dispute: the match freezes until an admin resolves it. The party asked "Did you receive …?" after the other completed the match answers no with one, within the receipt window.',
     responses: { 201: Dispute },
   },

@@ -59,7 +59,7 @@ export const ExchangeRoutes = routeGroup('exchange', {
     polled: { keys: ({ userId }) => [ExchangeVersions.ownRequests(userId)] },
   },
   createRequest: {
-    method: 'POST', path: '/api/exchange-requests', access: 'user', body: ExchangeRequestCreate,
+    method: 'POST', path: '/api/exchange-requests', access: 'user', body: ExchangeRequestCreate, idempotent: true,
     summary: 'Post an exchange request (needs both bank accounts; plan limits apply).',
     responses: { 201: ExchangeRequest },
   },
@@ -84,7 +84,7 @@ export const ExchangeRoutes = routeGroup('exchange', {
     responses: { 200: ExchangeMatchForRequest },
   },
   createMatch: {
-    method: 'POST', path: '/api/exchange-matches', access: 'user', body: ExchangeMatchCreate,
+    method: 'POST', path: '/api/exchange-matches', access: 'user', body: ExchangeMatchCreate, idempotent: true,
     summary: 'Accept an open request of another user: a pending match.',
     responses: { 201: ExchangeMatch },
   },
@@ -120,7 +120,7 @@ export const ExchangeRoutes = routeGroup('exchange', {
   },
   postChatAttachment: {
     method: 'POST', path: '/api/exchange-matches/{id}/attachments', access: 'user', params: ExchangeMatchIdParams,
-    body: ChatAttachmentCreate, multipart: { file: 'file', maxBytes: CHAT_ATTACHMENT_MAX_BYTES },
+    body: ChatAttachmentCreate, multipart: { file: 'file', maxBytes: CHAT_ATTACHMENT_MAX_BYTES }, idempotent: true,
     summary: 'A party attaches a file to the match\'s chat (proof of payment: PNG, JPEG or PDF, at most 5 MB, checked by content) with an optional caption; 413 larger, 415 another type.',
     responses: { 201: ChatMessage },
   },
@@ -136,7 +136,7 @@ export const ExchangeRoutes = routeGroup('exchange', {
     responses: { 200: ChatMessageList },
   },
   postChatMessage: {
-    method: 'POST', path: '/api/exchange-matches/{id}/messages', access: 'user', params: ExchangeMatchIdParams, body: ChatMessageCreate,
+    method: 'POST', path: '/api/exchange-matches/{id}/messages', access: 'user', params: ExchangeMatchIdParams, body: ChatMessageCreate, idempotent: true,
     summary: 'A party writes in the match\'s chat (until 30 days after completion); both parties get it live.',
     responses: { 201: ChatMessage },
   },

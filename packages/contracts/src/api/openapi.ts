@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ErrorBody } from './common.ts';
 import { ApiRoutes } from './routes.ts';
-import { requestFields, successStatuses, type ApiRoute } from './route.ts';
+import { IDEMPOTENCY_KEY_HOURS, IdempotencyRefusals, requestFields, successStatuses, type ApiRoute } from './route.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -33,6 +33,7 @@ function errorAnswers(route: ApiRoute): Record<string, unknown> {
     answers[413] = errorAnswer('The file is over the route\'s limit.');
     answers[415] = errorAnswer('Not multipart/form-data, or a file of a type the route does not take.');
   }
+  if (route.idempotent) answers[409] ??= errorAnswer(`The Idempotency-Key is in use: \`${IdempotencyRefusals.reused.code}\` for a different request, \`${IdempotencyRefusals.inUse.code}\` while its first request has no answer yet.`);
   answers[429] = errorAnswer('Rate limited: see Retry-After.');
   answers[500] = errorAnswer('A fault (details are logged, never sent).');
   return answers;
@@ -49,6 +50,12 @@ function parameters(route: ApiRoute): unknown[] {
         schema: json.properties?.[name] ?? {},
       });
     }
+  }
+  if (route.idempotent) {
+    list.push({
+      name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 },
+      description: `Makes a retry safe: the first answer is kept per user and key for ${IDEMPOTENCY_KEY_HOURS} h and a repeat gets it again (header Idempotent-Replayed: true) without the work being done twice; a different request under the key is refused (409).`,
+    });
   }
   return list;
 }

@@ -48,7 +48,26 @@ export interface RouteSpec {
   callers?: readonly RouteOwner[];
   /** A GET browsers poll every few seconds, answered conditionally (see Polled). */
   polled?: Polled;
+  /**
+   * A create a client may repeat safely: sent with an `Idempotency-Key` header, its first answer is kept per user and
+   * key for IDEMPOTENCY_KEY_HOURS, and a repeat gets that answer again without the work being done twice.
+   */
+  idempotent?: true;
 }
+
+/** The request header naming one attempt at an idempotent route (as Stripe's API names it). */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+/** The response header saying an answer is the one kept for the key, not a new one. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
+/** How long a key's answer is kept: a repeat after that is a new request. */
+export const IDEMPOTENCY_KEY_HOURS = 24;
+
+/** How an idempotent route refuses a key: the service's answers, for the web app to recognise by code. */
+export const IdempotencyRefusals = {
+  invalid: { status: 400, code: 'idempotency_key_invalid', message: 'The Idempotency-Key header must be 1 to 255 printable characters' },
+  reused: { status: 409, code: 'idempotency_key_reused', message: 'This Idempotency-Key was already used for a different request: send a new key with a changed request' },
+  inUse: { status: 409, code: 'idempotency_key_in_use', message: 'This request was already received and is being processed, or was done: refresh to see its result' },
+} as const;
 
 /** A multipart route's file: its form field and largest size. */
 export interface MultipartForm {

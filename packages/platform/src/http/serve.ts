@@ -5,7 +5,8 @@
  * messages), and the schema of each success answer (the handler's answer is serialised through it, so nothing
  * the contract does not name leaves the service). A polled route is answered 304 from its declared versions while
  * they match the caller's If-None-Match (the app's `versions`), before its handler runs. A multipart route's form is
- * read and checked before its handler too (multipart.ts). The handler receives typed, validated input.
+ * read and checked before its handler too (multipart.ts). An idempotent route sent with an Idempotency-Key answers a
+ * repeat from what it kept for the key, without its handler (idempotency.ts). The handler receives typed, validated input.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -13,6 +14,7 @@ import { pollKeys, servicePath, successStatuses, type ApiRoute, type Input, type
 import { requireAdmin, requireService, requireUser } from '../auth.ts';
 import { answeredNotModified, type VersionStore } from './versions.ts';
 import { readForm, type UploadedFile } from './multipart.ts';
+import type { IdempotencyKeys } from './idempotency.ts';
 
 export type { UploadedFile } from './multipart.ts';
 
@@ -62,6 +64,11 @@ export function serve<R extends ApiRoute>(app: FastifyInstance, route: R, handle
   // A multipart body is read by @fastify/multipart (registered by the service where it serves one) and checked here.
   const { multipart } = route;
   if (multipart && !app.hasRequestDecorator('parts')) throw new Error(`${route.method} ${route.path} takes multipart/form-data: register @fastify/multipart first`);
+  // Keys are kept per user: only a signed-in user's create can be idempotent.
+  if (route.idempotent && (route.access !== 'user' || !app.hasDecorator('idempotencyKeys'))) {
+    throw new Error(`${route.method} ${route.path} is idempotent: it must be a user's route, on an app decorated with idempotencyKeys`);
+  }
+  const idempotency: IdempotencyKeys | undefined = route.idempotent ? app.idempotencyKeys : undefined;
   const routeOptions: RouteOptions = {
     ...options,
     method: route.method,
@@ -75,11 +82,13 @@ export function serve<R extends ApiRoute>(app: FastifyInstance, route: R, handle
     validatorCompiler: validatorCompiler as RouteOptions['validatorCompiler'],
     serializerCompiler: serializerCompiler as RouteOptions['serializerCompiler'],
     ...(preValidation ? { preValidation } : {}),
+    ...(idempotency ? { onSend: idempotency.onSend } : {}),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       if (polled && await answeredNotModified(request, reply, app.versions, pollKeys(polled, requireUser(request)))) return reply;
       if (multipart) Object.assign(request, await readForm(request, multipart, route.body));
       if (status !== undefined && status !== 200) reply.code(status);
-      const answer = await handler(request as RouteRequest<R>, reply);
+      const work = () => handler(request as RouteRequest<R>, reply);
+      const answer = idempotency ? await idempotency.serve(route, request, reply, work) : await work();
       // A route that answers no body (204, a redirect) returns nothing: send the empty answer.
       return answer === undefined && !reply.sent ? reply.send() : answer;
     },

@@ -13,14 +13,16 @@ export { ALREADY_RESOLVED, TOO_MANY_OPEN } from '../domain/support-transitions.t
 const routes = Routes.subscription;
 export const SUPPORT_REQUEST_NOT_FOUND = 'Support request not found';
 
-export function supportRoutes({ now }: Pick<RouteDeps, 'now'>) {
+export function supportRoutes({ ctx, now }: Pick<RouteDeps, 'ctx' | 'now'>) {
   return async (app: FastifyInstance): Promise<void> => {
     /** 409 over the open limit (two at once may both pass under it: the limit only bounds a flood). */
     serve(app, routes.createSupportRequest, async (request) => {
       const { userId } = requireUser(request);
-      const openCount = await request.em.count(SupportRequest, { userId, status: 'open' });
-      const created = request.em.create(SupportRequest, openSupportRequest(userId, request.body, openCount, now()));
-      await request.em.flush();
+      // In the service's transaction: an Idempotency-Key sent with it is recorded with the request it creates.
+      const created = await ctx.transaction(async (tx) => {
+        const openCount = await tx.count(SupportRequest, { userId, status: 'open' });
+        return tx.create(SupportRequest, openSupportRequest(userId, request.body, openCount, now()));
+      });
       return supportView(created);
     });
 
