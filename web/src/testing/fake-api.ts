@@ -48,6 +48,9 @@ export function fakeApi(initial: Record<string, Handler> = {}): FakeApi {
   };
 }
 
+/** The Idempotency-Key a call carried (lib/idempotency.ts), or null. */
+export const idempotencyKeyOf = (call: Call | undefined): string | null => new Headers(call?.init.headers).get('Idempotency-Key');
+
 export const visitor: Record<string, Handler> = {
   'GET /api/auth/user': { status: 401, body: { message: 'Not signed in', code: 'unauthorized' } },
 };
