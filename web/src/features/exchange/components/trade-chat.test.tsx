@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { ChatMessage, ExchangeMatch } from '@puente/contracts';
 import { ChatComposer, ChatMessages } from './trade-chat.tsx';
 import { makeMatch, makeRequest } from '../testing.ts';
-import { fakeApi, signedIn, makeUser } from '../../../testing/fake-api.ts';
+import { fakeApi, idempotencyKeyOf, signedIn, makeUser } from '../../../testing/fake-api.ts';
 import { findToast, renderWithRoutes } from '../../../testing/render.tsx';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
@@ -125,6 +125,59 @@ describe('attachments', () => {
       '/api/exchange-matches/5/messages?limit=500', '/api/exchange-matches/5/messages?limit=500&after=2',
     ]);
     expect(screen.getAllByTestId('chat-text').map((l) => l.textContent)).toEqual(['Bea SotoHola', 'Bea SotoAlready paid']);
+  });
+});
+
+describe('resending in the chat', () => {
+  const MESSAGES = 'POST /api/exchange-matches/5/messages';
+  const ATTACHMENTS = 'POST /api/exchange-matches/5/attachments';
+  const keys = (server: ReturnType<typeof fakeApi>, route: string) => server.callsTo(route).map(idempotencyKeyOf);
+
+  it('sends a message resent after a network error under its first key, and the same words sent again later under a new one', async () => {
+    const server = fakeApi({ ...signedIn(ana), 'GET /api/exchange-matches/5/messages': { body: [] }, [MESSAGES]: 'network-error' });
+    open('confirmed');
+    const box = await screen.findByRole('textbox', { name: 'Write a message' });
+    const send = async (words: string, count: number) => {
+      fireEvent.change(box, { target: { value: words } });
+      fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+      await waitFor(() => expect(server.callsTo(MESSAGES)).toHaveLength(count));
+    };
+    await send('Paid', 1);
+    expect((await findToast()).textContent).toContain('Message not sent');
+    server.on({ [MESSAGES]: { status: 201, body: text(2, 7, 'Paid') } });
+    await send('Paid', 2);
+    await waitFor(() => expect((box as HTMLInputElement).value).toBe(''));
+    server.on({ [MESSAGES]: { status: 201, body: text(3, 7, 'Paid') } });
+    await send('Paid', 3);
+    const [failed, resent, again] = keys(server, MESSAGES);
+    expect(failed).toBeTruthy();
+    expect(resent).toBe(failed);
+    expect(again).not.toBe(failed);
+    expect(server.callsTo(MESSAGES).map((c) => c.body)).toEqual([{ text: 'Paid' }, { text: 'Paid' }, { text: 'Paid' }]);
+  });
+
+  it('sends a file picked again after a 5xx under its first key, and another file or caption under a new one', async () => {
+    const server = fakeApi({
+      ...signedIn(ana), 'GET /api/exchange-matches/5/messages': { body: [] },
+      [ATTACHMENTS]: { status: 503, body: { message: 'Service temporarily unavailable, please try again', code: 'service_unavailable' } },
+    });
+    open('confirmed');
+    const input = await screen.findByTestId('chat-attach-input');
+    const transfer = file('transfer.png', 100);
+    const pick = async (picked: File, count: number) => {
+      fireEvent.change(input, { target: { files: [picked] } });
+      await waitFor(() => expect(server.callsTo(ATTACHMENTS)).toHaveLength(count));
+      await waitFor(() => expect(screen.queryByRole('status', { name: 'Uploading the file…' })).toBeNull());
+    };
+    await pick(transfer, 1);
+    await pick(transfer, 2);
+    await pick(file('statement.pdf', 100, 'application/pdf'), 3);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Write a message' }), { target: { value: 'Sent' } });
+    await pick(transfer, 4);
+    const [first, again, other, captioned] = keys(server, ATTACHMENTS);
+    expect(first).toBeTruthy();
+    expect(again).toBe(first);
+    expect(new Set([first, other, captioned]).size).toBe(3);
   });
 });
 
