@@ -3,7 +3,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import type { AppClient, SignedIn } from '@puente/testkit';
+import { appClient, type AppClient, type SignedIn } from '@puente/testkit';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, startApp, webDir, type RunningApp } from './app-server.ts';
 
 export function launchChromium(): Promise<Browser> {
@@ -100,4 +100,21 @@ export async function signUpTrader(client: AppClient, app: RunningApp, who: { fi
     body: { currency: 'CLP', bankName: 'BancoEstado', accountNumber: `${n}3456789`, accountHolder, rut: '12.345.678-5', accountType: 'vista', email: `${firstName.toLowerCase()}@example.cl` },
   });
   return person;
+}
+
+/**
+ * A suite's traders: each signed up as signUpTrader does, numbered in order, through one client made once the app
+ * is running (`client()` also serves the suite's own calls).
+ */
+export function suiteTraders(running: { app: RunningApp }): { client(): AppClient; trader(firstName: string, lastName: string): Promise<SignedIn> } {
+  let client: AppClient | undefined;
+  let n = 0;
+  const clientOf = () => (client ??= appClient(running.app.url));
+  return {
+    client: clientOf,
+    trader(firstName, lastName) {
+      n += 1;
+      return signUpTrader(clientOf(), running.app, { firstName, lastName, n });
+    },
+  };
 }

@@ -11,9 +11,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { appClient, type AppClient, type SignedIn } from '@puente/testkit';
 import { chromiumAvailable } from './app-server.ts';
-import { screenshotFolder, signedInContext, signUpTrader, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
+import { screenshotFolder, signedInContext, suiteTraders, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
 
 /** One poll (3 s) and the time to answer it, on a busy 2-core machine. */
 const WITHIN_A_POLL = { timeout: 15_000 };
@@ -24,14 +23,7 @@ describe.skipIf(!chromiumAvailable())('the trade dialogs on every page, and the 
   const running = useAppAndBrowser();
   const folder = screenshotFolder('every-page');
   const viewers: Viewer[] = [];
-  let client: AppClient;
-  let n = 0;
-
-  function trader(firstName: string, lastName: string): Promise<SignedIn> {
-    client ??= appClient(running.app.url);
-    n += 1;
-    return signUpTrader(client, running.app, { firstName, lastName, n });
-  }
+  const { trader } = suiteTraders(running);
 
   async function viewer(name: string, context: BrowserContext): Promise<Viewer> {
     const watched = await watchedPage(context, folder);

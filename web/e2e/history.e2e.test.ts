@@ -10,10 +10,10 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { Page } from 'playwright-core';
-import { appClient, type AppClient, type SignedIn } from '@puente/testkit';
+import type { SignedIn } from '@puente/testkit';
 import { CreateSubscriptionResponse, ExchangeRequest } from '@puente/contracts';
 import { chromiumAvailable } from './app-server.ts';
-import { screenshotFolder, signedInContext, signUpTrader, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
+import { screenshotFolder, signedInContext, suiteTraders, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
 
 /** One poll (3 s) and the time to answer it, on a busy 2-core machine. */
 const WITHIN_A_POLL = { timeout: 15_000 };
@@ -22,17 +22,10 @@ describe.skipIf(!chromiumAvailable())('history keeps everything (browser)', () =
   const running = useAppAndBrowser();
   const folder = screenshotFolder('history');
   const watched: WatchedPage[] = [];
-  let client: AppClient;
-  let n = 0;
-
-  function trader(firstName: string, lastName: string): Promise<SignedIn> {
-    client ??= appClient(running.app.url);
-    n += 1;
-    return signUpTrader(client, running.app, { firstName, lastName, n });
-  }
+  const { client, trader } = suiteTraders(running);
 
   /** Posts £amount GBP → CLP, retried until the exchange service has heard of the user, their accounts and plan (events). */
-  const post = (who: SignedIn, amount: number) => vi.waitFor(async () => ExchangeRequest.parse(await client.json('/api/exchange-requests', 201, {
+  const post = (who: SignedIn, amount: number) => vi.waitFor(async () => ExchangeRequest.parse(await client().json('/api/exchange-requests', 201, {
     cookie: who.cookie, body: { fromCurrency: 'GBP', toCurrency: 'CLP', amount, exchangeRate: 1275 },
   })).id, { timeout: 15_000, interval: 250 });
 
@@ -87,8 +80,8 @@ describe.skipIf(!chromiumAvailable())('history keeps everything (browser)', () =
   it('opens the sixth of six active requests from /history and shows its details', async () => {
     try {
       const bea = await trader('Bea', 'Soto');
-      const { clientSecret } = CreateSubscriptionResponse.parse(await client.json('/api/create-subscription', 200, { cookie: bea.cookie, body: {} }));
-      await client.json('/api/subscription/test-checkout/confirm', 200, { cookie: bea.cookie, body: { clientSecret, cardNumber: '4242424242424242', expiry: '12/34' } });
+      const { clientSecret } = CreateSubscriptionResponse.parse(await client().json('/api/create-subscription', 200, { cookie: bea.cookie, body: {} }));
+      await client().json('/api/subscription/test-checkout/confirm', 200, { cookie: bea.cookie, body: { clientSecret, cardNumber: '4242424242424242', expiry: '12/34' } });
       const ids: number[] = [];
       for (const amount of [101, 102, 103, 104, 105, 106]) ids.push(await post(bea, amount));
       const oldest = ids[0]!;

@@ -8,9 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { appClient, type AppClient, type SignedIn } from '@puente/testkit';
 import { chromiumAvailable } from './app-server.ts';
-import { screenshotFolder, signedInContext, signUpTrader, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
+import { screenshotFolder, signedInContext, suiteTraders, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
 
 /** One poll (3 s) and the time to answer it, on a busy 2-core machine. */
 const WITHIN_A_POLL = { timeout: 15_000 };
@@ -23,14 +22,7 @@ describe.skipIf(!chromiumAvailable())('the whole exchange with the keyboard alon
   const running = useAppAndBrowser();
   const folder = screenshotFolder('keyboard');
   const traders: Trader[] = [];
-  let client: AppClient;
-  let n = 0;
-
-  function signUp(firstName: string, lastName: string): Promise<SignedIn> {
-    client ??= appClient(running.app.url);
-    n += 1;
-    return signUpTrader(client, running.app, { firstName, lastName, n });
-  }
+  const { trader: signUp } = suiteTraders(running);
 
   async function trader(name: string, cookie: string): Promise<Trader> {
     const context = await signedInContext(running, cookie);

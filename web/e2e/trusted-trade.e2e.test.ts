@@ -11,10 +11,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { appClient, type AppClient, type SignedIn } from '@puente/testkit';
 import { AdminVerificationRequestList } from '@puente/contracts';
 import { chromiumAvailable } from './app-server.ts';
-import { overflowsSideways, screenshotFolder, signedInContext, signUpTrader, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
+import { overflowsSideways, screenshotFolder, signedInContext, suiteTraders, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
 
 /** One poll (3 s) and the time to answer it, on a busy 2-core machine. */
 const WITHIN_A_POLL = { timeout: 15_000 };
@@ -29,14 +28,7 @@ describe.skipIf(!chromiumAvailable())('a trade you would trust with £500 (brows
   const running = useAppAndBrowser();
   const folder = screenshotFolder('trusted-trade');
   const viewers: Viewer[] = [];
-  let client: AppClient;
-  let n = 0;
-
-  function trader(firstName: string, lastName: string): Promise<SignedIn> {
-    client ??= appClient(running.app.url);
-    n += 1;
-    return signUpTrader(client, running.app, { firstName, lastName, n });
-  }
+  const { client, trader } = suiteTraders(running);
 
   async function viewer(name: string, cookie: string, size = DESKTOP): Promise<Viewer> {
     const phone = size === PHONE;
@@ -183,7 +175,7 @@ describe.skipIf(!chromiumAvailable())('a trade you would trust with £500 (brows
       await shot(diego, '05-dispute-opened');
 
       // The admin finds it in the queue with Diego's statement and the trade's chat.
-      const { cookie: adminCookie } = await client.login(running.app.admin.email, running.app.admin.password);
+      const { cookie: adminCookie } = await client().login(running.app.admin.email, running.app.admin.password);
       const admin = await viewer('Admin', adminCookie!);
       await admin.page.goto('/admin');
       const disputes = admin.page.getByRole('region', { name: 'Disputes' });
@@ -266,8 +258,8 @@ describe.skipIf(!chromiumAvailable())('a trade you would trust with £500 (brows
     try {
       const ginaUser = await trader('Gina', 'Lara');
       const gina = await viewer('Gina', ginaUser.cookie);
-      const { cookie: adminCookie } = await client.login(running.app.admin.email, running.app.admin.password);
-      const waiting = async () => AdminVerificationRequestList.parse(await client.json('/api/admin/verification-requests?limit=100', 200, { cookie: adminCookie! }))
+      const { cookie: adminCookie } = await client().login(running.app.admin.email, running.app.admin.password);
+      const waiting = async () => AdminVerificationRequestList.parse(await client().json('/api/admin/verification-requests?limit=100', 200, { cookie: adminCookie! }))
         .filter((r) => r.userId === ginaUser.id);
 
       await gina.page.goto('/profile');
