@@ -81,7 +81,7 @@ export async function schemaReport(svc: RunningService): Promise<{ schemas: stri
 }
 
 /** The platform's tables every service schema has. */
-export const PLATFORM_TABLES = ['inbox_entry', 'mikro_orm_migrations', 'outbox_event', 'relay_lease'];
+export const PLATFORM_TABLES = ['idempotency_key', 'inbox_entry', 'mikro_orm_migrations', 'outbox_event', 'relay_lease'];
 
 /** The refusal `fn` throws, as the API would answer it (for the plain unit tests of transitions). */
 export function refusal(fn: () => unknown): { status: number; code: string; message: string } {
