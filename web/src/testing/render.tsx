@@ -44,3 +44,12 @@ export function findToast(): Promise<HTMLElement> {
     return toasts[0]!;
   });
 }
+
+/** Waits for the toast to say `text`: a toast replaces the one before it, which findToast may still find. */
+export function findToastSaying(text: string): Promise<HTMLElement> {
+  return waitFor(async () => {
+    const shown = await findToast();
+    expect(shown.textContent).toContain(text);
+    return shown;
+  });
+}

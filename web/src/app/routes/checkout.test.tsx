@@ -5,7 +5,7 @@ import { CardMessages, CreateSubscriptionResponse, SubscriptionInfo, Subscriptio
 import { useCurrentUser } from '../../lib/auth.ts';
 import { chooseLanguage } from '../../lib/i18n.ts';
 import { CheckoutRoute } from './checkout.tsx';
-import { fakeApi, makeUser, signedIn } from '../../testing/fake-api.ts';
+import { fakeApi, idempotencyKeyOf, makeUser, signedIn } from '../../testing/fake-api.ts';
 import { findToast, renderWithRoutes } from '../../testing/render.tsx';
 
 const info = (overrides: Partial<SubscriptionInfo> = {}) => SubscriptionInfo.parse({
@@ -26,6 +26,19 @@ function UserProbe() {
 }
 
 describe('the test checkout', () => {
+  it('starts the checkout once per visit, each visit under its own idempotency key', async () => {
+    const server = api(info());
+    const first = renderWithRoutes(<CheckoutRoute />);
+    await screen.findByLabelText('Card number', { selector: 'input' });
+    first.unmount();
+    renderWithRoutes(<CheckoutRoute />);
+    await screen.findByLabelText('Card number', { selector: 'input' });
+    const keys = server.callsTo('POST /api/create-subscription').map(idempotencyKeyOf);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toBeTruthy();
+    expect(keys[1]).not.toBe(keys[0]);
+  });
+
   it('says it is a test, and opens the number pad on the card fields, in English and in Spanish', async () => {
     api(info());
     renderWithRoutes(<CheckoutRoute />);

@@ -8,7 +8,7 @@ import { ExchangeLimits, ExchangeRate } from '@puente/contracts';
 import { CreateExchangeButton } from './create-exchange-button.tsx';
 import { makeRequest } from '../testing.ts';
 import { fakeApi, idempotencyKeyOf, makeUser, signedIn, type FakeApi } from '../../../testing/fake-api.ts';
-import { findToast, renderWithRoutes } from '../../../testing/render.tsx';
+import { findToastSaying, renderWithRoutes } from '../../../testing/render.tsx';
 import { chooseLanguage } from '../../../lib/i18n.ts';
 
 const rate = ExchangeRate.parse({ gbpToClp: 1275.5, lastUpdated: new Date().toISOString() });
@@ -34,8 +34,6 @@ async function submit(server: FakeApi) {
   await waitFor(() => expect(server.callsTo(CREATE)).toHaveLength(before + 1));
 }
 
-/** The toast says `text` (it replaces the one before: one at a time). */
-const toastSays = (text: string) => waitFor(async () => expect((await findToast()).textContent).toContain(text));
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -59,10 +57,10 @@ describe('resending a request for an exchange', () => {
     const server = start('network-error');
     await openDialog();
     await submit(server);
-    await toastSays('Failed to create exchange request');
+    await findToastSaying('Failed to create exchange request');
     server.on({ [CREATE]: created });
     await submit(server);
-    await toastSays('Exchange Request Created');
+    await findToastSaying('Exchange Request Created');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await openDialog();
     await submit(server);
@@ -100,10 +98,10 @@ describe('resending a request for an exchange', () => {
     const server = start({ status: 409, body: { message: 'This request was already received and is being processed, or was done: refresh to see its result', code: 'idempotency_key_in_use' } });
     await openDialog();
     await submit(server);
-    await toastSays('This was already sent, with other details or still being processed. Check whether it went through (reload the page) before sending it again.');
+    await findToastSaying('This was already sent, with other details or still being processed. Check whether it went through (reload the page) before sending it again.');
     await chooseLanguage('es');
     await submit(server);
-    await toastSays('Esto ya se envió, con otros datos o aún se está procesando.');
+    await findToastSaying('Esto ya se envió, con otros datos o aún se está procesando.');
     const [first, again] = sent(server);
     expect(again?.key).toBe(first?.key);
   });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { SupportRequest } from '@puente/contracts';
-import { fakeApi, makeUser, signedIn } from '../../../testing/fake-api.ts';
-import { findToast, renderApp } from '../../../testing/render.tsx';
+import { fakeApi, idempotencyKeyOf, makeUser, signedIn } from '../../../testing/fake-api.ts';
+import { findToast, findToastSaying, renderApp } from '../../../testing/render.tsx';
 
 const answered: SupportRequest = {
   id: 1, subject: 'Missing payment', message: 'Bruno says he paid.', status: 'answered', reply: 'It arrived this morning.',
@@ -47,5 +47,33 @@ describe('the Help page', () => {
     expect(await screen.findByText('Subject is required')).toBeTruthy();
     expect(screen.getByText('Message is required')).toBeTruthy();
     expect(server.callsTo('POST /api/support-requests')).toEqual([]);
+  });
+
+  it('sends a request again after a 5xx under the same key, and the next request under a new one', async () => {
+    const SEND = 'POST /api/support-requests';
+    const server = fakeApi({
+      ...signedIn(makeUser()), 'GET /api/support-requests': { body: [] },
+      [SEND]: { status: 503, body: { message: 'Service temporarily unavailable, please try again', code: 'service_unavailable' } },
+    });
+    renderApp('/help');
+    await screen.findByText('You have not asked for help yet.');
+    const send = async (count: number) => {
+      fireEvent.change(screen.getByLabelText('Subject'), { target: { value: 'Limits' } });
+      fireEvent.change(screen.getByLabelText('Message'), { target: { value: 'How do I raise mine?' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Send request' }));
+      await waitFor(() => expect(server.callsTo(SEND)).toHaveLength(count));
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Send request' }).hasAttribute('disabled')).toBe(false));
+    };
+    await send(1);
+    await send(2);
+    server.on({ [SEND]: ({ body }) => ({ status: 201, body: { ...(body as object), id: 2, status: 'open', reply: null, createdAt: '2026-03-12T08:00:00.000Z', resolvedAt: null } }) });
+    await send(3);
+    await findToastSaying('Request sent');
+    await waitFor(() => expect((screen.getByLabelText('Subject') as HTMLInputElement).value).toBe(''));
+    await send(4);
+    const [failed, again, sent, next] = server.callsTo(SEND).map(idempotencyKeyOf);
+    expect(failed).toBeTruthy();
+    expect([again, sent]).toEqual([failed, failed]);
+    expect(next).not.toBe(failed);
   });
 });
