@@ -83,6 +83,15 @@ export const Events = {
    * holds of them. Only the id: the event outlives the data it announces the end of.
    */
   userDeleted: event('identity', 'identity.user.deleted', 1, z.object({ userId: Id })),
+  /**
+   * Sessions of the user ended with a change of their credentials (a password changed or reset, the account deleted):
+   * every gateway instance refuses them at once, from its memory too, whether or not its session store can be
+   * reached. Never a session id: the sessions started before `endedAt` end, except the caller's own when the change
+   * keeps it, named by `keptSessionHash` (its id's SHA-256, base64url).
+   */
+  userSessionsEnded: event('identity', 'identity.user.sessions-ended', 1, z.object({
+    userId: Id, endedAt: z.iso.datetime(), keptSessionHash: z.string().min(1).optional(),
+  })),
   /** step: 'request' (the form) or 'verify' (the emailed token); status pending until verified. */
   signupAttempted: event('identity', 'identity.signup.attempted', 1, z.object({
     ...AttemptFields, step: SignupStep, status: SignupAttemptStatus,

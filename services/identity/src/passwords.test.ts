@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ErrorBody, ForgotPasswordResponse, Message, SignupRequestResponse } from '@puente/contracts';
+import { ErrorBody, EventEnvelope, Events, ForgotPasswordResponse, Message, SignupRequestResponse } from '@puente/contracts';
+import { OutboxEvent } from '@puente/platform';
 import { describeWithInfra, mailsIn, startFakeSmtp, useFreshDatabase, type FakeSmtpServer } from '@puente/testkit';
 import { PasswordReset } from './domain/password-reset.ts';
 import { ADMIN, BROWSER, as, login, person, registered, startIdentity, type IdentityTestService } from './testing/helpers.ts';
@@ -24,6 +26,10 @@ describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
   const reset = (token: string, password: string) => svc.app.inject({ method: 'POST', url: '/auth/reset-password', payload: { token, password } });
   const loginStatus = async (email: string, password: string) =>
     (await svc.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password } })).statusCode;
+
+  /** What identity announced to every gateway instance of the sessions it ended for this user (userSessionsEnded). */
+  const sessionsEnded = async (userId: number) => (await svc.ctx.orm.em.fork().find(OutboxEvent, { type: Events.userSessionsEnded.type, aggregateId: String(userId) }))
+    .map((e) => Events.userSessionsEnded.payload.parse(EventEnvelope.parse(e.envelope).payload)).map(({ endedAt, ...rest }) => ({ ...rest, endedAt: typeof endedAt }));
 
   /** The reset token of the `count`-th reset email to `email` (emailed in the background, read from MAIL_DIR). */
   const emailedResetToken = async (email: string, count = 1) => linkToken(await waitForMail(svc.mailDir, email, 'password-reset', count), 'reset-password');
@@ -58,6 +64,7 @@ describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
     expect(done.statusCode).toBe(200);
     expect(Message.parse(done.json())).toEqual({ message: 'Your password has been reset. You can now log in.' });
     expect(await gatewayAuth.verifySessionAction(String(done.headers['x-session-action']))).toEqual({ action: 'revoke-all', userId: id });
+    expect(await sessionsEnded(id)).toEqual([{ userId: id, endedAt: 'string' }]);
     expect(await loginStatus(ana.email, ana.password)).toBe(401);
     expect(await loginStatus(ana.email, 'a brand new password')).toBe(200);
 
@@ -112,6 +119,8 @@ describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
     expect(Message.parse(ok.json())).toEqual({ message: 'Your password has been changed. Your other sessions have been signed out.' });
     expect(await gatewayAuth.verifySessionAction(String(ok.headers['x-session-action'])))
       .toEqual({ action: 'revoke-others', userId: id, keepSessionId: 'session-of-cy' });
+    // Never the session id itself: the kept one as its hash.
+    expect(await sessionsEnded(id)).toEqual([{ userId: id, endedAt: 'string', keptSessionHash: createHash('sha256').update('session-of-cy').digest('base64url') }]);
     expect(await loginStatus(cy.email, cy.password)).toBe(401);
     expect((await login(svc, { email: cy.email, password: 'another password' })).userId).toBe(id);
   });

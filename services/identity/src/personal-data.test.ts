@@ -164,7 +164,11 @@ describeWithInfra(['postgres'], 'your data: the download and the deletion of one
       expect(Message.parse(res.json())).toEqual({ message: Says.deleted });
       expect(await gatewayAuth.verifySessionAction(String(res.headers['x-session-action']))).toEqual({ action: 'revoke-all', userId: id });
     });
-    expect(events.map((e) => [e.type, e.aggregateId, e.payload])).toEqual([['identity.user.deleted', String(id), { userId: id }]]);
+    // And every gateway instance hears that her sessions ended (no session id in it).
+    expect(events.map((e) => [e.type, e.aggregateId, e.payload])).toEqual([
+      ['identity.user.deleted', String(id), { userId: id }],
+      ['identity.user.sessions-ended', String(id), { userId: id, endedAt: expect.any(String) }],
+    ]);
     // Identity's outbox no longer holds her name or email (her registration, her sign-up and login attempts).
     const outbox = JSON.stringify(await svc.ctx.orm.em.fork().find(OutboxEvent, {}));
     expect([outbox.includes(cleo.email), outbox.includes('Cleopatra')]).toEqual([false, false]);

@@ -7,11 +7,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Routes } from '@puente/contracts';
-import { AppError, SESSION_ACTION_HEADER, requireUser, serve, unauthorized } from '@puente/platform';
+import { AppError, SESSION_ACTION_HEADER, changed, requireUser, serve, unauthorized } from '@puente/platform';
 import { NOT_DELETED, User, normaliseEmail } from '../domain/user.ts';
 import { PasswordReset } from '../domain/password-reset.ts';
 import { hashPassword } from '../domain/passwords.ts';
 import { tokenHash } from '../domain/tokens.ts';
+import { sessionsEnded } from '../domain/sessions-ended.ts';
 import { SEND_PASSWORD_RESET } from '../jobs/send-password-reset.ts';
 import { unlinkGoogleAccount } from '../domain/user-transitions.ts';
 import { reauthentication } from './reauthentication.ts';
@@ -48,7 +49,7 @@ export async function passwordRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     if (!reset) throw new AppError(400, 'invalid_token', RESET_TOKEN_INVALID);
     if (reset.expiresAt.getTime() <= Date.now()) throw new AppError(400, 'expired_token', RESET_TOKEN_EXPIRED);
     const passwordHash = await hashPassword(password);
-    await ctx.transaction(async (tx) => {
+    await ctx.change(async (tx) => {
       if (await tx.nativeDelete(PasswordReset, { id: reset.id }) === 0) throw new AppError(400, 'invalid_token', RESET_TOKEN_INVALID);
       await tx.nativeDelete(PasswordReset, { userId: reset.userId });
       const user = await tx.findOne(User, { id: reset.userId });
@@ -56,6 +57,7 @@ export async function passwordRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       user.passwordHash = passwordHash;
       if (reset.unlinkGoogle) await unlinkGoogleAccount(tx, user);
       await tx.flush();
+      return changed(undefined, sessionsEnded(user.id));
     });
     reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction({ action: 'revoke-all', userId: reset.userId }));
     return { message: 'Your password has been reset. You can now log in.' };
@@ -73,9 +75,10 @@ export async function passwordRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     if (!user) throw unauthorized();
     await requireProof(request, user, input);
     const passwordHash = await hashPassword(input.newPassword);
-    await ctx.transaction(async (tx) => {
+    await ctx.change(async (tx) => {
       await tx.nativeUpdate(User, { id: user.id }, { passwordHash, updatedAt: new Date() });
       await tx.nativeDelete(PasswordReset, { userId: user.id }); // a reset link sent earlier must not undo this
+      return changed(undefined, sessionsEnded(user.id, caller.sessionId));
     });
     reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction(caller.sessionId
       ? { action: 'revoke-others', userId: user.id, keepSessionId: caller.sessionId }

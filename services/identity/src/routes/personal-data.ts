@@ -18,6 +18,7 @@ import {
 } from '@puente/platform';
 import { NOT_DELETED, User } from '../domain/user.ts';
 import { eraseUser, personalDataOf } from '../domain/personal-data.ts';
+import { sessionsEnded } from '../domain/sessions-ended.ts';
 import { reauthentication } from './reauthentication.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -65,7 +66,7 @@ export async function personalDataRoutes(app: FastifyInstance, deps: RouteDeps):
       // Re-read under a lock: two deletions at once erase and announce once.
       const locked = await tx.findOne(User, { id: userId, ...NOT_DELETED }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!locked) throw unauthorized();
-      return changed(undefined, ...await eraseUser(tx, locked));
+      return changed(undefined, ...await eraseUser(tx, locked), sessionsEnded(userId));
     });
     reply.header(SESSION_ACTION_HEADER, await ctx.auth.signSessionAction({ action: 'revoke-all', userId }));
     return { message: Says.deleted };
