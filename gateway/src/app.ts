@@ -22,7 +22,7 @@ import {
 } from '@puente/contracts';
 import {
   createHttpApp, INTERNAL_TOKEN_HEADER, MemoryVersionStore, REQUEST_ID_HEADER, tooManyRequests, TrackedRedisVersionStore, unauthorized,
-  type EventBus, type InternalAuth, type Logger, type Metrics, type TrustProxy, type VersionStore,
+  type EventBus, type InternalAuth, type Logger, type Metrics, type SubscriptionHandle, type TrustProxy, type VersionStore,
 } from '@puente/platform';
 import { createOriginCheck, crossSiteRefused } from './csrf.ts';
 import { defaultLiveLimits, LiveHub, type LiveLimits } from './live.ts';
@@ -34,6 +34,7 @@ import { createRateLimiter, defaultRateLimits, type LimitStore, type RateLimits 
 import { PostgresSessionStore } from './sessions/postgres-store.ts';
 import { RedisSessionStore } from './sessions/redis-store.ts';
 import { CachedSessionStore } from './sessions/cached-store.ts';
+import { hearRevocations } from './sessions/revocations.ts';
 import { createSessions, type Session } from './sessions/sessions.ts';
 import { registerSessionRoutes } from './sessions/routes.ts';
 import { MemorySessionStore, type ListableSessionStore } from './sessions/store.ts';
@@ -80,6 +81,11 @@ export interface GatewayOptions {
   sessionStore?: ListableSessionStore;
   /** Session lifetime (default 168 hours, SESSION_TTL_HOURS). */
   sessionTtlHours?: number;
+  /**
+   * How long a session keeps working after the gateway last read it while the session store cannot be reached
+   * (default 10 minutes, SESSION_STALE_IF_ERROR_MINUTES; cached-store.ts).
+   */
+  sessionStaleIfErrorMinutes?: number;
   /** Limits replacing the production defaults (defaultRateLimits), one by one. */
   rateLimits?: Partial<RateLimits>;
   /** Origins besides the app's own from which state-changing requests are accepted (ALLOWED_ORIGINS). */
@@ -122,8 +128,13 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   await app.register(fastifyCookie, { secret: opts.sessionSecret });
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 
-  const redis = opts.redisUrl ? new Redis(opts.redisUrl, { maxRetriesPerRequest: 3 }) : undefined;
+  // No queue while disconnected: a command fails at once instead of waiting for the reconnection, so a request that
+  // needs Redis hears within milliseconds that it is away, and one that does not never waits on it (store-guard.ts).
+  const redis = opts.redisUrl ? new Redis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   redis?.on('error', (err) => opts.logger.warn({ err }, 'redis (sessions, rate limits) is not reachable'));
+  // Connected before the first request (which would otherwise find no connection yet); a Redis down at start delays
+  // the start by REDIS_CONNECT_WAIT_MS at most.
+  if (redis) await connected(redis);
   const pool = !redis && opts.databaseUrl ? new pg.Pool({ connectionString: opts.databaseUrl, max: 2 }) : undefined;
   pool?.on('error', (err) => opts.logger.warn({ err }, 'the database (sessions, rate limits) is not reachable'));
   if (pool) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${GATEWAY_SCHEMA}`);
@@ -131,9 +142,12 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   const own = <T extends { close(): Promise<void> }>(store: T): T => (owned.push(store), store);
   const storedSessions: ListableSessionStore = opts.sessionStore ?? own(
     redis ? new RedisSessionStore(redis) : pool ? await PostgresSessionStore.open(pool, GATEWAY_SCHEMA) : new MemorySessionStore());
-  const sessionStore = new CachedSessionStore(storedSessions);
   app.decorateRequest('sessionLookup', null);
   const sessionTtlMs = (opts.sessionTtlHours ?? 168) * 3_600_000;
+  const sessionStore = new CachedSessionStore(storedSessions, {
+    sessionTtlMs, logger: opts.logger,
+    ...(opts.sessionStaleIfErrorMinutes ? { staleMs: opts.sessionStaleIfErrorMinutes * 60_000 } : {}),
+  });
   const sessions = createSessions({ store: sessionStore, ttlMs: sessionTtlMs });
   const limitStore: LimitStore = redis ? { kind: 'redis', redis } : pool ? { kind: 'postgres', pool, schema: GATEWAY_SCHEMA } : { kind: 'memory' };
   const audits = new Set<Promise<void>>();
@@ -153,11 +167,18 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   opts.metrics?.observeLiveSockets(() => hub.openSockets());
   opts.metrics?.observeBus(opts.bus);
   // Subscribed when the app is ready (listen or ready()), so a build that fails midway leaves no consumer behind.
-  app.addHook('onReady', async () => hub.start());
+  // Identity's userSessionsEnded reaches every instance: each refuses the ended sessions from its memory at once.
+  let revocationsHeard: SubscriptionHandle | undefined;
+  app.addHook('onReady', async () => {
+    await hub.start();
+    revocationsHeard = await hearRevocations(opts.bus, opts.logger, (revocation) => hub.closeSessions(sessionStore.revoke(revocation)));
+  });
   app.addHook('onClose', async () => {
     // A refused login's audit still on its way is let through (its own timeout bounds the wait).
     await Promise.all(audits);
+    await revocationsHeard?.stop();
     await hub.stop();
+    await sessionStore.close();
     await Promise.all(owned.map((s) => s.close()));
     await redis?.quit().catch(() => redis.disconnect());
     await pool?.end();
@@ -282,6 +303,22 @@ async function auditRefusedLogin(opts: GatewayOptions, request: FastifyRequest, 
   } catch (err) {
     request.log.error({ err }, 'could not audit a rate-limited login');
   }
+}
+
+/** How long a start waits for Redis to connect before going on without it. */
+const REDIS_CONNECT_WAIT_MS = 5_000;
+
+async function connected(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(done, REDIS_CONNECT_WAIT_MS);
+    function done() {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    }
+    redis.once('ready', done);
+  });
 }
 
 async function probe(url: string | undefined): Promise<ServiceHealth> {

@@ -17,13 +17,15 @@
  * (POLL_AUDIENCE_HEADER). Such a caller is asked for conditionally on the kept shared answer, so that the service
  * answers a caller who sees it (a new one, most of them) with a 304 instead of the list. A caller with blocks is
  * proxied on every change (their own 304s are still answered here).
- * When the versions cannot be read, the request is simply proxied (the service decides).
+ * When the versions cannot be read, the request is simply proxied (the service decides), without waiting: Redis is
+ * asked through a deadline and a breaker (store-guard.ts), so that while it is away a poll goes on at once.
  */
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { POLL_AUDIENCE_HEADER, pollKeys, type ApiRoute, type ServiceName } from '@puente/contracts';
 import { etagMatches, pollEtag, pollHeaders, serviceVersions, type Logger, type VersionStore } from '@puente/platform';
+import { storeGuard } from './store-guard.ts';
 
 /** The headers of an answer kept for other callers (the rest are per request or per connection). */
 const KEPT_HEADERS = ['content-type', 'x-total-count', 'etag', 'cache-control'] as const;
@@ -77,6 +79,7 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
     if (!store) byService.set(service, store = serviceVersions(opts.versions, service, opts.logger));
     return store;
   };
+  const versionsStore = storeGuard('the versions of polled reads');
   const maxSize = opts.sharedAnswerBytes ?? 32 * 1024 * 1024;
   const kept = maxSize > 0
     ? new LRUCache<string, KeptAnswer>({ maxSize, sizeCalculation: (a) => a.body.length + a.br.length + a.gzip.length + 200 })
@@ -118,7 +121,8 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
       const polled = route.polled!;
       let current: string[];
       try {
-        current = await versionsOf(route.service as ServiceName).read(pollKeys(polled, { userId }));
+        const keys = pollKeys(polled, { userId });
+        current = await versionsStore(() => versionsOf(route.service as ServiceName).read(keys));
       } catch (err) {
         request.log.warn({ err }, 'versions unavailable: the poll goes to the service');
         return { answered: false };

@@ -15,9 +15,12 @@
  * Limits whose key is in the body (a login's or a reset's email) are checked once it is read; the others before, so a
  * refused call never makes the gateway read its body (a 5 MB attachment).
  * A refusal is 429 with Retry-After and a message saying how long to wait; a refused login is handed to identity
- * for the audit log (onLoginRefused). While the counters cannot be reached (Redis down) a limited call is refused
- * with 503 `service_unavailable`: counting in one instance's memory instead would let a guesser multiply the limit by
- * the number of instances (and by their restarts), and these calls can wait a minute.
+ * for the audit log (onLoginRefused). While the counters cannot be reached (Redis down), a call whose limit guards a
+ * credential (a login, its two-factor code, a re-authentication's password, a password reset, a sign-up, a referral
+ * check) is refused with 503 `service_unavailable`: counting in one instance's memory instead would let a guesser
+ * multiply the limit by the number of instances (and by their restarts), and these calls can wait a minute. A user's
+ * quota guards no secret, only the others' attention: it lets the call through uncounted meanwhile (logged), so that
+ * trades and their chats go on through the outage.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
@@ -311,7 +314,13 @@ export async function createRateLimiter({ store, limits, onLoginRefused }: RateL
         const steps = quotas.filter(({ perMatch }) => !perMatch || MATCH_ID.test(matchId)).map(({ limit, perMatch, message, what }) => ({
           limiter: limiter[limit], key: perMatch ? `${userId}:${matchId}` : String(userId), message, what,
         }));
-        await consume(steps);
+        try {
+          await consume(steps);
+        } catch (err) {
+          if (!(err instanceof AppError && err.status === 503)) throw err;
+          request.log.warn({ userId, quota: steps[0]?.what }, 'the rate-limit counters are not reachable: a quota let the call through uncounted');
+          return;
+        }
         quotasHeld.set(request, steps);
       }
     },

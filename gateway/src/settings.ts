@@ -1,6 +1,6 @@
 /**
  * The gateway's settings that both runners read the same way (server.ts in distributed mode, infra/embedded.ts):
- * origins, proxy trust, session lifetime, rate limits, the live channel's caps and the web root. Secrets, URLs and the bus are each
+ * origins, proxy trust, session lifetime and trust through a store outage, rate limits, the live channel's caps and the web root. Secrets, URLs and the bus are each
  * runner's own. gateway/README.md lists them all.
  */
 import { z } from 'zod';
@@ -54,6 +54,8 @@ export const gatewaySettings = z.object({
     .refine((origins) => origins.every((o) => /^https?:\/\/[^/]+\/?$/.test(o)), 'ALLOWED_ORIGINS must list origins like https://puente.example, comma-separated'),
   TRUST_PROXY: trustProxy(),
   SESSION_TTL_HOURS: z.coerce.number().positive('SESSION_TTL_HOURS must be a positive number of hours').default(168),
+  SESSION_STALE_IF_ERROR_MINUTES: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce.number().positive('SESSION_STALE_IF_ERROR_MINUTES must be a positive number of minutes').default(10)),
   RATE_LIMIT_LOGIN_ACCOUNT_IP: limit(),
   RATE_LIMIT_LOGIN_ACCOUNT: limit(),
   RATE_LIMIT_LOGIN_IP: limit(),
@@ -80,6 +82,7 @@ export interface SettingsOptions {
   allowedOrigins?: readonly string[];
   trustProxy?: TrustProxy;
   sessionTtlHours?: number;
+  sessionStaleIfErrorMinutes?: number;
   rateLimits?: Partial<RateLimits>;
   liveLimits?: LiveLimits;
   webRoot?: string;
@@ -106,6 +109,7 @@ export function gatewayOptionsFrom(s: GatewaySettings): SettingsOptions {
     allowedOrigins: s.ALLOWED_ORIGINS,
     trustProxy: s.TRUST_PROXY,
     sessionTtlHours: s.SESSION_TTL_HOURS,
+    sessionStaleIfErrorMinutes: s.SESSION_STALE_IF_ERROR_MINUTES,
     rateLimits,
     liveLimits: { perUser: s.LIVE_SOCKETS_PER_USER, total: s.LIVE_SOCKETS_MAX },
     ...(s.WEB_ROOT ? { webRoot: s.WEB_ROOT } : {}),

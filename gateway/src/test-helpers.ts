@@ -3,14 +3,15 @@
  * tokens, session actions signed with identity's key), and a gateway built around it, all on the test keys.
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { ServiceName } from '@puente/contracts';
+import { topicOf, type ServiceName } from '@puente/contracts';
 import {
-  createHttpApp, createLogger, generateSigningKeys, InProcessBus, internalAuth, keyringOf, requireUser, SESSION_ACTION_HEADER,
+  createHttpApp, createLogger, generateSigningKeys, InProcessBus, internalAuth, keyringOf, makeEvent, requireUser, SESSION_ACTION_HEADER,
   type EventBus, type SessionAction,
 } from '@puente/platform';
 import { testAuth } from '@puente/platform/testing';
 import { buildGateway, type GatewayOptions } from './app.ts';
 import { SESSION_COOKIE } from './sessions/sessions.ts';
+import { sessionIdHash } from './sessions/revocations.ts';
 
 export const logger = createLogger({ name: 'gateway-test', level: 'silent' });
 /** The gateway's keys in these tests; every fake service trusts them. */
@@ -46,8 +47,9 @@ export interface FakeUpstream {
  * sessions; POST /auth/forgot-password sends an action signed with a key that is not identity's;
  * GET /auth/user answers the caller or 401; GET /login redirects to the app's /login.
  * Every other path echoes what it received (and, with an x-test-grant-me header, tries to grant a session).
+ * Given a bus, identity announces the sessions a password change or reset ended on it (userSessionsEnded).
  */
-export async function startFakeService(name: ServiceName = 'identity'): Promise<FakeUpstream> {
+export async function startFakeService(name: ServiceName = 'identity', { bus }: { bus?: EventBus } = {}): Promise<FakeUpstream> {
   const app = createHttpApp({ logger, auth: testAuth(name) });
   const seen: FakeUpstream['seen'] = [];
   app.removeAllContentTypeParsers();
@@ -58,6 +60,9 @@ export async function startFakeService(name: ServiceName = 'identity'): Promise<
   // Even signed with identity's own key, a session action from another service's route is ignored.
   const identity = testAuth('identity');
   const act = async (action: SessionAction) => ({ [SESSION_ACTION_HEADER]: await identity.signSessionAction(action) });
+  const announce = async (userId: number, keptSessionId?: string) => bus?.publish(topicOf('identity'), [makeEvent('userSessionsEnded', userId, {
+    userId, endedAt: new Date().toISOString(), ...(keptSessionId ? { keptSessionHash: sessionIdHash(keptSessionId) } : {}),
+  })]);
 
   app.post('/auth/login', async (request, reply) => {
     const { email, password } = JSON.parse(String(request.body)) as { email: string; password: string };
@@ -82,10 +87,12 @@ export async function startFakeService(name: ServiceName = 'identity'): Promise<
     if (currentPassword !== undefined && currentPassword !== PASSWORD) {
       return reply.status(401).send({ message: 'Current password is incorrect', code: 'wrong_password' });
     }
+    await announce(caller.userId, caller.sessionId);
     return reply.headers(await act({ action: 'revoke-others', userId: caller.userId, keepSessionId: caller.sessionId! })).send({ message: 'Password changed' });
   });
   app.post('/auth/reset-password', async (request, reply) => {
     const caller = requireUser(request);
+    await announce(caller.userId);
     return reply.headers(await act({ action: 'revoke-all', userId: caller.userId })).send({ message: 'Password reset' });
   });
   app.post('/auth/forgot-password', async (_request, reply) => {

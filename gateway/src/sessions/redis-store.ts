@@ -85,7 +85,8 @@ export class RedisSessionStore implements ListableSessionStore {
   }
 
   onEnded(listener: (ended: string[] | 'unknown') => void): void {
-    const subscriber = this.subscriber = this.redis.duplicate();
+    // Its own queue: the subscription is asked for before the connection is up (the main one queues nothing).
+    const subscriber = this.subscriber = this.redis.duplicate({ enableOfflineQueue: true });
     let connections = 0;
     // ioredis subscribes again after a reconnect; what was published meanwhile is lost, so everything is forgotten.
     subscriber.on('ready', () => { if (connections++ > 0) listener('unknown'); });

@@ -5,7 +5,8 @@
  * take effect at once. A cookie whose signature fails, or whose id is not in the store, counts as no session and is
  * cleared. (A JWT would only repeat what the store holds, and cost a verification on every request.)
  * A store that cannot be reached (Redis down) is neither "no session" nor a 500: the request is answered 503
- * `service_unavailable`, saying to try again; sessions read lately keep working meanwhile (cached-store.ts).
+ * `service_unavailable`, saying to try again; sessions read lately keep working meanwhile, and logouts and
+ * revocations take effect at once, reaching the store once it answers (cached-store.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -112,7 +113,8 @@ export function createSessions(opts: SessionsOptions): Sessions {
     async grant(request, reply, userId, { role, twoFactor }) {
       const previous = await this.current(request, reply);
       if (previous) await fromStore(request, () => store.delete(previous.id));
-      const record = { userId, role, ...(twoFactor ? { twoFactor: true } : {}), expiresAt: Date.now() + opts.ttlMs };
+      const now = Date.now();
+      const record = { userId, role, ...(twoFactor ? { twoFactor: true } : {}), expiresAt: now + opts.ttlMs, grantedAt: now };
       const session: Session = { id: randomBytes(32).toString('base64url'), ...record };
       await fromStore(request, () => store.save(session.id, record));
       reply.setCookie(SESSION_COOKIE, session.id, { ...cookieOptions(request), signed: true, expires: new Date(session.expiresAt) });
@@ -131,7 +133,8 @@ export function createSessions(opts: SessionsOptions): Sessions {
     async revokeUser(request, reply, userId, keep) {
       const ended = await fromStore(request, () => store.deleteUserSessions(userId, keep));
       const own = await this.current(request, reply);
-      if (own && ended.includes(own.id)) {
+      // Ended whether or not the store could delete it yet (cached-store.ts waits for the store to take deletions).
+      if (own && own.userId === userId && own.id !== keep) {
         clearCookie(request, reply);
         request.sessionLookup = Promise.resolve(null);
       }

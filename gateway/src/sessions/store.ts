@@ -1,5 +1,5 @@
 /**
- * Where the gateway keeps sessions: session id → { userId, role, twoFactor, expiresAt }, and each user's set of session ids
+ * Where the gateway keeps sessions: session id → { userId, role, twoFactor, expiresAt, grantedAt }, and each user's set of session ids
  * (so "end every session of this user" is one call). The cookie only names a session; a session missing here is
  * no session, so deleting it here revokes the cookie at once on every gateway instance sharing the store.
  * Adapters: memory (tests), PostgreSQL (embedded, postgres-store.ts) and Redis (distributed, redis-store.ts).
@@ -18,6 +18,12 @@ export interface SessionRecord {
   twoFactor?: boolean;
   /** Epoch milliseconds. */
   expiresAt: number;
+  /**
+   * Epoch milliseconds of the sign-in: a revocation ends the sessions started before it (revocations.ts). Absent in
+   * sessions stored before it was recorded, and not kept by the embedded database: such a session counts as
+   * started at 0.
+   */
+  grantedAt?: number;
 }
 
 export interface SessionStore {
