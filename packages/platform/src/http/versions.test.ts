@@ -10,8 +10,16 @@ import { describeWithInfra, startRedis, type RedisServer } from '@puente/testkit
 import { createLogger } from '../logger.ts';
 import { createHttpApp } from './app.ts';
 import {
-  MemoryVersionStore, RedisVersionStore, TrackedRedisVersionStore, VERSION_TTL_SECONDS, answeredNotModified, serviceVersions, type VersionStore,
+  MemoryVersionStore, RedisVersionStore, TrackedRedisVersionStore, VERSION_TTL_SECONDS, answeredNotModified, serviceVersions, versionKeyOf,
+  type VersionsBumped, type VersionStore,
 } from './versions.ts';
+
+/** What `store` announces from now on (each bump's keys and new versions), and a way to stop listening. */
+function heard(store: VersionStore) {
+  const bumps: VersionsBumped[] = [];
+  const stop = store.watch!((bumped) => bumps.push(bumped));
+  return { bumps, stop };
+}
 
 function storeSuite(make: () => VersionStore, other: () => VersionStore) {
   it('keeps a version until it is bumped, then gives a new one; keys are independent', async () => {
@@ -39,6 +47,32 @@ function storeSuite(make: () => VersionStore, other: () => VersionStore) {
 describe('MemoryVersionStore', () => {
   const shared = new MemoryVersionStore();
   storeSuite(() => shared, () => shared);
+
+  it('announces each bump to its watchers with the keys\' new versions (a service\'s keys under its name), until they stop', async () => {
+    const store = new MemoryVersionStore();
+    const gateway = heard(store);
+    const other = heard(store);
+    await store.read(['market']); // a read gives an unseen key a version: nothing changed, nothing announced
+    await serviceVersions(store, 'notification', { warn: () => undefined }).bump(['notifications:7', 'unread:7']);
+    const keys = [versionKeyOf('notification', 'notifications:7'), versionKeyOf('notification', 'unread:7')];
+    expect(gateway.bumps).toEqual([{ keys, versions: await store.read(keys) }]);
+    expect(other.bumps).toEqual(gateway.bumps);
+    gateway.stop();
+    await store.bump(['market']);
+    expect(gateway.bumps).toHaveLength(1);
+    expect(other.bumps.at(-1)).toEqual({ keys: ['market'], versions: await store.read(['market']) });
+  });
+
+  it('bumps even when a watcher fails on the announcement', async () => {
+    const store = new MemoryVersionStore();
+    const [before] = await store.read(['k']);
+    store.watch((): void => { throw new Error('a watcher\'s bug'); });
+    const after = heard(store);
+    await store.bump(['k']);
+    const [now] = await store.read(['k']);
+    expect(now).not.toBe(before);
+    expect(after.bumps).toEqual([{ keys: ['k'], versions: [now] }]);
+  });
 
   it('forgets the oldest keys beyond its bound, and a forgotten key simply gets a new version', async () => {
     const store = new MemoryVersionStore(2);
@@ -109,6 +143,54 @@ describeWithInfra(['redis'], 'RedisVersionStore', () => {
       await remembered(one, 'dropped');
       await other.bump(['dropped']);
       await expect.poll(async () => (await one.read(['dropped']))[0], { timeout: 2_000, interval: 10 }).not.toBe(now);
+    }, 20_000);
+
+    it('hears every instance\'s bumps, in order, with their new versions, and reads an announced version without a round trip', async () => {
+      const gateway = make();
+      const watched = heard(gateway);
+      await remembered(gateway, 'announced');
+      const [first] = await gateway.read(['announced']);
+      const one = new RedisVersionStore(client(), prefix);
+      const two = new RedisVersionStore(client(), prefix);
+      await Promise.all([one.bump(['announced', 'also']), two.bump(['announced'])]);
+      await expect.poll(() => watched.bumps.length, { timeout: 2_000, interval: 10 }).toBe(2);
+      expect(watched.bumps.map((b) => b.keys).sort((a, b) => a.length - b.length)).toEqual([['announced'], ['announced', 'also']]);
+      // The last version heard is the one in Redis, and the gateway reads it from what it heard.
+      const last = watched.bumps.at(-1)!.versions[0];
+      expect(last).not.toBe(first);
+      const before = await getsSoFar();
+      expect(await gateway.read(['announced'])).toEqual([last]);
+      expect(await getsSoFar()).toBe(before);
+      expect(await one.read(['announced'])).toEqual([last]);
+      watched.stop();
+      await one.bump(['announced']);
+      await expect.poll(async () => (await gateway.read(['announced']))[0], { timeout: 2_000, interval: 10 }).not.toBe(last);
+      expect(watched.bumps).toHaveLength(2);
+    }, 15_000);
+
+    it('hears announcements again once its listening connection is back, and reads the right version meanwhile', async () => {
+      const gateway = make();
+      const watched = heard(gateway);
+      const bumper = new RedisVersionStore(client(), prefix);
+      await remembered(gateway, 'reconnected');
+      await client().client('KILL', 'TYPE', 'pubsub');
+      await bumper.bump(['reconnected']); // lost to the dropped listener, or heard once it is back: the read is right either way
+      const [current] = await bumper.read(['reconnected']);
+      expect(await gateway.read(['reconnected'])).toEqual([current]);
+      // Once it listens again, each bump is heard, and the version it announced is read without a round trip.
+      await expect.poll(async () => {
+        const heardBefore = watched.bumps.length;
+        await bumper.bump(['reconnected']);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return watched.bumps.length > heardBefore;
+      }, { timeout: 5_000, interval: 100 }).toBe(true);
+      await remembered(gateway, 'reconnected');
+      await bumper.bump(['reconnected']);
+      const [latest] = await bumper.read(['reconnected']);
+      await expect.poll(() => watched.bumps.at(-1)?.versions[0], { timeout: 2_000, interval: 10 }).toBe(latest);
+      const before = await getsSoFar();
+      expect(await gateway.read(['reconnected'])).toEqual([latest]);
+      expect(await getsSoFar()).toBe(before);
     }, 20_000);
 
     it('refuses a read at once while Redis cannot be reached, instead of queueing it through the reconnections', async () => {

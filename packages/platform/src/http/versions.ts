@@ -9,6 +9,12 @@
  * which costs one full answer. The embedded mode keeps them in memory; the distributed mode in Redis, shared by
  * every instance of a service, with a TTL that bounds how long a version can be stale if a process died between
  * its commit and its bump.
+ *
+ * Every bump is also announced, with the keys' new versions, to whoever watches the store (the gateway: it tells the
+ * open sockets of the users a change concerns, so their screens read it at once instead of at their next poll). In
+ * memory the watchers are called in the process; in Redis the new versions are set and published on one channel in
+ * one script, so every watcher hears a key's bumps in the order Redis made them. An announcement is best effort
+ * (one made while a watcher's connection is down is lost): the polls still see every change.
  */
 import { hash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -20,6 +26,28 @@ export interface VersionStore {
   read(keys: readonly string[]): Promise<string[]>;
   /** New versions for these keys: call after the change is committed, never before. */
   bump(keys: readonly string[]): Promise<void>;
+  /**
+   * Calls `listener` with each bump made through any store sharing these versions, as it is announced, until the
+   * returned function is called. Only stores that hear announcements have it (the gateway's).
+   */
+  watch?(listener: VersionsListener): () => void;
+}
+
+/** A bump as announced: the keys (as the store names them) and their new versions, in the same order. */
+export interface VersionsBumped {
+  keys: readonly string[];
+  versions: readonly string[];
+}
+
+export type VersionsListener = (bumped: VersionsBumped) => void;
+
+/** Calls every listener; one that throws neither stops the others nor fails the bump (already made). */
+function announce(listeners: ReadonlySet<VersionsListener>, bumped: VersionsBumped): void {
+  for (const listener of listeners) {
+    try {
+      listener(bumped);
+    } catch { /* a watcher's own failure: the polls still see the change */ }
+  }
 }
 
 /** One process's versions (embedded mode, tests): a bounded map, oldest entries dropped first. */
@@ -28,6 +56,7 @@ export class MemoryVersionStore implements VersionStore {
   private readonly base = randomUUID().slice(0, 8);
   private next = 0;
   private readonly maxKeys: number;
+  private readonly listeners = new Set<VersionsListener>();
 
   constructor(maxKeys = 200_000) {
     this.maxKeys = maxKeys;
@@ -46,7 +75,14 @@ export class MemoryVersionStore implements VersionStore {
   }
 
   async bump(keys: readonly string[]): Promise<void> {
-    for (const key of keys) this.fresh(key);
+    if (keys.length === 0) return;
+    const versions = keys.map((key) => this.fresh(key));
+    announce(this.listeners, { keys, versions });
+  }
+
+  watch(listener: VersionsListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 }
 
@@ -54,6 +90,20 @@ export class MemoryVersionStore implements VersionStore {
 export const VERSION_TTL_SECONDS = 15 * 60;
 
 const VERSION_PREFIX = 'puente:version:';
+
+/** The channel on which bumps are announced (a channel, apart from the keys: the same prefix keeps tests apart). */
+const announcementsOf = (prefix: string) => `${prefix}bumped`;
+
+/**
+ * Sets the new versions and publishes them in one step: two bumps of one key made at once by two instances are
+ * announced in the order their versions were set, so the last version a watcher hears is the one in Redis.
+ * KEYS: the versions' keys. ARGV: their new versions, then the TTL, the channel and the announcement.
+ */
+const BUMP_AND_ANNOUNCE = `
+local n = #KEYS
+for i = 1, n do redis.call('SET', KEYS[i], ARGV[i], 'EX', ARGV[n + 1]) end
+redis.call('PUBLISH', ARGV[n + 2], ARGV[n + 3])
+`;
 
 /** How many keys whose bump failed are remembered, to be bumped once Redis is back (beyond it, the TTL bounds it). */
 const MAX_UNBUMPED = 100_000;
@@ -88,10 +138,11 @@ export class RedisVersionStore implements VersionStore {
 
   async bump(keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
-    const pipeline = this.redis.pipeline();
-    for (const key of keys) pipeline.set(this.prefix + key, randomUUID(), 'EX', VERSION_TTL_SECONDS);
+    const versions = keys.map(() => randomUUID());
+    const announcement = JSON.stringify({ keys, versions } satisfies VersionsBumped);
     try {
-      for (const [err] of (await pipeline.exec()) ?? []) if (err) throw err;
+      await this.redis.eval(BUMP_AND_ANNOUNCE, keys.length, ...keys.map((key) => this.prefix + key),
+        ...versions, VERSION_TTL_SECONDS, announcementsOf(this.prefix), announcement);
     } catch (err) {
       for (const key of keys) if (this.unbumped.size < MAX_UNBUMPED) this.unbumped.add(key);
       throw err;
@@ -117,30 +168,47 @@ const MAX_REMEMBERED = 500_000;
  * connection of their own. The gateway reads a version on every poll; an unchanged one then costs no round trip.
  * Nothing is remembered until tracking is on, nor after either connection dropped (invalidations may have been
  * missed meanwhile); a read that an invalidation overtook is not remembered; a minute bounds any staleness.
+ *
+ * The same listening connection hears the bumps announced (RedisVersionStore): while tracking, an announced version
+ * is remembered as it comes, so the polls after a change cost no round trip either. Redis sends broadcast-mode
+ * invalidations in one batch at the end of each turn of its event loop (beforeSleep), after everything published in
+ * that turn: the first invalidation of a key after its announcement is the bump's own, and leaves the announced
+ * version remembered; any later one (a change in a later turn) forgets it as usual. Only a change in the same turn
+ * that announces nothing (a process bumping without announcing, in a deploy of this code) could be missed so,
+ * and a minute still bounds it.
  */
 export class TrackedRedisVersionStore implements VersionStore {
   private readonly reader: Redis;
   private readonly listener: Redis;
   private readonly store: RedisVersionStore;
   private readonly prefix: string;
-  /** Versions read while tracking, and when (a plain map emptied when full: a miss costs one Redis read). */
-  private readonly known = new Map<string, { version: string; at: number }>();
+  /**
+   * Versions read while tracking, and when (a plain map emptied when full: a miss costs one Redis read); `announced`
+   * until the announced bump's own invalidation came.
+   */
+  private readonly known = new Map<string, { version: string; at: number; announced?: true }>();
   /** Keys being read, by the read's token: an invalidation meanwhile removes them, and the answer is not kept. */
   private readonly reading = new Map<string, number>();
   private tracking = false;
   private token = 0;
   /** The listener's client id once it listens (a fresh connection: CLIENT ID is refused once subscribed). */
   private listenerId: number | undefined;
+  private readonly announcements: string;
+  private readonly listeners = new Set<VersionsListener>();
 
   /** Opens two connections of its own, like `redis`; close() closes them. */
   constructor(redis: Redis, prefix = VERSION_PREFIX) {
     this.prefix = prefix;
+    this.announcements = announcementsOf(prefix);
     // No queue while disconnected: a read fails at once (the poll then goes to the service) instead of waiting
     // for the reconnection attempts, so a Redis outage does not hold polls back.
     this.reader = redis.duplicate({ enableOfflineQueue: false });
     this.listener = redis.duplicate({ autoResubscribe: false });
     this.store = new RedisVersionStore(this.reader, prefix);
-    this.listener.on('messageBuffer', (_channel: Buffer, keys: Buffer[] | Buffer | null) => this.invalidate(keys));
+    this.listener.on('messageBuffer', (channel: Buffer, message: Buffer[] | Buffer | null) => {
+      if (channel.toString() === this.announcements) this.announced(message as Buffer);
+      else this.invalidate(message);
+    });
     for (const connection of [this.reader, this.listener]) {
       connection.on('error', () => { /* reads go straight to Redis meanwhile; the owner's connection reports outages */ });
       connection.on('close', () => this.forget());
@@ -177,7 +245,13 @@ export class TrackedRedisVersionStore implements VersionStore {
     await this.store.bump(keys);
   }
 
+  watch(listener: VersionsListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   async close(): Promise<void> {
+    this.listeners.clear();
     this.forget();
     await Promise.all([this.reader, this.listener].map((c) => c.quit().catch(() => c.disconnect())));
   }
@@ -190,9 +264,30 @@ export class TrackedRedisVersionStore implements VersionStore {
     }
     for (const raw of Array.isArray(keys) ? keys : [keys]) {
       const key = raw.toString().slice(this.prefix.length);
-      this.known.delete(key);
+      const known = this.known.get(key);
+      if (known?.announced) delete known.announced; // the announced bump's own: what it announced is current
+      else this.known.delete(key);
       this.reading.delete(key);
     }
+  }
+
+  private announced(message: Buffer): void {
+    let bumped: VersionsBumped;
+    try {
+      bumped = JSON.parse(message.toString()) as VersionsBumped;
+    } catch {
+      return;
+    }
+    if (!Array.isArray(bumped.keys) || !Array.isArray(bumped.versions) || bumped.keys.length !== bumped.versions.length) return;
+    if (this.tracking) {
+      const now = Date.now();
+      bumped.keys.forEach((key, i) => {
+        this.reading.delete(key); // a read begun before this bump must not put back what it found
+        if (this.known.size >= MAX_REMEMBERED) this.known.clear();
+        this.known.set(key, { version: bumped.versions[i]!, at: now, announced: true });
+      });
+    }
+    announce(this.listeners, bumped);
   }
 
   private forget(): void {
@@ -204,7 +299,7 @@ export class TrackedRedisVersionStore implements VersionStore {
   private async listen(): Promise<void> {
     try {
       const id = await this.listener.client('ID');
-      await this.listener.subscribe(INVALIDATIONS);
+      await this.listener.subscribe(INVALIDATIONS, this.announcements);
       this.listenerId = id;
       await this.track();
     } catch {
@@ -227,9 +322,12 @@ export class TrackedRedisVersionStore implements VersionStore {
   }
 }
 
+/** How the store names a service's key (the keys a watcher hears): under the service's name. */
+export const versionKeyOf = (service: string, key: string) => `${service}:${key}`;
+
 /** A service's own view of the store: its keys live under its name. */
 export function serviceVersions(store: VersionStore, service: string, logger: Pick<Logger, 'warn'>): VersionStore {
-  const scoped = (keys: readonly string[]) => keys.map((key) => `${service}:${key}`);
+  const scoped = (keys: readonly string[]) => keys.map((key) => versionKeyOf(service, key));
   return {
     read: (keys) => store.read(scoped(keys)),
     // A failed bump must not fail a change that is already committed: the version's TTL bounds the staleness.
