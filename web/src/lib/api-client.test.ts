@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Routes } from '@puente/contracts';
-import { ApiError, call, callWithHeaders, errorCode, errorMessage, read, serverFieldErrors, serverMessage } from './api-client.ts';
-import { fakeApi } from '../testing/fake-api.ts';
+import { ApiError, call, callWithForm, callWithHeaders, errorCode, errorMessage, read, serverFieldErrors, serverMessage } from './api-client.ts';
+import { fakeApi, idempotencyKeyOf } from '../testing/fake-api.ts';
 
 describe('the API client', () => {
   it('sends cookies on every call, and a JSON content type only with a body', async () => {
@@ -78,4 +78,16 @@ describe('the API client', () => {
     expect(errorCode(await call(Routes.exchange.cancelRequest, { params: { id: 1 } }).catch((e: unknown) => e))).toBe('forbidden');
     expect(errorCode(new Error('offline'))).toBeUndefined();
   });
+
+  it('sends an idempotency key with a JSON body or a multipart form, the form as it is', async () => {
+    const server = fakeApi({ 'POST /api/exchange-matches': { status: 201, body: {} }, 'POST /api/exchange-matches/5/attachments': { status: 201, body: { id: 9 } } });
+    await call(Routes.exchange.createMatch, { body: { exchangeRequestId: 1 }, idempotencyKey: 'key-1' });
+    const form = new FormData();
+    form.append('file', new File(['paid'], 'transfer.png', { type: 'image/png' }));
+    expect(await callWithForm(Routes.exchange.postChatAttachment, { params: { id: 5 }, form, idempotencyKey: 'key-2' })).toEqual({ id: 9 });
+    const [json, multipart] = server.calls;
+    expect([idempotencyKeyOf(json), json?.body]).toEqual(['key-1', { exchangeRequestId: 1 }]);
+    expect([idempotencyKeyOf(multipart), multipart?.init.body, new Headers(multipart?.init.headers).has('content-type')]).toEqual(['key-2', form, false]);
+  });
 });
+

@@ -6,7 +6,7 @@
  * visitor is not an error. A call that creates something may carry an idempotency key (lib/idempotency.ts).
  */
 import {
-  AcceptRefusal, fillPath, type ApiRoute, type ErrorBody, type FieldError, type ParamNames, type Sent, type SuccessData,
+  AcceptRefusal, fillPath, IDEMPOTENCY_KEY_HEADER, IdempotencyRefusals, type ApiRoute, type ErrorBody, type FieldError, type ParamNames, type Sent, type SuccessData,
 } from '@puente/contracts';
 
 export class ApiError extends Error {
@@ -42,18 +42,12 @@ function refineCode(data: ErrorBody | undefined): ErrorBody | undefined {
 }
 
 /**
- * Stripe's header: the services answer a repeat of a creating POST under the same key with the first answer instead
- * of doing the work again, and refuse the key with 409 when it comes with another body.
+ * A 409 for the idempotency key (used before for a different request, or its first request has no answer yet) rather
+ * than the other 409s a form knows (already rated, a dispute open...).
  */
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
-
-/** The services' 409s for a key: used before for a different request, or its first request has no answer yet. */
-export const IdempotencyConflict = { reused: 'idempotency_key_reused', inUse: 'idempotency_key_in_use' } as const;
-
-/** A 409 for the key rather than the other 409s a form knows (already rated, a dispute open...). */
 export function isIdempotencyConflict(error: unknown): boolean {
   const code = errorCode(error);
-  return error instanceof ApiError && error.status === 409 && (code === IdempotencyConflict.reused || code === IdempotencyConflict.inUse);
+  return error instanceof ApiError && error.status === 409 && (code === IdempotencyRefusals.reused.code || code === IdempotencyRefusals.inUse.code);
 }
 
 /** The code of a refusal (the server's, or the refined one above), when the server sent one. */
@@ -78,10 +72,10 @@ export type QueryOf<R extends ApiRoute> = R extends { query: infer Q } ? Sent<Q>
 
 /**
  * What a call of `R` takes: the path's parameters, the query and the body, each only where the route has one; and
- * for a POST that creates something, the form's idempotency key.
+ * for a route declared idempotent (a create), the form's idempotency key.
  */
 export type CallInput<R extends ApiRoute> =
-  & { idempotencyKey?: string }
+  & (R extends { idempotent: true } ? { idempotencyKey?: string } : { idempotencyKey?: undefined })
   & ([ParamNames<R['path']>] extends [never] ? { params?: undefined } : { params: Record<ParamNames<R['path']>, string | number> })
   & (R extends { query: unknown } ? { query?: QueryOf<R> } : { query?: undefined })
   & (R extends { body: unknown } ? { body: BodyOf<R> } : { body?: undefined });

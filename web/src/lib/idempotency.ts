@@ -11,7 +11,8 @@
  * unchanged and its outcome unknown, which is when reusing it prevents a duplicate.
  */
 import { useMemo, useRef } from 'react';
-import { ApiError, errorCode, IdempotencyConflict } from './api-client.ts';
+import { IdempotencyRefusals } from '@puente/contracts';
+import { ApiError, errorCode } from './api-client.ts';
 
 export interface IdempotentSend {
   /**
@@ -27,7 +28,7 @@ export interface IdempotentSend {
  * A key refused as used for another request would be refused again: the next press starts a new one.
  */
 function settled(error: unknown): boolean {
-  return error instanceof ApiError && error.status < 500 && errorCode(error) !== IdempotencyConflict.inUse;
+  return error instanceof ApiError && error.status < 500 && errorCode(error) !== IdempotencyRefusals.inUse.code;
 }
 
 /** A version 4 UUID. randomUUID exists only in secure contexts (HTTPS, localhost); getRandomValues everywhere. */

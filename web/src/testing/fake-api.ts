@@ -4,7 +4,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { vi } from 'vitest';
-import type { CurrentUser } from '@puente/contracts';
+import { IDEMPOTENCY_KEY_HEADER, type CurrentUser } from '@puente/contracts';
 
 export interface Call {
   method: string;
@@ -49,7 +49,7 @@ export function fakeApi(initial: Record<string, Handler> = {}): FakeApi {
 }
 
 /** The Idempotency-Key a call carried (lib/idempotency.ts), or null. */
-export const idempotencyKeyOf = (call: Call | undefined): string | null => new Headers(call?.init.headers).get('Idempotency-Key');
+export const idempotencyKeyOf = (call: Call | undefined): string | null => new Headers(call?.init.headers).get(IDEMPOTENCY_KEY_HEADER);
 
 export const visitor: Record<string, Handler> = {
   'GET /api/auth/user': { status: 401, body: { message: 'Not signed in', code: 'unauthorized' } },
