@@ -6,7 +6,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import {
   ID_DOCUMENT_MAX_BYTES, ID_DOCUMENT_TYPE_REFUSED, IdDocumentType, Routes, formRefusals, type VerificationRequestResponse,
 } from '@puente/contracts';
-import { ApiError, read } from '../../../lib/api-client.ts';
+import { ApiError, callWithForm, read } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** The list's query key: its route's path, as every key in lib/query-keys.ts starts. */
@@ -40,13 +40,10 @@ export function refusedIdDocument(error: unknown): IdDocumentProblem | null {
 }
 
 /** POST /api/users/verification/id/document: the file as a form (its bytes as they are); the request, now in review. */
-export async function uploadIdDocument(file: File): Promise<VerificationRequestResponse> {
+export function uploadIdDocument(file: File): Promise<VerificationRequestResponse> {
   const form = new FormData();
   form.append(upload.multipart.file, file, file.name);
-  const response = await fetch(upload.path, { method: upload.method, body: form, credentials: 'include' });
-  const text = await response.text();
-  if (!response.ok) throw new ApiError(response.status, response.statusText, text);
-  return JSON.parse(text) as VerificationRequestResponse;
+  return callWithForm(upload, { form });
 }
 
 /** Uploads the document; the user's requests are read again whatever the answer, and the user with them. */
