@@ -234,6 +234,8 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
 
   // With Redis, every poll reads its versions: remembered here until Redis says they changed (no round trip).
   const versions = opts.versions ?? (redis ? own(new TrackedRedisVersionStore(redis)) : new MemoryVersionStore());
+  // Every change of polled data, announced at once on the sockets of the users it concerns (live.ts).
+  hub.announceChanges(versions);
   await registerServiceProxies(app, {
     serviceUrls: opts.serviceUrls, auth: opts.auth, sessions, limiter, polled: createPolledReads({ versions, logger: opts.logger }),
     onSessionsEnded: (ids) => hub.closeSessions(ids), adminsNeedTwoFactor: opts.adminsNeedTwoFactor ?? false,

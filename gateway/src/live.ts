@@ -3,6 +3,12 @@
  * notification }` and `{ type: 'match_success', data }` to the signed-in user, and `{ type: 'chat_message', message }`
  * (a message in a match's chat) to the two parties of the match it belongs to.
  *
+ * It also announces every change of what a user polls: `{ type: 'versions', routes }` names the polled routes whose
+ * answer changed for them (the market's to every socket, their requests, matches, notifications and count to theirs
+ * only; announcements.ts), as each bump of their versions is heard from the version store (announceChanges). The app
+ * reads those routes at once, so a change reaches every open screen well within a poll; the 3 s polls go on, and
+ * catch what a socket missed (closed, reconnecting, an announcement lost with Redis's connection).
+ *
  * Each gateway instance subscribes to the notification and exchange services' topics in a consumer group of its own
  * (`gateway-<instance id>`, from the latest offset: live fan-out, no replay), so every instance sees every event
  * and delivers it to the sockets of the event's user that are open on it. Sockets are pinged every interval; one
@@ -19,7 +25,8 @@ import type { WebSocket } from 'ws';
 import type { Logger } from 'pino';
 import { LRUCache } from 'lru-cache';
 import { Events, LIVE_SESSION_ENDED_CLOSE_CODE, topicOf, type EventEnvelope, type LiveMessage } from '@puente/contracts';
-import { readEvent, type EventBus, type SubscriptionHandle } from '@puente/platform';
+import { readEvent, type EventBus, type SubscriptionHandle, type VersionStore } from '@puente/platform';
+import { Watchers } from './announcements.ts';
 
 /** What /ws sends: the contract's live messages (match_success is a signal to refetch the matches). */
 export type OutgoingMessage = LiveMessage;
@@ -61,6 +68,9 @@ export class LiveHub {
   private pinger: NodeJS.Timeout | undefined;
   /** Ids of the events delivered lately: a repeat comes within seconds of the first (a relay's restart). */
   private readonly delivered = new LRUCache<string, true>({ max: 50_000 });
+  /** The users with a socket here, by the version keys their polled answers depend on. */
+  private readonly watchers = new Watchers();
+  private stopHearing: (() => void) | undefined;
 
   constructor(opts: LiveHubOptions) {
     this.opts = opts;
@@ -81,7 +91,18 @@ export class LiveHub {
     this.pinger.unref();
   }
 
+  /**
+   * Announces each bump of `versions` (heard from every service, on every instance) to the open sockets of the users
+   * it concerns, until stop(). A store that hears no announcements leaves the app to its polls.
+   */
+  announceChanges(versions: VersionStore): void {
+    this.stopHearing?.();
+    this.stopHearing = versions.watch?.((bumped) => this.announce(bumped.keys));
+  }
+
   async stop(): Promise<void> {
+    this.stopHearing?.();
+    this.stopHearing = undefined;
     clearInterval(this.pinger);
     for (const set of this.clients.values()) for (const c of set) c.socket.close(1001, 'Server shutting down');
     this.clients.clear();
@@ -103,7 +124,10 @@ export class LiveHub {
     }
     const client: Client = { socket, userId, sessionId, alive: true };
     let set = this.clients.get(userId);
-    if (!set) this.clients.set(userId, set = new Set());
+    if (!set) {
+      this.clients.set(userId, set = new Set());
+      this.watchers.watch(userId);
+    }
     set.add(client);
     this.open++;
     socket.on('pong', () => { client.alive = true; });
@@ -130,7 +154,22 @@ export class LiveHub {
   }
 
   deliver(userId: number, message: OutgoingMessage): void {
-    const data = JSON.stringify(message);
+    this.send(userId, JSON.stringify(message));
+  }
+
+  /** Tells each user these bumped keys concern which of their polled routes changed. */
+  announce(keys: readonly string[]): void {
+    // The market's change goes to every user alike: one serialization per distinct message, not per user.
+    const serialized = new Map<string, string>();
+    for (const [userId, message] of this.watchers.messagesFor(keys)) {
+      const routes = message.routes.join('\n');
+      let data = serialized.get(routes);
+      if (data === undefined) serialized.set(routes, data = JSON.stringify(message));
+      this.send(userId, data);
+    }
+  }
+
+  private send(userId: number, data: string): void {
     for (const c of this.clients.get(userId) ?? []) {
       if (c.socket.readyState === c.socket.OPEN) c.socket.send(data);
     }
@@ -162,7 +201,10 @@ export class LiveHub {
   private remove(client: Client): void {
     const set = this.clients.get(client.userId);
     if (set?.delete(client)) this.open--;
-    if (set?.size === 0) this.clients.delete(client.userId);
+    if (set?.size === 0) {
+      this.clients.delete(client.userId);
+      this.watchers.unwatch(client.userId);
+    }
   }
 
   private async keepAlive(): Promise<void> {

@@ -28,15 +28,16 @@ export interface LiveFigures {
   missing: number;
 }
 
-interface Socket { user: SeededUser; ws: WebSocket; got: { message: Exclude<LiveMessage, { type: 'chat_message' }>; at: number }[] }
+interface Socket { user: SeededUser; ws: WebSocket; got: { message: Exclude<LiveMessage, { type: 'chat_message' | 'versions' }>; at: number }[] }
 
 async function openSocket(url: string, user: SeededUser): Promise<Socket> {
   const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws`, { headers: { cookie: user.cookie, origin: url } } as never);
   const socket: Socket = { user, ws, got: [] };
   ws.onmessage = (e) => {
     const message = LiveMessage.parse(JSON.parse(String(e.data)));
-    // The chat's system messages are not what this measures: notifications and match_success are.
-    if (message.type !== 'chat_message') socket.got.push({ message, at: performance.now() });
+    // The chat's system messages and the announcements of changed polled routes are not what this measures:
+    // notifications and match_success are.
+    if (message.type !== 'chat_message' && message.type !== 'versions') socket.got.push({ message, at: performance.now() });
   };
   await new Promise<void>((resolve, reject) => {
     ws.onopen = () => resolve();

@@ -1,11 +1,12 @@
 /**
  * A browser's /ws socket on a gateway instance, for the end-to-end tests of the live channel: each message it
  * received (read through the contract) with when it arrived, and how it closed. Chat messages are kept apart
- * (`chat`): they come at every change of a match, and the tests of notifications count only those.
+ * (`chat`): they come at every change of a match, and the tests of notifications count only those. Announcements of
+ * changed polled routes (`versions`) come at every change of the market too, and are left out.
  */
 import { LiveMessage, type ChatMessage } from '@puente/contracts';
 
-type Signal = Exclude<LiveMessage, { type: 'chat_message' }>;
+type Signal = Exclude<LiveMessage, { type: 'chat_message' | 'versions' }>;
 export interface LiveSocket {
   name: string; got: { message: Signal; at: number }[]; chat: ChatMessage[]; closed: Promise<number>; socket: WebSocket;
 }
@@ -17,7 +18,7 @@ export function openLiveSocket(name: string, gatewayUrl: string, cookie: string)
   socket.onmessage = (e) => {
     const message = LiveMessage.parse(JSON.parse(String(e.data)));
     if (message.type === 'chat_message') chat.push(message.message);
-    else got.push({ message, at: Date.now() });
+    else if (message.type !== 'versions') got.push({ message, at: Date.now() });
   };
   const closed = new Promise<number>((resolve) => { socket.onclose = (e) => resolve(e.code); });
   return new Promise((resolve, reject) => {

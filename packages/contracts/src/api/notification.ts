@@ -125,8 +125,16 @@ export type MatchSuccessMessage = z.infer<typeof MatchSuccessMessage>;
 export const NewNotificationMessage = z.object({ type: z.literal('new_notification'), notification: Notification });
 export type NewNotificationMessage = z.infer<typeof NewNotificationMessage>;
 
+/**
+ * Live message: the answers of these polled routes (their declared paths: the market, the user's requests, matches,
+ * notifications and count) changed for the signed-in user. Sent as each change is committed, it names what changed,
+ * not the data: the app reads those routes again at once instead of at its next poll.
+ */
+export const VersionsMessage = z.object({ type: z.literal('versions'), routes: z.array(z.string()).min(1) });
+export type VersionsMessage = z.infer<typeof VersionsMessage>;
+
 /** Every JSON message the server sends on /ws. */
-export const LiveMessage = z.discriminatedUnion('type', [MatchSuccessMessage, NewNotificationMessage, ChatLiveMessage]);
+export const LiveMessage = z.discriminatedUnion('type', [MatchSuccessMessage, NewNotificationMessage, ChatLiveMessage, VersionsMessage]);
 export type LiveMessage = z.infer<typeof LiveMessage>;
 
 /** The close code of a /ws socket whose session ended (logout, revocation): the app does not reconnect it. */
