@@ -145,6 +145,9 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
         })
         .catch((err: unknown) => {
           exchange?.shared?.fetched();
+          // The answer is dropped unread: undici reports that as an AbortError, which with no listener would be
+          // an uncaught exception (the process's end) whenever a session could not be stored.
+          res.stream.on('error', () => {});
           res.stream.destroy();
           reply.send(err);
         });
@@ -215,7 +218,15 @@ async function afterResponse(deps: ProxyDeps, request: FastifyRequest, reply: Fa
   }
   try {
     if (action.action === 'grant') {
-      const granted = await deps.sessions.grant(request, reply, action.userId, { role: action.role, twoFactor: action.twoFactor });
+      let granted;
+      try {
+        granted = await deps.sessions.grant(request, reply, action.userId, { role: action.role, twoFactor: action.twoFactor });
+      } catch (err) {
+        // Two-factor sign-in was turned off, and its new session could not be stored (the store away): no session
+        // keeps the second factor, this one included (the revocation waits for the store: cached-store.ts).
+        if (action.endOthers) deps.onSessionsEnded(await deps.sessions.revokeUser(request, reply, action.userId));
+        throw err;
+      }
       // Two-factor sign-in turned off: no other session keeps the second factor it was signed in with.
       if (action.endOthers) deps.onSessionsEnded(await deps.sessions.revokeUser(request, reply, action.userId, granted.id));
     } else {

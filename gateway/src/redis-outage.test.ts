@@ -134,7 +134,8 @@ describeWithInfra(['redis'], 'two gateway instances through a Redis outage', () 
       sessionCookieOf(await login(one, 'ana@example.com'))!, sessionCookieOf(await login(two, 'ana@example.com'))!,
       sessionCookieOf(await login(one, 'ben@example.com'))!,
     ];
-    for (const gateway of [one, two]) for (const cookie of [here, elsewhere, ben]) expect((await whoAmI(gateway, cookie)).statusCode).toBe(200);
+    const dora = [sessionCookieOf(await login(one, 'dora@example.com'))!, sessionCookieOf(await login(two, 'dora@example.com'))!];
+    for (const gateway of [one, two]) for (const cookie of [here, elsewhere, ben, ...dora]) expect((await whoAmI(gateway, cookie)).statusCode).toBe(200);
     proxy.pause();
     try {
       const started = performance.now();
@@ -156,6 +157,9 @@ describeWithInfra(['redis'], 'two gateway instances through a Redis outage', () 
         expect([(await whoAmI(gateway, here)).statusCode, (await whoAmI(gateway, elsewhere)).statusCode, (await whoAmI(gateway, ben)).statusCode])
           .toEqual([401, 401, 200]);
       }
+      // Turning two-factor sign-in off cannot store its new session: 503, and no session of the user goes on.
+      expect(refused(await post(one, '/api/auth/two-factor/disable', dora[0]!))).toEqual([503, expect.objectContaining({ code: 'service_unavailable' })]);
+      for (const cookie of dora) expect((await whoAmI(one, cookie)).statusCode).toBe(401);
       console.log(`redis outage: a session check, a chat message and two refused credential calls answered in ${answeredMs.toFixed(0)} ms in all`);
     } finally {
       proxy.resume();

@@ -44,7 +44,7 @@ export interface FakeUpstream {
  * identity: POST /auth/login grants a session (401 for a wrong password, 403 for the unverified account), and so does
  * POST /auth/google/link (401 for a password other than PASSWORD);
  * POST /auth/change-password ends the caller's other sessions (401 for a currentPassword other than PASSWORD); POST /auth/reset-password ends all of the caller's
- * sessions; POST /auth/forgot-password sends an action signed with a key that is not identity's;
+ * sessions; POST /auth/two-factor/disable grants a session without the second factor and ends the others; POST /auth/forgot-password sends an action signed with a key that is not identity's;
  * GET /auth/user answers the caller or 401; GET /login redirects to the app's /login.
  * Every other path echoes what it received (and, with an x-test-grant-me header, tries to grant a session).
  * Given a bus, identity announces the sessions a password change or reset ended on it (userSessionsEnded).
@@ -94,6 +94,10 @@ export async function startFakeService(name: ServiceName = 'identity', { bus }: 
     const caller = requireUser(request);
     await announce(caller.userId);
     return reply.headers(await act({ action: 'revoke-all', userId: caller.userId })).send({ message: 'Password reset' });
+  });
+  app.post('/auth/two-factor/disable', async (request, reply) => {
+    const caller = requireUser(request);
+    return reply.headers(await act({ action: 'grant', userId: caller.userId, role: 'user', endOthers: true })).send({ message: 'Turned off' });
   });
   app.post('/auth/forgot-password', async (_request, reply) => {
     const forged = await internalAuth('identity', foreignKeys()).signSessionAction({ action: 'grant', userId: 1, role: 'admin' });
