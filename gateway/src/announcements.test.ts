@@ -8,9 +8,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { WebSocket } from 'ws';
-import { ExchangeVersions, LiveMessage, NotificationVersions, Routes, type ServiceName } from '@puente/contracts';
 import {
-  createHttpApp, MemoryVersionStore, pollEtag, RedisVersionStore, requireUser, serve, serviceVersions, type VersionStore,
+  ExchangeRequestList, ExchangeVersions, LiveMessage, NotificationVersions, POLL_AUDIENCE_HEADER, Routes, type ExchangeRequest, type ServiceName,
+} from '@puente/contracts';
+import {
+  answeredNotModified, createHttpApp, MemoryVersionStore, pollEtag, RedisVersionStore, requireUser, serve, serviceVersions, type VersionStore,
 } from '@puente/platform';
 import { testAuth } from '@puente/platform/testing';
 import { describeWithInfra, startRedis, type RedisServer } from '@puente/testkit';
@@ -38,7 +40,7 @@ async function openSocket(gateway: FastifyInstance, cookie: string): Promise<Soc
 /** The routes each announcement named, in the order heard. */
 const announced = (s: Socket) => s.heard.flatMap((m) => (m.type === 'versions' ? [[...m.routes].sort()] : []));
 
-const market = Routes.exchange.requests.path;
+const marketPath = Routes.exchange.requests.path;
 const count = Routes.notification.count.path;
 const notifications = Routes.notification.list.path;
 
@@ -90,11 +92,11 @@ describe('changes announced on the live channel (one version store, two gateways
     const anaSocket = await open(one, ana);
     const benSocket = await open(two, ben);
     await bump('exchange', ExchangeVersions.market);
-    for (const s of [anaSocket, benSocket]) await vi.waitFor(() => expect(announced(s)).toEqual([[market]]));
+    for (const s of [anaSocket, benSocket]) await vi.waitFor(() => expect(announced(s)).toEqual([[marketPath]]));
     await bump('exchange', ExchangeVersions.viewer(2)); // Ben blocked someone: his market changed, nobody else's
-    await vi.waitFor(() => expect(announced(benSocket)).toEqual([[market], [market]]));
+    await vi.waitFor(() => expect(announced(benSocket)).toEqual([[marketPath], [marketPath]]));
     await bump('exchange', ExchangeVersions.ownMatches(1));
-    await vi.waitFor(() => expect(announced(anaSocket)).toEqual([[market], [Routes.exchange.matches.path]]));
+    await vi.waitFor(() => expect(announced(anaSocket)).toEqual([[marketPath], [Routes.exchange.matches.path]]));
     expect(announced(benSocket)).toHaveLength(2);
   });
 
@@ -116,36 +118,61 @@ describe('changes announced on the live channel (one version store, two gateways
   });
 });
 
-/** A notification service answering the unread count from versions in Redis; `asked` counts what reached it. */
-async function countService(store: VersionStore) {
-  const app = createHttpApp({ logger, auth: testAuth('notification') });
-  app.decorate('versions', serviceVersions(store, 'notification', logger));
+/**
+ * The two services of polled routes here, on versions in Redis: notification answers the unread count, exchange the
+ * market (as that service does: the shared list, saying so, 304 while unchanged); `asked` counts what reached them.
+ */
+async function pollingServices(store: VersionStore, market: () => ExchangeRequest[]) {
   let asked = 0;
-  app.addHook('onRequest', async () => { asked++; });
-  serve(app, Routes.notification.count, async (request) => ({ count: requireUser(request).userId }));
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  return { app, url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`, asked: () => asked };
+  const start = async (name: 'notification' | 'exchange', register: (app: FastifyInstance) => void) => {
+    const app = createHttpApp({ logger, auth: testAuth(name) });
+    app.decorate('versions', serviceVersions(store, name, logger));
+    app.addHook('onRequest', async () => { asked++; });
+    register(app);
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    return app;
+  };
+  const apps = [
+    await start('notification', (app) => serve(app, Routes.notification.count, async (request) => ({ count: requireUser(request).userId }))),
+    await start('exchange', (app) => serve(app, Routes.exchange.requests, async (request, reply) => {
+      reply.header(POLL_AUDIENCE_HEADER, 'everyone');
+      if (await answeredNotModified(request, reply, app.versions, Routes.exchange.requests.polled.keys())) return reply;
+      return market();
+    })),
+  ];
+  const urlOf = (app: FastifyInstance) => `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  return {
+    urls: { notification: urlOf(apps[0]!), exchange: urlOf(apps[1]!) },
+    asked: () => asked,
+    close: () => Promise.all(apps.map((app) => app.close())),
+  };
 }
+
+const requestOf = (id: number): ExchangeRequest => ({
+  id, userId: 9, fromCurrency: 'GBP', toCurrency: 'CLP', amount: 100, exchangeRate: 1275, status: 'open', createdAt: '2026-11-25T10:00:00.000Z',
+  user: { firstName: 'Ana', lastName: 'Rojas', profileImageUrl: null, trustRating: null, transactionCount: 0, completionRate: null, averageCompletionMinutes: null, memberSince: null },
+});
 
 describeWithInfra(['redis'], 'changes announced through Redis', () => {
   let redis: RedisServer;
   let client: Redis;
   let identity: FakeUpstream;
-  let service: Awaited<ReturnType<typeof countService>>;
+  let services: Awaited<ReturnType<typeof pollingServices>>;
+  let offered: ExchangeRequest[] = [requestOf(1)];
   let gateways: FastifyInstance[] = [];
   const sessions = new MemorySessionStore();
   const sockets: Socket[] = [];
   let ana: string;
   let ben: string;
-  /** The notification service's bumps, as any of its instances makes them. */
-  const bump = (...keys: string[]) => serviceVersions(new RedisVersionStore(client), 'notification', logger).bump(keys);
+  /** A service's bumps, as any of its instances makes them. */
+  const bump = (service: ServiceName, ...keys: string[]) => serviceVersions(new RedisVersionStore(client), service, logger).bump(keys);
   const getsSoFar = async () => Number(/cmdstat_get:calls=(\d+)/.exec(await client.info('commandstats'))?.[1] ?? 0);
 
   beforeAll(async () => {
     [redis, identity] = await Promise.all([startRedis(), startFakeService('identity')]);
     client = new Redis(redis.url);
-    service = await countService(new RedisVersionStore(client));
-    const options = { serviceUrls: { identity: identity.url, notification: service.url }, redisUrl: redis.url, sessionStore: sessions };
+    services = await pollingServices(new RedisVersionStore(client), () => offered);
+    const options = { serviceUrls: { identity: identity.url, ...services.urls }, redisUrl: redis.url, sessionStore: sessions };
     gateways = await Promise.all([buildTestGateway(options), buildTestGateway(options)]);
     await Promise.all(gateways.map((g) => g.listen({ host: '127.0.0.1', port: 0 })));
     ana = sessionCookieOf(await login(gateways[0]!, 'ana@example.com'))!;
@@ -154,7 +181,7 @@ describeWithInfra(['redis'], 'changes announced through Redis', () => {
   afterAll(async () => {
     for (const s of sockets) s.socket.terminate();
     await Promise.all(gateways.map((g) => g.close()));
-    await Promise.all([service?.app.close(), identity?.close(), sessions.close()]);
+    await Promise.all([services?.close(), identity?.close(), sessions.close()]);
     await client?.quit();
     await redis?.stop();
   });
@@ -175,18 +202,40 @@ describeWithInfra(['redis'], 'changes announced through Redis', () => {
       return again.statusCode === 304 && (await getsSoFar()) === before;
     }, { timeout: 5_000, interval: 50 }).toBe(true);
 
-    await bump(NotificationVersions.unread(1));
+    await bump('notification', NotificationVersions.unread(1));
     for (const s of [anaOnOne, anaOnTwo]) await vi.waitFor(() => expect(announced(s)).toEqual([[count]]));
     expect(announced(benOnOne)).toEqual([]);
     // The version the bump set, as the service makes its ETag of it: the gateway heard it, and answers it alone.
     const [version] = await new RedisVersionStore(client).read([`notification:${NotificationVersions.unread(1)}`]);
-    const asked = service.asked();
+    const asked = services.asked();
     const gets = await getsSoFar();
     const fresh = await poll(pollEtag([version!], '/notifications/count'));
     expect(fresh.statusCode).toBe(304);
     expect(await getsSoFar()).toBe(gets);
-    expect(service.asked()).toBe(asked);
+    expect(services.asked()).toBe(asked);
     // The browser's old ETag is no longer current: the poll goes to the service, which answers the count.
     expect((await poll(String(first.headers.etag))).statusCode).toBe(200);
+  }, 20_000);
+
+  it('gives the market a new ETag at every change, as soon as a socket heard of it (when the app polls)', async () => {
+    const gateway = gateways[1]!;
+    const socket = await openSocket(gateway, ben);
+    sockets.push(socket);
+    const poll = (etag: string) => gateway.inject({ method: 'GET', url: marketPath, headers: { cookie: ben, 'if-none-match': etag } });
+    let etag = String((await gateway.inject({ method: 'GET', url: marketPath, headers: { cookie: ben } })).headers.etag);
+    const seen = new Set([etag]);
+    for (let change = 2; change <= 11; change++) {
+      offered = [requestOf(change), ...offered];
+      await bump('exchange', ExchangeVersions.market);
+      await vi.waitFor(() => expect(announced(socket)).toHaveLength(change - 1));
+      // As the app does on the announcement: its poll, with the ETag it holds, brings the new list.
+      const after = await poll(etag);
+      expect(after.statusCode).toBe(200);
+      expect(ExchangeRequestList.parse(after.json())[0]!.id).toBe(change);
+      etag = String(after.headers.etag);
+      expect(seen.has(etag)).toBe(false);
+      seen.add(etag);
+      expect((await poll(etag)).statusCode).toBe(304);
+    }
   }, 20_000);
 });

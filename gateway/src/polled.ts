@@ -6,9 +6,11 @@
  * - answers 304 itself when the browser's If-None-Match still names it — no hop to the service;
  * - for a route whose answer is the same for everyone (`shared`, the market), keeps the last answers by ETag and
  *   serves them to every caller whose versions still match — one hop per change instead of one per user. After a
- *   change, every caller's next poll misses at once: one of them fetches, and meanwhile the others are answered as
- *   of the answer kept just before (as if they had polled a moment earlier; their next poll sees the change) —
- *   or, when there is none recent, wait for the fetch (at most WAIT_FOR_FETCH_MS). A kept answer is compressed once (Brotli, gzip)
+ *   change, every caller's next poll misses at once (every open screen asks at once: the change is announced on its
+ *   socket, live.ts): one of them fetches, and the others wait for that answer. Only when the fetch is slow (the
+ *   service busy: longer than STAND_IN_AFTER_MS) are they answered as of the answer kept just before (as if they had
+ *   polled a moment earlier; their next poll sees the change), or, when there is none recent, wait on for the fetch
+ *   (at most WAIT_FOR_FETCH_MS in all). A kept answer is compressed once (Brotli, gzip)
  *   and sent as the browser accepts it: a sixth of the bytes for every caller, at the cost of one compression per
  *   change (its ETag is then weak, as a compressed representation's must be).
  * A shared route some callers see filtered (`viewer`: the market without the requests of users they blocked or who
@@ -34,6 +36,13 @@ interface KeptAnswer { headers: Record<string, string>; body: Buffer; br: Buffer
 
 /** How recent the answer kept before a change must be to stand in for the new one while it is fetched. */
 const STAND_IN_MS = 60_000;
+
+/**
+ * How long a poll waits for another caller's fetch of a changed shared answer before the answer kept before the
+ * change stands in: the screens told of the change ask at once, and standing in at once would show them what they
+ * had until their next poll; a fetch is quick unless the service is busy, and then the stand-in spares the wait.
+ */
+const STAND_IN_AFTER_MS = 200;
 
 /** How long a poll waits for another caller's fetch of the same shared answer before asking the service itself. */
 const WAIT_FOR_FETCH_MS = 2_000;
@@ -150,10 +159,9 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
       if (await sendKept(request, reply, etag)) return { answered: true };
       const pending = fetching.get(etag);
       if (pending) {
-        if (await standIn(request, reply, url)) return { answered: true };
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([pending, new Promise((resolve) => { timer = setTimeout(resolve, WAIT_FOR_FETCH_MS); })]);
-        clearTimeout(timer);
+        const fetchedSoon = await settledWithin(pending, STAND_IN_AFTER_MS);
+        if (!fetchedSoon && await standIn(request, reply, url)) return { answered: true };
+        if (!fetchedSoon) await settledWithin(pending, WAIT_FOR_FETCH_MS - STAND_IN_AFTER_MS);
         return (await sendKept(request, reply, etag)) ? { answered: true } : { answered: false };
       }
       let settle!: () => void;
@@ -184,6 +192,14 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
       await sendAnswer(request, reply, answer);
     },
   };
+}
+
+/** Whether `pending` settled within `ms`. */
+async function settledWithin(pending: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const settled = await Promise.race([pending.then(() => true), new Promise<false>((resolve) => { timer = setTimeout(resolve, ms, false); })]);
+  clearTimeout(timer);
+  return settled;
 }
 
 /** The best encoding the caller accepts of those kept (Brotli, gzip), or none. */
