@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { LIVE_SESSION_ENDED_CLOSE_CODE, Notification } from '@puente/contracts';
+import { QueryClientProvider, QueryObserver } from '@tanstack/react-query';
+import { LIVE_SESSION_ENDED_CLOSE_CODE, Notification, Routes } from '@puente/contracts';
 import { RECONNECT_MAX_MS, RECONNECT_MIN_MS, liveUrl, useLiveChannel } from './live-channel.ts';
 import { createQueryClient } from '../../lib/query-client.ts';
 import { chooseLanguage } from '../../lib/i18n.ts';
@@ -108,11 +108,40 @@ describe('the live channel', () => {
     expect((await findToast()).textContent).toContain('Your exchange partner says they have paid: check your bank.');
   });
 
+  it('reads again at once exactly the polled routes a versions message names, whatever their filters', async () => {
+    const { queryClient, socket } = live();
+    let marketReads = 0;
+    let requestsReads = 0;
+    let countReads = 0;
+    // Readings on screen (each with an observer, as a mounted page has), none due for a poll yet.
+    const watch = (queryKey: readonly unknown[], read: () => unknown) => {
+      const observer = new QueryObserver(queryClient, { queryKey, queryFn: async () => read(), staleTime: Infinity });
+      return observer.subscribe(() => {});
+    };
+    const stops = [
+      watch([...queryKeys.exchangeRequests, { currency: 'GBP' }], () => ++marketReads),
+      watch(queryKeys.myRequests, () => ++requestsReads),
+      watch(queryKeys.notificationCount, () => ({ count: ++countReads })),
+    ];
+    await waitFor(() => expect([marketReads, requestsReads, countReads]).toEqual([1, 1, 1]));
+    act(() => socket().receive({ type: 'versions', routes: [Routes.exchange.requests.path, Routes.notification.count.path] }));
+    await waitFor(() => expect([marketReads, countReads]).toEqual([2, 2]));
+    expect(requestsReads).toBe(1);
+    act(() => socket().receive({ type: 'versions', routes: [Routes.exchange.myRequests.path] }));
+    await waitFor(() => expect(requestsReads).toBe(2));
+    expect([marketReads, countReads]).toEqual([2, 2]);
+    expect(document.querySelectorAll('li[role="status"]')).toHaveLength(0); // nothing to toast: the screens change
+    for (const stop of stops) stop();
+  });
+
   it('only logs a malformed message', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { socket } = live();
-    act(() => { socket().receive('not json'); socket().receive({ type: 'new_notification' }); socket().receive({ type: 'party' }); });
-    expect(warn).toHaveBeenCalledTimes(3);
+    act(() => {
+      socket().receive('not json'); socket().receive({ type: 'new_notification' }); socket().receive({ type: 'party' });
+      socket().receive({ type: 'versions', routes: [] });
+    });
+    expect(warn).toHaveBeenCalledTimes(4);
     expect(document.querySelectorAll('li[role="status"]')).toHaveLength(0);
   });
 

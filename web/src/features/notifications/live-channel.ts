@@ -3,8 +3,10 @@
  * open only while signed in, reconnecting with backoff. match_success: a toast, and the matches and requests read
  * again. new_notification: a toast with its text in the reader's language, the notification listed at once, the count read again, and
  * the current user after a completion or a rating (trust figures follow). chat_message: added to that match's chat
- * (once: by id); a system message reads the trades again, and the partner's 'I have paid' is a toast. A malformed
- * message or a connection error is only logged. The gateway sends only what happens while a socket is open, so a
+ * (once: by id); a system message reads the trades again, and the partner's 'I have paid' is a toast. versions: the
+ * polled routes it names (the market, the user's requests, matches, notifications, count) changed, and exactly their
+ * readings are read again at once, so a change shows well before the next 3 s poll (which goes on, and still brings
+ * every change while the socket is closed). A malformed message or a connection error is only logged. The gateway sends only what happens while a socket is open, so a
  * reconnection reads again everything the live messages keep fresh: what happened meanwhile shows without a reload.
  */
 import { useEffect } from 'react';
@@ -12,7 +14,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
   ChatLiveMessage, LIVE_SESSION_ENDED_CLOSE_CODE, MatchSuccessMessage, NewNotificationMessage, Notification, NotificationParams, Routes,
-  type ChatMessage, type CurrentUser, type Notification as NotificationData,
+  VersionsMessage, type ChatMessage, type CurrentUser, type Notification as NotificationData,
 } from '@puente/contracts';
 import { toast } from '../../components/ui/toast.tsx';
 import { i18n } from '../../lib/i18n.ts';
@@ -32,6 +34,7 @@ const LiveMessage = z.discriminatedUnion('type', [
   MatchSuccessMessage,
   NewNotificationMessage.extend({ notification: Notification.extend({ type: z.string(), params: NotificationParams.nullable().catch(null) }) }),
   ChatLiveMessage,
+  VersionsMessage,
 ]);
 
 export function liveUrl(location: Pick<Location, 'protocol' | 'host'> = window.location): string {
@@ -70,6 +73,11 @@ export function useLiveChannel(signedIn: boolean) {
         return;
       }
       const message = parsed.data;
+      if (message.type === 'versions') {
+        // Every query key starts with its route's declared path: each reading of a named route, whatever its filters.
+        for (const path of message.routes) void queryClient.invalidateQueries({ queryKey: [path] });
+        return;
+      }
       if (message.type === 'chat_message') {
         onChatMessage(message.message);
         return;
