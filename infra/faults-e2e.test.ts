@@ -19,7 +19,7 @@
  * Each test prints what it lost and how long convergence took, counted where users and operators see it: the
  * notifications users list, the projections on their profile, the outbox rows and the inbox tables of every consumer.
  * Outages are settings (short by default for CI, but for Redis's: two minutes); a soak run lengthens them, e.g.
- *   FAULT_BROKER_OUTAGE_MS=60000 FAULT_REDIS_OUTAGE_MS=300000 FAULT_POSTGRES_OUTAGE_MS=30000 npx vitest run faults-e2e.test.ts
+ *   npm run soak:faults -w @puente/infra
  */
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
