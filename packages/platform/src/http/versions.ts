@@ -174,7 +174,7 @@ const MAX_REMEMBERED = 500_000;
  * invalidations in one batch at the end of each turn of its event loop (beforeSleep), after everything published in
  * that turn: the first invalidation of a key after its announcement is the bump's own, and leaves the announced
  * version remembered; any later one (a change in a later turn) forgets it as usual. Only a change in the same turn
- * that announces nothing (a process bumping without announcing, in a deploy of this code) could be missed so,
+ * that announces nothing (a process of an older release bumping, during a rolling deploy) could be missed so,
  * and a minute still bounds it.
  */
 export class TrackedRedisVersionStore implements VersionStore {
