@@ -4,10 +4,12 @@
  * embedded mode (all services in one process) serves one registry on one port.
  *
  * - Recorded as things happen, cheaply: HTTP request durations (one histogram observation per request, by route
- *   pattern), and the business counters, derived from the events a service's outbox relay has published (so no
- *   domain code knows about metrics; one count per event however many instances run, see outbox.ts).
+ *   pattern), the business counters, derived from the events a service's outbox relay has published (so no
+ *   domain code knows about metrics; one count per event however many instances run, see outbox.ts), and the
+ *   requests the gateway shed for a busy service (admission.ts), by route.
  * - Read when scraped: outbox backlog and the age of its oldest row (one query per service), the database pool,
- *   job counts, consumer lag and dead letters (from the bus), open /ws sockets. A probe that fails (its database
+ *   job counts, consumer lag and dead letters (from the bus), open /ws sockets, the gateway's requests in flight and
+ *   queued for each service. A probe that fails (its database
  *   down) leaves its samples out of that scrape rather than failing it.
  */
 import { createServer, type Server } from 'node:http';
@@ -69,6 +71,8 @@ export class Metrics {
   private readonly consumerLag: Gauge<string>;
   private readonly deadLetters: Counter<string>;
   private readonly wsSockets: Gauge<string>;
+  private readonly shed: Counter<string>;
+  private readonly upstreamRequests: Gauge<string>;
 
   constructor() {
     const registers = [this.registry];
@@ -116,7 +120,18 @@ export class Metrics {
       name: 'puente_dead_letters_total', help: 'Events a consumer group parked on its dead-letter topic (this process)', labelNames: ['group'], registers,
     });
     this.wsSockets = new Gauge({ name: 'puente_ws_sockets_open', help: 'Live-channel (/ws) sockets open on this gateway', labelNames: ['service'], registers });
-    this.pulled = [this.outboxBacklog, this.outboxOldest, this.dbPool, this.dbPoolMax, this.jobs, this.consumerLag, this.deadLetters, this.wsSockets];
+    this.shed = new Counter({
+      name: 'puente_requests_shed_total',
+      help: 'Requests the gateway did not pass to a busy service, by route pattern: refused (503) or answered from a held copy (held)',
+      labelNames: ['service', 'upstream', 'route', 'answer'], registers,
+    });
+    this.upstreamRequests = new Gauge({
+      name: 'puente_upstream_requests', help: 'Requests from the gateway to each service by state (in_flight; queued: waiting for a slot)',
+      labelNames: ['service', 'upstream', 'state'], registers,
+    });
+    this.pulled = [
+      this.outboxBacklog, this.outboxOldest, this.dbPool, this.dbPoolMax, this.jobs, this.consumerLag, this.deadLetters, this.wsSockets, this.upstreamRequests,
+    ];
   }
 
   /** The request hook of one app: route is the pattern (`/exchange-matches/:id`), never the raw URL. */
@@ -192,6 +207,21 @@ export class Metrics {
   /** The gateway's open /ws sockets. */
   observeLiveSockets(count: () => number): void {
     this.probes.add(async () => { this.wsSockets.set({ service: 'gateway' }, count()); });
+  }
+
+  /** Counts a request the gateway shed on its way to `upstream`: `route` is the pattern, as in the request durations. */
+  countShed(upstream: string, route: string, answer: 'refused' | 'held'): void {
+    this.shed.inc({ service: 'gateway', upstream, route, answer });
+  }
+
+  /** The gateway's requests in flight to each service and waiting for a slot, read at every scrape. */
+  observeUpstreams(read: () => Record<string, { inFlight: number; queued: number }>): void {
+    this.probes.add(async () => {
+      for (const [upstream, { inFlight, queued }] of Object.entries(read())) {
+        this.upstreamRequests.set({ service: 'gateway', upstream, state: 'in_flight' }, inFlight);
+        this.upstreamRequests.set({ service: 'gateway', upstream, state: 'queued' }, queued);
+      }
+    });
   }
 
   /** The exposition text, after reading every probe. */
