@@ -1,11 +1,13 @@
 /**
  * The gateway's settings that both runners read the same way (server.ts in distributed mode, infra/embedded.ts):
- * origins, proxy trust, session lifetime and trust through a store outage, rate limits, the live channel's caps and the web root. Secrets, URLs and the bus are each
+ * origins, proxy trust, session lifetime and trust through a store outage, rate limits, the live channel's caps, admission
+ * control (admission.ts) and the web root. Secrets, URLs and the bus are each
  * runner's own. gateway/README.md lists them all.
  */
 import { z } from 'zod';
 import proxyAddr from '@fastify/proxy-addr';
 import type { TrustProxy } from '@puente/platform';
+import { defaultAdmissionLimits, type AdmissionLimits } from './admission.ts';
 import { defaultLiveLimits, type LiveLimits } from './live.ts';
 import { parseLimit, type Limit, type RateLimits } from './rate-limits.ts';
 
@@ -70,6 +72,8 @@ export const gatewaySettings = z.object({
   RATE_LIMIT_SUPPORT_REQUEST_USER: limit(),
   LIVE_SOCKETS_PER_USER: count('LIVE_SOCKETS_PER_USER', defaultLiveLimits.perUser),
   LIVE_SOCKETS_MAX: count('LIVE_SOCKETS_MAX', defaultLiveLimits.total),
+  ADMISSION_CONCURRENCY: count('ADMISSION_CONCURRENCY', defaultAdmissionLimits.concurrency),
+  ADMISSION_QUEUE_MS: count('ADMISSION_QUEUE_MS', defaultAdmissionLimits.queueMs),
   WEB_ROOT: z.string().optional(),
 });
 export type GatewaySettings = z.infer<typeof gatewaySettings>;
@@ -85,6 +89,7 @@ export interface SettingsOptions {
   sessionStaleIfErrorMinutes?: number;
   rateLimits?: Partial<RateLimits>;
   liveLimits?: LiveLimits;
+  admissionLimits?: AdmissionLimits;
   webRoot?: string;
 }
 
@@ -112,6 +117,7 @@ export function gatewayOptionsFrom(s: GatewaySettings): SettingsOptions {
     sessionStaleIfErrorMinutes: s.SESSION_STALE_IF_ERROR_MINUTES,
     rateLimits,
     liveLimits: { perUser: s.LIVE_SOCKETS_PER_USER, total: s.LIVE_SOCKETS_MAX },
+    admissionLimits: { concurrency: s.ADMISSION_CONCURRENCY, queueMs: s.ADMISSION_QUEUE_MS },
     ...(s.WEB_ROOT ? { webRoot: s.WEB_ROOT } : {}),
   };
 }
