@@ -65,6 +65,8 @@ export interface PolledReads {
    * it to this one as they accept it.
    */
   send(request: FastifyRequest, reply: FastifyReply, etag: string, headers: Record<string, unknown>, body: Buffer): Promise<void>;
+  /** Answers a shared route's poll with the answer last kept for its URL when recent (as a stand-in does); false if none. */
+  held(request: FastifyRequest, reply: FastifyReply): Promise<boolean>;
 }
 
 /**
@@ -126,6 +128,8 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
   }
 
   return {
+    held: (request, reply) => standIn(request, reply, serviceUrlOf(request.url)),
+
     async answer(route, request, reply, userId) {
       const polled = route.polled!;
       let current: string[];
