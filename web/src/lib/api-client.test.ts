@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Routes } from '@puente/contracts';
-import { ApiError, call, callWithForm, callWithHeaders, errorCode, errorMessage, read, serverFieldErrors, serverMessage } from './api-client.ts';
+import { ApiError, call, callWithForm, callWithHeaders, errorCode, errorMessage, read, retryAfterMs, serverFieldErrors, serverMessage } from './api-client.ts';
 import { fakeApi, idempotencyKeyOf } from '../testing/fake-api.ts';
 
 describe('the API client', () => {
@@ -89,5 +89,30 @@ describe('the API client', () => {
     expect([idempotencyKeyOf(json), json?.body]).toEqual(['key-1', { exchangeRequestId: 1 }]);
     expect([idempotencyKeyOf(multipart), multipart?.init.body, new Headers(multipart?.init.headers).has('content-type')]).toEqual(['key-2', form, false]);
   });
-});
 
+  it('carries the wait a 503 or 429 asked for in its Retry-After, and no other', async () => {
+    const busy = { message: 'The exchange service is busy. Please try again shortly.', code: 'service_unavailable' };
+    fakeApi({
+      'GET /api/exchange-requests': { status: 503, body: busy, headers: { 'Retry-After': '7' } },
+      'GET /api/notifications': { status: 429, body: { message: 'Too many requests', code: 'rate_limited' }, headers: { 'Retry-After': '2' } },
+      'GET /api/exchange-matches': { status: 503, body: busy },
+      'GET /api/bank-accounts': { status: 500, body: 'boom', headers: { 'Retry-After': '5' } },
+    });
+    const refusal = (reading: Promise<unknown>) => reading.catch((e: unknown) => e as ApiError);
+    const shed = await refusal(read(Routes.exchange.requests));
+    expect([shed.message, shed.retryAfterMs]).toEqual([`503: ${JSON.stringify(busy)}`, 7_000]);
+    expect((await refusal(read(Routes.notification.list))).retryAfterMs).toBe(2_000);
+    expect((await refusal(read(Routes.exchange.matches))).retryAfterMs).toBeUndefined();
+    expect((await refusal(read(Routes.accounts.list))).retryAfterMs).toBeUndefined();
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date, and nothing else', () => {
+    const now = Date.parse('2026-11-28T10:00:00.000Z');
+    expect(retryAfterMs('10', now)).toBe(10_000);
+    expect(retryAfterMs(' 0 ', now)).toBe(0);
+    expect(retryAfterMs('Sat, 28 Nov 2026 10:00:12 GMT', now)).toBe(12_000);
+    expect(retryAfterMs('Saturday, 28-Nov-26 10:00:12 GMT', now)).toBe(12_000);
+    expect(retryAfterMs('Sat, 28 Nov 2026 09:59:00 GMT', now)).toBe(0); // already past
+    for (const unreadable of [null, '', '1.5', '-3', 'soon', 'Someday']) expect(retryAfterMs(unreadable, now)).toBeUndefined();
+  });
+});

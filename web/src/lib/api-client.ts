@@ -2,8 +2,9 @@
  * The one API client (spec sections 7 and 8). Every call names its route in @puente/contracts (`Routes.<service>.<name>`),
  * which gives the method, the path and the types: nothing is written twice. Every call sends cookies; a JSON body
  * goes with a JSON content type only when there is a body; a non-OK answer raises an ApiError whose message is
- * `STATUS: body text` (the status text when the body is empty). Reads can treat 401 as an empty result (`null`): a
- * visitor is not an error. A call that creates something may carry an idempotency key (lib/idempotency.ts).
+ * `STATUS: body text` (the status text when the body is empty), and for a 503 or 429 the wait its Retry-After asked
+ * for. Reads can treat 401 as an empty result (`null`): a visitor is not an error. A call that creates something may
+ * carry an idempotency key (lib/idempotency.ts).
  */
 import {
   AcceptRefusal, fillPath, IDEMPOTENCY_KEY_HEADER, IdempotencyRefusals, type ApiRoute, type ErrorBody, type FieldError, type ParamNames, type Sent, type SuccessData,
@@ -17,14 +18,32 @@ export class ApiError extends Error {
   readonly statusText: string;
   /** The response body as text. */
   readonly body: string;
+  /**
+   * For a 503 (the gateway shedding load) or a 429 (a rate limit): how long its Retry-After asked the app to wait, in
+   * ms from when the answer came. Undefined without the header, and for other statuses (not asked to wait for here).
+   */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(status: number, statusText: string, body: string) {
+  constructor(status: number, statusText: string, body: string, headers?: Headers) {
     super(`${status}: ${body || statusText}`);
     this.status = status;
     this.statusText = statusText;
     this.body = body;
     this.data = refineCode(parseErrorBody(body));
+    this.retryAfterMs = status === 503 || status === 429 ? retryAfterMs(headers?.get('retry-after') ?? null) : undefined;
   }
+}
+
+/**
+ * A Retry-After value as a wait in ms from `now`: delay-seconds, or an HTTP date (RFC 9110 10.2.3; every form of it
+ * begins with the day's name, which keeps a stray number from being read as a year). Undefined when unreadable.
+ */
+export function retryAfterMs(value: string | null, now: number = Date.now()): number | undefined {
+  const text = value?.trim() ?? '';
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  if (!/^[A-Za-z]{3}/.test(text)) return undefined;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /** The refusal of a trade to a user without both bank accounts: its own code, so each language can name the step. */
@@ -109,7 +128,7 @@ export async function callWithHeaders<R extends ApiRoute>(route: R, ...[input]: 
 /** An answer's data (undefined for an empty body) and headers; non-OK throws ApiError. */
 async function answer<T>(response: Response): Promise<ApiResponse<T>> {
   const text = await response.text();
-  if (!response.ok) throw new ApiError(response.status, response.statusText, text);
+  if (!response.ok) throw new ApiError(response.status, response.statusText, text, response.headers);
   return { data: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
 }
 
@@ -152,7 +171,7 @@ export interface DownloadedFile {
  */
 export async function download<R extends ApiRoute & { produces: string }>(route: R, ...[input]: CallArgs<R>): Promise<DownloadedFile> {
   const response = await send(route, input);
-  if (!response.ok) throw new ApiError(response.status, response.statusText, await response.text());
+  if (!response.ok) throw new ApiError(response.status, response.statusText, await response.text(), response.headers);
   return { file: await response.blob(), fileName: attachmentName(response.headers) };
 }
 
