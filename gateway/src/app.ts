@@ -2,8 +2,8 @@
  * The gateway: the only public entry. Serves the web app, proxies /api/* to the owning service (proxy.ts),
  * terminates sessions and lists them to their users (sessions/), refuses cross-site state changes (csrf.ts),
  * rate-limits logins, sign-ups, referral checks and users' writes for others (rate-limits.ts), runs the live channel
- * /ws with its caps on sockets (live.ts) and reports
- * the health of all seven services at /api/health. Headers only the gateway may set are stripped from every incoming
+ * /ws with its caps on sockets (live.ts), sheds what a busy service cannot take (admission.ts) and reports
+ * the health and saturation of all seven services at /api/health. Headers only the gateway may set are stripped from every incoming
  * request; the request id travels on to the services' logs. gateway/README.md describes the design and the settings.
  */
 import { existsSync } from 'node:fs';
@@ -24,6 +24,7 @@ import {
   createHttpApp, INTERNAL_TOKEN_HEADER, MemoryVersionStore, REQUEST_ID_HEADER, tooManyRequests, TrackedRedisVersionStore, unauthorized,
   type EventBus, type InternalAuth, type Logger, type Metrics, type SubscriptionHandle, type TrustProxy, type VersionStore,
 } from '@puente/platform';
+import { createAdmission, type AdmissionLimits } from './admission.ts';
 import { createOriginCheck, crossSiteRefused } from './csrf.ts';
 import { defaultLiveLimits, LiveHub, type LiveLimits } from './live.ts';
 import { createPolledReads } from './polled.ts';
@@ -101,6 +102,8 @@ export interface GatewayOptions {
   livePingIntervalMs?: number;
   /** The caps on this instance's /ws sockets, per user and in all (LIVE_SOCKETS_PER_USER, LIVE_SOCKETS_MAX). */
   liveLimits?: LiveLimits;
+  /** Each service's gate: requests in flight to it at once, and the longest one waits (ADMISSION_CONCURRENCY, ADMISSION_QUEUE_MS). */
+  admissionLimits?: AdmissionLimits;
   /** The process's metrics (request durations, /ws sockets, the live channel's consumer), served apart (METRICS_PORT). */
   metrics?: Metrics;
   /**
@@ -166,6 +169,8 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   });
   opts.metrics?.observeLiveSockets(() => hub.openSockets());
   opts.metrics?.observeBus(opts.bus);
+  const admission = createAdmission(opts.admissionLimits);
+  opts.metrics?.observeUpstreams(() => admission.saturation());
   // Subscribed when the app is ready (listen or ready()), so a build that fails midway leaves no consumer behind.
   // Identity's userSessionsEnded reaches every instance: each refuses the ended sessions from its memory at once.
   let revocationsHeard: SubscriptionHandle | undefined;
@@ -195,7 +200,7 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     const services = Object.fromEntries(entries) as Record<ServiceName, ServiceHealth>;
     const status = entries.every(([, s]) => s === 'ok') ? 'ok' : 'degraded';
     // 503 only when a service cannot serve: one riding out a bus or Redis outage still answers its routes.
-    return reply.status(entries.some(([, s]) => s === 'down') ? 503 : 200).send({ status, services });
+    return reply.status(entries.some(([, s]) => s === 'down') ? 503 : 200).send({ status, services, saturation: admission.saturation() });
   });
 
   // Logout is the gateway's: the session is deleted from the store, so the old cookie is refused everywhere.
@@ -238,7 +243,7 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   hub.announceChanges(versions);
   await registerServiceProxies(app, {
     serviceUrls: opts.serviceUrls, auth: opts.auth, sessions, limiter, polled: createPolledReads({ versions, logger: opts.logger }),
-    onSessionsEnded: (ids) => hub.closeSessions(ids), adminsNeedTwoFactor: opts.adminsNeedTwoFactor ?? false,
+    onSessionsEnded: (ids) => hub.closeSessions(ids), adminsNeedTwoFactor: opts.adminsNeedTwoFactor ?? false, admission, metrics: opts.metrics,
   });
 
   const webRoot = opts.webRoot ?? defaultWebRoot;

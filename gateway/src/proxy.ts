@@ -3,7 +3,8 @@
  * that service, through @fastify/reply-from. Nothing else is proxied: a path no service declares is a 404 here. On
  * the way up, before the body is read (so a visitor cannot make the gateway hold a 5 MB upload): the caller's session
  * is required where the route is for users or admins (401, 403 before any service is bothered) and the rate limits
- * are checked (those keyed by the body's email once it is read); then the headers only the gateway
+ * are checked (those keyed by the body's email once it is read); a request polls answer here go no further, the rest
+ * wait for a slot at their service's gate, or are shed when it is too busy (admission.ts); then the headers only the gateway
  * may set are replaced (the caller's internal token when the session is valid, the browser's IP, the request id)
  * and the session cookie is left out. An admin route needs an admin's session, and in production one signed in
  * with two-factor sign-in (403 `two_factor_required` otherwise). On the way down: identity's session action (grant,
@@ -14,11 +15,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { buffer } from 'node:stream/consumers';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import replyFrom from '@fastify/reply-from';
-import { ApiRoutes, routerPath, type ApiRoute, type ServiceName } from '@puente/contracts';
+import { ApiRoutes, routerPath, Routes, type ApiRoute, type ServiceName } from '@puente/contracts';
 import {
   adminAccess, adminTwoFactorRequired, forbidden, INTERNAL_TOKEN_HEADER, INTERNAL_TOKEN_TTL_SECONDS, REQUEST_ID_HEADER, SESSION_ACTION_HEADER,
-  unauthorized, type InternalAuth,
+  unauthorized, type InternalAuth, type Metrics,
 } from '@puente/platform';
+import { refuse, releaseWhenDone, STALE_HEADER, type Admission } from './admission.ts';
 import { serviceUrlOf, type PolledReads } from './polled.ts';
 import type { RateLimiter } from './rate-limits.ts';
 import { SESSION_COOKIE, sessionsUnavailable, type Session, type Sessions } from './sessions/sessions.ts';
@@ -42,6 +44,10 @@ export interface ProxyDeps {
    * admin without it gets 403 `two_factor_required`, saying where to turn it on.
    */
   adminsNeedTwoFactor: boolean;
+  /** Each service's gate: requests in flight and waiting, and what was shed (admission.ts). */
+  admission: Admission;
+  /** Counts the requests shed, by route. */
+  metrics?: Pick<Metrics, 'countShed'> | undefined;
 }
 
 interface Exchange {
@@ -90,6 +96,7 @@ export function proxiedRoutes(): Map<ServiceName, ApiRoute[]> {
 export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDeps): Promise<void> {
   const exchanges = new WeakMap<FastifyRequest, Exchange>();
   const callerToken = callerTokens(deps.auth);
+  const admitted = admission(deps);
 
   const proxyOptions = (service: ServiceName) => ({
     retryDelay: retryOnceIfUnsent,
@@ -195,6 +202,7 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
             }
             if (session) exchange.internalToken = await callerToken(session, service);
             exchanges.set(request, exchange);
+            if (!await admitted(route, service, request, reply, exchange)) return reply;
           },
           // Whatever became of it (refused, failed, answered), a shared fetch is over once the reply is sent.
           onResponse: async (request) => { exchanges.get(request)?.shared?.fetched(); },
@@ -204,6 +212,37 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
       }
     });
   }
+}
+
+/**
+ * Waits for a slot at the service's gate (admission.ts), held until the answer went out; false when the request was
+ * shed instead: answered from the copy of the shared answer held here (a caller who sees it: a market poll), or 503.
+ */
+function admission(deps: ProxyDeps) {
+  return async (route: ApiRoute, service: ServiceName, request: FastifyRequest, reply: FastifyReply, exchange: Exchange): Promise<boolean> => {
+    // The login's second step: its user got past the password and would otherwise be sent back to it.
+    const release = await deps.admission.gate(service).enter(route === Routes.identity.loginTwoFactor);
+    if (release) {
+      releaseWhenDone(reply, release);
+      return true;
+    }
+    const pattern = routerPath(route);
+    if (route.polled?.shared && !exchange.heard) {
+      reply.header(STALE_HEADER, '1');
+      if (await deps.polled.held(request, reply)) {
+        deps.admission.shed(service, 'held');
+        deps.metrics?.countShed(service, pattern, 'held');
+        return false;
+      }
+      reply.removeHeader(STALE_HEADER);
+    }
+    deps.admission.shed(service, 'refused');
+    deps.metrics?.countShed(service, pattern, 'refused');
+    // Nothing reached the service: a login's points and a user's quota are given back.
+    void deps.limiter.settle(request, 503).catch(() => {});
+    await refuse(reply, route.method !== 'GET');
+    return false;
+  };
 }
 
 async function afterResponse(deps: ProxyDeps, request: FastifyRequest, reply: FastifyReply, status: number, sessionAction: string | undefined): Promise<void> {

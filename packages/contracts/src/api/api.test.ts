@@ -679,7 +679,7 @@ describe('response shapes', () => {
     expect(LoginFailureStat.safeParse({ method: 'password', failureReason: 'wrong password', count: '3' }).success).toBe(false);
   });
 
-  it('gateway health covers all seven services', () => {
+  it('gateway health covers all seven services, and the saturation of each', () => {
     const services = {
       identity: 'ok',
       accounts: 'ok',
@@ -689,7 +689,10 @@ describe('response shapes', () => {
       subscription: 'ok',
       audit: 'ok',
     };
-    expect(HealthResponse.parse({ status: 'degraded', services })).toEqual({ status: 'degraded', services });
-    expect(HealthResponse.safeParse({ status: 'ok', services: { identity: 'ok' } }).success).toBe(false);
+    const idle = { inFlight: 0, queued: 0, limit: 32, shed: { refused: 0, held: 0 } };
+    const saturation = { ...Object.fromEntries(Object.keys(services).map((name) => [name, idle])), exchange: { inFlight: 32, queued: 5, limit: 32, shed: { refused: 12, held: 40 } } };
+    expect(HealthResponse.parse({ status: 'degraded', services, saturation })).toEqual({ status: 'degraded', services, saturation });
+    expect(HealthResponse.safeParse({ status: 'ok', services: { identity: 'ok' }, saturation }).success).toBe(false);
+    expect(HealthResponse.safeParse({ status: 'degraded', services, saturation: { exchange: idle } }).success).toBe(false);
   });
 });

@@ -23,9 +23,26 @@ export type ReadyResponse = z.infer<typeof ReadyResponse>;
 export const ServiceHealth = z.enum(['ok', 'degraded', 'down']);
 export type ServiceHealth = z.infer<typeof ServiceHealth>;
 
-/** 'ok' when every service is ok, 'degraded' otherwise; services covers all seven. */
+/**
+ * How busy the gateway's way to one service is (its admission gate): requests in flight to it and waiting for a slot
+ * now, the most it lets in flight, and since the gateway started the requests it refused (503) and those it answered
+ * from a held copy instead.
+ */
+export const ServiceSaturation = z.object({
+  inFlight: z.number().int().nonnegative(),
+  queued: z.number().int().nonnegative(),
+  limit: z.number().int().positive(),
+  shed: z.object({ refused: z.number().int().nonnegative(), held: z.number().int().nonnegative() }),
+});
+export type ServiceSaturation = z.infer<typeof ServiceSaturation>;
+
+/**
+ * 'ok' when every service is ok, 'degraded' otherwise; services covers all seven, and so does saturation (a busy
+ * service is still 'ok': it answers, some callers are asked to come back).
+ */
 export const HealthResponse = z.object({
   status: z.enum(['ok', 'degraded']),
   services: z.record(BackendService, ServiceHealth),
+  saturation: z.record(BackendService, ServiceSaturation),
 });
 export type HealthResponse = z.infer<typeof HealthResponse>;

@@ -1,0 +1,159 @@
+/**
+ * Admission control at the gateway (admission.ts), over real HTTP, against a market service that can be held busy:
+ * while its slots are taken, a request past them is refused with 503 and Retry-After, and a market poll is answered
+ * from the copy the gateway holds, marked X-Puente-Stale. What was shed shows in the metrics and /api/health.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { ErrorBody, ExchangeRequestList, ExchangeVersions, HealthResponse, POLL_AUDIENCE_HEADER, Routes, type ExchangeRequest } from '@puente/contracts';
+import { answeredNotModified, createHttpApp, MemoryVersionStore, Metrics, serve, serviceVersions } from '@puente/platform';
+import { testAuth } from '@puente/platform/testing';
+import { createAdmission, STALE_HEADER } from './admission.ts';
+import { buildTestGateway, login, logger, sessionCookieOf, startFakeService, type FakeUpstream } from './test-helpers.ts';
+
+const versions = new MemoryVersionStore();
+const CONCURRENCY = 2;
+
+const offer = (id: number): ExchangeRequest => ({
+  id, userId: 9, fromCurrency: 'GBP', toCurrency: 'CLP', amount: 100, exchangeRate: 1275, status: 'open', createdAt: '2026-11-25T10:00:00.000Z',
+  user: { firstName: 'Ana', lastName: 'Rojas', profileImageUrl: null, trustRating: null, transactionCount: 0, completionRate: null, averageCompletionMinutes: null, memberSince: null },
+});
+
+/**
+ * The exchange service: the market as everyone sees it, and the market's other paths answered once `busy` lets go of them
+ * (a service slow to answer). `reached` lists the paths that got to it.
+ */
+async function busyExchange() {
+  const app = createHttpApp({ logger, auth: testAuth('exchange') });
+  app.decorate('versions', serviceVersions(versions, 'exchange', logger));
+  const state = { market: [offer(1)], reached: [] as string[], busy: undefined as Promise<void> | undefined };
+  app.addHook('onRequest', async (request) => { state.reached.push(`${request.method} ${request.url}`); });
+  serve(app, Routes.exchange.requests, async (req, reply) => {
+    reply.header(POLL_AUDIENCE_HEADER, 'everyone');
+    if (await answeredNotModified(req, reply, app.versions, Routes.exchange.requests.polled.keys())) return reply;
+    return state.market;
+  });
+  app.all('/exchange-requests/*', async (request) => {
+    await state.busy;
+    return { url: request.url };
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return { app, url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`, state };
+}
+
+describe('admission control at the gateway', () => {
+  let identity: FakeUpstream;
+  let exchange: Awaited<ReturnType<typeof busyExchange>>;
+  let gateway: FastifyInstance;
+  let base: string;
+  let ana: string;
+  const metrics = new Metrics();
+
+  beforeAll(async () => {
+    identity = await startFakeService('identity');
+    exchange = await busyExchange();
+    gateway = await buildTestGateway({
+      serviceUrls: { identity: identity.url, exchange: exchange.url }, versions, metrics,
+      admissionLimits: { concurrency: CONCURRENCY, queueMs: 200 },
+    });
+    ana = sessionCookieOf(await login(gateway, 'ana@example.com'))!;
+    base = await gateway.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await Promise.all([identity?.close(), exchange?.app.close()]);
+  });
+
+  const call = (method: string, path: string, headers: Record<string, string> = {}) =>
+    fetch(`${base}${path}`, { method, headers: { cookie: ana, origin: base, ...headers } });
+  const health = async () => HealthResponse.parse(await (await call('GET', '/api/health')).json());
+
+  /** Holds the service busy with `CONCURRENCY` reads under way (every slot taken) while `during` runs. */
+  async function whileBusy(during: () => Promise<void>): Promise<void> {
+    let letGo!: () => void;
+    exchange.state.busy = new Promise((resolve) => { letGo = resolve; });
+    const reached = exchange.state.reached.length;
+    const taking = Array.from({ length: CONCURRENCY }, () => call('GET', '/api/exchange-requests/limits'));
+    try {
+      await vi.waitFor(() => expect(exchange.state.reached.length).toBe(reached + CONCURRENCY));
+      await during();
+    } finally {
+      letGo();
+      exchange.state.busy = undefined;
+      // The requests that held the slots were not shed: they got their answers.
+      expect((await Promise.all(taking)).map((res) => res.status)).toEqual(Array(CONCURRENCY).fill(200));
+    }
+  }
+
+  it('sheds nothing under the limit, and /api/health shows the requests in flight', async () => {
+    await whileBusy(async () => {
+      expect((await health()).saturation.exchange).toEqual({ inFlight: CONCURRENCY, queued: 0, limit: CONCURRENCY, shed: { refused: 0, held: 0 } });
+    });
+    expect((await health()).saturation.exchange).toEqual({ inFlight: 0, queued: 0, limit: CONCURRENCY, shed: { refused: 0, held: 0 } });
+  });
+
+  it('answers a request past the limit 503 with Retry-After, and says a write was not saved', async () => {
+    await whileBusy(async () => {
+      const reached = exchange.state.reached.length;
+      const started = Date.now();
+      const [read, write] = await Promise.all([call('GET', '/api/exchange-requests/7'), call('PATCH', '/api/exchange-requests/7/cancel')]);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      for (const res of [read, write]) {
+        expect(res.status).toBe(503);
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(3);
+      }
+      expect(ErrorBody.parse(await read.json())).toEqual({ code: 'service_unavailable', message: 'Puente is very busy right now. Please try again in a few seconds.' });
+      expect(ErrorBody.parse(await write.json())).toEqual({
+        code: 'service_unavailable', message: 'Puente is very busy right now, and this was not saved. Please try again in a few seconds.',
+      });
+      expect(exchange.state.reached.length).toBe(reached); // neither reached the service
+    });
+    // Once the service is free again, the same requests go through.
+    expect((await call('PATCH', '/api/exchange-requests/7/cancel')).status).toBe(200);
+  });
+
+  it('answers a market poll past the limit from the copy it holds, marked stale; the next poll sees the change', async () => {
+    // Ana's first poll tells the gateway she sees the market as everyone does; the second is kept for everyone.
+    await call('GET', '/api/exchange-requests');
+    const kept = await call('GET', '/api/exchange-requests');
+    expect(ExchangeRequestList.parse(await kept.json()).map((r) => r.id)).toEqual([1]);
+    exchange.state.market = [offer(2), offer(1)];
+    await serviceVersions(versions, 'exchange', logger).bump([ExchangeVersions.market]);
+    await whileBusy(async () => {
+      const held = await call('GET', '/api/exchange-requests');
+      expect(held.status).toBe(200);
+      expect(held.headers.get(STALE_HEADER)).toBe('1');
+      expect(ExchangeRequestList.parse(await held.json()).map((r) => r.id)).toEqual([1]);
+    });
+    const fresh = await call('GET', '/api/exchange-requests');
+    expect(fresh.headers.get(STALE_HEADER)).toBeNull();
+    expect(ExchangeRequestList.parse(await fresh.json()).map((r) => r.id)).toEqual([2, 1]);
+  });
+
+  it('counts what was shed per route in the metrics and in /api/health', async () => {
+    const text = await metrics.scrape();
+    const shed = (route: string, answer: string) =>
+      Number(new RegExp(`^puente_requests_shed_total\\{service="gateway",upstream="exchange",route="${route}",answer="${answer}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
+    expect({
+      read: shed('/api/exchange-requests/:id', 'refused'), write: shed('/api/exchange-requests/:id/cancel', 'refused'),
+      market: shed('/api/exchange-requests', 'held'),
+    }).toEqual({ read: 1, write: 1, market: 1 });
+    expect((await health()).saturation.exchange.shed).toEqual({ refused: 2, held: 1 });
+  });
+});
+
+describe('a gate', () => {
+  it('never refuses the login\'s second step: it waits first in line for as long as it takes', async () => {
+    const gate = createAdmission({ concurrency: 1, queueMs: 20 }).gate('identity');
+    const first = (await gate.enter())!;
+    const waiting = gate.enter();
+    const secondStep = gate.enter(true);
+    expect(await waiting).toBeUndefined(); // past the budget
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    first();
+    const release = await secondStep;
+    expect(release).toBeTypeOf('function');
+    release!();
+  });
+});
