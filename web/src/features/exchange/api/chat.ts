@@ -10,6 +10,7 @@ import {
 } from '@puente/contracts';
 import { ApiError, call, read, callWithForm } from '../../../lib/api-client.ts';
 import { useIdempotencyKey } from '../../../lib/idempotency.ts';
+import { pollEvery } from '../../../lib/polling.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** The fallback when the live channel is down: a chat read again this often. */
@@ -45,7 +46,7 @@ export function useChat(matchId: number) {
   return useQuery({
     queryKey: queryKeys.chatMessages(matchId),
     queryFn: () => readChat(queryClient, matchId),
-    refetchInterval: CHAT_REFRESH_MS,
+    refetchInterval: pollEvery(CHAT_REFRESH_MS),
   });
 }
 

@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Routes, type ExchangeMatchStatus } from '@puente/contracts';
 import { call, read } from '../../../lib/api-client.ts';
+import { pollEvery } from '../../../lib/polling.ts';
 import { DATA_REFRESH_MS } from '../../../lib/query-client.ts';
 import { useIdempotencyKey } from '../../../lib/idempotency.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -12,7 +13,7 @@ export function useMatches() {
   return useQuery({
     queryKey: queryKeys.matches,
     queryFn: async () => (await read(Routes.exchange.matches, { query: { limit: 100 } })) ?? [],
-    refetchInterval: DATA_REFRESH_MS,
+    refetchInterval: pollEvery(DATA_REFRESH_MS),
   });
 }
 
@@ -21,7 +22,7 @@ export function useMatchForRequest(requestId: number | undefined) {
     queryKey: queryKeys.matchForRequest(requestId ?? 0),
     queryFn: () => call(Routes.exchange.matchForRequest, { params: { requestId: requestId! } }),
     enabled: requestId !== undefined,
-    refetchInterval: DATA_REFRESH_MS,
+    refetchInterval: pollEvery(DATA_REFRESH_MS),
   });
 }
 

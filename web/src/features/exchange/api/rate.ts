@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Routes } from '@puente/contracts';
 import { call } from '../../../lib/api-client.ts';
+import { pollEvery } from '../../../lib/polling.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** The exchange rate refresh (spec section 9): every 15 minutes. */
@@ -11,7 +12,7 @@ export function exchangeRateQueryOptions() {
   return queryOptions({
     queryKey: queryKeys.exchangeRate,
     queryFn: () => call(Routes.exchange.rate),
-    refetchInterval: EXCHANGE_RATE_REFRESH_MS,
+    refetchInterval: pollEvery(EXCHANGE_RATE_REFRESH_MS),
     staleTime: EXCHANGE_RATE_REFRESH_MS,
   });
 }

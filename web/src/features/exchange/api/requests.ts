@@ -6,6 +6,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Routes, type ExchangeRequestSort, type Currency } from '@puente/contracts';
 import { call, read, type BodyOf } from '../../../lib/api-client.ts';
+import { pollEvery } from '../../../lib/polling.ts';
 import { DATA_REFRESH_MS } from '../../../lib/query-client.ts';
 import { useIdempotencyKey } from '../../../lib/idempotency.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -24,7 +25,7 @@ export function useMarket(filters: MarketFilters) {
   return useQuery({
     queryKey: [...queryKeys.exchangeRequests, filters],
     queryFn: async () => (await read(Routes.exchange.requests, { query: { ...filters, limit: MARKET_PAGE_SIZE } })) ?? [],
-    refetchInterval: DATA_REFRESH_MS,
+    refetchInterval: pollEvery(DATA_REFRESH_MS),
     placeholderData: keepPreviousData, // a new filter keeps the old cards until its answer comes
   });
 }
@@ -34,7 +35,7 @@ export function useMyRequests() {
   return useQuery({
     queryKey: queryKeys.myRequests,
     queryFn: async () => (await read(Routes.exchange.myRequests, { query: { limit: 100 } })) ?? [],
-    refetchInterval: DATA_REFRESH_MS,
+    refetchInterval: pollEvery(DATA_REFRESH_MS),
   });
 }
 
@@ -44,7 +45,7 @@ export function useExchangeRequest(id: number | undefined) {
     queryKey: queryKeys.exchangeRequest(id ?? 0),
     queryFn: () => call(Routes.exchange.request, { params: { id: id! } }),
     enabled: id !== undefined,
-    refetchInterval: DATA_REFRESH_MS,
+    refetchInterval: pollEvery(DATA_REFRESH_MS),
   });
 }
 

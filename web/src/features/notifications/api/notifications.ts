@@ -5,6 +5,7 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Routes, type Notification } from '@puente/contracts';
 import { call, read } from '../../../lib/api-client.ts';
+import { pollEvery } from '../../../lib/polling.ts';
 import { DATA_REFRESH_MS } from '../../../lib/query-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
@@ -15,7 +16,7 @@ export function useNotifications(enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.notifications,
     queryFn: async (): Promise<Notification[]> => (await read(Routes.notification.list, { query: { limit: NOTIFICATIONS_SHOWN } })) ?? [],
-    refetchInterval: DATA_REFRESH_MS,
+    refetchInterval: pollEvery(DATA_REFRESH_MS),
     enabled,
   });
 }

@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Routes, type TestCheckoutConfirm } from '@puente/contracts';
 import { call } from '../../../lib/api-client.ts';
+import { nextPollIn } from '../../../lib/polling.ts';
 import { DATA_REFRESH_MS } from '../../../lib/query-client.ts';
 import { useIdempotencyKey } from '../../../lib/idempotency.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -11,7 +12,7 @@ export function useSubscriptionInfo({ untilPremium = false } = {}) {
   return useQuery({
     queryKey: queryKeys.subscriptionInfo,
     queryFn: () => call(Routes.subscription.info),
-    refetchInterval: (query) => (untilPremium && query.state.data?.tier !== 'premium' ? DATA_REFRESH_MS : false),
+    refetchInterval: (query) => (untilPremium && query.state.data?.tier !== 'premium' ? nextPollIn(query, DATA_REFRESH_MS) : false),
   });
 }
 
