@@ -127,6 +127,24 @@ describeWithInfra(['postgres'], 'who may take my request', () => {
       });
     });
 
+    it('refuses each taker of a crowd accepting at once by their own block: the blocked 404, the blocker 403, one match, the rest 409', async () => {
+      const ana = await newTrader();
+      const [blocked, blocker] = [await newTrader(), await newTrader()];
+      const crowd = [await newTrader(), await newTrader(), await newTrader(), await newTrader()];
+      const request = await posted(ana);
+      expect((await block(ana, blocked.userId)).statusCode).toBe(201);
+      expect((await block(blocker, ana.userId)).statusCode).toBe(201);
+      const [byBlocked, byBlocker, ...byCrowd] = await Promise.all([blocked, blocker, ...crowd].map((t) => accept(t, request.id)));
+      expect({ status: byBlocked!.statusCode, body: ErrorBody.parse(byBlocked!.json()) }).toEqual({ status: 404, body: { message: 'Exchange request not found', code: 'not_found' } });
+      expect({ status: byBlocker!.statusCode, body: ErrorBody.parse(byBlocker!.json()) }).toEqual({
+        status: 403, body: { message: 'You have blocked this user: unblock them to accept their exchange request.', code: AcceptRefusal.youBlocked },
+      });
+      expect(byCrowd.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409]);
+      for (const lost of byCrowd.filter((r) => r.statusCode === 409)) {
+        expect(ErrorBody.parse(lost.json())).toEqual({ message: 'This exchange request is no longer open', code: 'conflict' });
+      }
+    });
+
     it('gives the market a new ETag for the two users, and keeps the shared one for everyone else', async () => {
       const [ana, bob, carla] = [await newTrader(), await newTrader(), await newTrader()];
       await posted(bob);

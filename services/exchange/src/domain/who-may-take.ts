@@ -25,23 +25,70 @@ function refuseBlock(block: 'first' | 'second' | null): void {
   }
 }
 
+/** The request an accept names, as its early refusal reads it: its poster and status, and the refusal for a block. */
+export type RequestSeen = Pick<ExchangeRequest, 'userId' | 'status'> & { refuseBlock(): void };
+
+type Row = { taker_id: number; user_id: number; status: ExchangeRequest['status']; blocker_id: number | null };
+
 /**
- * The request an accept names, as its early refusal reads it (no transaction, no lock): its poster and status, and
- * the refusal for a block between the poster and the taker, in one query — a crowd accepting a sought-after
- * request is refused by this read alone. Null when there is no such request.
+ * The early refusal's read of a request (no transaction, no lock), for every taker at once: its poster and status,
+ * and which of each taker and the poster blocked the other, in one query. Each taker gets null when there is no
+ * such request.
  */
-export async function requestSeenByTaker(
-  em: EntityManager, requestId: number, takerId: number,
-): Promise<(Pick<ExchangeRequest, 'userId' | 'status'> & { refuseBlock(): void }) | null> {
-  const [row] = await em.execute<{ user_id: number; status: ExchangeRequest['status']; blocker_id: number | null }[]>(
-    `select r.user_id, r.status,
+async function seenByTakers(em: EntityManager, requestId: number, takerIds: readonly number[]): Promise<Map<number, RequestSeen | null>> {
+  const rows = await em.execute<Row[]>(
+    `select t.taker_id, r.user_id, r.status,
        (select b.blocker_id from ${qualifiedTable(em, Block)} b
-         where (b.blocker_id = r.user_id and b.blocked_id = ?) or (b.blocker_id = ? and b.blocked_id = r.user_id)
+         where (b.blocker_id = r.user_id and b.blocked_id = t.taker_id) or (b.blocker_id = t.taker_id and b.blocked_id = r.user_id)
          order by b.blocker_id = r.user_id desc limit 1) as blocker_id
-     from ${qualifiedTable(em, ExchangeRequest)} r where r.id = ?`, [takerId, takerId, requestId]);
-  if (!row) return null;
-  const block = row.blocker_id === null ? null : row.blocker_id === row.user_id ? 'first' : 'second';
-  return { userId: row.user_id, status: row.status, refuseBlock: () => refuseBlock(block) };
+     from ${qualifiedTable(em, ExchangeRequest)} r cross join (values ${takerIds.map(() => '(?::int)').join(', ')}) as t(taker_id)
+     where r.id = ?`, [...takerIds, requestId]);
+  const byTaker = new Map<number, RequestSeen | null>(takerIds.map((id) => [id, null]));
+  for (const row of rows) {
+    const block = row.blocker_id === null ? null : row.blocker_id === row.user_id ? 'first' : 'second';
+    byTaker.set(row.taker_id, { userId: row.user_id, status: row.status, refuseBlock: () => refuseBlock(block) });
+  }
+  return byTaker;
+}
+
+interface Reading { takers: Map<number, Array<(seen: Promise<RequestSeen | null>) => void>> }
+
+/**
+ * Reads a request as its takers see it, sharing the reads of takers who come together: a crowd accepting one
+ * sought-after request is mostly refused by this read, and one query per taker queued a hundred queries on the
+ * database (on the embedded one, each waits for the one before). While a read of a request is running, the takers
+ * arriving wait for the next, which starts when it ends and answers all of them: a taker's answer is never read
+ * before the taker came.
+ */
+export function requestReads(em: () => EntityManager) {
+  const running = new Map<number, Promise<unknown>>();
+  const next = new Map<number, Reading>();
+
+  const read = (requestId: number, reading: Reading): Promise<unknown> => {
+    next.delete(requestId);
+    const seen = seenByTakers(em(), requestId, [...reading.takers.keys()]);
+    for (const [takerId, answers] of reading.takers) {
+      const answer = seen.then((byTaker) => byTaker.get(takerId) ?? null);
+      for (const give of answers) give(answer);
+    }
+    const done = seen.then(() => undefined, () => undefined).then(() => {
+      const waiting = next.get(requestId);
+      if (waiting) running.set(requestId, read(requestId, waiting));
+      else running.delete(requestId);
+    });
+    return done;
+  };
+
+  return (requestId: number, takerId: number): Promise<RequestSeen | null> => new Promise((resolve) => {
+    const give = (answer: Promise<RequestSeen | null>) => resolve(answer);
+    if (!running.has(requestId)) {
+      running.set(requestId, read(requestId, { takers: new Map([[takerId, [give]]]) }));
+      return;
+    }
+    const reading = next.get(requestId) ?? { takers: new Map() };
+    next.set(requestId, reading);
+    reading.takers.set(takerId, [...reading.takers.get(takerId) ?? [], give]);
+  });
 }
 
 /** Throws the refusal (404, or 403 with a code) when `takerId` may not accept `request`. */

@@ -14,7 +14,7 @@ import { assertNotDisputed, matchCancelledByDispute } from '../domain/disputes.t
 import { assertMayTrade } from '../domain/sanctions.ts';
 import { matchView, matchViews } from '../domain/views.ts';
 import { lockPair } from '../domain/blocks.ts';
-import { assertMayTake, requestSeenByTaker } from '../domain/who-may-take.ts';
+import { assertMayTake, requestReads } from '../domain/who-may-take.ts';
 import { MATCH_NOT_FOUND, needsBothAccountsToAccept, type RouteDeps } from './deps.ts';
 
 const routes = Routes.exchange;
@@ -30,21 +30,25 @@ async function partyMatch(em: EntityManager, id: number, userId: number): Promis
 
 export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
   return async (app: FastifyInstance): Promise<void> => {
+    const requestSeenBy = requestReads(() => ctx.orm.em.fork());
+
     /**
      * Accept an open request. Most accepts of a sought-after request come once it is taken: one read, without a
-     * transaction or a lock, refuses them (409). The others queue on the request's row lock, and each one after the
-     * first finds it matched; the unique index on a request's live match is the last word should anything slip by.
-     * A block between the two is refused before anything else, by the same read (domain/who-may-take.ts).
+     * transaction or a lock, refuses them (409), and the takers who come together share that read. The others queue
+     * on the request's row lock, and each one after the first finds it matched; the unique index on a request's live
+     * match is the last word should anything slip by. A block between the two is refused before anything else, by
+     * the same read (domain/who-may-take.ts). The winner's answer is read in its transaction, so that it goes out
+     * at the commit rather than after the reads of the crowd still arriving.
      */
     serve(app, routes.createMatch, async (request) => {
       const { userId } = requireUser(request);
       const id = request.body.exchangeRequestId;
-      const seen = await requestSeenByTaker(request.em, id, userId);
+      const seen = await requestSeenBy(id, userId);
       seen?.refuseBlock();
       mayAccept(seen, userId);
       const at = now();
       try {
-        const created = await ctx.change(async (tx) => {
+        return await ctx.change(async (tx) => {
           const found = await tx.findOne(ExchangeRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
           // Those queued behind the first accept stop here, holding the row's lock no longer than this.
           mayAccept(found, userId);
@@ -54,9 +58,9 @@ export function exchangeMatchRoutes({ ctx, now }: RouteDeps) {
           await assertMayTrade(tx, userId);
           if (!await hasBothAccounts(tx, userId)) throw needsBothAccountsToAccept();
           await checkPlanLimits(tx, userId, { currency: found.fromCurrency, amount: found.amount }, at);
-          return takeRequest(tx, found, userId, at);
+          const taken = await takeRequest(tx, found, userId, at);
+          return { ...taken, value: await matchView(tx, taken.value) };
         });
-        return await matchView(request.em, created);
       } catch (err) {
         if (err instanceof UniqueConstraintViolationException) throw conflict(REQUEST_NOT_OPEN);
         throw err;
