@@ -38,6 +38,8 @@ const Settings = z.object({
   DATA_DIR: z.string().default('.data'),
   SERVICES_BASE_PORT: z.coerce.number().int().min(1024).default(3001),
   LOG_LEVEL: z.string().default('info'),
+  /** How long each process may take to say it is ready before the runner gives up (a misconfiguration, usually). */
+  START_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(60),
   /** When set, each process serves /metrics on a port of its own from here up (in launch order, said at start). */
   METRICS_BASE_PORT: blankAsUnset(z.coerce.number().int().min(1024).max(65535).optional()),
   METRICS_HOST: MetricsSettings.shape.METRICS_HOST,
@@ -150,7 +152,7 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     const child = instance === 1 ? name : `${name}-${instance}`;
     const shared: Record<string, string> = instancesOf(name) > 1 ? { REUSE_PORT: 'true' } : {};
     launch(child, name, `services/${name}/src/server.ts`, { PORT: String(new URL(serviceUrls[name]!).port), ...shared });
-    return untilSaysReady(child, children.get(child)!);
+    return untilSaysReady(child, children.get(child)!, settings.START_TIMEOUT_SECONDS * 1000);
   };
 
   try {
@@ -172,7 +174,7 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
         say(`starting ${name} on ${settings.HOST}:${port}`);
         launch(name, 'gateway', 'gateway/src/server.ts', { PORT: String(port), HOST: settings.HOST });
         gatewayUrls.push(`http://${host}:${port}`);
-        await waitReady(name, `${gatewayUrls[i]}/health`, children.get(name)!);
+        await waitReady(name, `${gatewayUrls[i]}/health`, children.get(name)!, settings.START_TIMEOUT_SECONDS * 1000);
       }
     }
     for (const [name, url] of Object.entries(metricsUrls)) say(`metrics of ${name} at ${url}`);
@@ -184,7 +186,7 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
 }
 
 /** Until a service process says it is ready: the port it shares with its other instances may answer for another. */
-function untilSaysReady(name: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+function untilSaysReady(name: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const settle = (err?: Error) => {
       clearTimeout(timer);
@@ -206,7 +208,7 @@ function untilSaysReady(name: string, child: ChildProcess, timeoutMs = 60_000): 
   });
 }
 
-async function waitReady(name: string, url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+async function waitReady(name: string, url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before it was ready; see its output above`);

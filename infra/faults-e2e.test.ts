@@ -39,8 +39,9 @@ import {
 } from '@puente/contracts';
 import { RedisSessionStore, sessionCookieHeader } from '@puente/gateway';
 import { appClient, describeWithInfra, mailsIn, type AppClient, type SignedIn } from '@puente/testkit';
-import { serviceDefinitions } from './services.ts';
 import { startDistributedApp, type Faults, type RunningTestApp } from './testing/running-app.ts';
+import { consumersOfEvents, deliveries, markOutboxes as markAll, seconds, type OutboxMark } from './testing/deliveries.ts';
+import { serviceDefinitions } from './services.ts';
 import { addBankAccounts, bankAccountsOf, onceAccountsKnown, traders, viaBus } from './testing/traders.ts';
 
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -76,20 +77,13 @@ const dan = { email: 'dan@puente.test', password: 'password4', firstName: 'Dan',
 const carlaAccounts = bankAccountsOf.bob.map((a) => ({ ...a, accountHolder: 'Carla Rojas', accountNumber: a.currency === 'GBP' ? '44556677' : '5566778899' }));
 const danAccounts = bankAccountsOf.ana.map((a) => ({ ...a, accountHolder: 'Dan Ortiz', accountNumber: a.currency === 'GBP' ? '11223344' : '1122334455' }));
 
-/** Which services consume each event type: their consumers as the services define them. */
-const consumersOf = new Map<string, ServiceName[]>();
-for (const def of Object.values(serviceDefinitions({ ...process.env, ...appEnv }))) {
-  for (const c of def.consumers ?? []) {
-    const type = Events[c.event].type;
-    consumersOf.set(type, [...new Set([...(consumersOf.get(type) ?? []), def.name])]);
-  }
-}
+const consumersOf = consumersOfEvents({ ...process.env, ...appEnv });
 
 /** A user and the notifications they should see, as `<type> <referenceId>`. */
 interface Expected { who: SignedIn; notifications: string[] }
 /** What a fault cost: the events committed since its mark, and what of them (or of the users' view) is missing. */
 interface Tally { published: number; lost: string[]; duplicates: string[] }
-type Mark = Record<ServiceName, number>;
+type Mark = OutboxMark;
 
 describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redis and PostgreSQL outages, poison events', () => {
   let app: RunningTestApp;
@@ -171,7 +165,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redi
       const me = CurrentUser.parse(await client.json('/api/auth/user', 200, { cookie: carlaIn.cookie }));
       return me.hasBothAccounts ? [] : ['carla: hasBothAccounts still false'];
     });
-    report(`broker outage ${s(OUTAGE_MS.broker)}`, result);
+    report(`broker outage ${seconds(OUTAGE_MS.broker)}`, result);
   }, testTimeout(OUTAGE_MS.broker));
 
   it('a service SIGKILLed between its commit and its publish: serving again within seconds, its outbox delivers the event once', async () => {
@@ -192,7 +186,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redi
       expect((await fetch(`${app.serviceUrls!.exchange}/ready`, { signal: AbortSignal.timeout(2_000) })).status).toBe(200);
     }, { timeout: 30_000, interval: 50 });
     const servingAfterMs = Date.now() - killedAt;
-    console.log(`SIGKILL: exchange serving again ${s(servingAfterMs)} after the kill (the runner waits 1 s before restarting it)`);
+    console.log(`SIGKILL: exchange serving again ${seconds(servingAfterMs)} after the kill (the runner waits 1 s before restarting it)`);
     expect(servingAfterMs).toBeLessThan(15_000);
 
     const result = await converge(mark, [{ who: ana, notifications: [`exchange_confirmed ${bobRequest.id}`] }], async () =>
@@ -276,8 +270,8 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redi
     expect(await listed(bob)).not.toContain(`exchange_request ${carlaRequest.id}`);
     const polledMs = Date.now() - polledAt;
     faults.redis.resume();
-    console.log(`redis outage ${s(OUTAGE_MS.redis)}: Ana's polls answered ${answered.polls} times and her and Carla's writes ${answered.writes} times, `
-      + `the slowest in ${s(answered.slowestMs)}; ${answered.failed.length} failed; Fay's two sessions refused, checked ${endedMs} ms after her reset answered`);
+    console.log(`redis outage ${seconds(OUTAGE_MS.redis)}: Ana's polls answered ${answered.polls} times and her and Carla's writes ${answered.writes} times, `
+      + `the slowest in ${seconds(answered.slowestMs)}; ${answered.failed.length} failed; Fay's two sessions refused, checked ${endedMs} ms after her reset answered`);
     expect(answered.failed).toEqual([]);
 
     const request = `exchange_request ${carlaRequest.id}`;
@@ -290,8 +284,8 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redi
         ...(fayNow[0] === 401 && fayNow[1] === 200 ? [] : [`Fay's old session answers ${fayNow[0]}, her new password ${fayNow[1]}`]),
       ];
     });
-    report(`redis outage ${s(OUTAGE_MS.redis)}: sign-in, sign-up, a referral check, a password check and an unseen session answered 503; `
-      + `a polled list answered in ${s(polledMs)}; the fan-out job ran after`, result);
+    report(`redis outage ${seconds(OUTAGE_MS.redis)}: sign-in, sign-up, a referral check, a password check and an unseen session answered 503; `
+      + `a polled list answered in ${seconds(polledMs)}; the fan-out job ran after`, result);
   }, testTimeout(OUTAGE_MS.redis));
 
   it('PostgreSQL cut off under load: /ready says so and recovers without a restart; every write answered is delivered', async () => {
@@ -338,8 +332,8 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redi
       }
       return missing;
     }, resumedAt);
-    report(`postgres cut off ${s(OUTAGE_MS.postgres)} under load: ${answered.ok} calls answered, ${answered.refused} refused with 5xx meanwhile; `
-      + `/ready down in ${s(downIn)}, up ${s(upIn)} after; ${restarts() - restartsBefore} restarts; an event delivered during the cut applied after`, result, 'after');
+    report(`postgres cut off ${seconds(OUTAGE_MS.postgres)} under load: ${answered.ok} calls answered, ${answered.refused} refused with 5xx meanwhile; `
+      + `/ready down in ${seconds(downIn)}, up ${seconds(upIn)} after; ${restarts() - restartsBefore} restarts; an event delivered during the cut applied after`, result, 'after');
     expect(answered.other).toEqual([]);
     expect(restarts()).toBe(restartsBefore);
   }, testTimeout(OUTAGE_MS.postgres));
@@ -400,7 +394,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redi
 
       const result = await converge(mark, [{ who: ana, notifications: [`exchange_completed ${anaRequest.id}`] }, { who: bob, notifications: [`rating ${anaRequest.id}`] }], async () => [], replayedAt);
       report(`poison events: ${groups.map((g) => `${poisonFor(g)} unreadable or invalid records parked by ${g}`).join(', ')}, and an event whose handler threw by notification; `
-        + `consumers moved on in ${s(movedOnIn)}; replayed after the fix`, result);
+        + `consumers moved on in ${seconds(movedOnIn)}; replayed after the fix`, result);
     } finally {
       await admin.disconnect();
     }
@@ -418,7 +412,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redi
       await vi.waitFor(async () => expect(await health()).toEqual({ status: 'ok', services: Object.fromEntries(ServiceNames.map((n) => [n, 'ok'])) }), { timeout: 30_000, interval: 200 });
       const backInMs = Date.now() - flushedAt;
       const said = scheduled.filter((n) => degraded[n] === 'degraded');
-      console.log(`redis flushed: ${said.length} of ${scheduled.length} services with schedules said degraded at once; every schedule back in ${s(backInMs)} (checked every 3 s)`);
+      console.log(`redis flushed: ${said.length} of ${scheduled.length} services with schedules said degraded at once; every schedule back in ${seconds(backInMs)} (checked every 3 s)`);
       // Each service's check runs on its own clock: one may have registered again before the first look.
       expect(said.length).toBeGreaterThan(0);
     } finally {
@@ -442,12 +436,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redi
     }
   }
 
-  /** The last outbox row of every service: what is committed after it is the fault's to deliver. */
-  async function markOutboxes(): Promise<Mark> {
-    const mark: Partial<Mark> = {};
-    for (const s of ServiceNames) mark[s] = Number((await db.query<{ id: string }>(`select coalesce(max(id), 0) as id from ${s}.outbox_event`)).rows[0]?.id);
-    return mark as Mark;
-  }
+  const markOutboxes = () => markAll(db);
 
   /** What a user lists in their notifications, as `<type> <referenceId>`. */
   async function listed(who: SignedIn): Promise<string[]> {
@@ -456,22 +445,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redi
 
   /** Every event committed since the mark: published? applied once by each of its consumers? And what users see. */
   async function tally(mark: Mark, expected: Expected[], also: () => Promise<string[]>): Promise<Tally> {
-    const lost: string[] = [];
-    const duplicates: string[] = [];
-    let published = 0;
-    for (const service of ServiceNames) {
-      const { rows } = await db.query<{ event_id: string; type: string; published: boolean }>(
-        `select event_id, type, published_at is not null as published from ${service}.outbox_event where id > $1`, [mark[service]]);
-      published += rows.filter((r) => r.published).length;
-      for (const row of rows) {
-        if (!row.published) lost.push(`${row.type} ${row.event_id}: not published`);
-        for (const consumer of consumersOf.get(row.type) ?? []) {
-          const applied = Number((await db.query<{ n: string }>(`select count(*) as n from ${consumer}.inbox_entry where event_id = $1`, [row.event_id])).rows[0]?.n);
-          if (applied === 0) lost.push(`${row.type} ${row.event_id}: not applied by ${consumer}`);
-          if (applied > 1) duplicates.push(`${row.type} ${row.event_id}: applied ${applied} times by ${consumer}`);
-        }
-      }
-    }
+    const { published, lost, duplicates } = await deliveries(db, mark, consumersOf);
     for (const { who, notifications } of expected) {
       const seen = await listed(who);
       for (const n of notifications) if (!seen.includes(n)) lost.push(`${who.firstName}: no ${n}`);
@@ -494,7 +468,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redi
   /** Prints the fault's figures and requires nothing lost and nothing twice. */
   function report(fault: string, result: Tally & { convergedMs: number }, since = 'after the fault') {
     console.log(`${fault}: ${result.published} events published after, lost ${result.lost.length}, duplicates ${result.duplicates.length}, `
-      + `converged in ${s(result.convergedMs)} ${since}`);
+      + `converged in ${seconds(result.convergedMs)} ${since}`);
     expect({ lost: result.lost, duplicates: result.duplicates }).toEqual({ lost: [], duplicates: [] });
   }
 
@@ -514,8 +488,3 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redi
     return app.log().filter((l) => /^\[runner\] \S+ stopped \(/.test(l)).length;
   }
 });
-
-/** Milliseconds as seconds, for the printed figures. */
-function s(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
-}

@@ -20,12 +20,12 @@ import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import {
-  CurrentUser, Events, ExchangeMatch, ExchangeRequest, NotificationCount, NotificationList, ReadyResponse, type Notification, type ServiceName,
+  CurrentUser, ExchangeMatch, ExchangeRequest, NotificationCount, NotificationList, ReadyResponse, type Notification, type ServiceName,
 } from '@puente/contracts';
 import { appClient, describeWithInfra, type AppClient, type SignedIn } from '@puente/testkit';
-import { serviceDefinitions } from './services.ts';
 import { startDistributedApp, type Faults, type RunningTestApp } from './testing/running-app.ts';
 import { buildWeb, launchChromium, recordSockets, screenshotFolder, sendToBackground, socketTimes } from './testing/browser.ts';
+import { consumersOfEvents, deliveries, markOutboxes, seconds } from './testing/deliveries.ts';
 import { addBankAccounts, bankAccountsOf, onceAccountsKnown, traders, viaBus } from './testing/traders.ts';
 
 const ADMIN = { email: 'admin@puente.test', password: 'admin password 1', code: 'RESTART-CODE' };
@@ -42,14 +42,7 @@ const BROKER_AWAY_AFTER_SERVING_MS = 5_000;
 const carla = { email: 'carla@puente.test', password: 'password3', firstName: 'Carla', lastName: 'Rojas' };
 const carlaAccounts = bankAccountsOf.bob.map((a) => ({ ...a, accountHolder: 'Carla Rojas', accountNumber: a.currency === 'GBP' ? '44556677' : '5566778899' }));
 
-/** Which services consume each event type: their consumers as the services define them. */
-const consumersOf = new Map<string, ServiceName[]>();
-for (const def of Object.values(serviceDefinitions({ ...process.env, ...appEnv }))) {
-  for (const c of def.consumers ?? []) {
-    const type = Events[c.event].type;
-    consumersOf.set(type, [...new Set([...(consumersOf.get(type) ?? []), def.name])]);
-  }
-}
+const consumersOf = consumersOfEvents({ ...process.env, ...appEnv });
 
 describeWithInfra(['postgres', 'redis', 'kafka'], 'restarts: a service started with the broker down, a gateway restarted under a signed-in page', () => {
   const webRoot = mkdtempSync(join(tmpdir(), 'puente-restarts-web-'));
@@ -97,7 +90,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'restarts: a service started w
     const servingWithBroker = Date.now() - withBroker.killedAt;
     const restartsBefore = restartsOf('identity');
 
-    const mark = await markOutboxes(['identity', 'accounts']);
+    const mark = await markOutboxes(db, ['identity', 'accounts']);
     faults.broker.pause();
     // The runner starts it again after 1 s, with the broker still unreachable: it must listen and serve all the same.
     const { killedAt, restartedAt, readyAt, ready } = await killAndRestart('identity');
@@ -131,16 +124,16 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'restarts: a service started w
     const caughtUpAt = Date.now();
     // Every event identity and accounts committed since the mark: published, and applied once by each consumer.
     const { published, lost, duplicates } = await vi.waitFor(async () => {
-      const tally = await deliveries(mark);
+      const tally = await deliveries(db, mark, consumersOf);
       expect(tally.lost).toEqual([]);
       return tally;
     }, viaBus);
 
-    console.log(`service started with the broker down (identity, SIGKILLed): restarted ${s(restartedAt - killedAt)} after the kill, /ready 200 degraded `
-      + `${s(readyAt - killedAt)} after it, its route through the gateway answering ${s(servingAt - killedAt)} after it `
-      + `(with the broker up: ${s(withBroker.readyAt - withBroker.killedAt)} and ${s(servingWithBroker)}); still serving, `
-      + `${restartsMeanwhile === 1 ? 'not restarted again' : `restarted ${restartsMeanwhile} times`}, ${s(resumedAt - servingAt)} later. `
-      + `Broker back: /ready ok in ${s(joinedAt - resumedAt)}, its consumers joined and the accounts events it missed applied in ${s(caughtUpAt - resumedAt)}; `
+    console.log(`service started with the broker down (identity, SIGKILLed): restarted ${seconds(restartedAt - killedAt)} after the kill, /ready 200 degraded `
+      + `${seconds(readyAt - killedAt)} after it, its route through the gateway answering ${seconds(servingAt - killedAt)} after it `
+      + `(with the broker up: ${seconds(withBroker.readyAt - withBroker.killedAt)} and ${seconds(servingWithBroker)}); still serving, `
+      + `${restartsMeanwhile === 1 ? 'not restarted again' : `restarted ${restartsMeanwhile} times`}, ${seconds(resumedAt - servingAt)} later. `
+      + `Broker back: /ready ok in ${seconds(joinedAt - resumedAt)}, its consumers joined and the accounts events it missed applied in ${seconds(caughtUpAt - resumedAt)}; `
       + `${published} events published since the kill, lost ${lost.length}, duplicates ${duplicates.length}`);
     expect(restartsMeanwhile).toBe(1);
     expect(duplicates).toEqual([]);
@@ -204,9 +197,9 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'restarts: a service started w
     await listed.waitFor();
     await page.screenshot({ path: join(folder, '2-notification-shown.png') });
 
-    console.log(`gateway SIGKILLed under a signed-in page: Bob's accept (match ${match.id}) stored as Ana's notification ${s(storedAt - killedAt)} after the kill; `
-      + `the gateway answering again ${s(backAt - killedAt)} after it, the page's live channel reconnected ${s(reopenedAt! - killedAt)} after it, `
-      + `and the page showed the notification ${s(shownAt - killedAt)} after it (${s(shownAt - reopenedAt!)} after reconnecting), without a reload`);
+    console.log(`gateway SIGKILLed under a signed-in page: Bob's accept (match ${match.id}) stored as Ana's notification ${seconds(storedAt - killedAt)} after the kill; `
+      + `the gateway answering again ${seconds(backAt - killedAt)} after it, the page's live channel reconnected ${seconds(reopenedAt! - killedAt)} after it, `
+      + `and the page showed the notification ${seconds(shownAt - killedAt)} after it (${seconds(shownAt - reopenedAt!)} after reconnecting), without a reload`);
     await context.close();
   }, 240_000);
 
@@ -231,51 +224,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'restarts: a service started w
     return app.log().filter((l) => l.startsWith(`[runner] ${name} stopped (`)).length;
   }
 
-  /**
-   * The app, started again once if a process was not ready within the runner's 60 s: seven services starting at once
-   * on a machine shared with other test runs can take that long.
-   */
-  async function startApp(): Promise<RunningTestApp> {
-    const start = () => startDistributedApp('restarts-e2e', { ...appEnv, WEB_ROOT: webRoot }, { faults: true, gateways: 2 });
-    try {
-      return await start();
-    } catch (err) {
-      if (!/was not ready within/.test((err as Error).message)) throw err;
-      console.warn(`starting again: ${(err as Error).message.split('\n')[0]}`);
-      return await start();
-    }
-  }
-
-  /** The last outbox row of each of `services`: what is committed after it is the test's to deliver. */
-  async function markOutboxes(services: ServiceName[]): Promise<Partial<Record<ServiceName, number>>> {
-    const mark: Partial<Record<ServiceName, number>> = {};
-    for (const service of services) mark[service] = Number((await db.query<{ id: string }>(`select coalesce(max(id), 0) as id from ${service}.outbox_event`)).rows[0]?.id);
-    return mark;
-  }
-
-  /** Each event committed since the mark: published? applied by each of its consumers, once? */
-  async function deliveries(mark: Partial<Record<ServiceName, number>>): Promise<{ published: number; lost: string[]; duplicates: string[] }> {
-    const lost: string[] = [];
-    const duplicates: string[] = [];
-    let published = 0;
-    for (const [service, after] of Object.entries(mark)) {
-      const { rows } = await db.query<{ event_id: string; type: string; published: boolean }>(
-        `select event_id, type, published_at is not null as published from ${service}.outbox_event where id > $1`, [after]);
-      for (const row of rows) {
-        if (row.published) published++;
-        else lost.push(`${row.type} ${row.event_id}: not published`);
-        for (const consumer of consumersOf.get(row.type) ?? []) {
-          const applied = Number((await db.query<{ n: string }>(`select count(*) as n from ${consumer}.inbox_entry where event_id = $1`, [row.event_id])).rows[0]?.n);
-          if (applied === 0) lost.push(`${row.type} ${row.event_id}: not applied by ${consumer}`);
-          if (applied > 1) duplicates.push(`${row.type} ${row.event_id}: applied ${applied} times by ${consumer}`);
-        }
-      }
-    }
-    return { published, lost, duplicates };
+  function startApp(): Promise<RunningTestApp> {
+    return startDistributedApp('restarts-e2e', { ...appEnv, WEB_ROOT: webRoot }, { faults: true, gateways: 2 });
   }
 });
-
-/** Milliseconds as seconds, for the printed figures. */
-function s(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
-}

@@ -90,7 +90,9 @@ export async function startDistributedApp(
       env: {
         ...process.env, DATABASE_URL: appDatabaseUrl, REDIS_URL: appRedisUrl,
         KAFKA_BROKERS: kafka.brokers.join(','), PORT: String(base + 100), SERVICES_BASE_PORT: String(base), LOG_LEVEL: 'warn',
-        DATA_DIR: dataDir, ...(metrics ? { METRICS_BASE_PORT: String(base + 150) } : {}), ...env,
+        DATA_DIR: dataDir,
+        // Seven services starting at once on a 2-core machine shared with other test runs can take over a minute.
+        START_TIMEOUT_SECONDS: '180', ...(metrics ? { METRICS_BASE_PORT: String(base + 150) } : {}), ...env,
       },
       ...distributedOptions,
       onOutput: (child, line) => { output.push(`[${child}] ${line}`); },
