@@ -98,7 +98,7 @@ describe('the API client', () => {
       'GET /api/exchange-matches': { status: 503, body: busy },
       'GET /api/bank-accounts': { status: 500, body: 'boom', headers: { 'Retry-After': '5' } },
     });
-    const refusal = (reading: Promise<unknown>) => reading.catch((e: unknown) => e as ApiError);
+    const refusal = async (reading: Promise<unknown>) => (await reading.catch((e: unknown) => e)) as ApiError;
     const shed = await refusal(read(Routes.exchange.requests));
     expect([shed.message, shed.retryAfterMs]).toEqual([`503: ${JSON.stringify(busy)}`, 7_000]);
     expect((await refusal(read(Routes.notification.list))).retryAfterMs).toBe(2_000);

@@ -3,13 +3,13 @@
  * next poll waits as asked, with at most a fifth more at random, the cards on screen stay, and nothing is retried.
  * Time is faked so the waits are exact; the requests counted and timed are the ones the fake gateway received.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, screen } from '@testing-library/react';
-import { defaultScheduler, notifyManager } from '@tanstack/react-query';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
 import { Market } from './market.tsx';
 import { makeRequest } from '../testing.ts';
 import { fakeApi, makeUser, signedIn, type FakeApi, type Reply } from '../../../testing/fake-api.ts';
 import { renderWithRoutes } from '../../../testing/render.tsx';
+import { withFakeTime, wait } from '../../../testing/fake-time.ts';
 import { DATA_REFRESH_MS } from '../../../lib/query-client.ts';
 
 const MARKET = 'GET /api/exchange-requests';
@@ -26,8 +26,6 @@ function answers(...replies: Reply[]) {
 }
 const polls = () => server.callsTo(MARKET).length;
 const gaps = () => polledAt.slice(1).map((at, i) => at - polledAt[i]!);
-/** Lets `ms` of fake time pass, the screen showing what the answers in it changed. */
-const wait = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 
 /** The market on screen with one card, its first read answered. */
 async function showMarket() {
@@ -37,16 +35,10 @@ async function showMarket() {
   expect(screen.getByText(/Bea Soto/)).toBeTruthy();
 }
 
+withFakeTime();
 beforeEach(() => {
-  vi.useFakeTimers();
-  // TanStack Query tells the screen of a change on a timer of its own, which fake time would run a tick late.
-  notifyManager.setScheduler(queueMicrotask);
   polledAt = [];
   server = fakeApi({ ...signedIn(makeUser()), 'GET /api/exchange-rate': { body: { gbpToClp: 1275.5, lastUpdated: new Date().toISOString() } } });
-});
-afterEach(() => {
-  notifyManager.setScheduler(defaultScheduler);
-  vi.useRealTimers();
 });
 
 describe("the market's poll after a refusal with Retry-After", () => {

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Routes } from '@puente/contracts';
 import { ApiError, read } from '../../../lib/api-client.ts';
+import { askedToWait, nextPollIn } from '../../../lib/polling.ts';
 import { DATA_REFRESH_MS } from '../../../lib/query-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
@@ -19,7 +20,8 @@ export async function getNotificationCount(): Promise<NotificationCountReading> 
     const data = await read(Routes.notification.count);
     return data ? { available: true, count: data.count } : { available: false };
   } catch (error) {
-    if (error instanceof ApiError && (error.status === 404 || error.status === 503)) return { available: false };
+    // A 503 with a Retry-After is the gateway shedding load, not a missing service: the count is polled again later.
+    if (error instanceof ApiError && (error.status === 404 || error.status === 503) && !askedToWait(error)) return { available: false };
     throw error;
   }
 }
@@ -29,7 +31,7 @@ export function notificationCountQueryOptions(every: number = NOTIFICATION_COUNT
     queryKey: queryKeys.notificationCount,
     queryFn: getNotificationCount,
     // Polled while the call exists; a missing notification service is not asked again until the next page load.
-    refetchInterval: (query) => (query.state.data?.available === false ? false : every),
+    refetchInterval: (query) => (query.state.data?.available === false ? false : nextPollIn(query, every)),
   });
 }
 
