@@ -83,6 +83,21 @@ export function caller(base: string) {
   };
 }
 
+/**
+ * The same call again while the gateway refuses it for now (503 or 429 with Retry-After: admission control under
+ * load), after the wait it asks for, at most `attempts` times; a refused call was not done, so sending it again is
+ * what its user would do. For the bench's own reads and writes around what it measures, never for the measured load.
+ */
+export async function patiently(send: () => Promise<Response>, attempts = 5): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await send();
+    const retryAfter = Number(res.headers.get('retry-after'));
+    if (![429, 503].includes(res.status) || !res.headers.has('retry-after') || !Number.isFinite(retryAfter) || attempt >= attempts) return res;
+    await res.arrayBuffer();
+    await sleep(retryAfter * 1000);
+  }
+}
+
 /** An unexpected answer as a failure: the call, the status and the body, and what to do. */
 export async function unexpected(what: string, res: Response, hint: string): Promise<BenchFailure> {
   const body = await res.text().catch(() => '');

@@ -4,15 +4,11 @@
  * different user. Three rounds each of: the product's 200s, the baseline's 200s, the product's 304s (the browser's
  * revalidation with If-None-Match).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { ExchangeRequestList } from '@puente/contracts';
-import { BenchFailure, PRODUCT_HINT, step } from './load.ts';
+import { BenchFailure, patiently, PRODUCT_HINT, step } from './load.ts';
 import type { SeededUser } from './seed.ts';
+import { startBare } from './bare.ts';
 
 export interface RoundFigures { rps: number; p50: number; p99: number; requests: number; statuses: Record<string, number>; errors: number }
 
@@ -41,35 +37,13 @@ async function round(url: string, connections: number, seconds: number, headersO
   };
 }
 
-/** The bare server, in its own process, answering `body`. */
-async function startBaseline(body: unknown): Promise<{ url: string; stop(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'puente-baseline-'));
-  const file = join(dir, 'body.json');
-  writeFileSync(file, JSON.stringify(body));
-  const script = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
-  const child = spawn(process.execPath, [script], { env: { ...process.env, BODY_FILE: file }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout.once('data', (c: Buffer) => resolve(Number(c.toString().trim())));
-    child.once('exit', (code) => reject(new BenchFailure(`the baseline server exited (${code})`, 'Check that fastify is installed (npm ci).')));
-  });
-  return {
-    url: `http://127.0.0.1:${port}/list`,
-    stop: async () => {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 export async function polledReads(base: string, users: readonly SeededUser[], opts: { connections: number; roundSeconds: number; rounds: number }): Promise<PolledReadFigures> {
   const path = '/api/exchange-requests';
   const url = `${base}${path}`;
   const conns = Math.min(opts.connections, users.length);
   // What each user gets, and its ETag: the list must be the 50 open requests, as the contract says.
   const first = await Promise.all(users.slice(0, conns).map(async (u) => {
-    const res = await fetch(url, { headers: { cookie: u.cookie } });
+    const res = await patiently(() => fetch(url, { headers: { cookie: u.cookie } }));
     if (res.status !== 200) throw new BenchFailure(`GET ${path} answered ${res.status}: ${(await res.text()).slice(0, 300)}`, PRODUCT_HINT);
     const text = await res.text();
     return { etag: res.headers.get('etag'), text, list: ExchangeRequestList.parse(JSON.parse(text)) };
@@ -78,7 +52,8 @@ export async function polledReads(base: string, users: readonly SeededUser[], op
   if (sample.list.length !== 50) throw new BenchFailure(`GET ${path} listed ${sample.list.length} requests, not 50`, 'The market must hold 50 open requests: check the posting step above.');
   if (first.some((f) => !f.etag)) throw new BenchFailure(`GET ${path} answered without an ETag`, PRODUCT_HINT);
 
-  const baseline = await startBaseline(sample.list);
+  const server = await startBare({ '/list': sample.list });
+  const baseline = { ...server, url: `${server.url}/list` };
   const figures: PolledReadFigures = {
     path, items: sample.list.length, bytes: Buffer.byteLength(sample.text), connections: conns, roundSeconds: opts.roundSeconds,
     product200: [], baseline: [], product304: [],
@@ -91,12 +66,16 @@ export async function polledReads(base: string, users: readonly SeededUser[], op
       figures.product304.push(await round(url, conns, opts.roundSeconds, (i) => ({ cookie: users[i]!.cookie, 'if-none-match': first[i]!.etag! })));
       const [ok, bare, not] = [figures.product200, figures.baseline, figures.product304].map((f) => f.at(-1)!) as [RoundFigures, RoundFigures, RoundFigures];
       const said = (f: RoundFigures) => `${f.rps.toFixed(0)} req/s (p99 ${f.p99.toFixed(1)} ms)`;
-      step(`  200s ${said(ok)}, ${(ok.rps / bare.rps).toFixed(2)}× bare; bare ${said(bare)}; 304s ${said(not)}, ${(not.rps / bare.rps).toFixed(2)}× bare`);
+      const refused = (f: RoundFigures) => (f.statuses['503'] ?? 0) + (f.statuses['429'] ?? 0);
+      step(`  200s ${said(ok)}, ${(ok.rps / bare.rps).toFixed(2)}× bare; bare ${said(bare)}; 304s ${said(not)}, ${(not.rps / bare.rps).toFixed(2)}× bare`
+        + `${refused(ok) + refused(not) > 0 ? `; refused: ${refused(ok)} of the 200s' requests, ${refused(not)} of the 304s'` : ''}`);
     }
   } finally {
     await baseline.stop();
   }
-  const bad = [...figures.product200, ...figures.product304].find((f) => f.errors > 0 || Object.keys(f.statuses).some((s) => s !== '200' && s !== '304'));
+  // A refusal (503 or 429: admission control) is the product's answer to load, counted in the statuses; anything
+  // else but 200 and 304 is wrong.
+  const bad = [...figures.product200, ...figures.product304].find((f) => f.errors > 0 || Object.keys(f.statuses).some((s) => !['200', '304', '429', '503'].includes(s)));
   if (bad) throw new BenchFailure(`the polled list answered ${JSON.stringify(bad.statuses)} with ${bad.errors} errors under load`, PRODUCT_HINT);
   return figures;
 }

@@ -5,12 +5,12 @@
  * full answer). The browsers run in worker threads of the load generator, so its own queueing stays out of the
  * latencies it reports.
  */
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
 import { percentile, sleep, step } from './load.ts';
 import type { SeededUser } from './seed.ts';
 import type { Tally } from './browsers.ts';
-import type { BrowsersCommand } from './browsers-worker.ts';
+import { crowd } from './crowd.ts';
 
 export interface StepFigures {
   users: number;
@@ -22,6 +22,8 @@ export interface StepFigures {
   max: number;
   statuses: Record<string, number>;
   errors: number;
+  /** Polls refused (503 or 429): a step with any is not held. */
+  shed: number;
   /** Polls skipped because the previous one of the same reading was still in flight. */
   skipped: number;
   writes: number;
@@ -29,6 +31,8 @@ export interface StepFigures {
   memoryMiB: Record<string, number>;
   /** The share of a CPU each process used while the step was measured (the load generator's included). */
   cpu: Record<string, number>;
+  /** The machine's load average (1 minute) at the end of the step. */
+  loadAverage: number;
   held: boolean;
 }
 
@@ -53,26 +57,8 @@ export interface SimulationOptions {
   cpu: () => Record<string, number>;
 }
 
-/** A worker thread of browsers, answering each command once done. */
-function browserWorker() {
-  const worker = new Worker(new URL('./browsers-worker.ts', import.meta.url));
-  let next = 0;
-  const waiting = new Map<number, (reply: { tally?: Tally }) => void>();
-  worker.on('message', (reply: { id: number; tally?: Tally }) => { waiting.get(reply.id)?.(reply); waiting.delete(reply.id); });
-  const send = (command: Omit<BrowsersCommand, 'id'>) => new Promise<{ tally?: Tally }>((resolve) => {
-    const id = ++next;
-    waiting.set(id, resolve);
-    worker.postMessage({ ...command, id });
-  });
-  return {
-    add: (users: SeededUser[], urls: string[], perSecond: number) => send({ add: { users: users.map((u) => ({ cookie: u.cookie })), urls, perSecond } }),
-    take: async () => (await send({ take: true })).tally!,
-    stop: async () => { await send({ stop: true }); await worker.terminate(); },
-  };
-}
-
 export async function simulateUsers(opts: SimulationOptions): Promise<StepFigures[]> {
-  const workers = Array.from({ length: Math.max(1, opts.workers) }, browserWorker);
+  const browsers = crowd(opts.workers);
   let opened = 0;
   let writeErrors = 0;
   let writeError: string | undefined;
@@ -83,19 +69,11 @@ export async function simulateUsers(opts: SimulationOptions): Promise<StepFigure
     ? setInterval(() => { void opts.write!().then(() => { writes++; }, (err: Error) => { writeErrors++; writeError ??= `a write failed: ${err.message}`; }); }, 1000 / opts.writesPerSecond)
     : undefined;
 
-  /** Every worker's tally since the last take, merged. */
+  /** The browsers' tally since the last take, with the writes' failures. */
   async function takeAll(): Promise<Tally> {
-    const tallies = await Promise.all(workers.map((w) => w.take()));
-    const statuses: Record<number, number> = {};
-    for (const t of tallies) for (const [code, n] of Object.entries(t.statuses)) statuses[Number(code)] = (statuses[Number(code)] ?? 0) + n;
-    const latencies = new Float64Array(tallies.reduce((n, t) => n + t.latencies.length, 0));
-    let at = 0;
-    for (const t of tallies) { latencies.set(t.latencies, at); at += t.latencies.length; }
-    const firstError = writeError ?? tallies.find((t) => t.firstError)?.firstError;
-    return {
-      latencies, statuses, errors: writeErrors + tallies.reduce((n, t) => n + t.errors, 0), skipped: tallies.reduce((n, t) => n + t.skipped, 0),
-      ...(firstError ? { firstError } : {}),
-    };
+    const tally = await browsers.take();
+    const firstError = writeError ?? tally.firstError;
+    return { ...tally, errors: tally.errors + writeErrors, ...(firstError ? { firstError } : {}) };
   }
 
   const results: StepFigures[] = [];
@@ -106,8 +84,7 @@ export async function simulateUsers(opts: SimulationOptions): Promise<StepFigure
       step(`${target} users: ${adding} arriving over ${(adding / opts.arrivalsPerSecond).toFixed(0)} s, settling ${opts.settleSeconds} s, then measuring ${opts.measureSeconds} s`);
       // Users arrive evenly, as sign-ins do, not in one burst of connections and first (full) polls; each worker
       // takes its share of them, at its share of the rate.
-      const arriving = opts.users.slice(opened, target);
-      await Promise.all(workers.map((w, k) => w.add(arriving.filter((_, n) => n % workers.length === k), opts.urls, opts.arrivalsPerSecond / workers.length)));
+      await browsers.add(opts.users.slice(opened, target), opts.urls, opts.arrivalsPerSecond);
       opened = target;
       await sleep(opts.settleSeconds * 1000);
       await takeAll();
@@ -125,21 +102,21 @@ export async function simulateUsers(opts: SimulationOptions): Promise<StepFigure
       const figures: StepFigures = {
         users: target, seconds, requests: sorted.length, rps: sorted.length / seconds,
         p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1) ?? Number.NaN,
-        statuses: tally.statuses, errors: tally.errors, skipped: tally.skipped, writes,
-        memoryMiB: opts.memory(), cpu,
+        statuses: tally.statuses, errors: tally.errors, shed: tally.shed, skipped: tally.skipped, writes,
+        memoryMiB: opts.memory(), cpu, loadAverage: loadavg()[0]!,
         held: false,
       };
-      figures.held = figures.errors === 0 && figures.p99 < opts.p99TargetMs;
+      figures.held = figures.errors === 0 && figures.shed === 0 && figures.p99 < opts.p99TargetMs;
       results.push(figures);
       step(`${target} users: ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, `
-        + `${figures.errors} errors${tally.firstError ? ` (first: ${tally.firstError})` : ''}, ${figures.skipped} polls skipped, `
+        + `${figures.errors} errors${tally.firstError ? ` (first: ${tally.firstError})` : ''}, ${figures.shed} refused, ${figures.skipped} polls skipped, `
         + `${writes} writes, statuses ${JSON.stringify(figures.statuses)} — ${figures.held ? 'held' : 'NOT held'}`);
-      step(`  CPU: ${Object.entries(cpu).sort((a, b) => b[1] - a[1]).map(([name, share]) => `${name} ${(share * 100).toFixed(0)} %`).join(', ')}`);
+      step(`  CPU: ${Object.entries(cpu).sort((a, b) => b[1] - a[1]).map(([name, share]) => `${name} ${(share * 100).toFixed(0)} %`).join(', ')}; load average ${figures.loadAverage.toFixed(2)}`);
       if (!figures.held) break;
     }
   } finally {
     if (writer) clearInterval(writer);
-    await Promise.all(workers.map((w) => w.stop()));
+    await browsers.stop();
   }
   return results;
 }

@@ -3,7 +3,7 @@
  * bank accounts, post requests, accept, approve, complete, rate. A failure says which call answered what.
  */
 import { ExchangeMatch, ExchangeRequest } from '@puente/contracts';
-import { BenchFailure, caller, pool, PRODUCT_HINT, sleep, unexpected } from './load.ts';
+import { BenchFailure, caller, patiently, pool, PRODUCT_HINT, sleep, unexpected } from './load.ts';
 import type { SeededUser } from './seed.ts';
 
 const GBP_ACCOUNT = { currency: 'GBP', bankName: 'Monzo', accountNumber: '31926819', sortCode: '04-00-04' };
@@ -14,7 +14,9 @@ const PROJECTION_WAIT_MS = 60_000;
 export type Call = ReturnType<typeof caller>;
 
 export function traders(base: string) {
-  const call = caller(base);
+  const direct = caller(base);
+  /** Every call but an accept waits out a refusal with Retry-After (load.ts): target 4 times the accepts as answered. */
+  const call: Call = (path, init) => patiently(() => direct(path, init));
 
   async function expectStatus(what: string, res: Response, status: number, hint = PRODUCT_HINT): Promise<unknown> {
     if (res.status !== status) throw await unexpected(what, res, hint);
@@ -42,7 +44,7 @@ export function traders(base: string) {
   }
 
   async function accept(user: SeededUser, requestId: number): Promise<Response> {
-    return call('/api/exchange-matches', { cookie: user.cookie, body: { exchangeRequestId: requestId } });
+    return direct('/api/exchange-matches', { cookie: user.cookie, body: { exchangeRequestId: requestId } });
   }
 
   async function acceptOk(user: SeededUser, requestId: number): Promise<ExchangeMatch> {
