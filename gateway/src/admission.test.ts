@@ -1,7 +1,8 @@
 /**
  * Admission control at the gateway (admission.ts), over real HTTP, against a market service that can be held busy:
  * while its slots are taken, a request past them is refused with 503 and Retry-After, and a market poll is answered
- * from the copy the gateway holds, marked X-Puente-Stale. What was shed shows in the metrics and /api/health.
+ * from the copy the gateway holds, marked X-Puente-Stale. What was shed shows in the metrics and /api/health. And
+ * while the gateway's own event loop lags (admission-pressure.ts), /api requests are refused before any service.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -141,6 +142,47 @@ describe('admission control at the gateway', () => {
     }).toEqual({ read: 1, write: 1, market: 1 });
     expect((await health()).saturation.exchange.shed).toEqual({ refused: 2, held: 1 });
   });
+});
+
+describe('the gateway\'s own process under pressure', () => {
+  let identity: FakeUpstream;
+  let exchange: FakeUpstream;
+  let gateway: FastifyInstance;
+  beforeAll(async () => {
+    [identity, exchange] = await Promise.all([startFakeService('identity'), startFakeService('exchange')]);
+    gateway = await buildTestGateway({
+      serviceUrls: { identity: identity.url, exchange: exchange.url }, admissionLimits: { concurrency: 32, queueMs: 250, maxEventLoopDelayMs: 30 },
+    });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await Promise.all([identity?.close(), exchange?.close()]);
+  });
+
+  /** Keeps the event loop busy, as a gateway short of CPU would be. */
+  const busyFor = (ms: number) => { for (const until = performance.now() + ms; performance.now() < until;); };
+
+  it('refuses /api requests with 503 and Retry-After while its event loop lags, never /api/health, and lets them through once it does not', async () => {
+    // A busy test machine may lag past the bound already: the login is asked until it gets through.
+    let ana: string | undefined;
+    await vi.waitFor(async () => { ana = sessionCookieOf(await login(gateway, 'ana@example.com')); expect(ana).toBeDefined(); }, { timeout: 10_000, interval: 200 });
+    const healths: unknown[] = [];
+    let refused: Awaited<ReturnType<FastifyInstance['inject']>> | undefined;
+    await vi.waitFor(async () => {
+      busyFor(500);
+      healths.push((await gateway.inject({ method: 'GET', url: '/api/health' })).json());
+      const res = await gateway.inject({ method: 'GET', url: '/api/exchange-requests/7', headers: { cookie: ana! } });
+      expect(res.statusCode).toBe(503);
+      refused = res;
+    }, { timeout: 20_000, interval: 50 });
+    expect(Number(refused!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(ErrorBody.parse(refused!.json())).toEqual({ code: 'service_unavailable', message: 'Puente is very busy right now. Please try again in a few seconds.' });
+    for (const health of healths) HealthResponse.parse(health);
+    expect(HealthResponse.parse((await gateway.inject({ method: 'GET', url: '/api/health' })).json()).saturation.exchange.shed.refused).toBeGreaterThanOrEqual(1);
+    await vi.waitFor(async () => {
+      expect((await gateway.inject({ method: 'GET', url: '/api/exchange-requests/7', headers: { cookie: ana! } })).statusCode).toBe(200);
+    }, { timeout: 10_000, interval: 300 });
+  }, 60_000);
 });
 
 describe('a gate', () => {

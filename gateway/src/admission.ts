@@ -43,6 +43,8 @@ export interface AdmissionLimits {
   concurrency: number;
   /** The longest a request is expected to wait for a slot (ADMISSION_QUEUE_MS); it is refused at once past that. */
   queueMs: number;
+  /** The gateway's own event-loop delay past which it sheds a share of /api requests (ADMISSION_EVENT_LOOP_DELAY_MS; admission-pressure.ts). */
+  maxEventLoopDelayMs?: number | undefined;
 }
 
 export const defaultAdmissionLimits: AdmissionLimits = { concurrency: DEFAULT_ADMISSION_CONCURRENCY, queueMs: DEFAULT_ADMISSION_QUEUE_MS };
@@ -119,11 +121,15 @@ export function releaseWhenDone(reply: FastifyReply, release: Release): void {
   reply.raw.once('close', release);
 }
 
-/** 503 with a jittered Retry-After: a write is said not to have been saved, so that its user knows to send it again. */
-export async function refuse(reply: FastifyReply, write: boolean): Promise<void> {
+/**
+ * 503 with a jittered Retry-After, its body to send: a write is said not to have been saved, so that its user knows
+ * to send it again.
+ */
+export function refusal(reply: FastifyReply, write: boolean): { message: string; code: 'service_unavailable' } {
   const seconds = RETRY_AFTER_SECONDS.min + Math.floor(Math.random() * (RETRY_AFTER_SECONDS.max - RETRY_AFTER_SECONDS.min + 1));
+  reply.status(503).header('retry-after', String(seconds));
   const message = write
     ? 'Puente is very busy right now, and this was not saved. Please try again in a few seconds.'
     : 'Puente is very busy right now. Please try again in a few seconds.';
-  await reply.status(503).header('retry-after', String(seconds)).send({ message, code: 'service_unavailable' });
+  return { message, code: 'service_unavailable' };
 }

@@ -25,6 +25,7 @@ import {
   type EventBus, type InternalAuth, type Logger, type Metrics, type SubscriptionHandle, type TrustProxy, type VersionStore,
 } from '@puente/platform';
 import { createAdmission, type AdmissionLimits } from './admission.ts';
+import { shedUnderPressure } from './admission-pressure.ts';
 import { createOriginCheck, crossSiteRefused } from './csrf.ts';
 import { defaultLiveLimits, LiveHub, type LiveLimits } from './live.ts';
 import { createPolledReads } from './polled.ts';
@@ -171,6 +172,8 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   opts.metrics?.observeBus(opts.bus);
   const admission = createAdmission(opts.admissionLimits);
   opts.metrics?.observeUpstreams(() => admission.saturation());
+  const maxEventLoopDelayMs = opts.admissionLimits?.maxEventLoopDelayMs;
+  if (maxEventLoopDelayMs) await shedUnderPressure(app, { maxEventLoopDelayMs, admission, metrics: opts.metrics });
   // Subscribed when the app is ready (listen or ready()), so a build that fails midway leaves no consumer behind.
   // Identity's userSessionsEnded reaches every instance: each refuses the ended sessions from its memory at once.
   let revocationsHeard: SubscriptionHandle | undefined;

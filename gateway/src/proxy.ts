@@ -20,7 +20,7 @@ import {
   adminAccess, adminTwoFactorRequired, forbidden, INTERNAL_TOKEN_HEADER, INTERNAL_TOKEN_TTL_SECONDS, REQUEST_ID_HEADER, SESSION_ACTION_HEADER,
   unauthorized, type InternalAuth, type Metrics,
 } from '@puente/platform';
-import { refuse, releaseWhenDone, STALE_HEADER, type Admission } from './admission.ts';
+import { refusal, releaseWhenDone, STALE_HEADER, type Admission } from './admission.ts';
 import { serviceUrlOf, type PolledReads } from './polled.ts';
 import type { RateLimiter } from './rate-limits.ts';
 import { SESSION_COOKIE, sessionsUnavailable, type Session, type Sessions } from './sessions/sessions.ts';
@@ -240,7 +240,7 @@ function admission(deps: ProxyDeps) {
     deps.metrics?.countShed(service, pattern, 'refused');
     // Nothing reached the service: a login's points and a user's quota are given back.
     void deps.limiter.settle(request, 503).catch(() => {});
-    await refuse(reply, route.method !== 'GET');
+    await reply.send(refusal(reply, route.method !== 'GET'));
     return false;
   };
 }

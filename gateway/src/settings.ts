@@ -74,6 +74,8 @@ export const gatewaySettings = z.object({
   LIVE_SOCKETS_MAX: count('LIVE_SOCKETS_MAX', defaultLiveLimits.total),
   ADMISSION_CONCURRENCY: count('ADMISSION_CONCURRENCY', defaultAdmissionLimits.concurrency),
   ADMISSION_QUEUE_MS: count('ADMISSION_QUEUE_MS', defaultAdmissionLimits.queueMs),
+  ADMISSION_EVENT_LOOP_DELAY_MS: z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z.coerce.number().int().positive('ADMISSION_EVENT_LOOP_DELAY_MS must be a whole number of milliseconds above 0').optional()),
   WEB_ROOT: z.string().optional(),
 });
 export type GatewaySettings = z.infer<typeof gatewaySettings>;
@@ -117,7 +119,7 @@ export function gatewayOptionsFrom(s: GatewaySettings): SettingsOptions {
     sessionStaleIfErrorMinutes: s.SESSION_STALE_IF_ERROR_MINUTES,
     rateLimits,
     liveLimits: { perUser: s.LIVE_SOCKETS_PER_USER, total: s.LIVE_SOCKETS_MAX },
-    admissionLimits: { concurrency: s.ADMISSION_CONCURRENCY, queueMs: s.ADMISSION_QUEUE_MS },
+    admissionLimits: { concurrency: s.ADMISSION_CONCURRENCY, queueMs: s.ADMISSION_QUEUE_MS, maxEventLoopDelayMs: s.ADMISSION_EVENT_LOOP_DELAY_MS },
     ...(s.WEB_ROOT ? { webRoot: s.WEB_ROOT } : {}),
   };
 }
