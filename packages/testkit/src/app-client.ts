@@ -4,7 +4,7 @@
  * token — which the API hands back outside production —, verification, login).
  */
 import { expect } from 'vitest';
-import { CurrentUser, SignupRequestResponse } from '@puente/contracts';
+import { CurrentUser, HealthResponse, SignupRequestResponse } from '@puente/contracts';
 
 export interface RunningApp {
   url: string;
@@ -70,3 +70,12 @@ export function appClient(url: string) {
 }
 
 export type AppClient = ReturnType<typeof appClient>;
+
+/**
+ * What /api/health says of the marketplace as a whole, checked against its contract: its status and each service's.
+ * The saturation beside them changes with every request, so tests that compare health whole leave it out.
+ */
+export function overallHealth(body: unknown): Pick<HealthResponse, 'status' | 'services'> {
+  const { status, services } = HealthResponse.parse(body);
+  return { status, services };
+}

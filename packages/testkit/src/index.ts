@@ -20,7 +20,7 @@ export { decodeHeader, mailsIn, startFakeSmtp } from './fake-smtp.ts';
 export type { FakeSmtpServer, FolderMail, ReceivedMail } from './fake-smtp.ts';
 export { parseForm as parseStripeForm, startFakeStripe } from './stripe-fake.ts';
 export type { FakeStripe, FakeStripeRequest } from './stripe-fake.ts';
-export { appClient } from './app-client.ts';
+export { appClient, overallHealth } from './app-client.ts';
 export type { AppClient, CallInit, Person, RunningApp, SignedIn } from './app-client.ts';
 
 /** How start<Kind>() would get its server; synchronous and cheap (env vars and file checks only, no processes). */
