@@ -3,9 +3,11 @@
  * one match (one 201, the rest 409) and the requester must see that one match; otherwise the bench fails loudly.
  * Every contender first reads the request (opening its connection, as a browser showing the card has), then all
  * accept at once. A round's winner has used a day's exchange and leaves the crowd; a spare takes its place.
+ * The baseline: as many calls at once, as many rounds, answered a small JSON by bare Fastify.
  */
 import { performance } from 'node:perf_hooks';
 import { ExchangeMatchList, type ExchangeRate } from '@puente/contracts';
+import { generatorCpu } from './crowd.ts';
 import { BenchFailure, percentile, PRODUCT_HINT, step } from './load.ts';
 import type { SeededUser } from './seed.ts';
 import { smallRequest, type Traders } from './traders.ts';
@@ -18,11 +20,17 @@ export interface AcceptFigures {
   max: number;
   /** The winning accept's time in each round. */
   winners: number[];
+  /** The load generator's share of a CPU during the rounds. */
+  generatorCpu: number;
+  /** The same number of calls at once from bare Fastify (when given its address). */
+  baselineP50?: number;
+  baselineP99?: number;
 }
 
 export async function concurrentAccepts(opts: {
-  t: Traders; rate: ExchangeRate; posters: readonly SeededUser[]; contenders: readonly SeededUser[]; crowd: number; rounds: number;
+  t: Traders; rate: ExchangeRate; posters: readonly SeededUser[]; contenders: readonly SeededUser[]; crowd: number; rounds: number; bareUrl?: string;
 }): Promise<AcceptFigures> {
+  const cpu = generatorCpu();
   const spares = [...opts.contenders.slice(opts.crowd)];
   let crowd = opts.contenders.slice(0, opts.crowd);
   if (crowd.length < opts.crowd || spares.length < opts.rounds - 1 || opts.posters.length < opts.rounds) {
@@ -56,6 +64,23 @@ export async function concurrentAccepts(opts: {
     const sorted = outcomes.map((o) => o.ms).sort((a, b) => a - b);
     step(`round ${round + 1}/${opts.rounds}: 1 × 201, ${refused.length} × 409; p50 ${percentile(sorted, 0.5).toFixed(1)} ms, p99 ${percentile(sorted, 0.99).toFixed(1)} ms, the 201 ${won[0]!.ms.toFixed(1)} ms`);
   }
+  const used = cpu.share();
   const sorted = Float64Array.from(latencies).sort();
-  return { rounds: opts.rounds, crowd: opts.crowd, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1)!, winners };
+  const figures: AcceptFigures = { rounds: opts.rounds, crowd: opts.crowd, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1)!, winners, generatorCpu: used };
+  step(`generator ${(used * 100).toFixed(0)} % of a CPU during the rounds`);
+  if (opts.bareUrl) {
+    const bare: number[] = [];
+    for (let round = 0; round < opts.rounds; round++) {
+      bare.push(...await Promise.all(Array.from({ length: opts.crowd }, async () => {
+        const started = performance.now();
+        await (await fetch(`${opts.bareUrl}/api/notifications/count`)).arrayBuffer();
+        return performance.now() - started;
+      })));
+    }
+    const b = Float64Array.from(bare).sort();
+    figures.baselineP50 = percentile(b, 0.5);
+    figures.baselineP99 = percentile(b, 0.99);
+    step(`bare Fastify, ${opts.crowd} calls at once × ${opts.rounds}: p50 ${figures.baselineP50.toFixed(1)} ms, p99 ${figures.baselineP99.toFixed(1)} ms`);
+  }
+  return figures;
 }

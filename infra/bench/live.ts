@@ -6,6 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { LiveMessage, type ExchangeRate } from '@puente/contracts';
+import { generatorCpu } from './crowd.ts';
 import { BenchFailure, percentile, pool, PRODUCT_HINT, progress, sleep, step } from './load.ts';
 import type { SeededUser } from './seed.ts';
 import { smallRequest, type Traders } from './traders.ts';
@@ -26,6 +27,8 @@ export interface LiveFigures {
   /** Messages on a socket whose user was not a party: must be 0. */
   strays: number;
   missing: number;
+  /** The load generator's share of a CPU during the exchanges. */
+  generatorCpu: number;
 }
 
 interface Socket { user: SeededUser; ws: WebSocket; got: { message: Exclude<LiveMessage, { type: 'chat_message' | 'versions' }>; at: number }[] }
@@ -89,6 +92,7 @@ export async function liveLatency(opts: {
     }));
   }
 
+  const cpu = generatorCpu();
   const traded = progress('exchanges with live messages', opts.pairs.length, 10);
   await pool(opts.pairs, opts.concurrency, async ([requester, matcher], i) => {
     const request = await opts.t.post(requester, smallRequest(opts.rate.gbpToClp, i));
@@ -111,11 +115,12 @@ export async function liveLatency(opts: {
     sockets: sockets.size, trades: opts.pairs.length, messages: sorted.length,
     p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1) ?? Number.NaN,
     afterAnswerP50: percentile(after, 0.5), afterAnswerP99: percentile(after, 0.99),
-    callP50: percentile(own, 0.5), callP99: percentile(own, 0.99), strays, missing,
+    callP50: percentile(own, 0.5), callP99: percentile(own, 0.99), strays, missing, generatorCpu: cpu.share(),
   };
   step(`${figures.messages} live messages with ${figures.sockets} sockets open: p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, `
     + `max ${figures.max.toFixed(1)} ms from the call; p50 ${figures.afterAnswerP50.toFixed(1)} ms, p99 ${figures.afterAnswerP99.toFixed(1)} ms after its answer `
-    + `(the calls: p50 ${figures.callP50.toFixed(1)} ms, p99 ${figures.callP99.toFixed(1)} ms); ${missing} missing, ${strays} on the wrong sockets`);
+    + `(the calls: p50 ${figures.callP50.toFixed(1)} ms, p99 ${figures.callP99.toFixed(1)} ms); ${missing} missing, ${strays} on the wrong sockets; `
+    + `generator ${(figures.generatorCpu * 100).toFixed(0)} % of a CPU`);
   if (missing > 0 || strays > 0) {
     throw new BenchFailure(`${missing} live messages never arrived and ${strays} reached users who were not parties`, PRODUCT_HINT);
   }

@@ -6,7 +6,8 @@
  *   npm run bench                         both modes, every target (about 25 minutes on 2 cores)
  *   npm run bench -- --mode embedded      one mode
  *   npm run bench -- --quick              a few users and short rounds: a smoke run of the bench itself
- *   npm run bench -- --targets 2,3        only some targets
+ *   npm run bench -- --targets 2,3        only some targets (numbers or names)
+ *   npm run bench -- --target arrivals    one target alone (names below: TARGETS)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -23,13 +24,22 @@ import { polledReads } from './polled-reads.ts';
 import { simulateUsers } from './simulated-users.ts';
 import { liveLatency } from './live.ts';
 import { concurrentAccepts } from './accepts.ts';
+import { coldArrivals } from './arrivals.ts';
+import { overload } from './overload.ts';
+import { changeToScreens } from './screens.ts';
+import { barePolls, type Bare } from './bare.ts';
 import { report, type ModeFigures } from './report.ts';
+
+/** The targets by name, with the numbers the bench has always used (the start-up, 5, is always measured). */
+const TARGETS = { polled: 1, steady: 2, live: 3, accepts: 4, arrivals: 6, overload: 7, screens: 8 } as const;
+type Target = keyof typeof TARGETS;
 
 const { values: args } = parseArgs({
   options: {
     mode: { type: 'string', default: 'both' },
     quick: { type: 'boolean', default: false },
-    targets: { type: 'string', default: '1,2,3,4,5' },
+    targets: { type: 'string' },
+    target: { type: 'string', multiple: true },
   },
 });
 if (!['embedded', 'distributed', 'both'].includes(args.mode!)) {
@@ -38,8 +48,16 @@ if (!['embedded', 'distributed', 'both'].includes(args.mode!)) {
 }
 const modes: Mode[] = args.mode === 'both' ? ['embedded', 'distributed'] : [args.mode as Mode];
 const quick = args.quick!;
-/** Which targets to measure (the start-up, 5, is always measured). */
-const targets = new Set(args.targets!.split(',').map((t) => Number(t.trim())));
+/** Which targets to measure: every one unless --targets or --target name some. */
+const named = [...(args.targets?.split(',') ?? []), ...(args.target ?? [])].map((t) => t.trim()).filter((t) => t && t !== '5');
+const unknown = named.filter((t) => !(t in TARGETS) && !Object.values(TARGETS).map(String).includes(t));
+if (unknown.length > 0) {
+  console.error(`unknown target ${unknown.join(', ')}: the targets are ${Object.entries(TARGETS).map(([name, n]) => `${name} (${n})`).join(', ')}`);
+  process.exit(2);
+}
+const chosen = new Set<Target>(named.length === 0 ? Object.keys(TARGETS) as Target[]
+  : named.map((t) => (t in TARGETS ? t as Target : (Object.keys(TARGETS) as Target[]).find((name) => String(TARGETS[name]) === t)!)));
+const targets = { has: (t: Target) => chosen.has(t) };
 
 function numbers(name: string, fallback: number[]): number[] {
   const raw = process.env[name];
@@ -70,6 +88,26 @@ const plan = {
   liveConcurrency: numbers('BENCH_LIVE_CONCURRENCY', [1])[0]!,
   crowd: numbers('BENCH_CROWD', [quick ? 20 : 100])[0]!,
   acceptRounds: numbers('BENCH_ACCEPT_ROUNDS', [quick ? 2 : 5])[0]!,
+  /** Cold arrivals: users arriving within `coldSeconds` (the first polls without ETag); windows measured until drained. */
+  coldUsers: {
+    embedded: numbers('BENCH_COLD_USERS_EMBEDDED', [quick ? 50 : 1_000])[0]!,
+    distributed: numbers('BENCH_COLD_USERS_DISTRIBUTED', [quick ? 100 : 2_000])[0]!,
+  },
+  coldSeconds: numbers('BENCH_COLD_SECONDS', [3])[0]!,
+  drainSeconds: numbers('BENCH_DRAIN_SECONDS', [quick ? 9 : 30])[0]!,
+  /** Overload: 2× the load target 2 held (or these users when target 2 is not run) for `overloadSeconds`. */
+  overloadUsers: {
+    embedded: numbers('BENCH_OVERLOAD_USERS_EMBEDDED', [quick ? 100 : 10_000])[0]!,
+    distributed: numbers('BENCH_OVERLOAD_USERS_DISTRIBUTED', [quick ? 100 : 12_000])[0]!,
+  },
+  overloadSeconds: numbers('BENCH_OVERLOAD_SECONDS', [quick ? 10 : 60])[0]!,
+  /** How fast the second half of the 2× load arrives. */
+  surgePerSecond: numbers('BENCH_SURGE_PER_SECOND', [quick ? 100 : 1_000])[0]!,
+  recoverySeconds: numbers('BENCH_RECOVERY_SECONDS', [quick ? 10 : 30])[0]!,
+  /** How long the bare server is measured under the same crowd (arrivals drain on their own). */
+  baselineSeconds: numbers('BENCH_BASELINE_SECONDS', [quick ? 5 : 15])[0]!,
+  /** Change → screen: pairs of traders making three changes each, with `sockets` screens open. */
+  screenPairs: numbers('BENCH_SCREEN_PAIRS', [quick ? 2 : 20])[0]!,
   /** Distributed: Kafka's fetch wait for targets 1, 2 and 4 (quiet at rest), and for target 3 (events at once). */
   kafkaWaitMs: numbers('BENCH_KAFKA_FETCH_MAX_WAIT_MS', [500, 10]) as [number, number],
   /** Worker threads of the load generator running target 2's browsers. */
@@ -90,23 +128,31 @@ function cast(users: SeededUser[], writers: number, maxUsers: number) {
   const posters = take(POSTERS);
   const writing = take(writers);
   const live = take(plan.livePairs * 2);
+  const screenPairs = take(plan.screenPairs * 2);
   const contenders = take(plan.crowd + plan.acceptRounds - 1);
   const acceptPosters = take(plan.acceptRounds);
   const pollers = take(maxUsers);
   return {
     posters, writing, contenders, acceptPosters, pollers,
     pairs: Array.from({ length: plan.livePairs }, (_, i) => [live[2 * i]!, live[2 * i + 1]!] as [SeededUser, SeededUser]),
-    traders: [...posters, ...writing, ...live, ...contenders, ...acceptPosters],
+    screenPairs: Array.from({ length: plan.screenPairs }, (_, i) => [screenPairs[2 * i]!, screenPairs[2 * i + 1]!] as [SeededUser, SeededUser]),
+    traders: [...posters, ...writing, ...live, ...screenPairs, ...contenders, ...acceptPosters],
   };
 }
 
 async function benchMode(mode: Mode): Promise<ModeFigures> {
   step(`${mode} mode`);
   const steps = plan.steps[mode];
-  const maxUsers = Math.max(...steps, plan.sockets);
+  // Only what the chosen targets need: target 1 polls as the first 50 pollers, the cold arrivals are the next ones,
+  // the overload needs twice the held load.
+  const maxUsers = Math.max(50, targets.has('steady') ? Math.max(...steps) : 0, targets.has('live') || targets.has('screens') ? plan.sockets : 0,
+    targets.has('arrivals') ? 50 + plan.coldUsers[mode] : 0,
+    targets.has('overload') ? 2 * (targets.has('steady') ? Math.max(...steps) : plan.overloadUsers[mode]) : 0);
   const writers = writersFor(steps);
   const site: Site = await openSite(mode);
   let product: Product | undefined;
+  /** The bare Fastify server answering the polled readings' bodies: the baseline of every target but 1's own. */
+  let bare: Bare | undefined;
   try {
     step('target 5: the first start on fresh data (npm start, or every process of the distributed mode)');
     product = await site.start({ kafkaFetchMaxWaitMs: plan.kafkaWaitMs[0] });
@@ -117,7 +163,7 @@ async function benchMode(mode: Mode): Promise<ModeFigures> {
     step(`at rest the product uses ${(idleCpu * 100).toFixed(0)} % of a CPU`);
     await product.stop();
 
-    const count = POSTERS + writers + plan.livePairs * 2 + plan.crowd + plan.acceptRounds * 2 - 1 + maxUsers;
+    const count = POSTERS + writers + plan.livePairs * 2 + plan.screenPairs * 2 + plan.crowd + plan.acceptRounds * 2 - 1 + maxUsers;
     step(`seeding ${count} signed-in users while the product is stopped`);
     const users = cast(await seedUsers(site, product.secrets, 1, count), writers, maxUsers);
 
@@ -134,11 +180,22 @@ async function benchMode(mode: Mode): Promise<ModeFigures> {
     step(`the services took in the seeded users' events; settled ${seconds(await settled(product, { busy: idleCpu + 0.15 }) * 1000)} later`);
 
     const figures: ModeFigures = { mode, firstStartMs, restartMs: product.startedInMs, idleCpu, writesPerSecond: plan.writesPerSecond };
-    if (targets.has(1)) {
+    if ((['arrivals', 'overload', 'screens', 'accepts'] as const).some((name) => targets.has(name))) {
+      bare = await barePolls(product.url, users.pollers[0]!.cookie);
+    }
+    if (targets.has('polled')) {
       step('target 1: the polled market list against bare Fastify');
       figures.polled = await polledReads(product.url, users.pollers, { connections: 50, roundSeconds: plan.roundSeconds, rounds: plan.rounds });
     }
-    if (targets.has(2)) {
+    if (targets.has('arrivals')) {
+      step(`cold arrivals: ${plan.coldUsers[mode]} users within ${plan.coldSeconds} s, first polls without ETag`);
+      figures.arrivals = await coldArrivals({
+        urls: product.gatewayUrls, bareUrl: bare!.url, users: users.pollers.slice(50, 50 + plan.coldUsers[mode]), workers: plan.loadWorkers,
+        arrivalSeconds: plan.coldSeconds, drainSeconds: plan.drainSeconds, p99TargetMs: 100,
+      });
+      step(`settled ${seconds(await settled(product, { busy: idleCpu + 0.15 }) * 1000)} after the arrivals`);
+    }
+    if (targets.has('steady')) {
       step(`target 2: signed-in users polling at the spec's cadence, ${plan.writesPerSecond} write(s) a second`);
       const memory = () => Object.fromEntries([...running.pids()].map(([name, pid]) => [name, rssMiB(pid)]));
       figures.users = await simulateUsers({
@@ -147,25 +204,45 @@ async function benchMode(mode: Mode): Promise<ModeFigures> {
         cpu: () => cpuByProcess(running),
       });
     }
-    if (targets.has(4)) {
-      step(`target 4: ${plan.crowd} accepts of one request at once, ${plan.acceptRounds} rounds`);
-      figures.accepts = await concurrentAccepts({ t, rate, posters: users.acceptPosters, contenders: users.contenders, crowd: plan.crowd, rounds: plan.acceptRounds });
+    if (targets.has('overload')) {
+      const held = figures.users?.filter((s) => s.held).at(-1)?.users ?? plan.overloadUsers[mode];
+      step(`overload: 2× ${held} users${figures.users ? ' (the load target 2 held)' : ''} for ${plan.overloadSeconds} s, then back to 1×`);
+      figures.overload = await overload({
+        urls: product.gatewayUrls, bareUrl: bare!.url, users: users.pollers, held: Math.min(held, Math.floor(users.pollers.length / 2)), workers: plan.loadWorkers,
+        arrivalsPerSecond: plan.arrivalsPerSecond, surgePerSecond: plan.surgePerSecond, settleSeconds: plan.settleSeconds, seconds: plan.overloadSeconds,
+        recoverySeconds: plan.recoverySeconds, baselineSeconds: plan.baselineSeconds, p99TargetMs: 100,
+      });
+      step(`settled ${seconds(await settled(product, { busy: idleCpu + 0.15 }) * 1000)} after the overload`);
     }
-    if (targets.has(3)) {
-      if (mode === 'distributed') {
-        step(`restarting with Kafka fetches waiting ${plan.kafkaWaitMs[1]} ms, so that events go through as a real broker lets them`);
-        await product.stop();
-        product = await site.start({ kafkaFetchMaxWaitMs: plan.kafkaWaitMs[1], gateways: plan.gateways });
-        await settled(product, { busy: 1, quietSeconds: 3 });
-      }
+    if (targets.has('accepts')) {
+      step(`target 4: ${plan.crowd} accepts of one request at once, ${plan.acceptRounds} rounds`);
+      figures.accepts = await concurrentAccepts({
+        t, rate, posters: users.acceptPosters, contenders: users.contenders, crowd: plan.crowd, rounds: plan.acceptRounds, ...(bare ? { bareUrl: bare.url } : {}),
+      });
+    }
+    if (mode === 'distributed' && (targets.has('live') || targets.has('screens'))) {
+      step(`restarting with Kafka fetches waiting ${plan.kafkaWaitMs[1]} ms, so that events go through as a real broker lets them`);
+      await product.stop();
+      product = await site.start({ kafkaFetchMaxWaitMs: plan.kafkaWaitMs[1], gateways: plan.gateways });
+      await settled(product, { busy: 1, quietSeconds: 3 });
+    }
+    if (targets.has('live')) {
       step(`target 3: live messages with ${plan.sockets} sockets open`);
       figures.live = await liveLatency({
         urls: product.gatewayUrls, idle: users.pollers.slice(0, Math.max(0, plan.sockets - plan.livePairs * 2)), pairs: users.pairs,
         t: traders(product.url), rate, concurrency: plan.liveConcurrency,
       });
     }
+    if (targets.has('screens')) {
+      step(`change → screen: ${plan.screenPairs * 3} changes with ${plan.sockets} screens open, refetching on announcements`);
+      figures.screens = await changeToScreens({
+        urls: product.gatewayUrls, bareUrl: bare!.url, users: [...users.screenPairs.flat(), ...users.pollers.slice(0, Math.max(0, plan.sockets - plan.screenPairs * 2))],
+        pairs: users.screenPairs, t: traders(product.url), rate,
+      });
+    }
     return figures;
   } finally {
+    await bare?.stop().catch(() => undefined);
     await product?.stop().catch(() => undefined);
     await site.dispose();
   }

@@ -1,0 +1,224 @@
+/**
+ * Change → every open screen, with announcements: `sockets` signed-in users each have a screen open — the market,
+ * their notifications and the count — and a /ws socket. A screen reads a reading again at once when a `versions`
+ * message names its route (if a read of it is in flight, once more when that one ends), as the web app does, and
+ * polls each every 3 s as the app still does; the screens shown a change only by a poll are counted (the gateway
+ * may answer an announced read with the answer before the change while a busy service takes long). Pairs of traders then
+ * make changes one at a time — a post (every market), an accept (every market, and the requester's notifications and
+ * count), an approval (the accepter's notifications and count) — and each is timed from the moment its call was sent
+ * to the moment every screen it concerns shows the new data: a served answer (200) with a new ETag, read after the
+ * call was sent, whose content is checked on the parties' screens and a sample of the others.
+ * The baseline: the same fan-out (every screen reading the market at once) from bare Fastify.
+ */
+import { performance } from 'node:perf_hooks';
+import { ExchangeRequestList, LiveMessage, NotificationCount, NotificationList, type ExchangeRate } from '@puente/contracts';
+import { generatorCpu } from './crowd.ts';
+import { BenchFailure, percentile, pool, PRODUCT_HINT, progress, step } from './load.ts';
+import type { SeededUser } from './seed.ts';
+import { smallRequest, type Traders } from './traders.ts';
+
+/** The readings a screen shows, by the route the versions message names, as the app reads them. */
+const READINGS: Record<string, string> = {
+  '/api/exchange-requests': '/api/exchange-requests?sort=newest&limit=50',
+  '/api/notifications': '/api/notifications?limit=20',
+  '/api/notifications/count': '/api/notifications/count',
+};
+/** Every this many screens, one checks the content of what it read (parsing every answer would load the generator). */
+const SAMPLE_EVERY = 100;
+
+export interface ScreenFigures {
+  sockets: number;
+  changes: number;
+  /** Per change: from the call to the moment the last screen it concerns showed it. */
+  everyScreenP50: number;
+  everyScreenP99: number;
+  everyScreenMax: number;
+  /** Per screen and reading: from the call to the new data on it. */
+  screens: number;
+  screenP50: number;
+  screenP99: number;
+  /** Screens that never showed a change within the wait. */
+  missing: number;
+  /** Screens that showed a change only through their 3 s poll, not the read the announcement caused. */
+  byPoll: number;
+  /** Announcements of a user's own readings on the socket of a user the change did not concern. */
+  strays: number;
+  generatorCpu: number;
+  /** Every screen reading the market at once from bare Fastify: until the last had it, p50 and p99 over rounds. */
+  baselineP50: number;
+  baselineP99: number;
+  baselineGeneratorCpu: number;
+}
+
+interface Expectation { sent: number; etag: string | undefined; check?: (body: unknown) => boolean; done: (at: number, byPoll: boolean) => void }
+
+interface Screen {
+  user: SeededUser; base: string; ws: WebSocket; sample: boolean;
+  etags: Map<string, string>; inFlight: Set<string>; again: Set<string>; waiting: Map<string, Expectation[]>; told: Set<string>;
+  timers: NodeJS.Timeout[];
+}
+
+/** The app's polls of a screen's readings: every 3 s, from a random moment (a poll skips a reading being read). */
+const POLL_MS = 3_000;
+
+async function read(screen: Screen, route: string, poll = false): Promise<void> {
+  if (screen.inFlight.has(route)) { if (!poll) screen.again.add(route); return; }
+  screen.inFlight.add(route);
+  try {
+    const etag = screen.etags.get(route);
+    const started = performance.now();
+    const res = await fetch(`${screen.base}${READINGS[route]}`, { headers: { cookie: screen.user.cookie, ...(etag ? { 'if-none-match': etag } : {}) } });
+    const at = performance.now();
+    const checks = res.status === 200 && (screen.waiting.get(route) ?? []).some((w) => w.check);
+    const body: unknown = checks ? await res.json() : await res.arrayBuffer();
+    const retryAfter = Number(res.headers.get('retry-after'));
+    if ([429, 503].includes(res.status) && Number.isFinite(retryAfter)) {
+      // Refused for now: the app's next poll of it comes after Retry-After, and brings the change.
+      setTimeout(() => void read(screen, route).catch(() => undefined), retryAfter * 1000 + Math.random() * 1000);
+    }
+    if (res.status !== 200) return;
+    const now = res.headers.get('etag') ?? undefined;
+    if (now) screen.etags.set(route, now);
+    // Shown: read after the change was sent, a new ETag, and the content, where checked, says so.
+    screen.waiting.set(route, (screen.waiting.get(route) ?? []).filter((w) => {
+      const shown = started >= w.sent && now !== w.etag && (!w.check || w.check(body));
+      if (shown) w.done(at, poll);
+      return !shown;
+    }));
+  } finally {
+    screen.inFlight.delete(route);
+    if (screen.again.delete(route)) void read(screen, route).catch(() => undefined);
+  }
+}
+
+async function openScreen(base: string, user: SeededUser, sample: boolean): Promise<Screen> {
+  const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/ws`, { headers: { cookie: user.cookie, origin: base } } as never);
+  const screen: Screen = { user, base, ws, sample, etags: new Map(), inFlight: new Set(), again: new Set(), waiting: new Map(), told: new Set(), timers: [] };
+  ws.onmessage = (e) => {
+    const message = LiveMessage.parse(JSON.parse(String(e.data)));
+    if (message.type !== 'versions') return;
+    for (const route of message.routes) {
+      if (!(route in READINGS)) continue;
+      screen.told.add(route);
+      // A read that fails leaves the screen without the change: counted as never shown.
+      void read(screen, route).catch(() => undefined);
+    }
+  };
+  await new Promise<void>((resolve, reject) => {
+    ws.onopen = () => resolve();
+    ws.onerror = () => reject(new BenchFailure(`the /ws socket of ${user.email} did not open`, PRODUCT_HINT));
+  });
+  for (const route of Object.keys(READINGS)) await read(screen, route);
+  const phase = Math.random() * POLL_MS;
+  for (const route of Object.keys(READINGS)) {
+    screen.timers.push(setTimeout(() => {
+      screen.timers.push(setInterval(() => void read(screen, route, true).catch(() => undefined), POLL_MS));
+    }, phase));
+  }
+  return screen;
+}
+
+export async function changeToScreens(opts: {
+  urls: string[]; bareUrl: string; users: readonly SeededUser[]; pairs: readonly [SeededUser, SeededUser][]; t: Traders; rate: ExchangeRate; waitMs?: number;
+}): Promise<ScreenFigures> {
+  const waitMs = opts.waitMs ?? 10_000;
+  const opened = progress('screens open (a socket and three readings each)', opts.users.length, 250);
+  const screens = new Map<number, Screen>();
+  await pool(opts.users, 50, async (user, i) => {
+    screens.set(user.id, await openScreen(opts.urls[i % opts.urls.length]!, user, i % SAMPLE_EVERY === 0));
+    opened.tick();
+  });
+  opened.end();
+  const all = [...screens.values()];
+  const screenOf = (u: SeededUser) => {
+    const s = screens.get(u.id);
+    if (!s) throw new BenchFailure(`${u.email} has no screen open`, 'The pairs must be among the screens\' users (run.ts).');
+    return s;
+  };
+
+  const perScreen: number[] = [];
+  const perChange: number[] = [];
+  let missing = 0;
+  let byPoll = 0;
+  /** Sends the change, then waits for every listed screen to show its reading anew (checked where `check` is given). */
+  async function change(call: () => Promise<void>, expected: { screen: Screen; route: string; check?: (body: unknown) => boolean }[]): Promise<void> {
+    const sent = performance.now();
+    const shown = expected.map(({ screen, route, check }) => new Promise<number | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), waitMs);
+      const expectation: Expectation = {
+        sent, etag: screen.etags.get(route), ...(check ? { check } : {}),
+        done: (at, poll) => { clearTimeout(timer); if (poll) byPoll++; resolve(at - sent); },
+      };
+      screen.waiting.set(route, [...(screen.waiting.get(route) ?? []), expectation]);
+    }));
+    await call();
+    const times = await Promise.all(shown);
+    const arrived = times.filter((ms): ms is number => ms !== undefined);
+    missing += times.length - arrived.length;
+    perScreen.push(...arrived);
+    if (arrived.length === times.length) perChange.push(Math.max(...arrived));
+    for (const s of all) s.waiting.clear();
+  }
+
+  const cpu = generatorCpu();
+  const traded = progress('changes shown on every screen they concern', opts.pairs.length * 3, 15);
+  for (const [i, [requester, accepter]] of opts.pairs.entries()) {
+    for (const s of all) s.told.clear();
+    let id = 0;
+    let matchId = 0;
+    // The market's content is checked on a sample of the screens; the post's only once its id is known (a screen
+    // may read the new market before the bench has the post's answer: then the new ETag says it).
+    const inMarket = (present: boolean) => (body: unknown) => id === 0 || ExchangeRequestList.parse(body).some((r) => r.id === id) === present;
+    const market = (present: boolean) => all.map((screen) => ({ screen, route: '/api/exchange-requests', ...(screen.sample ? { check: inMarket(present) } : {}) }));
+    await change(async () => { id = (await opts.t.post(requester, smallRequest(opts.rate.gbpToClp, i))).id; }, market(true));
+    traded.tick();
+    const unread = async (u: SeededUser) => NotificationCount.parse(await (await opts.t.call('/api/notifications/count', { cookie: u.cookie })).json()).count;
+    const before = await unread(requester);
+    await change(async () => { matchId = (await opts.t.acceptOk(accepter, id)).id; }, [
+      ...market(false),
+      { screen: screenOf(requester), route: '/api/notifications', check: (body: unknown) => NotificationList.parse(body).some((n) => n.type === 'exchange_match' && n.referenceId === id) },
+      { screen: screenOf(requester), route: '/api/notifications/count', check: (body: unknown) => NotificationCount.parse(body).count > before },
+    ]);
+    traded.tick();
+    const accepterBefore = await unread(accepter);
+    await change(() => opts.t.confirm(requester, matchId), [
+      { screen: screenOf(accepter), route: '/api/notifications', check: (body: unknown) => NotificationList.parse(body).some((n) => n.type === 'exchange_confirmed' && n.referenceId === id) },
+      { screen: screenOf(accepter), route: '/api/notifications/count', check: (body: unknown) => NotificationCount.parse(body).count > accepterBefore },
+    ]);
+    traded.tick();
+  }
+  traded.end();
+  const used = cpu.share();
+  const parties = new Set(opts.pairs.flat().map((u) => u.id));
+  const strays = all.filter((s) => !parties.has(s.user.id) && (s.told.has('/api/notifications') || s.told.has('/api/notifications/count'))).length;
+  for (const s of all) { s.timers.forEach(clearTimeout); s.ws.close(); }
+
+  const baseline = await fanOut(opts.bareUrl, all.length, Math.min(10, opts.pairs.length * 2));
+  const sortedScreens = Float64Array.from(perScreen).sort();
+  const sortedChanges = Float64Array.from(perChange).sort();
+  const figures: ScreenFigures = {
+    sockets: all.length, changes: opts.pairs.length * 3,
+    everyScreenP50: percentile(sortedChanges, 0.5), everyScreenP99: percentile(sortedChanges, 0.99), everyScreenMax: sortedChanges.at(-1) ?? Number.NaN,
+    screens: perScreen.length, screenP50: percentile(sortedScreens, 0.5), screenP99: percentile(sortedScreens, 0.99), missing, byPoll, strays,
+    generatorCpu: used, ...baseline,
+  };
+  step(`${figures.changes} changes with ${figures.sockets} screens open: every screen concerned showed each within p50 ${figures.everyScreenP50.toFixed(1)} ms, `
+    + `p99 ${figures.everyScreenP99.toFixed(1)} ms, max ${figures.everyScreenMax.toFixed(1)} ms (per screen: p50 ${figures.screenP50.toFixed(1)} ms, p99 ${figures.screenP99.toFixed(1)} ms); `
+    + `${byPoll} shown only by the 3 s poll, ${missing} never shown, ${strays} announcements to users not concerned; generator ${(used * 100).toFixed(0)} % of a CPU`);
+  step(`  bare Fastify, ${all.length} screens reading the market at once: the last had it after p50 ${baseline.baselineP50.toFixed(1)} ms, p99 ${baseline.baselineP99.toFixed(1)} ms; `
+    + `generator ${(baseline.baselineGeneratorCpu * 100).toFixed(0)} % of a CPU`);
+  return figures;
+}
+
+/** `screens` reads of the market at once from the bare server, `rounds` times: until the last one had its answer. */
+async function fanOut(bareUrl: string, screens: number, rounds: number) {
+  const cpu = generatorCpu();
+  const times: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const sent = performance.now();
+    await Promise.all(Array.from({ length: screens }, async () => (await fetch(`${bareUrl}/api/exchange-requests`)).arrayBuffer()));
+    times.push(performance.now() - sent);
+  }
+  const sorted = Float64Array.from(times).sort();
+  return { baselineP50: percentile(sorted, 0.5), baselineP99: percentile(sorted, 0.99), baselineGeneratorCpu: cpu.share() };
+}
