@@ -61,28 +61,29 @@ interface Reading { takers: Map<number, Array<(seen: Promise<RequestSeen | null>
  * before the taker came.
  */
 export function requestReads(em: () => EntityManager) {
-  const running = new Map<number, Promise<unknown>>();
+  /** The requests with a read running. */
+  const running = new Set<number>();
   const next = new Map<number, Reading>();
 
-  const read = (requestId: number, reading: Reading): Promise<unknown> => {
+  const read = (requestId: number, reading: Reading): void => {
+    running.add(requestId);
     next.delete(requestId);
     const seen = seenByTakers(em(), requestId, [...reading.takers.keys()]);
     for (const [takerId, answers] of reading.takers) {
       const answer = seen.then((byTaker) => byTaker.get(takerId) ?? null);
       for (const give of answers) give(answer);
     }
-    const done = seen.then(() => undefined, () => undefined).then(() => {
+    void seen.then(() => undefined, () => undefined).then(() => {
       const waiting = next.get(requestId);
-      if (waiting) running.set(requestId, read(requestId, waiting));
+      if (waiting) read(requestId, waiting);
       else running.delete(requestId);
     });
-    return done;
   };
 
   return (requestId: number, takerId: number): Promise<RequestSeen | null> => new Promise((resolve) => {
     const give = (answer: Promise<RequestSeen | null>) => resolve(answer);
     if (!running.has(requestId)) {
-      running.set(requestId, read(requestId, { takers: new Map([[takerId, [give]]]) }));
+      read(requestId, { takers: new Map([[takerId, [give]]]) });
       return;
     }
     const reading = next.get(requestId) ?? { takers: new Map() };
