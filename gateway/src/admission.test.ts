@@ -186,16 +186,46 @@ describe('the gateway\'s own process under pressure', () => {
 });
 
 describe('a gate', () => {
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
   it('never refuses the login\'s second step: it waits first in line for as long as it takes', async () => {
     const gate = createAdmission({ concurrency: 1, queueMs: 20 }).gate('identity');
-    const first = (await gate.enter())!;
-    const waiting = gate.enter();
-    const secondStep = gate.enter(true);
-    expect(await waiting).toBeUndefined(); // past the budget
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const first = (await gate.enter('call'))!;
+    const waiting = gate.enter('call');
+    const secondStep = gate.enter('second-step');
+    expect(await waiting).toBeUndefined(); // past the cap
+    await pause(100);
     first();
     const release = await secondStep;
     expect(release).toBeTypeOf('function');
     release!();
+  });
+
+  it('refuses polls past the budget, but lets a burst of users\' calls wait their turn ahead of the polls', async () => {
+    const gate = createAdmission({ concurrency: 1, queueMs: 75 }).gate('exchange');
+    // The service's answer time learnt: 50 ms (to 75 ms on a busy machine) a request.
+    const learnt = (await gate.enter('call'))!;
+    await pause(50);
+    learnt();
+    const busy = [(await gate.enter('call'))!];
+    // One poll waiting would wait one answer time (under the 75 ms budget); a second, two (past it).
+    const polls = [gate.enter('poll')];
+    const refusedPoll = gate.enter('poll');
+    // Four calls (a crowd accepting one request) wait ahead of the poll, within the cap (4 × 75 ms).
+    const calls = Array.from({ length: 4 }, () => gate.enter('call'));
+    expect(await refusedPoll).toBeUndefined();
+    const order: string[] = [];
+    const serve = async (kind: string, entered: Promise<(() => void) | undefined>) => {
+      const release = await entered;
+      if (!release) return order.push(`${kind} refused`);
+      order.push(kind);
+      await pause(5);
+      release();
+    };
+    const served = Promise.all([...calls.map((c) => serve('call', c)), ...polls.map((p) => serve('poll', p))]);
+    for (const release of busy) release();
+    await served;
+    expect(order.filter((o) => o.endsWith('refused'))).toEqual([]);
+    expect(order).toEqual(['call', 'call', 'call', 'call', 'poll']);
   });
 });

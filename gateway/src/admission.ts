@@ -10,8 +10,14 @@
  * jittered Retry-After (so that the refused do not all come back in the same second), or, for a polled read the
  * gateway holds a recent copy of (polled.ts), that copy, marked X-Puente-Stale: 1 (the caller's next poll sees the
  * latest).
- * The login's second step is never refused: a user who got through the password step is not sent back to it; it
- * waits in line ahead of everyone else instead. /api/health and /ws are not proxied, so never pass a gate.
+ * What waits in line comes in three kinds, served in this order:
+ * - the login's second step, never refused: a user who got through the password step is not sent back to it;
+ * - a user's own call (a write, a read they asked for): what a person waits for. It goes ahead of every poll and is
+ *   refused only when the calls ahead of it alone would keep it past the cap, so a burst of writes (a crowd
+ *   accepting one request) is answered, not shed;
+ * - a poll (a route declared polled): the bulk of the load, asked again by the browser in seconds anyway, so it is
+ *   the one refused as soon as its expected wait passes the budget.
+ * /api/health and /ws are not proxied, so never pass a gate.
  */
 import PQueue from 'p-queue';
 import type { FastifyReply } from 'fastify';
@@ -52,12 +58,16 @@ export const defaultAdmissionLimits: AdmissionLimits = { concurrency: DEFAULT_AD
 /** Frees the slot a request held; called once its answer went out (or its caller left), more calls do nothing. */
 export type Release = () => void;
 
+/** How a request waits in line (above): its priority there, and the budget past which it is refused. */
+export type Waiting = 'second-step' | 'call' | 'poll';
+const PRIORITY: Record<Waiting, number> = { 'second-step': 2, call: 1, poll: 0 };
+
 export interface Gate {
   /**
-   * A slot for one request to the service, once it is its turn; undefined when it would wait longer than the budget
-   * (refused at once) or did. `mustAdmit`: never refused, first in line (the login's second step).
+   * A slot for one request to the service, once it is its turn; undefined when it would wait longer than its budget
+   * (refused at once) or did.
    */
-  enter(mustAdmit?: boolean): Promise<Release | undefined>;
+  enter(waiting: Waiting): Promise<Release | undefined>;
 }
 
 export interface Admission {
@@ -88,12 +98,18 @@ export function createAdmission(limits: AdmissionLimits = defaultAdmissionLimits
 function createGate(queue: PQueue, limits: AdmissionLimits): Gate {
   /** The service's recent answer time (from slot to release), a running average; 0 until one is known. */
   let answerMs = 0;
-  const expectedWaitMs = () => ((queue.size + 1) * answerMs) / limits.concurrency;
+  /** What a request waits, expected: the line ahead of it (what goes before it: its own kind and those above) over the slots. */
+  const expectedWaitMs = (waiting: Waiting) => {
+    const ahead = waiting === 'poll' ? queue.size : queue.sizeBy({ priority: PRIORITY.call }) + queue.sizeBy({ priority: PRIORITY['second-step'] });
+    return ((ahead + 1) * answerMs) / limits.concurrency;
+  };
+  const budgetMs = (waiting: Waiting) => (waiting === 'poll' ? limits.queueMs : QUEUE_CAP * limits.queueMs);
 
   return {
-    enter(mustAdmit = false) {
+    enter(waiting) {
       const free = queue.size === 0 && queue.pending < limits.concurrency;
-      if (!free && !mustAdmit && expectedWaitMs() > limits.queueMs) return Promise.resolve(undefined);
+      const mustAdmit = waiting === 'second-step';
+      if (!free && !mustAdmit && expectedWaitMs(waiting) > budgetMs(waiting)) return Promise.resolve(undefined);
       return new Promise<Release | undefined>((admitted) => {
         // Given up past the cap; a timer of our own (not the queue's `timeout`, which would free the slot
         // of a request still being answered), cleared when its turn comes.
@@ -109,7 +125,7 @@ function createGate(queue: PQueue, limits: AdmissionLimits): Gate {
             answerMs = answerMs === 0 ? performance.now() - started : answerMs + SMOOTHING * (performance.now() - started - answerMs);
             done();
           });
-        }), { signal: gaveUp.signal, priority: mustAdmit ? 1 : 0 }).catch(() => admitted(undefined));
+        }), { signal: gaveUp.signal, priority: PRIORITY[waiting] }).catch(() => admitted(undefined));
       });
     },
   };

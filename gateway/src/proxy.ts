@@ -220,8 +220,8 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
  */
 function admission(deps: ProxyDeps) {
   return async (route: ApiRoute, service: ServiceName, request: FastifyRequest, reply: FastifyReply, exchange: Exchange): Promise<boolean> => {
-    // The login's second step: its user got past the password and would otherwise be sent back to it.
-    const release = await deps.admission.gate(service).enter(route === Routes.identity.loginTwoFactor);
+    const waiting = route === Routes.identity.loginTwoFactor ? 'second-step' : route.polled ? 'poll' : 'call';
+    const release = await deps.admission.gate(service).enter(waiting);
     if (release) {
       releaseWhenDone(reply, release);
       return true;
