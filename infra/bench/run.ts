@@ -205,8 +205,9 @@ async function benchMode(mode: Mode): Promise<ModeFigures> {
       });
     }
     if (targets.has('overload')) {
-      const held = figures.users?.filter((s) => s.held).at(-1)?.users ?? plan.overloadUsers[mode];
-      step(`overload: 2× ${held} users${figures.users ? ' (the load target 2 held)' : ''} for ${plan.overloadSeconds} s, then back to 1×`);
+      const heldStep = figures.users?.filter((s) => s.held).at(-1)?.users;
+      const held = heldStep ?? plan.overloadUsers[mode];
+      step(`overload: 2× ${held} users${heldStep ? ' (the load target 2 held)' : ' (BENCH_OVERLOAD_USERS_*)'} for ${plan.overloadSeconds} s, then back to 1×`);
       figures.overload = await overload({
         urls: product.gatewayUrls, bareUrl: bare!.url, users: users.pollers, held: Math.min(held, Math.floor(users.pollers.length / 2)), workers: plan.loadWorkers,
         arrivalsPerSecond: plan.arrivalsPerSecond, surgePerSecond: plan.surgePerSecond, settleSeconds: plan.settleSeconds, seconds: plan.overloadSeconds,
