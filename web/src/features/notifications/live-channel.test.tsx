@@ -3,7 +3,7 @@ import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { QueryClientProvider, QueryObserver } from '@tanstack/react-query';
 import { LIVE_SESSION_ENDED_CLOSE_CODE, Notification, Routes } from '@puente/contracts';
-import { RECONNECT_MAX_MS, RECONNECT_MIN_MS, liveUrl, useLiveChannel } from './live-channel.ts';
+import { RECONNECT_MAX_MS, RECONNECT_MIN_MS, liveUrl, reconnectDelay, useLiveChannel } from './live-channel.ts';
 import { createQueryClient } from '../../lib/query-client.ts';
 import { chooseLanguage } from '../../lib/i18n.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
@@ -145,9 +145,19 @@ describe('the live channel', () => {
     expect(document.querySelectorAll('li[role="status"]')).toHaveLength(0);
   });
 
+  it('draws each wait between half and all of a ceiling that doubles up to 10 s', () => {
+    const random = vi.spyOn(Math, 'random');
+    random.mockReturnValue(0);
+    expect([0, 1, 2, 3, 4, 10].map(reconnectDelay)).toEqual([500, 1_000, 2_000, 4_000, 5_000, 5_000]);
+    random.mockReturnValue(0.5);
+    expect([0, 4].map(reconnectDelay)).toEqual([750, 7_500]);
+    expect(RECONNECT_MAX_MS).toBe(10_000);
+  });
+
   it('reconnects with a growing backoff, reset once a connection opens', () => {
     vi.useFakeTimers();
     vi.spyOn(console, 'warn').mockImplementation(() => {});
+    vi.spyOn(Math, 'random').mockReturnValue(0.9999); // each wait just under its ceiling
     const { socket } = live();
     act(() => socket().drop());
     expect(FakeWebSocket.sockets).toHaveLength(1);

@@ -24,7 +24,17 @@ import { notificationText } from './notification-text.ts';
 
 export const LIVE_PATH = '/ws';
 export const RECONNECT_MIN_MS = 1_000;
-export const RECONNECT_MAX_MS = 30_000;
+/** Short enough that a page is back within seconds of a gateway restart; every page's polls go on meanwhile. */
+export const RECONNECT_MAX_MS = 10_000;
+
+/**
+ * The wait before reconnecting after `attempt` failures: doubling from RECONNECT_MIN_MS up to RECONNECT_MAX_MS, each
+ * drawn between half and all of that, so that the pages a restarted gateway dropped do not all come back at once.
+ */
+export function reconnectDelay(attempt: number): number {
+  const ceiling = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** attempt);
+  return ceiling / 2 + (Math.random() * ceiling) / 2;
+}
 
 /**
  * A notification of a type this app does not know yet is still shown (as its text), and so is one whose params are
@@ -130,9 +140,8 @@ export function useLiveChannel(signedIn: boolean) {
           void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
           return;
         }
-        const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** attempt);
+        retry = setTimeout(connect, reconnectDelay(attempt));
         attempt += 1;
-        retry = setTimeout(connect, delay);
       });
     };
     connect();
