@@ -264,6 +264,46 @@ describe('polled reads answered at the gateway', () => {
     expect(listed).toBe(built + 1);
   });
 
+  it('answers a user\'s first poll of their own count (no ETag: a new tab) from what it kept, until their version changes', async () => {
+    unread[1] = 5;
+    await serviceVersions(versions, 'notification', logger).bump([NotificationVersions.unread(1)]);
+    const fetched = await poll('/api/notifications/count', ana);
+    expect(NotificationCount.parse(fetched.json())).toEqual({ count: 5 });
+    const asked = notification.asked();
+    // Another tab's first poll: the same answer, same ETag, from the gateway.
+    const newTab = await poll('/api/notifications/count', ana);
+    expect([newTab.statusCode, NotificationCount.parse(newTab.json()), newTab.headers.etag]).toEqual([200, { count: 5 }, fetched.headers.etag]);
+    expect(notification.asked()).toBe(asked);
+    // Ben's first poll is never Ana's answer (his own, kept since his earlier poll).
+    const forBen = await poll('/api/notifications/count', ben);
+    expect(NotificationCount.parse(forBen.json())).toEqual({ count: 0 });
+    expect(forBen.headers.etag).not.toBe(fetched.headers.etag);
+    // Ana marks everything read in a tab: the service bumps her version, and her next first poll asks it again.
+    unread[1] = 0;
+    await serviceVersions(versions, 'notification', logger).bump([NotificationVersions.unread(1)]);
+    expect(NotificationCount.parse((await poll('/api/notifications/count', ana)).json())).toEqual({ count: 0 });
+    expect(notification.asked()).toBe(asked + 1);
+  });
+
+  it('keeps two gateways right: what one kept is no longer served once the other saw a change', async () => {
+    const other = await buildTestGateway({ serviceUrls: { identity: identity.url, notification: notification.url }, versions });
+    try {
+      const anaThere = sessionCookieOf(await login(other, 'ana@example.com'))!;
+      const pollThere = () => other.inject({ method: 'GET', url: '/api/notifications/count', headers: { cookie: anaThere } });
+      unread[1] = 2;
+      await serviceVersions(versions, 'notification', logger).bump([NotificationVersions.unread(1)]);
+      expect(NotificationCount.parse((await poll('/api/notifications/count', ana)).json())).toEqual({ count: 2 });
+      expect(NotificationCount.parse((await pollThere()).json())).toEqual({ count: 2 });
+      // Read on the other gateway's tab; the notification service bumps the version both read.
+      unread[1] = 0;
+      await serviceVersions(versions, 'notification', logger).bump([NotificationVersions.unread(1)]);
+      expect(NotificationCount.parse((await poll('/api/notifications/count', ana)).json())).toEqual({ count: 0 });
+      expect(NotificationCount.parse((await pollThere()).json())).toEqual({ count: 0 });
+    } finally {
+      await other.close();
+    }
+  });
+
   it('asks the service of a visitor\'s poll (no session, no versions): 401 as before', async () => {
     const res = await gateway.inject({ method: 'GET', url: '/api/exchange-requests' });
     expect(res.statusCode).toBe(401);

@@ -19,6 +19,11 @@
  * (POLL_AUDIENCE_HEADER). Such a caller is asked for conditionally on the kept shared answer, so that the service
  * answers a caller who sees it (a new one, most of them) with a 304 instead of the list. A caller with blocks is
  * proxied on every change (their own 304s are still answered here).
+ * A route whose answer is the caller's own (their notifications, the unread count, their requests and matches) is
+ * kept too, per user, in a bounded memory: a first poll carrying no ETag (a new tab, a page loaded again) is answered
+ * from it while the user's versions still name it, with no hop. Several tabs and several gateways stay right through
+ * the versions the services bump: a notification marked read in another tab changes the user's version, and the
+ * answer kept here no longer matches.
  * When the versions cannot be read, the request is simply proxied (the service decides), without waiting: Redis is
  * asked through a deadline and a breaker (store-guard.ts), so that while it is away a poll goes on at once.
  */
@@ -52,7 +57,12 @@ export interface PolledReadsOptions {
   logger: Logger;
   /** Memory for shared answers (default 32 MiB; 0 keeps none). */
   sharedAnswerBytes?: number;
+  /** Memory for the answers of each caller's own polled routes (default 16 MiB; 0 keeps none). */
+  ownAnswerBytes?: number;
 }
+
+/** A caller's own polled answer to keep for them: where (their id and its ETag) and the ETag computed here. */
+export interface OwnAnswer { key: string; etag: string }
 
 export interface PolledReads {
   /**
@@ -67,6 +77,8 @@ export interface PolledReads {
   send(request: FastifyRequest, reply: FastifyReply, etag: string, headers: Record<string, unknown>, body: Buffer): Promise<void>;
   /** Answers a shared route's poll with the answer last kept for its URL when recent (as a stand-in does); false if none. */
   held(request: FastifyRequest, reply: FastifyReply): Promise<boolean>;
+  /** Keeps a caller's own 200 answer (whose ETag is the one computed here) for their next first poll, and sends it. */
+  keep(reply: FastifyReply, own: OwnAnswer, headers: Record<string, unknown>, body: Buffer): Promise<void>;
 }
 
 /**
@@ -76,6 +88,8 @@ export interface PolledReads {
  */
 export type Poll = { answered: true } | {
   answered: false; etag?: string; fetched?: () => void; heard?: (headers: Record<string, unknown>) => void;
+  /** The caller's own answer, to keep (keep()) when the service answers it. */
+  own?: OwnAnswer;
   /** Ask the service with If-None-Match: `etag`; its 304 means the caller sees that shared answer, which `send` sends. */
   ifShared?: { etag: string; send: () => Promise<void> };
 };
@@ -99,6 +113,11 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
   const fetching = new Map<string, Promise<void>>();
   /** The ETag of the last answer kept for each URL. */
   const lastKept = new Map<string, string>();
+  const ownMaxSize = opts.ownAnswerBytes ?? 16 * 1024 * 1024;
+  /** Each caller's own answers, by user id and ETag (an ETag is made of versions and the URL, never of the user). */
+  const ownKept = ownMaxSize > 0
+    ? new LRUCache<string, { headers: Record<string, string>; body: Buffer }>({ maxSize: ownMaxSize, sizeCalculation: (a) => a.body.length + 200 })
+    : undefined;
   /** For `viewer` routes: each caller's own version at which the service answered them as everyone. */
   const everyoneAt = new LRUCache<string, string>({ max: 500_000 });
 
@@ -159,6 +178,13 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
         if (!keptShared || etagMatches(request.headers['if-none-match'], sharedEtag)) return { answered: false, heard };
         return { answered: false, heard, ifShared: { etag: sharedEtag, send: () => sendAnswer(request, reply, keptShared) } };
       }
+      if (!polled.shared && !polled.viewer && ownKept) {
+        const own = { key: `${userId} ${etag}`, etag };
+        const answer = ownKept.get(own.key);
+        if (!answer) return { answered: false, own };
+        await reply.code(200).headers(answer.headers).send(answer.body);
+        return { answered: true };
+      }
       if (!shared || !kept) return { answered: false };
       if (await sendKept(request, reply, etag)) return { answered: true };
       const pending = fetching.get(etag);
@@ -179,13 +205,17 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
       return { answered: false, etag, fetched };
     },
 
+    async keep(reply, own, headers, body) {
+      // Changed meanwhile (the service answered newer data than the ETag computed here): sent as it came, not kept.
+      if (ownKept && headers.etag === own.etag && headers['content-encoding'] === undefined) ownKept.set(own.key, { headers: keptHeaders(headers), body });
+      await reply.send(body);
+    },
+
     async send(request, reply, etag, headers, body) {
       // Changed meanwhile (the service answered newer data than `etag`): sent as it came, not kept.
       if (!kept || headers.etag !== etag) return void await reply.send(body);
-      const picked: Record<string, string> = {};
-      for (const name of KEPT_HEADERS) if (typeof headers[name] === 'string') picked[name] = headers[name];
       const answer: KeptAnswer = {
-        headers: picked, body, keptAt: Date.now(),
+        headers: keptHeaders(headers), body, keptAt: Date.now(),
         br: brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
         gzip: gzipSync(body),
       };
@@ -196,6 +226,13 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
       await sendAnswer(request, reply, answer);
     },
   };
+}
+
+/** The headers of an answer worth keeping for a later caller (KEPT_HEADERS). */
+function keptHeaders(headers: Record<string, unknown>): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) if (typeof headers[name] === 'string') picked[name] = headers[name];
+  return picked;
 }
 
 /** Whether `pending` settled within `ms`. */

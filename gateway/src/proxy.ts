@@ -21,7 +21,7 @@ import {
   unauthorized, type InternalAuth, type Metrics,
 } from '@puente/platform';
 import { refusal, releaseWhenDone, STALE_HEADER, type Admission } from './admission.ts';
-import { serviceUrlOf, type PolledReads } from './polled.ts';
+import { serviceUrlOf, type OwnAnswer, type PolledReads } from './polled.ts';
 import type { RateLimiter } from './rate-limits.ts';
 import { SESSION_COOKIE, sessionsUnavailable, type Session, type Sessions } from './sessions/sessions.ts';
 
@@ -59,6 +59,8 @@ interface Exchange {
   heard?: (headers: Record<string, unknown>) => void;
   /** Asked on the shared answer kept here: the service's 304 means this caller gets that answer (polled.ts). */
   ifShared?: { etag: string; send: () => Promise<void> };
+  /** The caller's own polled answer, to keep for their next first poll (polled.ts). */
+  own?: OwnAnswer;
 }
 
 /**
@@ -141,6 +143,7 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
             reply.removeHeader('content-length');
             return await exchange.ifShared.send();
           }
+          if (exchange?.own && res.statusCode === 200) return await deps.polled.keep(reply, exchange.own, reply.getHeaders(), await buffer(res.stream));
           const shared = exchange?.shared;
           if (!shared) return reply.send(res.stream);
           try {
@@ -199,6 +202,7 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
               if (poll.etag && poll.fetched) exchange.shared = { etag: poll.etag, fetched: poll.fetched };
               if (poll.heard) exchange.heard = poll.heard;
               if (poll.ifShared) exchange.ifShared = poll.ifShared;
+              if (poll.own) exchange.own = poll.own;
             }
             if (session) exchange.internalToken = await callerToken(session, service);
             exchanges.set(request, exchange);
