@@ -10,9 +10,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { appClient, describeWithInfra, mailsIn, type AppClient } from '@puente/testkit';
-import { startDistributedApp, type RunningTestApp } from './testing/running-app.ts';
+import { startDistributedApp, type RunningTestApp, showOutputOnFailure } from './testing/running-app.ts';
 import { startOtlpReceiver, type OtlpReceiver } from './testing/otlp-receiver.ts';
 
 const ADMIN = { email: 'admin@puente.test', password: 'admin password 1', code: 'LINKS-CODE' };
@@ -44,9 +44,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'emailed links and the Google 
     await receiver?.close();
     for (const folder of Object.values(folders)) rmSync(folder, { recursive: true, force: true });
   }, 60_000);
-  afterEach((ctx) => {
-    if (ctx.task.result?.state === 'fail' && app?.output().length) console.warn(`the app's last output:\n${app.output().join('\n')}`);
-  });
+  showOutputOnFailure(() => app);
 
   /** The email of a kind to Ana once it is written, and its link's page and token (in the fragment). */
   async function emailed(kind: string, page: string): Promise<{ path: string; token: string }> {

@@ -7,14 +7,14 @@
  * details of the pair's past exchange: withheld while the block lasts).
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   BankAccount, BankAccountList, BankDetailsMessages, BankDetailsRefusal, CurrentUser, ErrorBody, ExchangeMatch, ExchangeMatchForRequest, ExchangeRate,
   ExchangeRequest, ExchangeRequestList, MatchAccountsResponse, PublicUser, Rating, RatingList, TransactionHistory,
   type BankAccountCreateInput,
 } from '@puente/contracts';
 import { appClient, describeWithInfra, type AppClient, type RunningApp, type SignedIn } from '@puente/testkit';
-import { startDistributedApp, startEmbeddedApp } from './testing/running-app.ts';
+import { startDistributedApp, startEmbeddedApp, showOutputOnFailure } from './testing/running-app.ts';
 
 const ADMIN = { email: 'admin@puente.test', password: 'admin password 1', code: 'EXCH-CODE' };
 const appEnv = {
@@ -39,9 +39,7 @@ function exchangeEndToEnd(start: () => Promise<RunningApp>): void {
   let client: AppClient;
   beforeAll(async () => { app = await start(); client = appClient(app.url); }, 120_000);
   afterAll(async () => { await app?.stop(); }, 60_000);
-  afterEach((ctx) => {
-    if (ctx.task.result?.state === 'fail' && app?.output().length) console.warn(`the app's last output:\n${app.output().join('\n')}`);
-  });
+  showOutputOnFailure(() => app);
 
   /**
    * For what reaches a service through the bus. On Kafka (distributed) a service notices another's topic only once

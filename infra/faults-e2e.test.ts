@@ -29,7 +29,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import kafkajs from 'kafkajs';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -39,7 +39,7 @@ import {
 } from '@puente/contracts';
 import { RedisSessionStore, sessionCookieHeader } from '@puente/gateway';
 import { appClient, describeWithInfra, mailsIn, overallHealth, type AppClient, type SignedIn } from '@puente/testkit';
-import { startDistributedApp, type Faults, type RunningTestApp } from './testing/running-app.ts';
+import { startDistributedApp, type Faults, type RunningTestApp, showOutputOnFailure } from './testing/running-app.ts';
 import { consumersOfEvents, deliveries, markOutboxes as markAll, seconds, type OutboxMark } from './testing/deliveries.ts';
 import { serviceDefinitions } from './services.ts';
 import { addBankAccounts, bankAccountsOf, onceAccountsKnown, traders, viaBus } from './testing/traders.ts';
@@ -128,9 +128,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: broker, SIGKILL, Redi
     await app?.stop();
     rmSync(MAIL_DIR, { recursive: true, force: true });
   }, 60_000);
-  afterEach((ctx) => {
-    if (ctx.task.result?.state === 'fail' && app?.output().length) console.warn(`the app's last output:\n${app.output().join('\n')}`);
-  });
+  showOutputOnFailure(() => app);
 
   it('the broker unreachable mid-exchange: every service stays ready, degraded; every event committed meanwhile is published and applied once', async () => {
     const mark = await markOutboxes();

@@ -11,11 +11,11 @@
  * service's recording of its answer wait on a lock the test holds, so the kill lands there every time.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { ErrorBody, ExchangeLimits, ExchangeRequest, ExchangeRequestList, IdempotencyRefusals } from '@puente/contracts';
 import { appClient, describeWithInfra, type AppClient, type SignedIn } from '@puente/testkit';
-import { startDistributedApp, type RunningTestApp } from './testing/running-app.ts';
+import { startDistributedApp, type RunningTestApp, showOutputOnFailure } from './testing/running-app.ts';
 import { addBankAccounts, bankAccountsOf, onceAccountsKnown, traders } from './testing/traders.ts';
 
 const ADMIN = { email: 'admin@puente.test', password: 'admin password 1', code: 'IDEMPOTENT-CODE' };
@@ -52,9 +52,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'faults: a retry under the sam
     await db?.end();
     await app?.stop();
   }, 60_000);
-  afterEach((ctx) => {
-    if (ctx.task.result?.state === 'fail' && app?.output().length) console.warn(`the app's last output:\n${app.output().join('\n')}`);
-  });
+  showOutputOnFailure(() => app);
 
   const post = (who: SignedIn, key: string, body: object) =>
     client.call('/api/exchange-requests', { cookie: who.cookie, body, headers: { 'idempotency-key': key } });

@@ -5,12 +5,12 @@
  * and distributed (every service and the gateway its own process, on PostgreSQL, Kafka and Redis).
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   BankAccount, CurrentUser, ErrorBody, LoginAttemptList, SignupAttemptList, SignupRequestResponse, UserDirectory,
 } from '@puente/contracts';
 import { describeWithInfra, type RunningApp } from '@puente/testkit';
-import { startDistributedApp, startEmbeddedApp } from './testing/running-app.ts';
+import { startDistributedApp, startEmbeddedApp, showOutputOnFailure } from './testing/running-app.ts';
 
 const ADMIN = { email: 'admin@puente.test', password: 'admin password 1', code: 'E2E-CODE' };
 const appEnv = {
@@ -31,9 +31,7 @@ function identityEndToEnd(start: () => Promise<RunningApp>): void {
   let app: RunningApp;
   beforeAll(async () => { app = await start(); }, 120_000);
   afterAll(async () => { await app?.stop(); }, 60_000);
-  afterEach((ctx) => {
-    if (ctx.task.result?.state === 'fail' && app?.output().length) console.warn(`the app's last output:\n${app.output().join('\n')}`);
-  });
+  showOutputOnFailure(() => app);
 
   /** A browser-like call: same-origin Origin header on writes, the session cookie when given. */
   const call = (path: string, init: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {}) => {

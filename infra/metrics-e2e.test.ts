@@ -8,10 +8,10 @@
  * one process), one registry on one port holds every service's samples, each labelled with its service.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExchangeMatch, ExchangeRequest, Rating, ServiceNames } from '@puente/contracts';
 import { appClient, describeWithInfra, type AppClient } from '@puente/testkit';
-import { startDistributedApp, startEmbeddedApp, type RunningTestApp } from './testing/running-app.ts';
+import { startDistributedApp, startEmbeddedApp, type RunningTestApp, showOutputOnFailure } from './testing/running-app.ts';
 import { openLiveSocket, type LiveSocket } from './testing/live-socket.ts';
 import { Scrape } from './testing/metrics.ts';
 import { addBankAccounts, bankAccountsOf, onceAccountsKnown, traders, viaBus } from './testing/traders.ts';
@@ -39,9 +39,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'Prometheus metrics of every p
     socket?.socket.close();
     await app?.stop();
   }, 60_000);
-  afterEach((ctx) => {
-    if (ctx.task.result?.state === 'fail' && app?.output().length) console.warn(`the app's last output:\n${app.output().join('\n')}`);
-  });
+  showOutputOnFailure(() => app);
 
   const scrape = (proc: string) => Scrape.of(app.metricsUrls![proc]!);
   const scrapeAll = async () => Object.fromEntries(await Promise.all(PROCESSES.map(async (p) => [p, await scrape(p)] as const))) as Record<typeof PROCESSES[number], Scrape>;

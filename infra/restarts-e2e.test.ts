@@ -16,14 +16,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import {
   CurrentUser, ExchangeMatch, ExchangeRequest, NotificationCount, NotificationList, ReadyResponse, type Notification, type ServiceName,
 } from '@puente/contracts';
 import { appClient, describeWithInfra, type AppClient, type SignedIn } from '@puente/testkit';
-import { startDistributedApp, type Faults, type RunningTestApp } from './testing/running-app.ts';
+import { startDistributedApp, type Faults, type RunningTestApp, showOutputOnFailure } from './testing/running-app.ts';
 import { buildWeb, launchChromium, recordSockets, screenshotFolder, sendToBackground, socketTimes } from './testing/browser.ts';
 import { consumersOfEvents, deliveries, markOutboxes, seconds } from './testing/deliveries.ts';
 import { addBankAccounts, bankAccountsOf, onceAccountsKnown, traders, viaBus } from './testing/traders.ts';
@@ -79,9 +79,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'restarts: a service started w
     await app?.stop();
     rmSync(webRoot, { recursive: true, force: true });
   }, 60_000);
-  afterEach((ctx) => {
-    if (ctx.task.result?.state === 'fail' && app?.output().length) console.warn(`the app's last output:\n${app.output().join('\n')}`);
-  });
+  showOutputOnFailure(() => app);
 
   it('a service started with the broker down serves; once the broker is back its consumers join and what it published meanwhile arrives, once', async () => {
     // For comparison: the same restart with the broker up (what a process takes to start on this machine).

@@ -8,13 +8,13 @@
  * its user exactly once. Take-over times are settings, short here so that CI stays within its budget.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import {
   CurrentUser, ErrorBody, ExchangeMatch, ExchangeRequest, MatchAccountsResponse, NotificationList, Rating, ServiceNames,
 } from '@puente/contracts';
 import { appClient, describeWithInfra, type AppClient, type SignedIn } from '@puente/testkit';
-import { startDistributedApp, type RunningTestApp } from './testing/running-app.ts';
+import { startDistributedApp, type RunningTestApp, showOutputOnFailure } from './testing/running-app.ts';
 import { openLiveSocket, saying, type LiveSocket } from './testing/live-socket.ts';
 import { addBankAccounts, bankAccountsOf, onceAccountsKnown, traders, viaBus } from './testing/traders.ts';
 
@@ -52,9 +52,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'two instances of exchange, no
     await db?.end();
     await app?.stop();
   }, 60_000);
-  afterEach((ctx) => {
-    if (ctx.task.result?.state === 'fail' && app?.output().length) console.warn(`the app's last output:\n${app.output().join('\n')}`);
-  });
+  showOutputOnFailure(() => app);
 
   it('signs Ana up through one gateway instance and Bob through the other; each session works on both (Redis)', async () => {
     ana = await atFirst.signUp(traders.ana, ADMIN.code);

@@ -7,10 +7,10 @@
  * serving the accept carry its trace id.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { ExchangeMatch, ExchangeRequest, NotificationList } from '@puente/contracts';
 import { appClient, describeWithInfra, type AppClient } from '@puente/testkit';
-import { startDistributedApp, type RunningTestApp } from './testing/running-app.ts';
+import { startDistributedApp, type RunningTestApp, showOutputOnFailure } from './testing/running-app.ts';
 import { addBankAccounts, bankAccountsOf, onceAccountsKnown, traders, viaBus } from './testing/traders.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './testing/otlp-receiver.ts';
 
@@ -39,9 +39,7 @@ describeWithInfra(['postgres', 'redis', 'kafka'], 'one trace from the gateway th
     await app?.stop();
     await receiver?.close();
   }, 60_000);
-  afterEach((ctx) => {
-    if (ctx.task.result?.state === 'fail' && app?.output().length) console.warn(`the app's last output:\n${app.output().join('\n')}`);
-  });
+  showOutputOnFailure(() => app);
 
   it('exports the accept of a request as one trace: gateway → exchange → outbox publish → notification\'s consumer', async () => {
     const ana = await client.signUp(traders.ana, ADMIN.code);

@@ -81,26 +81,32 @@ export function crowd(workers: number) {
   };
 }
 
-/** The figures of a stretch of polls. */
-export interface WindowFigures {
-  /** Seconds from the start of what is measured (arrivals: the first arrival; overload: the load's drop). */
-  from: number;
+/** What any stretch of simulated polls measured (a window here, a step of the steady users). */
+export interface PollFigures {
   seconds: number;
   requests: number;
   rps: number;
   p50: number;
   p99: number;
   max: number;
+  statuses: Record<string, number>;
+  errors: number;
+  /** Polls refused (503 or 429). */
+  shed: number;
+  /** Polls skipped because the previous one of the same reading was still in flight. */
+  skipped: number;
+}
+
+/** The figures of a stretch of polls. */
+export interface WindowFigures extends PollFigures {
+  /** Seconds from the start of what is measured (arrivals: the first arrival; overload: the load's drop). */
+  from: number;
   /** The same of the answers served (not refused with 503/429). */
   admittedP99: number;
   admittedMax: number;
-  shed: number;
   shedWithRetryAfter: number;
   stale: number;
   deferred: number;
-  errors: number;
-  skipped: number;
-  statuses: Record<string, number>;
   firstError?: string;
   /** The load generator's share of a CPU (process.cpuUsage: its worker threads included) and the load average. */
   generatorCpu: number;

@@ -89,7 +89,7 @@ function targetRows(m: ModeFigures): string[][] {
 
 const gen = (w: WindowFigures) => `generator ${f0(w.generatorCpu * 100)} % of a CPU, load ${f2(w.loadAverage)}`;
 
-/** Issue 31's targets: cold arrivals, 2× the held load, change → every screen. */
+/** The targets of crowds and changes: cold arrivals, 2× the held load, change → every screen. */
 function newTargetRows(m: ModeFigures): string[][] {
   const rows: string[][] = [];
   const a = m.arrivals;

@@ -10,22 +10,11 @@ import { performance } from 'node:perf_hooks';
 import { percentile, sleep, step } from './load.ts';
 import type { SeededUser } from './seed.ts';
 import type { Tally } from './browsers.ts';
-import { crowd } from './crowd.ts';
+import { crowd, type PollFigures } from './crowd.ts';
 
-export interface StepFigures {
+/** A step of steady users (a step with any poll shed is not held). */
+export interface StepFigures extends PollFigures {
   users: number;
-  seconds: number;
-  requests: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  max: number;
-  statuses: Record<string, number>;
-  errors: number;
-  /** Polls refused (503 or 429): a step with any is not held. */
-  shed: number;
-  /** Polls skipped because the previous one of the same reading was still in flight. */
-  skipped: number;
   writes: number;
   /** Resident memory of the product's processes at the end of the step, MiB by process. */
   memoryMiB: Record<string, number>;

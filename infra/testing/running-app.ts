@@ -4,6 +4,7 @@
  * `faults: true`, the processes reach all three through pausable proxies, so a test can cut any of them off.
  */
 import type { ChildProcess } from 'node:child_process';
+import { afterEach } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -118,4 +119,12 @@ async function proxyTo(url: string): Promise<{ proxy: TcpProxy; url: string }> {
   through.hostname = proxy.host;
   through.port = String(proxy.port);
   return { proxy, url: through.toString() };
+}
+
+/** After a failed test of the suite, prints the app's last output (what its processes said): where to look first. */
+export function showOutputOnFailure(app: () => { output(): string[] } | undefined): void {
+  afterEach((ctx) => {
+    const lines = app()?.output() ?? [];
+    if (ctx.task.result?.state === 'fail' && lines.length) console.warn(`the app's last output:\n${lines.join('\n')}`);
+  });
 }
