@@ -4,7 +4,9 @@
  * load a box can serve, waited seconds for an answer its caller had often given up on. Here each service has a gate
  * (p-queue): at most `concurrency` requests in flight to it, the rest waiting in line in the order they came. A
  * request waits only while it is likely to get through within `queueMs`: its expected wait (the line ahead of it
- * times the service's recent answer time, over the slots) above that, it is refused at once. One let in line on that
+ * times the service's recent answer time, over the slots) above that, it is refused at once — once the line stands,
+ * that is: a line that emptied within the last `queueMs` is a burst, which drains by itself, and what comes meanwhile
+ * waits (as CoDel tells a standing queue from a burst; the answer time a burst inflates would refuse it). One let in line on that
  * forecast keeps its place a while past it (a caller who already waited is better served by the slot coming up than
  * by a refusal now), but not past QUEUE_CAP times the budget (a service that stopped answering). Refused means 503 `service_unavailable` with a
  * jittered Retry-After (so that the refused do not all come back in the same second), or, for a polled read the
@@ -98,6 +100,9 @@ export function createAdmission(limits: AdmissionLimits = defaultAdmissionLimits
 function createGate(queue: PQueue, limits: AdmissionLimits): Gate {
   /** The service's recent answer time (from slot to release), a running average; 0 until one is known. */
   let answerMs = 0;
+  /** When the line was last empty: one that has not been for `queueMs` is standing (more comes than is answered). */
+  let emptyAt = performance.now();
+  queue.addEventListener('empty', () => { emptyAt = performance.now(); });
   /** What a request waits, expected: the line ahead of it (what goes before it: its own kind and those above) over the slots. */
   const expectedWaitMs = (waiting: Waiting) => {
     const ahead = waiting === 'poll' ? queue.size : queue.sizeBy({ priority: PRIORITY.call }) + queue.sizeBy({ priority: PRIORITY['second-step'] });
@@ -107,9 +112,12 @@ function createGate(queue: PQueue, limits: AdmissionLimits): Gate {
 
   return {
     enter(waiting) {
+      const now = performance.now();
+      if (queue.size === 0) emptyAt = now;
       const free = queue.size === 0 && queue.pending < limits.concurrency;
+      const standing = now - emptyAt > limits.queueMs;
       const mustAdmit = waiting === 'second-step';
-      if (!free && !mustAdmit && expectedWaitMs(waiting) > budgetMs(waiting)) return Promise.resolve(undefined);
+      if (!free && !mustAdmit && standing && expectedWaitMs(waiting) > budgetMs(waiting)) return Promise.resolve(undefined);
       return new Promise<Release | undefined>((admitted) => {
         // Given up past the cap; a timer of our own (not the queue's `timeout`, which would free the slot
         // of a request still being answered), cleared when its turn comes.

@@ -4,6 +4,7 @@
  * an ID verified). The trust level is computed as identity computes it, from this service's projection.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import DataLoader from 'dataloader';
 import { AcceptRefusal, meetsTrustLevel, type ExchangeRequest as RequestView } from '@puente/contracts';
 import { AppError, notFound, qualifiedTable } from '@puente/platform';
 import { Block, blockBetween } from './blocks.ts';
@@ -51,45 +52,25 @@ async function seenByTakers(em: EntityManager, requestId: number, takerIds: read
   return byTaker;
 }
 
-interface Reading { takers: Map<number, Array<(seen: Promise<RequestSeen | null>) => void>> }
-
 /**
- * Reads a request as its takers see it, sharing the reads of takers who come together: a crowd accepting one
- * sought-after request is mostly refused by this read, and one query per taker queued a hundred queries on the
- * database (on the embedded one, each waits for the one before). While a read of a request is running, the takers
- * arriving wait for the next, which starts when it ends and answers all of them: a taker's answer is never read
- * before the taker came.
+ * Reads a request as its takers see it, sharing the reads of takers who come together (DataLoader): a crowd
+ * accepting one sought-after request is mostly refused by this read, and one query per taker queued a hundred
+ * queries on the database (on the embedded one, each waits for the one before). While a read is running, the takers
+ * arriving wait for it to end and share the next one: a taker's answer is never read before the taker came.
  */
 export function requestReads(em: () => EntityManager) {
-  /** The requests with a read running. */
-  const running = new Set<number>();
-  const next = new Map<number, Reading>();
-
-  const read = (requestId: number, reading: Reading): void => {
-    running.add(requestId);
-    next.delete(requestId);
-    const seen = seenByTakers(em(), requestId, [...reading.takers.keys()]);
-    for (const [takerId, answers] of reading.takers) {
-      const answer = seen.then((byTaker) => byTaker.get(takerId) ?? null);
-      for (const give of answers) give(answer);
-    }
-    void seen.then(() => undefined, () => undefined).then(() => {
-      const waiting = next.get(requestId);
-      if (waiting) read(requestId, waiting);
-      else running.delete(requestId);
-    });
-  };
-
-  return (requestId: number, takerId: number): Promise<RequestSeen | null> => new Promise((resolve) => {
-    const give = (answer: Promise<RequestSeen | null>) => resolve(answer);
-    if (!running.has(requestId)) {
-      read(requestId, { takers: new Map([[takerId, [give]]]) });
-      return;
-    }
-    const reading = next.get(requestId) ?? { takers: new Map() };
-    next.set(requestId, reading);
-    reading.takers.set(takerId, [...reading.takers.get(takerId) ?? [], give]);
-  });
+  let running: Promise<unknown> = Promise.resolve();
+  const loader = new DataLoader<{ requestId: number; takerId: number }, RequestSeen | null>((asked) => {
+    const read = (async () => {
+      const takersOf = Map.groupBy(asked, (a) => a.requestId);
+      const seen = new Map(await Promise.all([...takersOf].map(async ([requestId, takers]) =>
+        [requestId, await seenByTakers(em(), requestId, [...new Set(takers.map((t) => t.takerId))])] as const)));
+      return asked.map((a) => seen.get(a.requestId)!.get(a.takerId) ?? null);
+    })();
+    running = read.catch(() => undefined);
+    return read;
+  }, { cache: false, batchScheduleFn: (dispatch) => void running.then(() => process.nextTick(dispatch)) });
+  return (requestId: number, takerId: number): Promise<RequestSeen | null> => loader.load({ requestId, takerId });
 }
 
 /** Throws the refusal (404, or 403 with a code) when `takerId` may not accept `request`. */
