@@ -28,6 +28,7 @@ import { createAdmission, type AdmissionLimits } from './admission.ts';
 import { shedUnderPressure } from './admission-pressure.ts';
 import { createOriginCheck, crossSiteRefused } from './csrf.ts';
 import { defaultLiveLimits, LiveHub, type LiveLimits } from './live.ts';
+import { notificationFirstPolls } from './first-polls.ts';
 import { createPolledReads } from './polled.ts';
 import { securityHeaders } from './security-headers.ts';
 import { CLIENT_IP_HEADER, GATEWAY_ONLY_HEADERS, registerServiceProxies } from './proxy.ts';
@@ -245,7 +246,9 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   // Every change of polled data, announced at once on the sockets of the users it concerns (live.ts).
   hub.announceChanges(versions);
   await registerServiceProxies(app, {
-    serviceUrls: opts.serviceUrls, auth: opts.auth, sessions, limiter, polled: createPolledReads({ versions, logger: opts.logger }),
+    serviceUrls: opts.serviceUrls, auth: opts.auth, sessions, limiter, polled: createPolledReads({
+      versions, logger: opts.logger, ownBatches: [notificationFirstPolls(() => opts.serviceUrls.notification, opts.auth)],
+    }),
     onSessionsEnded: (ids) => hub.closeSessions(ids), adminsNeedTwoFactor: opts.adminsNeedTwoFactor ?? false, admission, metrics: opts.metrics,
   });
 

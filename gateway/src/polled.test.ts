@@ -1,13 +1,15 @@
 /**
  * Polled reads at the gateway, against services that serve the real route declarations (the platform's serve():
  * their conditional answers come from the same versions the gateway reads). The fake market answers as the exchange
- * service does: the shared list to a viewer without blocks (saying so), a filtered one to a viewer with blocks.
+ * service does: the shared list to a viewer without blocks (saying so), a filtered one to a viewer with blocks; and
+ * its versions are set as the exchange service sets them: a viewer's kept key on each of their blocks, and the mark
+ * that all are set.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import {
-  ExchangeRequestList, ExchangeVersions, NotificationCount, NotificationVersions, POLL_AUDIENCE_HEADER, Routes, type ExchangeRequest,
+  ExchangeRequestList, ExchangeVersions, KEPT_KEYS_SET, NOTIFICATIONS_SHOWN, NotificationCount, NotificationList, NotificationVersions, POLL_AUDIENCE_HEADER, Routes, type ExchangeRequest,
   type ServiceName,
 } from '@puente/contracts';
 import { answeredNotModified, createHttpApp, MemoryVersionStore, requireUser, serve, serviceVersions } from '@puente/platform';
@@ -17,9 +19,9 @@ import { buildTestGateway, login, logger, sessionCookieOf, startFakeService, use
 const versions = new MemoryVersionStore();
 
 /** A service answering one polled route; `asked` counts the requests that reached it. */
-async function pollingService(name: ServiceName, register: (app: FastifyInstance) => void) {
+async function pollingService(name: ServiceName, register: (app: FastifyInstance) => void, store = versions) {
   const app = createHttpApp({ logger, auth: testAuth(name) });
-  app.decorate('versions', serviceVersions(versions, name, logger));
+  app.decorate('versions', serviceVersions(store, name, logger));
   let asked = 0;
   app.addHook('onRequest', async () => { asked++; });
   register(app);
@@ -48,6 +50,8 @@ describe('polled reads answered at the gateway', () => {
   const withBlocks = new Set<number>();
   /** How long the fake market takes to build its list (a busy service). */
   let listingMs = 0;
+  /** The users each batch of first polls named. */
+  const batches: number[][] = [];
 
   beforeAll(async () => {
     identity = await startFakeService('identity');
@@ -60,8 +64,14 @@ describe('polled reads answered at the gateway', () => {
       if (listingMs > 0) await new Promise((resolve) => setTimeout(resolve, listingMs));
       return market;
     }));
-    notification = await pollingService('notification', (app) => serve(app, Routes.notification.count, async (req) => ({ count: unread[requireUser(req).userId] ?? 0 })));
+    notification = await pollingService('notification', (app) => {
+      serve(app, Routes.notification.count, async (req) => ({ count: unread[requireUser(req).userId] ?? 0 }));
+      serve(app, Routes.notification.list, async (_req, reply) => (reply.header('x-total-count', '0'), []));
+      serve(app, Routes.notification.firstPolls, async (req) => (batches.push(req.body.userIds),
+        req.body.userIds.map((userId) => ({ userId, notifications: [], total: 0, unread: unread[userId] ?? 0 }))));
+    });
     gateway = await buildTestGateway({ serviceUrls: { identity: identity.url, exchange: exchange.url, notification: notification.url }, versions });
+    await serviceVersions(versions, 'exchange', logger).bump([KEPT_KEYS_SET]); // no one in a block yet
     ana = sessionCookieOf(await login(gateway, 'ana@example.com'))!;
     ben = sessionCookieOf(await login(gateway, 'ben@example.com'))!;
     dora = sessionCookieOf(await login(gateway, 'dora@example.com'))!;
@@ -74,15 +84,18 @@ describe('polled reads answered at the gateway', () => {
   const poll = (url: string, cookie: string, etag?: string) =>
     gateway.inject({ method: 'GET', url, headers: { cookie, ...(etag ? { 'if-none-match': etag } : {}) } });
   const bumpMarket = () => serviceVersions(versions, 'exchange', logger).bump([ExchangeVersions.market]);
+  /** A block made or lifted: the exchange service sets the viewer's kept key. */
+  const blockChanged = (userId: number) => serviceVersions(versions, 'exchange', logger).bump([ExchangeVersions.viewer(userId)]);
 
-  it('asks the service of each user\'s first poll of the market: it says whether they see the list everyone sees', async () => {
-    for (const cookie of [ana, ben]) {
-      const asked = exchange.asked();
-      const first = await poll('/api/exchange-requests', cookie);
-      expect(first.statusCode).toBe(200);
-      expect(first.headers[POLL_AUDIENCE_HEADER]).toBe('everyone');
-      expect(exchange.asked()).toBe(asked + 1);
-    }
+  it('serves the market to a user in no block from its one kept copy, without asking the service: their key has no version', async () => {
+    const asked = exchange.asked();
+    const first = await poll('/api/exchange-requests', ana); // the first ever: fetched for everyone
+    expect(first.statusCode).toBe(200);
+    expect(first.headers[POLL_AUDIENCE_HEADER]).toBe('everyone');
+    expect(exchange.asked()).toBe(asked + 1);
+    const forBen = await poll('/api/exchange-requests', ben);
+    expect([forBen.statusCode, forBen.body, forBen.headers.etag]).toEqual([200, first.body, first.headers.etag]);
+    expect(exchange.asked()).toBe(asked + 1);
   });
 
   it('answers an unchanged poll 304 itself, without asking the service', async () => {
@@ -206,6 +219,7 @@ describe('polled reads answered at the gateway', () => {
 
   it('asks the service for the market of a user with blocks after each change, answers their unchanged polls 304, and never gives them the kept copy', async () => {
     withBlocks.add(4);
+    await blockChanged(4);
     market = [request(3), { ...request(4), userId: 10 }];
     await bumpMarket();
     const shared = await poll('/api/exchange-requests', ana); // kept for everyone
@@ -221,7 +235,7 @@ describe('polled reads answered at the gateway', () => {
 
   it('asks the service again once a user\'s own version changes (they blocked someone), whatever it said before', async () => {
     withBlocks.delete(4);
-    const viewer = () => serviceVersions(versions, 'exchange', logger).bump([ExchangeVersions.viewer(4)]);
+    const viewer = () => blockChanged(4);
     await viewer();
     const asDora = await poll('/api/exchange-requests', dora); // heard: Dora sees the list everyone sees
     expect(ExchangeRequestList.parse(asDora.json()).map((r) => r.id)).toEqual([3, 4]);
@@ -243,7 +257,7 @@ describe('polled reads answered at the gateway', () => {
     expect(exchange.asked()).toBe(asked + 1);
   });
 
-  it('asks the service of a new user\'s first poll on the kept answer: a 304 from it, and the user gets the kept copy', async () => {
+  it('gives a new user in no block the kept copy at their first poll, unasked; one in a block their own list', async () => {
     withBlocks.clear();
     const shared = await poll('/api/exchange-requests', ben);
     const [asked, built] = [exchange.asked(), listed];
@@ -252,11 +266,11 @@ describe('polled reads answered at the gateway', () => {
     const first = await poll('/api/exchange-requests', eve);
     expect(first.statusCode).toBe(200);
     expect([first.body, first.headers.etag, first.headers['x-total-count']]).toEqual([shared.body, shared.headers.etag, shared.headers['x-total-count']]);
-    expect([exchange.asked(), listed]).toEqual([asked + 1, built]); // asked, but no list built
     expect((await poll('/api/exchange-requests', eve, String(first.headers.etag))).statusCode).toBe(304);
-    expect(exchange.asked()).toBe(asked + 1); // heard: Eve sees the list everyone sees
-    // A new user with blocks is still given their own list.
+    expect([exchange.asked(), listed]).toEqual([asked, built]);
+    // A new user in a block is given their own list.
     withBlocks.add(6);
+    await blockChanged(6);
     const fay = sessionCookieOf(await login(gateway, 'fay@example.com'))!;
     const own = await poll('/api/exchange-requests', fay);
     expect(ExchangeRequestList.parse(own.json()).every((r) => r.userId !== 9)).toBe(true);
@@ -285,6 +299,32 @@ describe('polled reads answered at the gateway', () => {
     expect(notification.asked()).toBe(asked + 1);
   });
 
+  it('asks the service once for the first polls of users arriving together, and keeps both their count and their list', async () => {
+    Object.assign(users, { 'gil@example.com': { id: 7, role: 'user' }, 'hal@example.com': { id: 8, role: 'user' }, 'ivy@example.com': { id: 11, role: 'user' } });
+    Object.assign(unread, { 7: 1, 8: 2, 11: 3 });
+    const cookies = await Promise.all(['gil', 'hal', 'ivy'].map(async (name) => sessionCookieOf(await login(gateway, `${name}@example.com`))!));
+    const [asked, before] = [notification.asked(), batches.length];
+    const counts = await Promise.all(cookies.map((cookie) => poll('/api/notifications/count', cookie)));
+    expect(counts.map((res) => NotificationCount.parse(res.json()).count)).toEqual([1, 2, 3]);
+    expect(notification.asked()).toBe(asked + 1);
+    expect(batches.slice(before)).toEqual([[7, 8, 11]]);
+    // Their lists came with the same call: the app's first poll of the bell is answered here, with its ETag.
+    for (const cookie of cookies) {
+      const list = await poll(`/api/notifications?limit=${NOTIFICATIONS_SHOWN}`, cookie);
+      expect([list.statusCode, NotificationList.parse(list.json()), list.headers['x-total-count']]).toEqual([200, [], '0']);
+      expect((await poll(`/api/notifications?limit=${NOTIFICATIONS_SHOWN}`, cookie, String(list.headers.etag))).statusCode).toBe(304);
+    }
+    expect(notification.asked()).toBe(asked + 1);
+    // Another page is the service's to answer.
+    expect((await poll('/api/notifications?limit=5', cookies[0]!)).statusCode).toBe(200);
+    expect(notification.asked()).toBe(asked + 2);
+    // A change to one of them: their next first poll is batched again, with the new count.
+    unread[8] = 0;
+    await serviceVersions(versions, 'notification', logger).bump([NotificationVersions.unread(8)]);
+    expect(NotificationCount.parse((await poll('/api/notifications/count', cookies[1]!)).json())).toEqual({ count: 0 });
+    expect(batches.slice(before)).toEqual([[7, 8, 11], [8]]);
+  });
+
   it('keeps two gateways right: what one kept is no longer served once the other saw a change', async () => {
     const other = await buildTestGateway({ serviceUrls: { identity: identity.url, notification: notification.url }, versions });
     try {
@@ -307,5 +347,46 @@ describe('polled reads answered at the gateway', () => {
   it('asks the service of a visitor\'s poll (no session, no versions): 401 as before', async () => {
     const res = await gateway.inject({ method: 'GET', url: '/api/exchange-requests' });
     expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('polled reads at the gateway while the kept keys are not all set (a store that lost them)', () => {
+  const store = new MemoryVersionStore();
+  let identity: FakeUpstream;
+  let exchange: Awaited<ReturnType<typeof pollingService>>;
+  let gateway: FastifyInstance;
+  let ana: string;
+  /** Whether the fake market filters Ana's list (a block the store has lost the key of). */
+  let anaInBlock = true;
+
+  beforeAll(async () => {
+    identity = await startFakeService('identity');
+    exchange = await pollingService('exchange', (app) => serve(app, Routes.exchange.requests, async (req, reply) => {
+      if (anaInBlock) return [];
+      reply.header(POLL_AUDIENCE_HEADER, 'everyone');
+      if (await answeredNotModified(req, reply, app.versions, Routes.exchange.requests.polled.keys())) return reply;
+      return [request(1)];
+    }), store);
+    gateway = await buildTestGateway({ serviceUrls: { identity: identity.url, exchange: exchange.url }, versions: store });
+    ana = sessionCookieOf(await login(gateway, 'ana@example.com'))!;
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await Promise.all([identity?.close(), exchange?.app.close()]);
+  });
+
+  const poll = (etag?: string) => gateway.inject({ method: 'GET', url: '/api/exchange-requests', headers: { cookie: ana, ...(etag ? { 'if-none-match': etag } : {}) } });
+
+  it('asks the service of every poll of a viewer without a version, whatever it said, until the mark says all are set', async () => {
+    expect(ExchangeRequestList.parse((await poll()).json())).toEqual([]); // her own list, filtered by the service
+    anaInBlock = false;
+    const asked = exchange.asked();
+    const first = await poll();
+    expect(ExchangeRequestList.parse(first.json())).toEqual([request(1)]);
+    expect((await poll(String(first.headers.etag))).statusCode).toBe(304); // by the service: 'everyone' is not kept without a version
+    expect(exchange.asked()).toBe(asked + 2);
+    await serviceVersions(store, 'exchange', logger).bump([KEPT_KEYS_SET]);
+    expect((await poll(String(first.headers.etag))).statusCode).toBe(304);
+    expect(exchange.asked()).toBe(asked + 2);
   });
 });

@@ -14,25 +14,33 @@
  *   and sent as the browser accepts it: a sixth of the bytes for every caller, at the cost of one compression per
  *   change (its ETag is then weak, as a compressed representation's must be).
  * A shared route some callers see filtered (`viewer`: the market without the requests of users they blocked or who
- * blocked them) puts the caller's own version in their ETag; the gateway serves them the shared copy, under the
- * shared ETag, only while that version is the one at which the service last answered them as everyone
- * (POLL_AUDIENCE_HEADER). Such a caller is asked for conditionally on the kept shared answer, so that the service
- * answers a caller who sees it (a new one, most of them) with a 304 instead of the list. A caller with blocks is
- * proxied on every change (their own 304s are still answered here).
+ * blocked them) puts the caller's own version in their ETag. That key is a kept one, set only for users in a block:
+ * a caller whose key has no version, once the service says all are set (KEPT_KEYS_SET), sees the shared copy, and is
+ * served it here from the start — a new viewer's first poll needs no hop. A caller with a version is served the
+ * shared copy, under the shared ETag, only while that version is the one at which the service last answered them
+ * as everyone (POLL_AUDIENCE_HEADER); until then they are asked for conditionally on the kept shared answer, so
+ * that the service answers one who sees it with a 304 instead of the list. A caller with blocks is proxied on every
+ * change (their own 304s are still answered here).
  * A route whose answer is the caller's own (their notifications, the unread count, their requests and matches) is
  * kept too, per user, in a bounded memory: a first poll carrying no ETag (a new tab, a page loaded again) is answered
  * from it while the user's versions still name it, with no hop. Several tabs and several gateways stay right through
  * the versions the services bump: a notification marked read in another tab changes the user's version, and the
- * answer kept here no longer matches.
+ * answer kept here no longer matches. The routes of an own batch (first-polls.ts: the notifications and their count)
+ * are not asked of the service one caller at a time: the callers missing them together are asked in one call, which
+ * fills both routes for each of them.
  * When the versions cannot be read, the request is simply proxied (the service decides), without waiting: Redis is
  * asked through a deadline and a breaker (store-guard.ts), so that while it is away a poll goes on at once.
  */
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import DataLoader from 'dataloader';
 import { LRUCache } from 'lru-cache';
-import { POLL_AUDIENCE_HEADER, pollKeys, type ApiRoute, type ServiceName } from '@puente/contracts';
+import { KEPT_KEYS_SET, POLL_AUDIENCE_HEADER, pollKeys, type ApiRoute, type ServiceName } from '@puente/contracts';
 import { etagMatches, pollEtag, pollHeaders, serviceVersions, type Logger, type VersionStore } from '@puente/platform';
 import { storeGuard } from './store-guard.ts';
+
+/** The content type of a JSON answer, as the services send it. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The headers of an answer kept for other callers (the rest are per request or per connection). */
 const KEPT_HEADERS = ['content-type', 'x-total-count', 'etag', 'cache-control'] as const;
@@ -59,6 +67,18 @@ export interface PolledReadsOptions {
   sharedAnswerBytes?: number;
   /** Memory for the answers of each caller's own polled routes (default 16 MiB; 0 keeps none). */
   ownAnswerBytes?: number;
+  /** Own routes whose answers many callers' misses fetch together (first-polls.ts). */
+  ownBatches?: readonly OwnBatch[];
+}
+
+/** Several callers' own answers of one service's polled routes, fetched in one call (first-polls.ts). */
+export interface OwnBatch {
+  /** The routes it answers, each at the URL polled (as the service sees it). */
+  answers: readonly { route: ApiRoute; url: string }[];
+  /** The most callers one call names. */
+  maxUsers: number;
+  /** Per caller asked, an answer per entry of `answers`, in order: its body and headers (beyond type, ETag and caching). */
+  fetch(userIds: number[]): Promise<Map<number, { body: string; headers: Record<string, string> }[]>>;
 }
 
 /** A caller's own polled answer to keep for them: where (their id and its ETag) and the ETag computed here. */
@@ -121,6 +141,43 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
   /** For `viewer` routes: each caller's own version at which the service answered them as everyone. */
   const everyoneAt = new LRUCache<string, string>({ max: 500_000 });
 
+  /**
+   * Fetches a batch's answers for the callers missing them and keeps them under the ETags of versions read first (an
+   * answer read after its versions is never older than its ETag says). While a call is under way, the callers
+   * missing an answer wait for it to end and share the next call.
+   */
+  function batchLoader(batch: OwnBatch): DataLoader<number, void> {
+    let running: Promise<unknown> = Promise.resolve();
+    const versions = versionsOf(batch.answers[0]!.route.service as ServiceName);
+    return new DataLoader<number, void>((asked) => {
+      const call = (async () => {
+        const userIds = [...new Set(asked)];
+        const keysOf = (userId: number) => batch.answers.map(({ route }) => pollKeys(route.polled!, { userId }));
+        const read = await versionsStore(() => versions.read(userIds.flatMap((userId) => keysOf(userId).flat())));
+        const fetched = await batch.fetch(userIds);
+        let at = 0;
+        for (const userId of userIds) {
+          keysOf(userId).forEach((keys, n) => {
+            const etag = pollEtag(read.slice(at, at += keys.length), batch.answers[n]!.url);
+            const answer = fetched.get(userId)?.[n];
+            if (answer) ownKept!.set(`${userId} ${etag}`, { headers: { 'content-type': JSON_TYPE, ...answer.headers, ...pollHeaders(etag) }, body: Buffer.from(answer.body) });
+          });
+        }
+        return asked.map(() => undefined);
+      })();
+      running = call.catch(() => undefined);
+      return call;
+    }, { cache: false, maxBatchSize: batch.maxUsers, batchScheduleFn: (dispatch) => void running.then(() => process.nextTick(dispatch)) });
+  }
+  /** Each batched route's loader, by the route and the URL it is batched at. */
+  const batched = new Map<string, DataLoader<number, void>>();
+  if (ownKept) {
+    for (const batch of opts.ownBatches ?? []) {
+      const loader = batchLoader(batch);
+      for (const { route, url } of batch.answers) batched.set(`${route.name} ${url}`, loader);
+    }
+  }
+
   async function sendKept(request: FastifyRequest, reply: FastifyReply, etag: string): Promise<boolean> {
     const answer = kept?.get(etag);
     if (!answer) return false;
@@ -152,17 +209,20 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
     async answer(route, request, reply, userId) {
       const polled = route.polled!;
       let current: string[];
+      let keptSet = false;
       try {
         const keys = pollKeys(polled, { userId });
-        current = await versionsStore(() => versionsOf(route.service as ServiceName).read(keys));
+        current = await versionsStore(() => versionsOf(route.service as ServiceName).read(polled.viewer ? [...keys, KEPT_KEYS_SET] : keys));
+        if (polled.viewer) keptSet = current.pop() !== '';
       } catch (err) {
         request.log.warn({ err }, 'versions unavailable: the poll goes to the service');
         return { answered: false };
       }
       const url = serviceUrlOf(request.url);
-      // A viewer route: the caller's own version is the last; while the service's word holds, the shared ETag.
+      // A viewer route: the caller's own version is the last. None, once all are set: never in a block, the shared
+      // ETag; otherwise the shared ETag while the service's word holds.
       const viewer = polled.viewer && { key: `${route.name}:${userId}`, version: current.at(-1)! };
-      const shared = Boolean(polled.shared) && (!viewer || everyoneAt.get(viewer.key) === viewer.version);
+      const shared = Boolean(polled.shared) && (!viewer || (viewer.version === '' ? keptSet : everyoneAt.get(viewer.key) === viewer.version));
       const etag = pollEtag(viewer && shared ? current.slice(0, -1) : current, url);
       if (etagMatches(request.headers['if-none-match'], etag)) {
         await notModified(request, reply, etag, shared);
@@ -170,7 +230,8 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
       }
       if (viewer && !shared) {
         const heard = (headers: Record<string, unknown>) => {
-          if (headers[POLL_AUDIENCE_HEADER] === 'everyone') everyoneAt.set(viewer.key, viewer.version);
+          // No version is no word: the store lost the kept keys, and the service is asked until they are set again.
+          if (headers[POLL_AUDIENCE_HEADER] === 'everyone' && viewer.version !== '') everyoneAt.set(viewer.key, viewer.version);
         };
         // Asked on the shared answer kept here: a viewer who sees it (most: no blocks) costs the service a 304.
         const sharedEtag = pollEtag(current.slice(0, -1), url);
@@ -180,7 +241,12 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
       }
       if (!polled.shared && !polled.viewer && ownKept) {
         const own = { key: `${userId} ${etag}`, etag };
-        const answer = ownKept.get(own.key);
+        let answer = ownKept.get(own.key);
+        const loader = answer ? undefined : batched.get(`${route.name} ${url}`);
+        if (loader) {
+          await loader.load(userId).catch((err: unknown) => opts.logger.warn({ err }, 'a batch of first polls failed: asked one by one'));
+          answer = ownKept.get(own.key);
+        }
         if (!answer) return { answered: false, own };
         await reply.code(200).headers(answer.headers).send(answer.body);
         return { answered: true };

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyListenOptions } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { topicOf, Events, type EventEnvelope, type EventName, type EventPayload, type ReadyResponse, type ServiceName } from '@puente/contracts';
+import { topicOf, Events, KEPT_KEYS_SET, type EventEnvelope, type EventName, type EventPayload, type ReadyResponse, type ServiceName } from '@puente/contracts';
 import { createHttpApp } from './http/app.ts';
 import { serviceLogger } from './logger.ts';
 import { INTERNAL_TOKEN_HEADER, internalAuth, type InternalAuth } from './auth.ts';
@@ -21,7 +21,7 @@ import { changed, keysMovedBy, type Caused, type Changed, type VersionTable } fr
 import { readEvent } from './messaging/envelope.ts';
 import type { EventBus, SubscriptionHandle } from './messaging/bus.ts';
 import type { JobDefinition, JobQueue } from './jobs/port.ts';
-import { MemoryVersionStore, serviceVersions, type VersionStore } from './http/versions.ts';
+import { MemoryVersionStore, serviceVersions, versionKeyOf, type VersionStore } from './http/versions.ts';
 import { IdempotencyKeys, keyedTransaction, purgeIdempotencyKeys, purgeIdempotencyKeysSchedule } from './http/idempotency.ts';
 import type { Metrics } from './observability/metrics.ts';
 
@@ -101,6 +101,11 @@ export interface ServiceDefinition {
   onStart?(ctx: ServiceContext): Promise<void>;
   /** Which polled-read keys each event moves: applied to the events a change writes and to the events consumed. */
   versions?: VersionTable;
+  /**
+   * Every kept key (keptKey) that should have a version now, read from the database: set when the store has no
+   * KEPT_KEYS_SET of this service (a fresh store, or one that lost its data), then KEPT_KEYS_SET is.
+   */
+  keptKeys?(em: EntityManager): Promise<string[]>;
 }
 
 export function defineService(def: ServiceDefinition): ServiceDefinition {
@@ -166,7 +171,8 @@ export async function startService(declared: ServiceDefinition, runtime: Runtime
     onPublished: runtime.metrics?.countPublished(def.name),
   });
   const jobs = runtime.jobs(def.name);
-  const versions = serviceVersions(runtime.versions ?? new MemoryVersionStore(), def.name, logger);
+  const store = runtime.versions ?? new MemoryVersionStore();
+  const versions = serviceVersions(store, def.name, logger);
   const auth = internalAuth(def.name, runtime.keys);
   const ctx: ServiceContext = {
     name: def.name, orm, bus: runtime.bus, jobs, auth, logger, relay, versions,
@@ -226,7 +232,7 @@ export async function startService(declared: ServiceDefinition, runtime: Runtime
   const url = `http://${listen.host}:${port}`;
   runtime.serviceUrls[def.name] = url;
   logger.info({ url }, `${def.name} service ready`);
-  const background = joinLater(def, ctx, runtime.schedulesCheckMs ?? SCHEDULES_CHECK_MS);
+  const background = joinLater(def, ctx, store, runtime.schedulesCheckMs ?? SCHEDULES_CHECK_MS);
 
   return {
     name: def.name, url, app, ctx, joined: background.joined,
@@ -246,25 +252,42 @@ function withPlatformJobs(def: ServiceDefinition): ServiceDefinition {
   return { ...def, jobs: [...def.jobs ?? [], purgeIdempotencyKeys], schedules: [...def.schedules ?? [], purgeIdempotencyKeysSchedule] };
 }
 
+/** How many kept keys are set in one call to the store. */
+const KEPT_KEYS_PER_BUMP = 1_000;
+
 /**
- * What a service does once it serves (serve first, join later): it joins its consumer group and registers its
- * schedules, each retried with backoff until it succeeds, so a broker or Redis away at start delays only them. The
- * schedules are registered again every `checkEveryMs` (idempotent: BullMQ's job schedulers, upserted).
+ * What a service does once it serves (serve first, join later): it joins its consumer group, registers its
+ * schedules and sets its kept versions, each retried with backoff until it succeeds, so a broker or Redis away at
+ * start delays only them. Every `checkEveryMs` the schedules are registered again (idempotent: BullMQ's job
+ * schedulers, upserted) and the kept versions set again if the store lost them.
  */
-function joinLater(def: ServiceDefinition, ctx: ServiceContext, checkEveryMs: number): { joined: Promise<void>; stop(): Promise<void> } {
+function joinLater(def: ServiceDefinition, ctx: ServiceContext, store: VersionStore, checkEveryMs: number): { joined: Promise<void>; stop(): Promise<void> } {
   const stopping = new AbortController();
   let subscription: SubscriptionHandle | undefined;
   const schedule = async () => {
     for (const s of def.schedules ?? []) await ctx.jobs.schedule(s.job, s.data ?? {}, { everyMs: s.everyMs, schedulerId: s.schedulerId });
   };
+  const keptKeys = def.keptKeys;
+  // Straight to the store, not through ctx.versions (which only logs a failed bump): the mark is set only once
+  // every kept key is.
+  const keep = keptKeys && (async () => {
+    const set = versionKeyOf(def.name, KEPT_KEYS_SET);
+    if ((await store.read([set]))[0] !== '') return;
+    const keys = (await keptKeys(ctx.orm.em.fork())).map((key) => versionKeyOf(def.name, key));
+    for (let i = 0; i < keys.length; i += KEPT_KEYS_PER_BUMP) await store.bump(keys.slice(i, i + KEPT_KEYS_PER_BUMP));
+    await store.bump([set]);
+    ctx.logger.info({ keys: keys.length }, 'kept versions set');
+  });
   const consumers = untilDone('joining its consumer group', async () => { subscription = await subscribeConsumers(def, ctx); }, stopping.signal, ctx.logger);
   const scheduled = untilDone('registering its schedules', schedule, stopping.signal, ctx.logger);
-  const check = (def.schedules ?? []).length === 0 ? undefined : setInterval(() => {
+  const kept = keep && untilDone('setting its kept versions', keep, stopping.signal, ctx.logger);
+  const check = (def.schedules ?? []).length === 0 && !keep ? undefined : setInterval(() => {
     schedule().catch((err: unknown) => ctx.logger.warn({ err }, 'could not register its schedules again; trying at the next check'));
+    keep?.().catch((err: unknown) => ctx.logger.warn({ err }, 'could not set its kept versions again; trying at the next check'));
   }, checkEveryMs);
   check?.unref();
   return {
-    joined: Promise.all([consumers, scheduled]).then(() => {}),
+    joined: Promise.all([consumers, scheduled, kept]).then(() => {}),
     async stop() {
       stopping.abort();
       clearInterval(check);

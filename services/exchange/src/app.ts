@@ -20,7 +20,7 @@ import { personalDataRoutes } from './routes/personal-data.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { blockRoutes } from './routes/blocks.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
-import { BlockSchema } from './domain/blocks.ts';
+import { BlockSchema, keptViewerKeys } from './domain/blocks.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { disputeRoutes } from './routes/disputes.ts';
 import { DisputeSchema } from './domain/disputes.ts';
@@ -128,6 +128,7 @@ export function exchangeService(settings: ExchangeSettings, { now = () => new Da
     migrationsPath: fileURLToPath(new URL('./migrations', import.meta.url)),
     consumers: consumers(files),
     versions: exchangeVersions,
+    keptKeys: keptViewerKeys,
     jobs: [refreshExchangeRateJob(provider, settings.EXCHANGE_RATE_TIMEOUT_MS), sweepTradeTimersJob(timers, now), backfill.job],
     schedules: [
       { job: REFRESH_EXCHANGE_RATE, everyMs: REFRESH_EVERY_MS, schedulerId: REFRESH_EXCHANGE_RATE },

@@ -20,7 +20,7 @@ const everyone: Name[] = ['ana', 'bob', 'cy'];
 /** Exports of blocks.ts that change nothing: reads, a filter, a lock. */
 const NOT_TRANSITIONS: Record<string, string> = {
   BlockSchema: 'the table', Block: 'its entity', lockPair: 'a lock (block takes it)', blockBetween: 'a read', hasBlocks: 'a read',
-  notBlockedWith: 'the market\'s filter', blockedEitherWay: 'a read', blockedBy: 'a read',
+  notBlockedWith: 'the market\'s filter', blockedEitherWay: 'a read', blockedBy: 'a read', keptViewerKeys: 'a read (the kept keys to set)',
 };
 
 /** The version table's local changes, by a scenario making them; or why none does. */

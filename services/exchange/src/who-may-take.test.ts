@@ -5,10 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  AcceptRefusal, BlockedUser, BlockedUserList, ErrorBody, ExchangeMatch, ExchangeRequest, ExchangeRequestList, Message, POLL_AUDIENCE_HEADER,
+  AcceptRefusal, BlockedUser, BlockedUserList, ErrorBody, ExchangeMatch, ExchangeRequest, ExchangeRequestList, ExchangeVersions, Message,
+  POLL_AUDIENCE_HEADER,
 } from '@puente/contracts';
 import { makeEvent } from '@puente/platform';
 import { describeWithInfra } from '@puente/testkit';
+import { keptViewerKeys } from './domain/blocks.ts';
 import { publishedPayloads, rated, trader, useExchangeService } from './testing/traders.ts';
 
 type Trader = Awaited<ReturnType<typeof trader>>;
@@ -166,6 +168,18 @@ describeWithInfra(['postgres'], 'who may take my request', () => {
       await posted(carla);
       expect((await market(ana, anaAfter.etag)).status).toBe(200);
       expect((await market(carla, before.carla.etag)).status).toBe(200);
+    });
+
+    it('keeps a viewer version for both users of a block, and names them from the blocks alone, to set again once the store lost them', async () => {
+      const [ana, bob, carla] = [await newTrader(), await newTrader(), await newTrader()];
+      const viewers = () => h.svc.ctx.versions.read([ana, bob, carla].map((t) => ExchangeVersions.viewer(t.userId)));
+      expect(await viewers()).toEqual(['', '', '']); // in no block: the gateway serves them the shared market
+      expect((await block(ana, bob.userId)).statusCode).toBe(201);
+      const [anas, bobs, carlas] = await viewers();
+      expect([anas !== '', bobs !== '', carlas]).toEqual([true, true, '']);
+      const kept = await keptViewerKeys(h.svc.ctx.orm.em.fork());
+      expect(kept).toEqual(expect.arrayContaining([ExchangeVersions.viewer(ana.userId), ExchangeVersions.viewer(bob.userId)]));
+      expect(kept).not.toContain(ExchangeVersions.viewer(carla.userId));
     });
 
     it('leaves the users blocked either way out of the notifications about a request, and out of their count', async () => {

@@ -3,7 +3,7 @@
  * only), mark all read; on real Postgres, notifications made by the fan-out and by rows written directly.
  */
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
-import { ErrorBody, Message, Notification as NotificationBody, NotificationCount, NotificationList } from '@puente/contracts';
+import { ErrorBody, FirstPolls, Message, Notification as NotificationBody, NotificationCount, NotificationList } from '@puente/contracts';
 import { makeEvent } from '@puente/platform';
 import { startTestService, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
@@ -169,5 +169,25 @@ describeWithInfra(['postgres'], 'the notification routes', () => {
       expect(ErrorBody.parse(res.json())).toEqual({ message: 'Authentication required', code: 'unauthorized' });
     }
     expect(await count(ANA)).toEqual({ count: 1 });
+  });
+  it('answers the gateway\'s batch of first polls as each user\'s own list page and count would, and only the gateway', async () => {
+    const anas = await notify(ANA, 'one', 'two', 'three');
+    await notify(BOB, 'four');
+    await read(BOB, (await list(BOB)).items[0]!.id);
+    const body = { userIds: [ANA, BOB, CARL], limit: 2 };
+    const batch = async (caller: Parameters<typeof svc.as>[0]) =>
+      svc.app.inject({ method: 'POST', url: '/internal/notifications/first-polls', headers: await svc.as(caller), payload: body });
+    const res = await batch({ kind: 'service', service: 'gateway' });
+    expect(res.statusCode, res.body).toBe(200);
+    const answers = FirstPolls.parse(res.json());
+    const own = await Promise.all(body.userIds.map(async (userId) => {
+      const page = await list(userId, '?limit=2');
+      return { userId, notifications: page.items, total: page.total, unread: (await count(userId)).count };
+    }));
+    expect(answers).toEqual(own);
+    expect(answers[0]!.notifications.map((n) => n.content)).toEqual([anas[2]!.content, anas[1]!.content]);
+    expect(answers.map((a) => [a.total, a.unread])).toEqual([[3, 3], [1, 0], [0, 0]]);
+    expect((await batch({ kind: 'service', service: 'exchange' })).statusCode).toBe(403);
+    expect((await batch({ kind: 'user', userId: ANA, role: 'user' })).statusCode).toBe(403);
   });
 });

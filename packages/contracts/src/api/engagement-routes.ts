@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { IdParams, Message, PaginationQuery, PersonalDataQuery } from './common.ts';
 import { routeGroup } from './route.ts';
 import { Rating, RatingCreate, RatingList, RatingPersonalData, RatingsByMatchParams, RatingsByUserParams } from './rating.ts';
-import { MarkAllReadResponse, Notification, NotificationCount, NotificationList, NotificationPersonalData, NotificationPreferences } from './notification.ts';
+import {
+  FirstPolls, FirstPollsRequest, MarkAllReadResponse, Notification, NotificationCount, NotificationList, NotificationPersonalData, NotificationPreferences,
+} from './notification.ts';
 import { CancelSubscriptionResponse, CreateSubscriptionResponse, SubscriptionInfo, SubscriptionPersonalData, TestCheckoutConfirm } from './subscription.ts';
 import { SupportQueue, SupportQueueItem, SupportRequest, SupportRequestCreate, SupportRequestIdParams, SupportRequestList, SupportResolve } from './support.ts';
 
@@ -51,6 +53,11 @@ export const NotificationRoutes = routeGroup('notification', {
     summary: 'How many notifications are unread; polled every 3 s and every 30 s.',
     responses: { 200: NotificationCount },
     polled: { keys: ({ userId }) => [NotificationVersions.unread(userId)] },
+  },
+  firstPolls: {
+    method: 'POST', path: '/internal/notifications/first-polls', access: 'internal', callers: ['gateway'], body: FirstPollsRequest,
+    summary: 'What the first polls of the list and the count answer, for users arriving together (the gateway keeps them).',
+    responses: { 200: FirstPolls },
   },
   readAll: {
     method: 'PUT', path: '/api/notifications/read-all', access: 'user',

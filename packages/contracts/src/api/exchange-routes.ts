@@ -1,6 +1,6 @@
 /** The exchange service's routes (spec section 7, and the limits, match cancel and admins' funnel beyond it). */
 import { PaginationQuery, PersonalDataQuery } from './common.ts';
-import { routeGroup } from './route.ts';
+import { keptKey, routeGroup } from './route.ts';
 import { AdminPeriodQuery } from './audit.ts';
 import {
   ExchangeMatch, ExchangeMatchCreate, ExchangeMatchForRequest, ExchangeMatchIdParams, ExchangeMatchList, ExchangeRate,
@@ -25,7 +25,7 @@ import { ExchangePersonalData, TradesInProgress } from './exchange-personal-data
  */
 export const ExchangeVersions = {
   market: 'market',
-  viewer: (userId: number) => `viewer:${userId}`,
+  viewer: (userId: number) => keptKey(`viewer:${userId}`),
   ownRequests: (userId: number) => `requests:${userId}`,
   ownMatches: (userId: number) => `matches:${userId}`,
 } as const;

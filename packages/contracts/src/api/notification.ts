@@ -100,6 +100,23 @@ export type NotificationList = z.infer<typeof NotificationList>;
 export const NotificationCount = z.object({ count: Count });
 export type NotificationCount = z.infer<typeof NotificationCount>;
 
+/** How many notifications the app's bell lists: the page it polls (`?limit=`), whose first polls the gateway batches. */
+export const NOTIFICATIONS_SHOWN = 20;
+
+/** The most users one batch of first polls names. */
+export const MAX_FIRST_POLLS = 500;
+
+/** POST /internal/notifications/first-polls: the users whose first polls came together, and the page their list shows. */
+export const FirstPollsRequest = z.object({
+  userIds: z.array(Id).min(1).max(MAX_FIRST_POLLS),
+  limit: z.int().min(1).max(100),
+});
+export type FirstPollsRequest = z.infer<typeof FirstPollsRequest>;
+
+/** For each user asked: what their list (the first `limit`, and how many in all) and their count would answer. */
+export const FirstPolls = z.array(z.object({ userId: Id, notifications: NotificationList, total: Count, unread: Count }));
+export type FirstPolls = z.infer<typeof FirstPolls>;
+
 /**
  * GET /api/notifications/preferences (200) and the body and answer (200) of PUT on the same path. emailDigest: an
  * email of what is still unread some minutes after it came (on unless turned off).

@@ -100,12 +100,27 @@ export interface Polled {
   shared?: true;
   /**
    * For a shared route some callers see filtered (the market without the requests of users they blocked or who
-   * blocked them): the caller's own key, whose version is part of their ETag too. The service answers the shared
-   * copy, with the shared keys' ETag and `x-poll-audience: everyone`, to a caller it filters nothing for; the gateway
-   * serves a caller the shared copy only while their key keeps the version at which the service last said so.
+   * blocked them): the caller's own key, a kept one (keptKey), whose version is part of their ETag too. It is set
+   * only for callers who may see a filtered answer, so once the service has set all of them (KEPT_KEYS_SET), a
+   * caller whose key has no version sees the shared copy. The service answers the shared copy, with the shared keys'
+   * ETag and `x-poll-audience: everyone`, to a caller it filters nothing for; the gateway serves a caller with a
+   * version the shared copy only while their key keeps the version at which the service last said so.
    */
   viewer?: (caller: { userId: number }) => string;
 }
+
+/**
+ * A kept version key: set only by a change, never by a read, and never expiring, so that a key without a version
+ * (read as '') was never set. A service marks with KEPT_KEYS_SET that it has set every kept key it should have (again
+ * after the store lost its data); until then a key without a version says nothing.
+ */
+export const keptKey = (name: string) => `kept:${name}`;
+
+/** Set by a service once every kept key of its own is set (platform service.ts). */
+export const KEPT_KEYS_SET = keptKey('set');
+
+/** Whether a key, in a service's namespace or the store's (`exchange:kept:…`), is a kept one. */
+export const isKeptKey = (key: string) => key.startsWith('kept:') || key.includes(':kept:');
 
 /** The response header by which a service says a `viewer` route's caller sees the shared answer. */
 export const POLL_AUDIENCE_HEADER = 'x-poll-audience';

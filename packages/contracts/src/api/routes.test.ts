@@ -94,6 +94,7 @@ describe('ApiRoutes', () => {
     'GET /internal/account-currencies',
     'GET /internal/users',
     'POST /internal/login-refused',
+    'POST /internal/notifications/first-polls',
     'PATCH /api/auth/user',
     'POST /api/auth/forgot-password',
     'POST /api/auth/reset-password',
@@ -144,6 +145,7 @@ describe('ApiRoutes', () => {
       if (path === '/internal/match-accounts') return 'accounts';
       if (path === '/internal/login-refused' || path === '/internal/users') return 'identity';
       if (path === '/internal/account-currencies') return 'accounts';
+      if (path === '/internal/notifications/first-polls') return 'notification';
       const personalData = /^\/internal\/personal-data\/(\S+)$/.exec(path)?.[1];
       if (personalData) {
         return { 'bank-accounts': 'accounts', trades: 'exchange', ratings: 'rating', notifications: 'notification', subscription: 'subscription', attempts: 'audit' }[personalData] ?? 'unknown';

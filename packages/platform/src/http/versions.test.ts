@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
+import { keptKey } from '@puente/contracts';
 import { describeWithInfra, startRedis, type RedisServer } from '@puente/testkit';
 import { createLogger } from '../logger.ts';
 import { createHttpApp } from './app.ts';
@@ -31,6 +32,18 @@ function storeSuite(make: () => VersionStore, other: () => VersionStore) {
     const [a2, b2] = await store.read(['a', 'b']);
     expect(a2).not.toBe(a1);
     expect(b2).toBe(b1);
+  });
+
+  it('gives a kept key no version until a bump sets one, which every reader then sees', async () => {
+    const one = make();
+    const two = other();
+    const key = keptKey(`viewer:${Math.random()}`);
+    expect(await one.read([key, key])).toEqual(['', '']);
+    expect(await two.read([key])).toEqual(['']); // a read set nothing
+    await two.bump([key]);
+    const [set] = await one.read([key]);
+    expect(set).not.toBe('');
+    expect(await two.read([key])).toEqual([set]);
   });
 
   it('is the same version for every reader sharing the store, and a bump by one is seen by the other', async () => {
@@ -81,6 +94,14 @@ describe('MemoryVersionStore', () => {
     const [again] = await store.read(['x']);
     expect(again).not.toBe(x);
   });
+
+  it('never forgets a kept key, however many others come', async () => {
+    const store = new MemoryVersionStore(2);
+    await store.bump([keptKey('viewer:1')]);
+    const [kept] = await store.read([keptKey('viewer:1')]);
+    await store.read(['x', 'y', 'z']);
+    expect(await store.read([keptKey('viewer:1')])).toEqual([kept]);
+  });
 });
 
 describeWithInfra(['redis'], 'RedisVersionStore', () => {
@@ -130,6 +151,17 @@ describeWithInfra(['redis'], 'RedisVersionStore', () => {
       await expect.poll(async () => (await one.read(['tracked']))[0], { timeout: 2_000, interval: 10 }).not.toBe(first);
       expect(await one.read(['tracked'])).toEqual(await two.read(['tracked']));
     }, 15_000);
+
+    it('remembers that a kept key has no version, and sees another instance set it as soon as Redis tells', async () => {
+      const one = make();
+      const two = make();
+      const key = keptKey('viewer:tracked');
+      await remembered(one, key);
+      expect(await one.read([key])).toEqual(['']);
+      await two.bump([key]);
+      await expect.poll(async () => (await one.read([key]))[0], { timeout: 2_000, interval: 10 }).not.toBe('');
+      expect(await one.read([key])).toEqual(await new RedisVersionStore(client(), prefix).read([key]));
+    });
 
     it('forgets what it remembered when its listening connection drops, and remembers again once it is back', async () => {
       const one = make();
@@ -224,6 +256,17 @@ describeWithInfra(['redis'], 'RedisVersionStore', () => {
     const ttl = await redis.ttl(`${prefix}ttl`);
     expect(ttl).toBeGreaterThan(VERSION_TTL_SECONDS - 5);
     expect(ttl).toBeLessThanOrEqual(VERSION_TTL_SECONDS);
+  });
+
+  it('keeps a kept key without a TTL, bumped with others in one call, and writes none on a read', async () => {
+    const redis = client();
+    const store = new RedisVersionStore(redis, prefix);
+    const kept = keptKey('viewer:ttl');
+    await store.read([kept]);
+    expect(await redis.exists(`${prefix}${kept}`)).toBe(0);
+    await store.bump([kept, 'ttl-beside']);
+    expect(await redis.ttl(`${prefix}${kept}`)).toBe(-1); // no expiry
+    expect(await redis.ttl(`${prefix}ttl-beside`)).toBeGreaterThan(VERSION_TTL_SECONDS - 5);
   });
 });
 

@@ -8,7 +8,9 @@
  * Versions are opaque: a key never seen (or forgotten: evicted, expired, Redis restarted) simply gets a new one,
  * which costs one full answer. The embedded mode keeps them in memory; the distributed mode in Redis, shared by
  * every instance of a service, with a TTL that bounds how long a version can be stale if a process died between
- * its commit and its bump.
+ * its commit and its bump. Kept keys (keptKey in @puente/contracts: who sees a filtered market) are the exception:
+ * a read never gives one a version ('' while none was set), and what a bump set is neither evicted nor expires, so
+ * that "no version" means "never set" (a store that lost its data is told by the service's KEPT_KEYS_SET).
  *
  * Every bump is also announced, with the keys' new versions, to whoever watches the store (the gateway: it tells the
  * open sockets of the users a change concerns, so their screens read it at once instead of at their next poll). In
@@ -20,9 +22,10 @@ import { hash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { isKeptKey } from '@puente/contracts';
 
 export interface VersionStore {
-  /** The current version of each key, in order (a new one for a key it does not hold). */
+  /** The current version of each key, in order (a new one for a key it does not hold; '' for a kept key without). */
   read(keys: readonly string[]): Promise<string[]>;
   /** New versions for these keys: call after the change is committed, never before. */
   bump(keys: readonly string[]): Promise<void>;
@@ -50,9 +53,10 @@ function announce(listeners: ReadonlySet<VersionsListener>, bumped: VersionsBump
   }
 }
 
-/** One process's versions (embedded mode, tests): a bounded map, oldest entries dropped first. */
+/** One process's versions (embedded mode, tests): a bounded map, oldest entries dropped first; kept keys apart, never dropped. */
 export class MemoryVersionStore implements VersionStore {
   private readonly versions = new Map<string, string>();
+  private readonly kept = new Map<string, string>();
   private readonly base = randomUUID().slice(0, 8);
   private next = 0;
   private readonly maxKeys: number;
@@ -64,6 +68,10 @@ export class MemoryVersionStore implements VersionStore {
 
   private fresh(key: string): string {
     const version = `${this.base}.${++this.next}`;
+    if (isKeptKey(key)) {
+      this.kept.set(key, version);
+      return version;
+    }
     this.versions.delete(key); // re-inserted last: the map's order is the eviction order
     this.versions.set(key, version);
     if (this.versions.size > this.maxKeys) this.versions.delete(this.versions.keys().next().value!);
@@ -71,7 +79,7 @@ export class MemoryVersionStore implements VersionStore {
   }
 
   async read(keys: readonly string[]): Promise<string[]> {
-    return keys.map((key) => this.versions.get(key) ?? this.fresh(key));
+    return keys.map((key) => isKeptKey(key) ? this.kept.get(key) ?? '' : this.versions.get(key) ?? this.fresh(key));
   }
 
   async bump(keys: readonly string[]): Promise<void> {
@@ -97,12 +105,15 @@ const announcementsOf = (prefix: string) => `${prefix}bumped`;
 /**
  * Sets the new versions and publishes them in one step: two bumps of one key made at once by two instances are
  * announced in the order their versions were set, so the last version a watcher hears is the one in Redis.
- * KEYS: the versions' keys. ARGV: their new versions, then the TTL, the channel and the announcement.
+ * KEYS: the versions' keys. ARGV: their new versions, then each one's TTL (0: kept, none), the channel and the
+ * announcement.
  */
 const BUMP_AND_ANNOUNCE = `
 local n = #KEYS
-for i = 1, n do redis.call('SET', KEYS[i], ARGV[i], 'EX', ARGV[n + 1]) end
-redis.call('PUBLISH', ARGV[n + 2], ARGV[n + 3])
+for i = 1, n do
+  if ARGV[n + i] == '0' then redis.call('SET', KEYS[i], ARGV[i]) else redis.call('SET', KEYS[i], ARGV[i], 'EX', ARGV[n + i]) end
+end
+redis.call('PUBLISH', ARGV[2 * n + 1], ARGV[2 * n + 2])
 `;
 
 /** How many keys whose bump failed are remembered, to be bumped once Redis is back (beyond it, the TTL bounds it). */
@@ -126,11 +137,18 @@ export class RedisVersionStore implements VersionStore {
 
   async read(keys: readonly string[]): Promise<string[]> {
     const pipeline = this.redis.pipeline();
-    // Set a new version only where there is none, then read whichever is there: one round trip for all keys.
-    for (const key of keys) pipeline.set(this.prefix + key, randomUUID(), 'EX', VERSION_TTL_SECONDS, 'NX').get(this.prefix + key);
+    // Set a new version only where there is none (never for a kept key), then read whichever is there: one round
+    // trip for all keys.
+    const reads: number[] = [];
+    for (const key of keys) {
+      if (!isKeptKey(key)) pipeline.set(this.prefix + key, randomUUID(), 'EX', VERSION_TTL_SECONDS, 'NX');
+      reads.push(pipeline.length);
+      pipeline.get(this.prefix + key);
+    }
     const results = (await pipeline.exec()) ?? [];
     return keys.map((key, i) => {
-      const [err, value] = results[i * 2 + 1] ?? [new Error('no reply')];
+      const [err, value] = results[reads[i]!] ?? [new Error('no reply')];
+      if (value === null && isKeptKey(key) && !err) return '';
       if (err || typeof value !== 'string') throw new Error(`could not read the version of ${key}`, { cause: err });
       return value;
     });
@@ -142,7 +160,7 @@ export class RedisVersionStore implements VersionStore {
     const announcement = JSON.stringify({ keys, versions } satisfies VersionsBumped);
     try {
       await this.redis.eval(BUMP_AND_ANNOUNCE, keys.length, ...keys.map((key) => this.prefix + key),
-        ...versions, VERSION_TTL_SECONDS, announcementsOf(this.prefix), announcement);
+        ...versions, ...keys.map((key) => isKeptKey(key) ? 0 : VERSION_TTL_SECONDS), announcementsOf(this.prefix), announcement);
     } catch (err) {
       for (const key of keys) if (this.unbumped.size < MAX_UNBUMPED) this.unbumped.add(key);
       throw err;

@@ -5,7 +5,7 @@
  * keys the version table gives (market-version.ts).
  */
 import { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
-import { BlockRefusal, MAX_BLOCKED_USERS, type BlockedUser } from '@puente/contracts';
+import { BlockRefusal, ExchangeVersions, MAX_BLOCKED_USERS, type BlockedUser } from '@puente/contracts';
 import { changed, conflict, qualifiedTable, type Changed } from '@puente/platform';
 import { local } from './market-version.ts';
 import { Trader } from './traders.ts';
@@ -65,6 +65,16 @@ export async function hasBlocks(em: EntityManager, userId: number): Promise<bool
     `select exists (select 1 from ${qualifiedTable(em, Block)} where blocker_id = ?)
          or exists (select 1 from ${qualifiedTable(em, Block)} where blocked_id = ?) as any`, [userId, userId]);
   return Boolean(row?.any);
+}
+
+/**
+ * The viewer keys that must have a version (kept keys, market-version.ts): those of every user in a block, either
+ * side. Anyone else sees the shared market, and the gateway serves it to them knowing so from their key alone.
+ */
+export async function keptViewerKeys(em: EntityManager): Promise<string[]> {
+  const table = qualifiedTable(em, Block);
+  const rows = await em.execute<{ user_id: number }[]>(`select blocker_id as user_id from ${table} union select blocked_id from ${table}`);
+  return rows.map((r) => ExchangeVersions.viewer(r.user_id));
 }
 
 /** The SQL condition (with its two parameters) that leaves out requests by users blocked by or blocking `viewerId`. */

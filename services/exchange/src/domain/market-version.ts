@@ -1,7 +1,8 @@
 /**
  * The versions behind the exchange service's polled lists (ExchangeVersions in @puente/contracts; platform
  * http/versions.ts): `market` — every open request and its poster's card, one list for everyone without blocks —,
- * `viewer:<id>` — what a user's blocks hide from their market —, `requests:<id>` — a user's own requests, with their
+ * `kept:viewer:<id>` — what a user's blocks hide from their market, a kept key (set only for users in a block,
+ * keptViewerKeys in blocks.ts) —, `requests:<id>` — a user's own requests, with their
  * card — and `matches:<id>` — the matches they are a party of, each with its request and the matcher's name. The
  * table says which keys each event and local change moves: those of the lists that show what changed, and no other
  * (versions-after-*.test.ts walk every transition), as far as the event tells. The platform bumps them once the
@@ -113,7 +114,8 @@ export const exchangeVersions: VersionTable<ExchangeChanges> = {
   userDeleted: ({ userId }, em) => cardKeys(em, [userId], true),
   local: {
     // Every block moves both viewer keys, even one that hides nothing now: by them the gateway knows whom it may
-    // serve the shared market (gateway/src/polled.ts).
+    // serve the shared market (gateway/src/polled.ts). Set so, a kept key stays set once its blocks are lifted: the
+    // gateway then asks the service once whom it serves, and keptViewerKeys leaves it out after the store lost it.
     blockChanged: ({ blockerId, blockedId }) => [viewer(blockerId), viewer(blockedId)],
     cardsFilled: ({ userIds }, em) => cardKeys(em, userIds, true),
   },

@@ -3,14 +3,12 @@
  * revalidates with the ETag, so an unchanged poll is a 304), and marking them read.
  */
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { Routes, type Notification } from '@puente/contracts';
+import { NOTIFICATIONS_SHOWN, Routes, type Notification } from '@puente/contracts';
 import { call, read } from '../../../lib/api-client.ts';
 import { pollEvery } from '../../../lib/polling.ts';
 import { DATA_REFRESH_MS } from '../../../lib/query-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
-/** How many the popover lists. */
-export const NOTIFICATIONS_SHOWN = 20;
 
 export function useNotifications(enabled: boolean) {
   return useQuery({
