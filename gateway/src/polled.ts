@@ -27,7 +27,8 @@
  * the versions the services bump: a notification marked read in another tab changes the user's version, and the
  * answer kept here no longer matches. The routes of an own batch (first-polls.ts: the notifications and their count)
  * are not asked of the service one caller at a time: the callers missing them together are asked in one call, which
- * fills both routes for each of them.
+ * fills both routes for each of them (first polls only: a poll revalidating an ETag that changed is one user's
+ * change, and goes to the service as it is).
  * When the versions cannot be read, the request is simply proxied (the service decides), without waiting: Redis is
  * asked through a deadline and a breaker (store-guard.ts), so that while it is away a poll goes on at once.
  */
@@ -242,7 +243,8 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
       if (!polled.shared && !polled.viewer && ownKept) {
         const own = { key: `${userId} ${etag}`, etag };
         let answer = ownKept.get(own.key);
-        const loader = answer ? undefined : batched.get(`${route.name} ${url}`);
+        // A first poll only (no ETag: a new tab, a crowd arriving); a revalidation that misses is one user's change.
+        const loader = answer || request.headers['if-none-match'] ? undefined : batched.get(`${route.name} ${url}`);
         if (loader) {
           await loader.load(userId).catch((err: unknown) => opts.logger.warn({ err }, 'a batch of first polls failed: asked one by one'));
           answer = ownKept.get(own.key);
