@@ -34,10 +34,9 @@
  */
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import DataLoader from 'dataloader';
 import { LRUCache } from 'lru-cache';
 import { KEPT_KEYS_SET, POLL_AUDIENCE_HEADER, pollKeys, type ApiRoute, type ServiceName } from '@puente/contracts';
-import { etagMatches, pollEtag, pollHeaders, serviceVersions, type Logger, type VersionStore } from '@puente/platform';
+import { etagMatches, pollEtag, pollHeaders, serviceVersions, sharedReads, type Logger, type SharedReads, type VersionStore } from '@puente/platform';
 import { storeGuard } from './store-guard.ts';
 
 /** The content type of a JSON answer, as the services send it. */
@@ -144,34 +143,29 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
 
   /**
    * Fetches a batch's answers for the callers missing them and keeps them under the ETags of versions read first (an
-   * answer read after its versions is never older than its ETag says). While a call is under way, the callers
-   * missing an answer wait for it to end and share the next call.
+   * answer read after its versions is never older than its ETag says). The callers missing an answer together share
+   * one call (sharedReads).
    */
-  function batchLoader(batch: OwnBatch): DataLoader<number, void> {
-    let running: Promise<unknown> = Promise.resolve();
+  function batchLoader(batch: OwnBatch): SharedReads<number, void> {
     const versions = versionsOf(batch.answers[0]!.route.service as ServiceName);
-    return new DataLoader<number, void>((asked) => {
-      const call = (async () => {
-        const userIds = [...new Set(asked)];
-        const keysOf = (userId: number) => batch.answers.map(({ route }) => pollKeys(route.polled!, { userId }));
-        const read = await versionsStore(() => versions.read(userIds.flatMap((userId) => keysOf(userId).flat())));
-        const fetched = await batch.fetch(userIds);
-        let at = 0;
-        for (const userId of userIds) {
-          keysOf(userId).forEach((keys, n) => {
-            const etag = pollEtag(read.slice(at, at += keys.length), batch.answers[n]!.url);
-            const answer = fetched.get(userId)?.[n];
-            if (answer) ownKept!.set(`${userId} ${etag}`, { headers: { 'content-type': JSON_TYPE, ...answer.headers, ...pollHeaders(etag) }, body: Buffer.from(answer.body) });
-          });
-        }
-        return asked.map(() => undefined);
-      })();
-      running = call.catch(() => undefined);
-      return call;
-    }, { cache: false, maxBatchSize: batch.maxUsers, batchScheduleFn: (dispatch) => void running.then(() => process.nextTick(dispatch)) });
+    return sharedReads<number, void>(async (asked) => {
+      const userIds = [...new Set(asked)];
+      const keysOf = (userId: number) => batch.answers.map(({ route }) => pollKeys(route.polled!, { userId }));
+      const read = await versionsStore(() => versions.read(userIds.flatMap((userId) => keysOf(userId).flat())));
+      const fetched = await batch.fetch(userIds);
+      let at = 0;
+      for (const userId of userIds) {
+        keysOf(userId).forEach((keys, n) => {
+          const etag = pollEtag(read.slice(at, at += keys.length), batch.answers[n]!.url);
+          const answer = fetched.get(userId)?.[n];
+          if (answer) ownKept!.set(`${userId} ${etag}`, { headers: { 'content-type': JSON_TYPE, ...answer.headers, ...pollHeaders(etag) }, body: Buffer.from(answer.body) });
+        });
+      }
+      return asked.map(() => undefined);
+    }, { maxBatchSize: batch.maxUsers });
   }
   /** Each batched route's loader, by the route and the URL it is batched at. */
-  const batched = new Map<string, DataLoader<number, void>>();
+  const batched = new Map<string, SharedReads<number, void>>();
   if (ownKept) {
     for (const batch of opts.ownBatches ?? []) {
       const loader = batchLoader(batch);

@@ -4,9 +4,8 @@
  * an ID verified). The trust level is computed as identity computes it, from this service's projection.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import DataLoader from 'dataloader';
 import { AcceptRefusal, meetsTrustLevel, type ExchangeRequest as RequestView } from '@puente/contracts';
-import { AppError, notFound, qualifiedTable } from '@puente/platform';
+import { AppError, notFound, qualifiedTable, sharedReads } from '@puente/platform';
 import { Block, blockBetween } from './blocks.ts';
 import { ExchangeRequest } from './exchange-request.ts';
 import { Trader, trustLevelOf } from './traders.ts';
@@ -53,23 +52,17 @@ async function seenByTakers(em: EntityManager, requestId: number, takerIds: read
 }
 
 /**
- * Reads a request as its takers see it, sharing the reads of takers who come together (DataLoader): a crowd
+ * Reads a request as its takers see it, sharing the reads of takers who come together (sharedReads): a crowd
  * accepting one sought-after request is mostly refused by this read, and one query per taker queued a hundred
- * queries on the database (on the embedded one, each waits for the one before). While a read is running, the takers
- * arriving wait for it to end and share the next one: a taker's answer is never read before the taker came.
+ * queries on the database (on the embedded one, each waits for the one before).
  */
 export function requestReads(em: () => EntityManager) {
-  let running: Promise<unknown> = Promise.resolve();
-  const loader = new DataLoader<{ requestId: number; takerId: number }, RequestSeen | null>((asked) => {
-    const read = (async () => {
-      const takersOf = Map.groupBy(asked, (a) => a.requestId);
-      const seen = new Map(await Promise.all([...takersOf].map(async ([requestId, takers]) =>
-        [requestId, await seenByTakers(em(), requestId, [...new Set(takers.map((t) => t.takerId))])] as const)));
-      return asked.map((a) => seen.get(a.requestId)!.get(a.takerId) ?? null);
-    })();
-    running = read.catch(() => undefined);
-    return read;
-  }, { cache: false, batchScheduleFn: (dispatch) => void running.then(() => process.nextTick(dispatch)) });
+  const loader = sharedReads<{ requestId: number; takerId: number }, RequestSeen | null>(async (asked) => {
+    const takersOf = Map.groupBy(asked, (a) => a.requestId);
+    const seen = new Map(await Promise.all([...takersOf].map(async ([requestId, takers]) =>
+      [requestId, await seenByTakers(em(), requestId, [...new Set(takers.map((t) => t.takerId))])] as const)));
+    return asked.map((a) => seen.get(a.requestId)!.get(a.takerId) ?? null);
+  });
   return (requestId: number, takerId: number): Promise<RequestSeen | null> => loader.load({ requestId, takerId });
 }
 
