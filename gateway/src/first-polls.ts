@@ -2,7 +2,7 @@
  * First polls in batches. Users arriving together (a deploy, a gateway restart, a morning peak) each send a first
  * poll of their notifications and their count with no ETag, which the gateway has not kept for them yet: one hop
  * each to the notification service, one after another on its database. Asked together instead, in one call naming
- * all of them (the platform's sharedReads: those arriving while a call is under way wait for it and share the next),
+ * all of them (the platform's batchedCalls: those arriving while a call is under way wait for it and share the next),
  * their answers come back for both routes at once and are kept at the gateway (polled.ts) under the ETags their
  * versions give.
  */

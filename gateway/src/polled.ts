@@ -36,7 +36,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { KEPT_KEYS_SET, POLL_AUDIENCE_HEADER, pollKeys, type ApiRoute, type ServiceName } from '@puente/contracts';
-import { etagMatches, pollEtag, pollHeaders, serviceVersions, sharedReads, type Logger, type SharedReads, type VersionStore } from '@puente/platform';
+import { etagMatches, pollEtag, pollHeaders, serviceVersions, batchedCalls, type Logger, type BatchedCalls, type VersionStore } from '@puente/platform';
 import { storeGuard } from './store-guard.ts';
 
 /** The content type of a JSON answer, as the services send it. */
@@ -144,11 +144,11 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
   /**
    * Fetches a batch's answers for the callers missing them and keeps them under the ETags of versions read first (an
    * answer read after its versions is never older than its ETag says). The callers missing an answer together share
-   * one call (sharedReads).
+   * one call (batchedCalls).
    */
-  function batchLoader(batch: OwnBatch): SharedReads<number, void> {
+  function batchLoader(batch: OwnBatch): BatchedCalls<number, void> {
     const versions = versionsOf(batch.answers[0]!.route.service as ServiceName);
-    return sharedReads<number, void>(async (asked) => {
+    return batchedCalls<number, void>(async (asked) => {
       const userIds = [...new Set(asked)];
       const keysOf = (userId: number) => batch.answers.map(({ route }) => pollKeys(route.polled!, { userId }));
       const read = await versionsStore(() => versions.read(userIds.flatMap((userId) => keysOf(userId).flat())));
@@ -165,7 +165,7 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
     }, { maxBatchSize: batch.maxUsers });
   }
   /** Each batched route's loader, by the route and the URL it is batched at. */
-  const batched = new Map<string, SharedReads<number, void>>();
+  const batched = new Map<string, BatchedCalls<number, void>>();
   if (ownKept) {
     for (const batch of opts.ownBatches ?? []) {
       const loader = batchLoader(batch);

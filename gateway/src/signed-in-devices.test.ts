@@ -197,6 +197,33 @@ describeWithInfra(['postgres'], 'signed-in devices kept in PostgreSQL (embedded 
       await reopened.close();
     }
   });
+  it('writes the uses of a crowd arriving at once in one statement, each kept across a restart', async () => {
+    const record = { userId: 2, role: 'user' as const, expiresAt: Date.now() + 3_600_000 };
+    const ids = Array.from({ length: 200 }, (_, n) => `crowd-${n}`);
+    const store = await PostgresSessionStore.open(pool, 'gateway');
+    for (const id of ids) await store.save(id, record);
+    const statements: string[] = [];
+    const original = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+    const query = vi.spyOn(pool, 'query').mockImplementation(((...args: unknown[]) => {
+      statements.push(String(args[0]));
+      return original(...args);
+    }) as never);
+    try {
+      await Promise.all(ids.map((id, n) => store.recordUse(id, record, { at: 5_000 + n, userAgent: FIREFOX_ON_WINDOWS, ip: '203.0.113.77' })));
+    } finally {
+      query.mockRestore();
+      await store.close();
+    }
+    expect(statements.filter((s) => s.trimStart().startsWith('UPDATE'))).toHaveLength(1);
+
+    const reopened = await PostgresSessionStore.open(pool, 'gateway');
+    try {
+      expect((await reopened.userSessions(2)).map((s) => [s.id, s.use?.lastSeenAt]).sort())
+        .toEqual(ids.map((id, n) => [id, 5_000 + n]).sort());
+    } finally {
+      await reopened.close();
+    }
+  });
 });
 
 describeWithInfra(['redis'], 'signed-in devices on two gateways sharing Redis', () => {

@@ -5,16 +5,33 @@
  * before answering. Do not share its table between gateway instances; distributed mode uses Redis.
  */
 import type { Pool } from 'pg';
+import { batchedCalls, type BatchedCalls } from '@puente/platform';
 import { MemorySessionStore, type ListableSessionStore, type SessionRecord, type UserSession } from './store.ts';
+
+type Use = Parameters<ListableSessionStore['recordUse']>[2];
 
 export class PostgresSessionStore implements ListableSessionStore {
   private readonly memory = new MemorySessionStore();
   private readonly pool: Pool;
   private readonly table: string;
+  /**
+   * Uses written together, one statement at a time (batchedCalls): a crowd arriving (after a restart, a morning peak)
+   * records a use each at once, and one UPDATE each queued on the embedded database, ahead of every service's queries.
+   */
+  private readonly uses: BatchedCalls<{ sessionId: string; use: Use }, void>;
 
   private constructor(pool: Pool, schema: string) {
     this.pool = pool;
     this.table = `"${schema}".session`;
+    this.uses = batchedCalls(async (recorded) => {
+      const latest = new Map(recorded.map(({ sessionId, use }) => [sessionId, use]));
+      const ids = [...latest.keys()];
+      const uses = [...latest.values()];
+      await this.pool.query(`UPDATE ${this.table} AS s SET created_at = COALESCE(s.created_at, u.at), last_seen_at = u.at, user_agent = u.user_agent, ip = u.ip
+        FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) AS u(id, at, user_agent, ip) WHERE s.id = u.id`,
+      [ids, uses.map((u) => u.at), uses.map((u) => u.userAgent), uses.map((u) => u.ip)]);
+      return recorded.map(() => undefined);
+    });
   }
 
   /** Creates the table when missing and loads every live session. */
@@ -60,12 +77,11 @@ export class PostgresSessionStore implements ListableSessionStore {
     return this.memory.deleteUserSessions(userId, keep);
   }
 
-  async recordUse(sessionId: string, record: SessionRecord, use: { at: number; userAgent: string | null; ip: string | null }): Promise<void> {
-    // Memory first: the list reads it, and must show a login's session as soon as its answer is out. Then an UPDATE:
-    // a session deleted meanwhile has no row to write to, so it stays ended.
+  async recordUse(sessionId: string, record: SessionRecord, use: Use): Promise<void> {
+    // Memory first: the list reads it, and must show a login's session as soon as its answer is out. Then an UPDATE
+    // (with the others recorded meanwhile): a session deleted meanwhile has no row to write to, so it stays ended.
     await this.memory.recordUse(sessionId, record, use);
-    await this.pool.query(`UPDATE ${this.table} SET created_at = COALESCE(created_at, $2), last_seen_at = $2, user_agent = $3, ip = $4 WHERE id = $1`,
-      [sessionId, use.at, use.userAgent, use.ip]);
+    await this.uses.load({ sessionId, use });
   }
 
   userSessions(userId: number): Promise<UserSession[]> {

@@ -25,4 +25,4 @@ export * from './sealing.ts';
 export * from './independent-secrets.ts';
 export * from './service.ts';
 export * from './observability/metrics.ts';
-export * from './shared-reads.ts';
+export * from './batched-calls.ts';

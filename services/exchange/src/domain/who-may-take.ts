@@ -5,7 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AcceptRefusal, meetsTrustLevel, type ExchangeRequest as RequestView } from '@puente/contracts';
-import { AppError, notFound, qualifiedTable, sharedReads } from '@puente/platform';
+import { AppError, batchedCalls, notFound, qualifiedTable } from '@puente/platform';
 import { Block, blockBetween } from './blocks.ts';
 import { ExchangeRequest } from './exchange-request.ts';
 import { Trader, trustLevelOf } from './traders.ts';
@@ -52,12 +52,12 @@ async function seenByTakers(em: EntityManager, requestId: number, takerIds: read
 }
 
 /**
- * Reads a request as its takers see it, sharing the reads of takers who come together (sharedReads): a crowd
+ * Reads a request as its takers see it, sharing the reads of takers who come together (batchedCalls): a crowd
  * accepting one sought-after request is mostly refused by this read, and one query per taker queued a hundred
  * queries on the database (on the embedded one, each waits for the one before).
  */
 export function requestReads(em: () => EntityManager) {
-  const loader = sharedReads<{ requestId: number; takerId: number }, RequestSeen | null>(async (asked) => {
+  const loader = batchedCalls<{ requestId: number; takerId: number }, RequestSeen | null>(async (asked) => {
     const takersOf = Map.groupBy(asked, (a) => a.requestId);
     const seen = new Map(await Promise.all([...takersOf].map(async ([requestId, takers]) =>
       [requestId, await seenByTakers(em(), requestId, [...new Set(takers.map((t) => t.takerId))])] as const)));

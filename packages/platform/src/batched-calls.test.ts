@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sharedReads } from './shared-reads.ts';
+import { batchedCalls } from './batched-calls.ts';
 
 /** A read whose calls end when the test says, each call's keys recorded. */
 function controlledRead() {
@@ -10,10 +10,10 @@ function controlledRead() {
   return { calls, read };
 }
 
-describe('sharedReads: a crowd\'s reads, one call at a time', () => {
+describe('batchedCalls: what a crowd asks at once, one call at a time', () => {
   it('asks what a crowd asks at once in one call, and answers each asker their own', async () => {
     const { calls, read } = controlledRead();
-    const loader = sharedReads(read);
+    const loader = batchedCalls(read);
     const answers = Promise.all([1, 2, 3].map((k) => loader.load(k)));
     await expect.poll(() => calls.length).toBe(1);
     calls[0]!.end();
@@ -23,7 +23,7 @@ describe('sharedReads: a crowd\'s reads, one call at a time', () => {
 
   it('makes those arriving while a call runs wait for it and share the next one, which starts after they asked', async () => {
     const { calls, read } = controlledRead();
-    const loader = sharedReads(read);
+    const loader = batchedCalls(read);
     const first = loader.load(1);
     await expect.poll(() => calls.length).toBe(1);
     const later = Promise.all([loader.load(1), loader.load(4), loader.load(5)]);
@@ -40,7 +40,7 @@ describe('sharedReads: a crowd\'s reads, one call at a time', () => {
 
   it('goes on after a call fails: its askers get the error, the next askers a new call', async () => {
     let fail = true;
-    const loader = sharedReads(async (keys: readonly number[]) => {
+    const loader = batchedCalls(async (keys: readonly number[]) => {
       if (fail) throw new Error('the database is away');
       return keys.map((k) => k + 1);
     });
@@ -51,7 +51,7 @@ describe('sharedReads: a crowd\'s reads, one call at a time', () => {
 
   it('splits a crowd larger than maxBatchSize over several calls', async () => {
     const sizes: number[] = [];
-    const loader = sharedReads(async (keys: readonly number[]) => { sizes.push(keys.length); return [...keys]; }, { maxBatchSize: 2 });
+    const loader = batchedCalls(async (keys: readonly number[]) => { sizes.push(keys.length); return [...keys]; }, { maxBatchSize: 2 });
     expect(await Promise.all([1, 2, 3, 4, 5].map((k) => loader.load(k)))).toEqual([1, 2, 3, 4, 5]);
     expect(sizes).toEqual([2, 2, 1]);
   });
