@@ -46,10 +46,11 @@ export function OpenDisputeDialog({ matchId, onClose, reason: preset }: { matchI
       setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.path[0] === 'reason' ? t('reasonRequired') : fieldText(i.message)])));
       return;
     }
-    openDispute.mutate({ matchId, ...parsed.data }, {
-      onSuccess: () => { toast({ title: t('opened'), description: t('openedText'), variant: 'success' }); onClose(); },
-      onError: (error) => toast({ title: t('failed'), description: serverText(error), variant: 'destructive' }),
-    });
+    // mutateAsync: the match's refresh can take the dispute button (and this dialog) off screen first (mark-done-button.tsx).
+    void openDispute.mutateAsync({ matchId, ...parsed.data }).then(
+      () => { toast({ title: t('opened'), description: t('openedText'), variant: 'success' }); onClose(); },
+      (error: unknown) => toast({ title: t('failed'), description: serverText(error), variant: 'destructive' }),
+    );
   };
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="open-dispute-title">

@@ -1,4 +1,5 @@
 /** 'Mark as Done' on an open request asks first: nothing is sent until the owner confirms. */
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MarkDoneButton } from './mark-done-button.tsx';
@@ -23,6 +24,28 @@ describe("'Mark as Done'", () => {
     expect((await findToast()).textContent).toContain('The exchange is marked as completed.');
     expect(server.callsTo('PATCH /api/exchange-requests/42/complete')).toHaveLength(1);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('says it is done when the refreshed request took the button off screen before the answer came', async () => {
+    // As in the browser when the change's announcement (/ws) refreshes the request before its own answer arrives.
+    let markedDone = () => {};
+    function WhileOpen() {
+      const [open, setOpen] = useState(true);
+      markedDone = () => setOpen(false);
+      return open ? <MarkDoneButton requestId={42} /> : <p>completed</p>;
+    }
+    fakeApi({
+      ...signedIn(makeUser({ id: 9 })),
+      'PATCH /api/exchange-requests/42/complete': () => {
+        act(() => markedDone());
+        return { body: makeRequest({ status: 'completed' }) };
+      },
+    });
+    renderWithRoutes(<WhileOpen />);
+    fireEvent.click(screen.getByRole('button', { name: 'Mark as Done' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Mark as Done' }));
+    expect((await findToast()).textContent).toContain('The exchange is marked as completed.');
+    expect(screen.queryByRole('button', { name: 'Mark as Done' })).toBeNull();
   });
 
   it("says a refusal with the spec's message, and asks in Spanish too", async () => {

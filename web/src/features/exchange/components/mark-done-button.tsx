@@ -18,16 +18,14 @@ export function MarkDoneButton({ requestId, disabled = false }: { requestId: num
   const { t } = useTranslation('exchange');
   const [asking, setAsking] = useState(false);
   const markDone = useCompleteRequest();
-  const confirm = () => markDone.mutate(requestId, {
-    onSuccess: () => {
-      setAsking(false);
-      toast({ title: t('details.completed'), description: t('details.completedText'), variant: 'success' });
-    },
-    onError: () => {
-      setAsking(false);
-      toast({ title: t('details.error'), description: t('details.failedMarkDone'), variant: 'destructive' });
-    },
-  });
+  // mutateAsync, not mutate's callbacks: the request's refresh (or its announcement over /ws) can take this button off
+  // screen before the answer arrives, and mutate's callbacks do not fire once it is gone; the toast must.
+  const confirm = () => {
+    void markDone.mutateAsync(requestId).then(
+      () => toast({ title: t('details.completed'), description: t('details.completedText'), variant: 'success' }),
+      () => toast({ title: t('details.error'), description: t('details.failedMarkDone'), variant: 'destructive' }),
+    ).finally(() => setAsking(false));
+  };
   return (
     <>
       <Button disabled={disabled || markDone.isPending} onClick={() => setAsking(true)}>{t('details.markDone')}</Button>

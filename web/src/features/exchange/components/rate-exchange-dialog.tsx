@@ -32,14 +32,14 @@ export function RateExchangeDialog({ matchId, partner, onClose, match, userId }:
   const [stars, setStars] = useState(DEFAULT_STARS);
   const [comment, setComment] = useState('');
   const submit = useSubmitRating();
-  const send = () => submit.mutate(
-    { exchangeMatchId: matchId, toUserId: partner.id, rating: stars, ...(comment.trim() ? { comment } : {}) },
-    {
-      onSuccess: () => {
+  // mutateAsync: the ratings' refresh can take the rate button (and this dialog) off screen first (mark-done-button.tsx).
+  const send = () => {
+    void submit.mutateAsync({ exchangeMatchId: matchId, toUserId: partner.id, rating: stars, ...(comment.trim() ? { comment } : {}) }).then(
+      () => {
         toast({ title: t('rating.submitted'), description: t('rating.submittedText', { name: partner.name }), variant: 'success' });
         onClose();
       },
-      onError: (error) => {
+      (error: unknown) => {
         if (error instanceof ApiError && error.status === 409 && !isIdempotencyConflict(error)) {
           toast({ title: t('rating.alreadyRated'), description: t('rating.alreadyRatedText'), variant: 'destructive' });
           onClose();
@@ -47,8 +47,8 @@ export function RateExchangeDialog({ matchId, partner, onClose, match, userId }:
           toast({ title: t('details.error'), description: isIdempotencyConflict(error) ? serverText(error) : t('rating.failed'), variant: 'destructive' });
         }
       },
-    },
-  );
+    );
+  };
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="xs" aria-labelledby="rate-exchange-title">
       <DialogTitle id="rate-exchange-title">{t('rating.title')}</DialogTitle>

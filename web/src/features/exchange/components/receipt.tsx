@@ -42,11 +42,15 @@ export const openQuestionFor = (match: ExchangeMatch, userId: number) =>
 function useReceipt(partnerName: string, onDone?: () => void) {
   const { t } = useTranslation('trade');
   const confirm = useConfirmReceipt();
-  const send = (matchId: number) => confirm.mutate(matchId, {
-    // Closed first, so the toast shows in the dialog beneath (toasts sit in the top-most dialog), not in this one as it goes.
-    onSuccess: () => { onDone?.(); toast({ title: t('received.done'), description: t('received.doneText', { name: partnerName }), variant: 'success' }); },
-    onError: (error) => toast({ title: t('received.failed'), description: serverText(error), variant: 'destructive' }),
-  });
+  // mutateAsync, not mutate's callbacks: the match's refresh takes the button off screen once the receipt is in, maybe
+  // before the answer arrives, and mutate's callbacks do not fire once it is gone; the toast must.
+  const send = (matchId: number) => {
+    void confirm.mutateAsync(matchId).then(
+      // Closed first, so the toast shows in the dialog beneath (toasts sit in the top-most dialog), not in this one as it goes.
+      () => { onDone?.(); toast({ title: t('received.done'), description: t('received.doneText', { name: partnerName }), variant: 'success' }); },
+      (error: unknown) => toast({ title: t('received.failed'), description: serverText(error), variant: 'destructive' }),
+    );
+  };
   return { send, busy: confirm.isPending };
 }
 
