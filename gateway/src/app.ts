@@ -21,7 +21,7 @@ import {
   type ServiceName,
 } from '@puente/contracts';
 import {
-  createHttpApp, INTERNAL_TOKEN_HEADER, MemoryVersionStore, REQUEST_ID_HEADER, tooManyRequests, TrackedRedisVersionStore, unauthorized,
+  CLIENT_IP_HEADER, createHttpApp, INTERNAL_TOKEN_HEADER, MemoryVersionStore, REQUEST_ID_HEADER, tooManyRequests, TrackedRedisVersionStore, unauthorized,
   type EventBus, type InternalAuth, type Logger, type Metrics, type SubscriptionHandle, type TrustProxy, type VersionStore,
 } from '@puente/platform';
 import { createAdmission, type AdmissionLimits } from './admission.ts';
@@ -31,7 +31,7 @@ import { defaultLiveLimits, LiveHub, type LiveLimits } from './live.ts';
 import { notificationFirstPolls } from './first-polls.ts';
 import { createPolledReads } from './polled.ts';
 import { securityHeaders } from './security-headers.ts';
-import { CLIENT_IP_HEADER, GATEWAY_ONLY_HEADERS, registerServiceProxies } from './proxy.ts';
+import { GATEWAY_ONLY_HEADERS, registerServiceProxies } from './proxy.ts';
 import pg from 'pg';
 import { createRateLimiter, defaultRateLimits, type LimitStore, type RateLimits } from './rate-limits.ts';
 import { PostgresSessionStore } from './sessions/postgres-store.ts';
@@ -47,7 +47,6 @@ export { defaultRateLimits, parseLimit, type RateLimits } from './rate-limits.ts
 export { MemorySessionStore, type ListableSessionStore, type SessionStore } from './sessions/store.ts';
 export { RedisSessionStore } from './sessions/redis-store.ts';
 export { SESSION_COOKIE, sessionCookieHeader } from './sessions/sessions.ts';
-export { CLIENT_IP_HEADER } from './proxy.ts';
 
 /** Where the API's documentation is served. */
 export const API_DOCS_PREFIX = '/api/docs';

@@ -17,7 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import replyFrom from '@fastify/reply-from';
 import { ApiRoutes, routerPath, Routes, type ApiRoute, type ServiceName } from '@puente/contracts';
 import {
-  adminAccess, adminTwoFactorRequired, forbidden, INTERNAL_TOKEN_HEADER, INTERNAL_TOKEN_TTL_SECONDS, REQUEST_ID_HEADER, SESSION_ACTION_HEADER,
+  adminAccess, adminTwoFactorRequired, CLIENT_IP_HEADER, forbidden, INTERNAL_TOKEN_HEADER, INTERNAL_TOKEN_TTL_SECONDS, REQUEST_ID_HEADER, SESSION_ACTION_HEADER,
   unauthorized, type InternalAuth, type Metrics,
 } from '@puente/platform';
 import { refusal, releaseWhenDone, STALE_HEADER, type Admission } from './admission.ts';
@@ -25,9 +25,8 @@ import { serviceUrlOf, type OwnAnswer, type PolledReads } from './polled.ts';
 import type { RateLimiter } from './rate-limits.ts';
 import { SESSION_COOKIE, sessionsUnavailable, type Session, type Sessions } from './sessions/sessions.ts';
 
-/** The browser's address as the gateway saw it (request.ip; X-Forwarded-For only behind a trusted proxy). */
-export const CLIENT_IP_HEADER = 'x-client-ip';
-/** Headers only the gateway may send to a service: whatever a browser sends under these names is dropped. */
+/**
+ * Headers only the gateway may send to a service: whatever a browser sends under these names is dropped. */
 export const GATEWAY_ONLY_HEADERS = [INTERNAL_TOKEN_HEADER, CLIENT_IP_HEADER, SESSION_ACTION_HEADER] as const;
 
 export interface ProxyDeps {
@@ -66,19 +65,20 @@ interface Exchange {
 /**
  * The caller's internal token for one service (a token names the one service it is for), signed once per session and
  * service and reused for half its life: signing on every proxied request was a fifth of the gateway's time. A revoked
- * session never gets this far (its cookie is refused first).
+ * session never gets this far (its cookie is refused first). A visitor's call carries the gateway's own token, so that
+ * the service believes the browser's address it is told (platform clientAddress) from the gateway alone.
  */
 function callerTokens(auth: InternalAuth) {
   const reuseMs = (INTERNAL_TOKEN_TTL_SECONDS * 1000) / 2;
   const tokens = new Map<string, { token: string; until: number }>();
-  return async (session: Session, service: ServiceName): Promise<string> => {
-    const key = `${session.id}:${session.role}:${session.twoFactor === true}:${service}`;
+  return async (session: Session | null, service: ServiceName): Promise<string> => {
+    const key = session ? `${session.id}:${session.role}:${session.twoFactor === true}:${service}` : `gateway:${service}`;
     const now = Date.now();
     const known = tokens.get(key);
     if (known && known.until > now) return known.token;
-    const token = await auth.sign({
+    const token = await auth.sign(session ? {
       kind: 'user', userId: session.userId, role: session.role, sessionId: session.id, ...(session.twoFactor ? { twoFactor: true } : {}),
-    }, service);
+    } : { kind: 'service', service: 'gateway' }, service);
     if (tokens.size >= 100_000) tokens.clear();
     tokens.set(key, { token, until: now + reuseMs });
     return token;
@@ -204,7 +204,7 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
               if (poll.ifShared) exchange.ifShared = poll.ifShared;
               if (poll.own) exchange.own = poll.own;
             }
-            if (session) exchange.internalToken = await callerToken(session, service);
+            exchange.internalToken = await callerToken(session, service);
             exchanges.set(request, exchange);
             if (!await admitted(route, service, request, reply, exchange)) return reply;
           },

@@ -62,7 +62,9 @@ describe('sessions (memory store)', () => {
     const headers = { 'x-internal-token': forged, 'x-client-ip': '6.6.6.6', 'x-session-action': 'whatever' };
     expect((await whoAmI(gateway, undefined, headers)).statusCode).toBe(401);
     const last = identity.seen.at(-1)!;
-    expect(last.headers['x-internal-token']).toBeUndefined();
+    // A visitor's call carries the gateway's own token, never the one sent from outside.
+    expect(last.headers['x-internal-token']).not.toBe(forged);
+    expect(last.caller).toEqual({ kind: 'service', service: 'gateway' });
     expect(last.headers['x-session-action']).toBeUndefined();
     expect(last.headers['x-client-ip']).toBe('127.0.0.1');
 

@@ -183,6 +183,21 @@ export function actsAsAdmin(request: FastifyRequest): boolean {
   return c?.kind === 'user' && adminAccess(c, request.server.adminsNeedTwoFactor) === 'granted';
 }
 
+/** The header the gateway tells a service the browser's address in (the audit of login attempts records it). */
+export const CLIENT_IP_HEADER = 'x-client-ip';
+
+/**
+ * The browser's address: what the gateway forwarded, believed only on a request the gateway signed (a user's token,
+ * or its own on a visitor's call). Anyone calling a service directly is recorded at their own address, so that they
+ * cannot write another's into the audit or a new-device email.
+ */
+export function clientAddress(request: FastifyRequest): string {
+  const c = request.caller;
+  const forwarded = request.headers[CLIENT_IP_HEADER];
+  const viaGateway = c?.kind === 'user' || (c?.kind === 'service' && c.service === 'gateway');
+  return viaGateway && typeof forwarded === 'string' && forwarded !== '' ? forwarded : request.ip;
+}
+
 /** One of the services (or the gateway) an internal route names as its callers, or 403. */
 export function requireService(request: FastifyRequest, allowed: readonly Party[]): Extract<Caller, { kind: 'service' }> {
   const c = request.caller;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody, type EventPayload } from '@puente/contracts';
 import type { Caller } from '@puente/platform';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
-import { ADMIN, BROWSER, eventsDuring, startIdentity, type IdentityTestService } from './testing/helpers.ts';
+import { ADMIN, BROWSER_SEEN, browser, eventsDuring, startIdentity, type IdentityTestService } from './testing/helpers.ts';
 
 describeWithInfra(['postgres'], 'attempts are recorded whatever the client sent', () => {
   const db = useFreshDatabase('identity_attempts');
@@ -18,7 +18,7 @@ describeWithInfra(['postgres'], 'attempts are recorded whatever the client sent'
   const ADMIN_CALLER: Caller = { kind: 'user', userId: 1, role: 'admin' };
   const payloadsOf = async <N extends 'loginAttempted' | 'signupAttempted'>(type: string, action: () => Promise<unknown>) =>
     (await eventsDuring(identity, action, type)).map((e) => e.payload as EventPayload<N>);
-  const post = (url: string, payload: Record<string, unknown>) => identity.app.inject({ method: 'POST', url, headers: BROWSER, payload });
+  const post = async (url: string, payload: Record<string, unknown>) => identity.app.inject({ method: 'POST', url, headers: await browser(), payload });
 
   // 300 characters; a NUL (PostgreSQL's jsonb refuses \u0000); a lone surrogate (invalid Unicode).
   const LONG = `${'a'.repeat(288)}@puente.test`;
@@ -41,10 +41,20 @@ describeWithInfra(['postgres'], 'attempts are recorded whatever the client sent'
     expect(attempts.find((a) => a.email === 'clean@puente.test')).toMatchObject({ failureReason: 'invalid_credentials', inputAltered: false });
   });
 
+  it("records the browser's address the gateway tells of only on the gateway's call: a direct caller is recorded at its own", async () => {
+    const attempts = await payloadsOf<'loginAttempted'>('identity.login.attempted', async () => {
+      const direct = { ...BROWSER_SEEN, 'x-client-ip': '198.51.100.66' };
+      const res = await identity.app.inject({ method: 'POST', url: '/auth/login', remoteAddress: '10.1.2.3', headers: direct, payload: { email: 'direct@puente.test', password: 'x' } });
+      expect(res.statusCode).toBe(401);
+      expect((await post('/auth/login', { email: 'gateway@puente.test', password: 'x' })).statusCode).toBe(401);
+    });
+    expect(attempts.map((a) => [a.email, a.ipAddress])).toEqual([['direct@puente.test', '10.1.2.3'], ['gateway@puente.test', '203.0.113.9']]);
+  });
+
   it('records, once each, a login whose body cannot be read: malformed JSON, or JSON that is not an object', async () => {
     const attempts = await payloadsOf<'loginAttempted'>('identity.login.attempted', async () => {
       for (const body of ['{"email": ', 'null']) {
-        const res = await identity.app.inject({ method: 'POST', url: '/auth/login', headers: { ...BROWSER, 'content-type': 'application/json' }, payload: body });
+        const res = await identity.app.inject({ method: 'POST', url: '/auth/login', headers: { ...(await browser()), 'content-type': 'application/json' }, payload: body });
         expect(res.statusCode).toBe(400);
       }
     });
@@ -71,7 +81,7 @@ describeWithInfra(['postgres'], 'attempts are recorded whatever the client sent'
     const refused = async (caller: Caller | null, payload?: unknown) => identity.app.inject({
       method: 'POST', url: '/internal/login-refused',
       headers: {
-        ...BROWSER, 'x-client-ip': '198.51.100.23',
+        ...BROWSER_SEEN, 'x-client-ip': '198.51.100.23',
         ...(caller ? await identity.as(caller) : {}),
         ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
       },

@@ -14,7 +14,7 @@ import { vi } from 'vitest';
 import { User } from './domain/user.ts';
 import { PasswordReset } from './domain/password-reset.ts';
 import { totpCode } from './domain/totp.ts';
-import { BROWSER, as, eventsDuring, login, person, registered, startIdentity, type Person } from './testing/helpers.ts';
+import { browser, as, eventsDuring, login, person, registered, startIdentity, type Person } from './testing/helpers.ts';
 import { startFakeOidc, type FakeGoogleUser, type FakeOidcProvider } from './testing/fake-oidc.ts';
 import { GOOGLE_CLIENT, cookiesFrom, googleBrowser, googleSettings, sessionActionOf } from './testing/google-browser.ts';
 import { linkToken } from './testing/mail-folder.ts';
@@ -50,8 +50,8 @@ describeWithInfra(['postgres'], 'linking a Google account to an existing account
     expect(await sessionActionOf(callback!)).toBeUndefined();
     return { cookie: cookiesFrom(callback!)[LINK_COOKIE]!, google };
   }
-  const pending = (cookie: string) => svc.app.inject({ method: 'GET', url: '/auth/google/link', headers: { ...BROWSER, cookie } });
-  const link = (cookie: string, payload: object) => svc.app.inject({ method: 'POST', url: '/auth/google/link', headers: { ...BROWSER, cookie }, payload });
+  const pending = async (cookie: string) => svc.app.inject({ method: 'GET', url: '/auth/google/link', headers: { ...(await browser()), cookie } });
+  const link = async (cookie: string, payload: object) => svc.app.inject({ method: 'POST', url: '/auth/google/link', headers: { ...(await browser()), cookie }, payload });
   const answer = (res: { statusCode: number; json: () => unknown }) => [res.statusCode, ErrorBody.parse(res.json())] as const;
 
   it('asks for the password once: a wrong one is refused and recorded; the right one links, signs in and emails when and from where', async () => {
@@ -133,7 +133,7 @@ describeWithInfra(['postgres'], 'linking a Google account to an existing account
     const dan = { ...person('dan'), email: 'dan@gmail.test' };
     const id = await registered(svc, dan);
     const headers = await as(svc, id);
-    const unlink = () => svc.app.inject({ method: 'DELETE', url: '/auth/sign-in-methods/google', headers: { ...BROWSER, ...headers } });
+    const unlink = async () => svc.app.inject({ method: 'DELETE', url: '/auth/sign-in-methods/google', headers: { ...(await browser()), ...headers } });
     expect(answer(await unlink())).toEqual([404, { message: SignInMethodMessages.googleNotLinked, code: 'not_found' }]);
     const { cookie, google } = await pendingLink(dan, 'google-dan');
     expect((await link(cookie, { password: dan.password })).statusCode).toBe(200);

@@ -7,7 +7,7 @@ import { IdentitySettings } from './app.ts';
 import { User } from './domain/user.ts';
 import { Referral } from './domain/referral.ts';
 import { totpCode } from './domain/totp.ts';
-import { ADMIN, BROWSER, eventsDuring, person, registered, requestSignup, startIdentity } from './testing/helpers.ts';
+import { ADMIN, browser, eventsDuring, person, registered, requestSignup, startIdentity } from './testing/helpers.ts';
 import { startFakeOidc, type FakeGoogleUser, type FakeOidcProvider } from './testing/fake-oidc.ts';
 
 /** The gateway's side of the test keys: it reads the session actions identity signs for it. */
@@ -49,7 +49,7 @@ describeWithInfra(['postgres'], 'sign-in with Google (against a local OpenID pro
     let cookie = cookieFrom(setCookie);
     if (tamper) ({ back, cookie } = tamper(back, cookie));
     expect(back.origin + back.pathname).toBe('http://puente.test:8080/api/auth/google/callback');
-    const callback = await svc.app.inject({ method: 'GET', url: `/auth/google/callback${back.search}`, headers: { ...BROWSER, cookie } });
+    const callback = await svc.app.inject({ method: 'GET', url: `/auth/google/callback${back.search}`, headers: { ...(await browser()), cookie } });
     expect(callback.statusCode).toBe(302);
     return { start, authorize, callback };
   }
@@ -118,7 +118,7 @@ describeWithInfra(['postgres'], 'sign-in with Google (against a local OpenID pro
     expect(location.pathname).toBe('/login');
     const events = await eventsDuring(svc, async () => {
       const res = await svc.app.inject({
-        method: 'POST', url: '/auth/login/two-factor', headers: BROWSER,
+        method: 'POST', url: '/auth/login/two-factor', headers: await browser(),
         payload: { challenge: location.searchParams.get('challenge'), code: totpCode(secret, Date.now() + 30_000) },
       });
       expect(res.statusCode, res.body).toBe(200);
@@ -213,7 +213,7 @@ describeWithInfra(['postgres'], 'sign-in with Google (against a local OpenID pro
 
   it('answers 400 to a referral code the contract refuses, and records the attempt', async () => {
     const events = await eventsDuring(svc, async () => {
-      const res = await svc.app.inject({ method: 'GET', url: `/auth/google?referralCode=${'A'.repeat(65)}`, headers: BROWSER });
+      const res = await svc.app.inject({ method: 'GET', url: `/auth/google?referralCode=${'A'.repeat(65)}`, headers: await browser() });
       expect(res.statusCode).toBe(400);
       expect(ErrorBody.parse(res.json()).code).toBe('validation_failed');
       expect(res.headers['set-cookie']).toBeUndefined();

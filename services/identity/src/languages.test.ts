@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CurrentUser, ErrorBody, InternalUserList, TwoFactorSetup } from '@puente/contracts';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { totpCode } from './domain/totp.ts';
-import { ADMIN, BROWSER, as, eventsDuring, login, person, registered, startIdentity, type IdentityTestService, type Person } from './testing/helpers.ts';
+import { ADMIN, browser, as, eventsDuring, login, person, registered, startIdentity, type IdentityTestService, type Person, viaGateway } from './testing/helpers.ts';
 import { linkToken, waitForMail } from './testing/mail-folder.ts';
 
 const FIREFOX_ON_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
@@ -16,10 +16,10 @@ describeWithInfra(['postgres'], "a user's language: stored, and the language of 
   afterAll(async () => { await svc?.stop(); });
 
   const post = async (url: string, payload: object, headers: Record<string, string> = {}) =>
-    svc.app.inject({ method: 'POST', url, headers: { ...BROWSER, ...headers }, payload });
+    svc.app.inject({ method: 'POST', url, headers: { ...(await browser()), ...headers }, payload });
   const me = async (id: number) => CurrentUser.parse((await svc.app.inject({ method: 'GET', url: '/auth/user', headers: await as(svc, id) })).json());
   const setLanguage = async (id: number, language: unknown) =>
-    svc.app.inject({ method: 'PATCH', url: '/auth/user', headers: { ...BROWSER, ...(await as(svc, id)) }, payload: { language } });
+    svc.app.inject({ method: 'PATCH', url: '/auth/user', headers: { ...(await browser()), ...(await as(svc, id)) }, payload: { language } });
 
   /** Signs up (with the web app's language, if given), verifies from the email's link, and logs in. */
   async function signUp(p: Person, language?: string): Promise<number> {
@@ -75,7 +75,7 @@ describeWithInfra(['postgres'], "a user's language: stored, and the language of 
     // A sign-in from a new device: the alert in Spanish, the time in Chile's style.
     const before = new Date();
     const res = await svc.app.inject({
-      method: 'POST', url: '/auth/login', headers: { 'x-client-ip': '198.51.100.23', 'user-agent': FIREFOX_ON_WINDOWS }, payload: { email: ana.email, password: ana.password },
+      method: 'POST', url: '/auth/login', headers: { ...(await viaGateway()), 'x-client-ip': '198.51.100.23', 'user-agent': FIREFOX_ON_WINDOWS }, payload: { email: ana.email, password: ana.password },
     });
     expect(res.statusCode).toBe(200);
     const alert = await waitForMail(svc.mailDir, ana.email, 'new-device-login');
@@ -89,7 +89,7 @@ describeWithInfra(['postgres'], "a user's language: stored, and the language of 
     const both = await setLanguage(id, 'en');
     expect(CurrentUser.parse(both.json()).language).toBe('en');
     const renamed = await svc.app.inject({
-      method: 'PATCH', url: '/auth/user', headers: { ...BROWSER, ...(await as(svc, id)) }, payload: { firstName: 'Anita', language: 'es' },
+      method: 'PATCH', url: '/auth/user', headers: { ...(await browser()), ...(await as(svc, id)) }, payload: { firstName: 'Anita', language: 'es' },
     });
     expect(CurrentUser.parse(renamed.json())).toMatchObject({ firstName: 'Anita', language: 'es' });
     await setLanguage(id, 'en');

@@ -7,7 +7,7 @@ import { ErrorBody, type EventPayload } from '@puente/contracts';
 import { ConfigError, loadConfig } from '@puente/platform';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { IdentitySettings, resolveConfig } from './app.ts';
-import { BROWSER, eventsDuring, person, requestSignup, startIdentity, type IdentityTestService, type Person } from './testing/helpers.ts';
+import { browser, eventsDuring, person, requestSignup, startIdentity, type IdentityTestService, type Person } from './testing/helpers.ts';
 
 const LIMITED = { message: 'Too many failed login attempts for this account. Please try again in 15 minutes.', code: 'rate_limited' };
 
@@ -18,8 +18,8 @@ describeWithInfra(['postgres'], 'failed logins per account', () => {
   afterAll(async () => { await svc?.stop(); });
   afterEach(() => { vi.useRealTimers(); });
 
-  const loginAs = (p: Person, password = p.password) =>
-    svc.app.inject({ method: 'POST', url: '/auth/login', headers: BROWSER, payload: { email: p.email, password } });
+  const loginAs = async (p: Person, password = p.password) =>
+    svc.app.inject({ method: 'POST', url: '/auth/login', headers: await browser(), payload: { email: p.email, password } });
   /** Someone who signed up and verified their email. */
   const member = async (name: string): Promise<Person> => {
     const p = person(name);

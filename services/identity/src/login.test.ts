@@ -3,7 +3,7 @@ import { CurrentUser, ErrorBody, LoginResponse } from '@puente/contracts';
 import { testAuth, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { User } from './domain/user.ts';
-import { ADMIN, BROWSER, as, eventsDuring, login, person, registered, startIdentity } from './testing/helpers.ts';
+import { ADMIN, browser, as, eventsDuring, login, person, registered, startIdentity } from './testing/helpers.ts';
 
 /** The gateway's side of the test keys: it reads the session actions identity signs for it. */
 const gatewayAuth = testAuth('gateway');
@@ -14,7 +14,7 @@ describeWithInfra(['postgres'], 'login and the current user', () => {
   beforeAll(async () => { svc = await startIdentity(db.url); });
   afterAll(async () => { await svc?.stop(); });
 
-  const loginWith = (payload: Record<string, unknown>) => svc.app.inject({ method: 'POST', url: '/auth/login', headers: BROWSER, payload });
+  const loginWith = async (payload: Record<string, unknown>) => svc.app.inject({ method: 'POST', url: '/auth/login', headers: await browser(), payload });
 
   it('signs in with the right password: a grant for the gateway and a success attempt', async () => {
     const ana = person('ana');

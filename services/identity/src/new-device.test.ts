@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approximateNetwork } from '@puente/contracts';
 import { describeWithInfra, mailsIn, useFreshDatabase } from '@puente/testkit';
 import { KnownDevice, NEW_DEVICE_AFTER_MS, forgetOldDevices } from './domain/known-device.ts';
-import { BROWSER, person, registered, startIdentity, type IdentityTestService, type Person } from './testing/helpers.ts';
+import { BROWSER_SEEN, person, registered, startIdentity, type IdentityTestService, type Person, viaGateway } from './testing/helpers.ts';
 import { waitForMail } from './testing/mail-folder.ts';
 
 const FIREFOX_ON_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
@@ -30,16 +30,16 @@ describeWithInfra(['postgres'], 'a login from a new device emails the user', () 
   afterAll(async () => { await svc?.stop(); });
 
   const loginFrom = async (p: Person, device: { 'x-client-ip': string; 'user-agent': string }) => {
-    const res = await svc.app.inject({ method: 'POST', url: '/auth/login', headers: device, payload: { email: p.email, password: p.password } });
+    const res = await svc.app.inject({ method: 'POST', url: '/auth/login', headers: { ...device, ...(await viaGateway()) }, payload: { email: p.email, password: p.password } });
     expect(res.statusCode, res.body).toBe(200);
   };
   const alertsTo = async (email: string) => (await mailsIn(svc.mailDir)).filter((m) => m.to === email && m.kind === 'new-device-login');
 
   it('says when, which browser and which network, and what to do if it was not the user; never the password', async () => {
     const ana = person('ana');
-    await registered(svc, ana); // signs up and logs in from BROWSER: the first login is not "new"
-    await loginFrom(ana, BROWSER);
-    await loginFrom(ana, { ...BROWSER, 'x-client-ip': '203.0.113.250' }); // the same /24
+    await registered(svc, ana); // signs up and logs in from the test browser: the first login is not "new"
+    await loginFrom(ana, BROWSER_SEEN);
+    await loginFrom(ana, { ...BROWSER_SEEN, 'x-client-ip': '203.0.113.250' }); // the same /24
     const before = Date.now();
     await loginFrom(ana, { 'x-client-ip': '198.51.100.23', 'user-agent': FIREFOX_ON_WINDOWS });
 
@@ -66,7 +66,7 @@ describeWithInfra(['postgres'], 'a login from a new device emails the user', () 
     // The usual browser, last used 91 days ago, is new again.
     const em = svc.ctx.orm.em.fork();
     await em.nativeUpdate(KnownDevice, { userId: id, network: '203.0.113.0/24' }, { lastSeenAt: new Date(Date.now() - 91 * DAY_MS) });
-    await loginFrom(bo, BROWSER);
+    await loginFrom(bo, BROWSER_SEEN);
     await waitForMail(svc.mailDir, bo.email, 'new-device-login', 2);
     const alerts = await alertsTo(bo.email);
     expect(alerts.map((m) => /^Network: (.*)$/m.exec(m.text)?.[1])).toEqual(['2001:db8:85a3::/48 (approximate)', '203.0.113.0/24 (approximate)']);

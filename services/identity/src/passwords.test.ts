@@ -5,7 +5,7 @@ import { ErrorBody, EventEnvelope, Events, ForgotPasswordResponse, Message, Sign
 import { OutboxEvent } from '@puente/platform';
 import { describeWithInfra, mailsIn, startFakeSmtp, useFreshDatabase, type FakeSmtpServer } from '@puente/testkit';
 import { PasswordReset } from './domain/password-reset.ts';
-import { ADMIN, BROWSER, as, login, person, registered, startIdentity, type IdentityTestService } from './testing/helpers.ts';
+import { ADMIN, browser, as, login, person, registered, startIdentity, type IdentityTestService } from './testing/helpers.ts';
 import { linkToken, waitForMail } from './testing/mail-folder.ts';
 import { testAuth } from '@puente/platform/testing';
 
@@ -22,7 +22,7 @@ describeWithInfra(['postgres'], 'passwords: forgot, reset, change', () => {
   beforeAll(async () => { svc = await startIdentity(db.url); });
   afterAll(async () => { await svc?.stop(); });
 
-  const forgot = (email: string) => svc.app.inject({ method: 'POST', url: '/auth/forgot-password', headers: BROWSER, payload: { email } });
+  const forgot = async (email: string) => svc.app.inject({ method: 'POST', url: '/auth/forgot-password', headers: await browser(), payload: { email } });
   const reset = (token: string, password: string) => svc.app.inject({ method: 'POST', url: '/auth/reset-password', payload: { token, password } });
   const loginStatus = async (email: string, password: string) =>
     (await svc.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password } })).statusCode;

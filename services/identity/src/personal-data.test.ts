@@ -15,7 +15,7 @@ import { User } from './domain/user.ts';
 import { KnownDevice } from './domain/known-device.ts';
 import { TwoFactor } from './domain/two-factor.ts';
 import { RecentGoogleSignIn, recordGoogleSignIn } from './domain/reauthentication.ts';
-import { ADMIN, BROWSER, as, eventsDuring, login, person, registered, requestSignup, startIdentity, type IdentityTestService, type Person } from './testing/helpers.ts';
+import { ADMIN, browser, as, eventsDuring, login, person, registered, requestSignup, startIdentity, type IdentityTestService, type Person } from './testing/helpers.ts';
 import { startOtherServices, type OtherServices } from './testing/other-services.ts';
 import { testAuth } from '@puente/platform/testing';
 
@@ -82,7 +82,7 @@ describeWithInfra(['postgres'], 'your data: the download and the deletion of one
 
   const download = async (userId: number) => svc.app.inject({ method: 'GET', url: '/users/me/data', headers: await as(svc, userId) });
   const deleteAccount = async (userId: number, body: object, role: 'user' | 'admin' = 'user') =>
-    svc.app.inject({ method: 'POST', url: '/users/me/delete', headers: { ...BROWSER, ...(await as(svc, userId, role)) }, payload: body });
+    svc.app.inject({ method: 'POST', url: '/users/me/delete', headers: { ...(await browser()), ...(await as(svc, userId, role)) }, payload: body });
   const get = async (url: string, caller?: Caller) => svc.app.inject({ method: 'GET', url, headers: caller ? await svc.as(caller) : {} });
 
   it('downloads one JSON file: identity\'s section and every other service\'s, each asked for the caller alone', async () => {
@@ -178,7 +178,7 @@ describeWithInfra(['postgres'], 'your data: the download and the deletion of one
     expect(await svc.ctx.orm.em.fork().count(TwoFactor, { userId: id })).toBe(0);
 
     // She cannot sign in, her session's token finds no one, and nobody sees her profile, listing or referral code.
-    expect((await svc.app.inject({ method: 'POST', url: '/auth/login', headers: BROWSER, payload: { email: cleo.email, password: cleo.password } })).statusCode).toBe(401);
+    expect((await svc.app.inject({ method: 'POST', url: '/auth/login', headers: await browser(), payload: { email: cleo.email, password: cleo.password } })).statusCode).toBe(401);
     expect((await get('/auth/user', { kind: 'user', userId: id, role: 'user' })).statusCode).toBe(401);
     expect((await deleteAccount(id, { currentPassword: cleo.password })).statusCode).toBe(401);
     expect((await get(`/users/${id}`)).statusCode).toBe(404);

@@ -13,7 +13,7 @@ import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { RecentGoogleSignIn, recordGoogleSignIn, sessionKey } from './domain/reauthentication.ts';
 import { User } from './domain/user.ts';
 import { totpCode } from './domain/totp.ts';
-import { ADMIN, BROWSER, as, person, registered, startIdentity } from './testing/helpers.ts';
+import { ADMIN, browser, as, person, registered, startIdentity } from './testing/helpers.ts';
 import { startFakeOidc, type FakeGoogleUser, type FakeOidcProvider } from './testing/fake-oidc.ts';
 import { GOOGLE_CLIENT, googleBrowser, googleSettings, sessionActionOf } from './testing/google-browser.ts';
 import { startOtherServices, type OtherServices } from './testing/other-services.ts';
@@ -39,7 +39,7 @@ describeWithInfra(['postgres'], 're-authentication for what cannot be undone', (
   afterAll(async () => { await svc?.stop(); await idp?.stop(); await others?.stop(); });
 
   const post = async (url: string, payload: object, headers: Record<string, string>) =>
-    svc.app.inject({ method: 'POST', url, headers: { ...BROWSER, ...headers }, payload });
+    svc.app.inject({ method: 'POST', url, headers: { ...(await browser()), ...headers }, payload });
   const answer = (res: { statusCode: number; json: () => unknown }) => [res.statusCode, ErrorBody.parse(res.json())] as const;
   const methods = async (headers: Record<string, string>) =>
     SignInMethods.parse((await svc.app.inject({ method: 'GET', url: '/auth/sign-in-methods', headers })).json());

@@ -5,7 +5,7 @@ import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { PendingSignup } from './domain/pending-signup.ts';
 import { User } from './domain/user.ts';
 import { Referral } from './domain/referral.ts';
-import { ADMIN, BROWSER, as, eventsDuring, login, person, requestSignup, startIdentity } from './testing/helpers.ts';
+import { ADMIN, browser, as, eventsDuring, login, person, requestSignup, startIdentity } from './testing/helpers.ts';
 
 describeWithInfra(['postgres'], 'sign-up', () => {
   const db = useFreshDatabase('identity_signup');
@@ -13,9 +13,9 @@ describeWithInfra(['postgres'], 'sign-up', () => {
   beforeAll(async () => { svc = await startIdentity(db.url); });
   afterAll(async () => { await svc?.stop(); });
 
-  const signup = (payload: Record<string, unknown>) =>
-    svc.app.inject({ method: 'POST', url: '/signup/request', headers: BROWSER, payload });
-  const verify = (token: unknown) => svc.app.inject({ method: 'POST', url: '/signup/verify', headers: BROWSER, payload: { token } });
+  const signup = async (payload: Record<string, unknown>) =>
+    svc.app.inject({ method: 'POST', url: '/signup/request', headers: await browser(), payload });
+  const verify = async (token: unknown) => svc.app.inject({ method: 'POST', url: '/signup/verify', headers: await browser(), payload: { token } });
 
   it('with a valid referral code: a token, then verification makes a verified user the referrer sees', async () => {
     const ana = person('ana');
@@ -153,7 +153,7 @@ describeWithInfra(['postgres'], 'sign-up', () => {
     const fay = person('fay');
     await requestSignup(svc, fay);
     const events = await eventsDuring(svc, async () => {
-      const right = await svc.app.inject({ method: 'POST', url: '/auth/login', headers: BROWSER, payload: { email: fay.email, password: fay.password } });
+      const right = await svc.app.inject({ method: 'POST', url: '/auth/login', headers: await browser(), payload: { email: fay.email, password: fay.password } });
       expect(right.statusCode).toBe(403);
       expect(ErrorBody.parse(right.json())).toEqual({ message: 'Please verify your email address before logging in. Check your inbox for the verification link.', code: 'unverified' });
       expect(right.headers['x-session-action']).toBeUndefined();

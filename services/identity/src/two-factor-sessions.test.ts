@@ -8,7 +8,7 @@ import { TwoFactorSetup } from '@puente/contracts';
 import { testAuth, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { totpCode } from './domain/totp.ts';
-import { BROWSER, as, person, registered, startIdentity } from './testing/helpers.ts';
+import { browser, as, person, registered, startIdentity } from './testing/helpers.ts';
 
 const gatewayAuth = testAuth('gateway');
 const STEP_MS = 30_000;
@@ -20,7 +20,7 @@ describeWithInfra(['postgres'], 'two-factor sign-in and sessions', () => {
   afterAll(async () => { await svc?.stop(); });
 
   const post = async (url: string, payload: object, headers: Record<string, string> = {}) =>
-    svc.app.inject({ method: 'POST', url, headers: { ...BROWSER, ...headers }, payload });
+    svc.app.inject({ method: 'POST', url, headers: { ...(await browser()), ...headers }, payload });
   const grantOf = async (res: { headers: Record<string, unknown> }) => gatewayAuth.verifySessionAction(String(res.headers['x-session-action']));
 
   it('grants a new session with the second factor when it is turned on, and this session without it (the others ended) when it is turned off', async () => {

@@ -4,7 +4,7 @@ import { testAuth, type TestService } from '@puente/platform/testing';
 import { describeWithInfra, useFreshDatabase } from '@puente/testkit';
 import { TwoFactor } from './domain/two-factor.ts';
 import { totpCode } from './domain/totp.ts';
-import { BROWSER, as, eventsDuring, person, registered, startIdentity, type Person } from './testing/helpers.ts';
+import { browser, as, eventsDuring, person, registered, startIdentity, type Person } from './testing/helpers.ts';
 
 /** The gateway's side of the test keys: it reads the session actions identity signs for it. */
 const gatewayAuth = testAuth('gateway');
@@ -20,7 +20,7 @@ describeWithInfra(['postgres'], 'two-factor sign-in', () => {
   afterAll(async () => { await svc?.stop(); });
 
   const post = async (url: string, payload: unknown, headers: Record<string, string> = {}) =>
-    svc.app.inject({ method: 'POST', url, headers: { ...BROWSER, ...headers }, payload: payload as object });
+    svc.app.inject({ method: 'POST', url, headers: { ...(await browser()), ...headers }, payload: payload as object });
   const status = async (id: number) => TwoFactorStatus.parse((await svc.app.inject({ method: 'GET', url: '/auth/two-factor', headers: await as(svc, id) })).json());
 
   /** Signs someone up and turns two-factor sign-in on with the code of now: their secret and recovery codes. */

@@ -9,7 +9,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AttemptFieldLimits, storableFields, type EventEnvelope, type EventPayload } from '@puente/contracts';
-import { AppError, changed, makeEvent, type ServiceContext } from '@puente/platform';
+import { AppError, changed, clientAddress, makeEvent, type ServiceContext } from '@puente/platform';
 import { normaliseEmail } from './user.ts';
 
 export interface ClientMeta { ipAddress: string | null; userAgent: string | null }
@@ -20,9 +20,9 @@ const header = (request: FastifyRequest, name: string): string | null => {
   return s && s.trim() !== '' ? s.trim() : null;
 };
 
-/** The browser's IP (the gateway forwards it as x-client-ip) and user agent; null when absent. */
+/** The browser's IP (platform clientAddress: the gateway's word for it, on a call it signed) and user agent (null when absent). */
 export function clientMeta(request: FastifyRequest): ClientMeta {
-  return { ipAddress: header(request, 'x-client-ip'), userAgent: header(request, 'user-agent') };
+  return { ipAddress: clientAddress(request), userAgent: header(request, 'user-agent') };
 }
 
 /**

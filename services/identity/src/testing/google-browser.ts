@@ -5,7 +5,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { testAuth, type TestService } from '@puente/platform/testing';
-import { BROWSER } from './helpers.ts';
+import { browser } from './helpers.ts';
 import type { FakeGoogleUser, FakeOidcProvider } from './fake-oidc.ts';
 
 export const GOOGLE_CLIENT = { clientId: 'puente-test-client', clientSecret: 'puente-test-secret' };
@@ -34,14 +34,14 @@ export interface GoogleTrip {
 export function googleBrowser(svc: TestService, idp: FakeOidcProvider) {
   return async function signInWithGoogle(user: FakeGoogleUser | null, trip: GoogleTrip = {}) {
     const query = new URLSearchParams(trip.query ?? {}).toString();
-    const start = await svc.app.inject({ method: 'GET', url: `/auth/google${query ? `?${query}` : ''}`, headers: { ...BROWSER, ...trip.headers } });
+    const start = await svc.app.inject({ method: 'GET', url: `/auth/google${query ? `?${query}` : ''}`, headers: { ...(await browser()), ...trip.headers } });
     const location = String(start.headers.location ?? '');
     if (start.statusCode !== 302 || !location.startsWith(idp.issuer)) return { start, callback: null };
     idp.signInAs(user);
     const back = await idp.authorize(location);
     const cookie = cookiesFrom(start).puente_oauth ?? '';
     const callback = await svc.app.inject({
-      method: 'GET', url: `/auth/google/callback${back.search}`, headers: { ...BROWSER, ...(trip.callbackHeaders ?? trip.headers), cookie },
+      method: 'GET', url: `/auth/google/callback${back.search}`, headers: { ...(await browser()), ...(trip.callbackHeaders ?? trip.headers), cookie },
     });
     return { start, callback };
   };

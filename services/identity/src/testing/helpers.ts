@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { EventEnvelope } from '@puente/contracts';
+import { INTERNAL_TOKEN_HEADER } from '@puente/platform';
 import { testAuth, startTestService, type TestService, type TestServiceOptions } from '@puente/platform/testing';
 import { identityService, type IdentityOptions, type IdentitySettings } from '../app.ts';
 
@@ -12,8 +13,14 @@ const gatewayAuth = testAuth('gateway');
 
 export const ADMIN = { email: 'first@puente.test', password: 'a long password', referralCode: 'FIRST-CODE' } as const;
 
-/** What the gateway forwards about the browser. */
-export const BROWSER = { 'x-client-ip': '203.0.113.9', 'user-agent': 'Mozilla/5.0 (Vitest)' } as const;
+/** The browser the tests' calls come from, as the gateway tells of it. */
+export const BROWSER_SEEN = { 'x-client-ip': '203.0.113.9', 'user-agent': 'Mozilla/5.0 (Vitest)' } as const;
+
+/** The gateway's own token on a visitor's call: identity believes the browser's address only from the gateway. */
+export const viaGateway = async () => ({ [INTERNAL_TOKEN_HEADER]: await gatewayAuth.sign({ kind: 'service', service: 'gateway' }, 'identity') });
+
+/** What the gateway forwards about the browser on a visitor's call, with its token (a user's token, spread after it, replaces it). */
+export const browser = async () => ({ ...BROWSER_SEEN, ...(await viaGateway()) });
 
 export interface IdentityTestService extends TestService {
   /** Where emails are written when no SMTP_URL is set: a fresh folder per service unless MAIL_DIR is given. */
@@ -67,7 +74,7 @@ export function person(name = 'ana'): Person {
 }
 
 export async function requestSignup(svc: TestService, p: Person, referralCode: string = ADMIN.referralCode): Promise<string> {
-  const res = await svc.app.inject({ method: 'POST', url: '/signup/request', headers: BROWSER, payload: { ...p, referralCode } });
+  const res = await svc.app.inject({ method: 'POST', url: '/signup/request', headers: await browser(), payload: { ...p, referralCode } });
   expect(res.statusCode, res.body).toBe(201);
   return res.json<{ verificationToken: string }>().verificationToken;
 }
@@ -83,7 +90,7 @@ export async function registered(svc: TestService, p: Person = person(), referra
 
 /** Logs in; returns the user id and role from the session grant the gateway would act on. */
 export async function login(svc: TestService, p: { email: string; password: string }): Promise<{ userId: number; role: 'user' | 'admin' }> {
-  const res = await svc.app.inject({ method: 'POST', url: '/auth/login', headers: BROWSER, payload: { email: p.email, password: p.password } });
+  const res = await svc.app.inject({ method: 'POST', url: '/auth/login', headers: await browser(), payload: { email: p.email, password: p.password } });
   expect(res.statusCode, res.body).toBe(200);
   const action = await gatewayAuth.verifySessionAction(String(res.headers['x-session-action']));
   if (action.action !== 'grant') throw new Error(`expected a grant, got ${action.action}`);
