@@ -36,7 +36,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { KEPT_KEYS_SET, POLL_AUDIENCE_HEADER, pollKeys, type ApiRoute, type ServiceName } from '@puente/contracts';
-import { etagMatches, pollEtag, pollHeaders, serviceVersions, batchedCalls, type Logger, type BatchedCalls, type VersionStore } from '@puente/platform';
+import { batchedCalls, etagMatches, pollEtag, pollHeaders, serviceVersions, type BatchedCalls, type Logger, type VersionStore } from '@puente/platform';
 import { storeGuard } from './store-guard.ts';
 
 /** The content type of a JSON answer, as the services send it. */

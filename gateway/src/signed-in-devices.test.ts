@@ -197,6 +197,7 @@ describeWithInfra(['postgres'], 'signed-in devices kept in PostgreSQL (embedded 
       await reopened.close();
     }
   });
+
   it('writes the uses of a crowd arriving at once in one statement, each kept across a restart', async () => {
     const record = { userId: 2, role: 'user' as const, expiresAt: Date.now() + 3_600_000 };
     const ids = Array.from({ length: 200 }, (_, n) => `crowd-${n}`);
