@@ -7,7 +7,9 @@
  * the profile's invite, verification, name, password, account deletion, referrals and two-factor setup, no accounts
  * yet, the admin's monitoring tabs and dispute detail). The language is set as the header's switch sets it
  * (`ui-language`, and the account's language for a signed-in user); the theme follows the system's (`ui-theme` is
- * 'system' by default), so the test emulates the colour scheme. The three roles run side by side, each on one page.
+ * 'system' by default, and follows a change live), so each state is scanned in the scheme the page shows, then again
+ * once the emulated scheme is switched (the colour rules: all the switch changes), without loading it twice. The
+ * three roles run side by side, the user's pages in two parts, each part on a page of its own.
  * A failure lists each violating element once per state: rule, impact, selector, page, the looks it failed in and
  * axe's reason. Screenshots (every state in English light mode, and any state with a violation) go to
  * web/e2e/screenshots/accessibility/.
@@ -24,6 +26,8 @@ import { chromiumAvailable } from './app-server.ts';
 import { screenshotFolder, signedInContext, signUpTrader, useAppAndBrowser, watchedPage, type WatchedPage } from './browser.ts';
 
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+/** What a change of scheme can change: the colours (the markup, which every other rule reads, stays as it was). */
+const SCHEME_RULES = ['color-contrast', 'link-in-text-block'];
 const LANGUAGES = ['en', 'es'] as const;
 const SCHEMES = ['light', 'dark'] as const;
 type Language = (typeof LANGUAGES)[number];
@@ -36,14 +40,15 @@ const ALL_LOOKS = 900_000;
 const catalogues = i18next.createInstance();
 void catalogues.init({ resources: { en, es }, lng: 'en', fallbackLng: 'en', ns: Object.keys(en), interpolation: { escapeValue: false }, initAsync: false });
 
-/** Where a scan happens: who, in which language and scheme, on which page, with what open. */
+/** Where a scan happens: who, in which language, on which page, with what open; `scheme`, the one the page shows now. */
 interface Scanner { role: string; watched: WatchedPage; page: Page; t: TFunction; language: Language; scheme: Scheme }
+type Violations = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'];
 
 describe.skipIf(!chromiumAvailable())('accessibility, WCAG 2.2 AA (browser)', () => {
   const running = useAppAndBrowser();
   const folder = screenshotFolder('accessibility');
   /** Each violating element by role, state, rule and selector: the looks (language, scheme) it failed in, and why. */
-  const violations = new Map<string, { looks: string[]; why: string }>();
+  const violating = new Map<string, { looks: string[]; why: string }>();
   let client: AppClient;
   let scans = 0;
 
@@ -98,32 +103,49 @@ describe.skipIf(!chromiumAvailable())('accessibility, WCAG 2.2 AA (browser)', ()
     await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity), null, { timeout: 5_000 }).catch(() => {});
   }
 
-  /** The page's violations as it is now, once settled. */
-  async function analyze(s: Scanner) {
-    await settled(s.page);
-    // Only violations are detailed (faster); the tags after the options, which would otherwise replace them.
-    const result = await new AxeBuilder({ page: s.page }).options({ resultTypes: ['violations'] }).withTags(WCAG_22_AA).analyze();
-    return result.violations;
-  }
-
-  /** Records each violating element once per state, with the looks it failed in; photographs the state. */
-  async function record(s: Scanner, state: string, found: Awaited<ReturnType<typeof analyze>>): Promise<void> {
-    scans += 1;
-    const look = `${s.language} ${s.scheme}`;
-    for (const v of found) {
-      for (const node of v.nodes) {
-        const what = `${s.role} · ${state} (${new URL(s.page.url()).pathname})\n  ${v.id} (${v.impact}): ${v.help}\n  at ${node.target.join(' ')}`;
-        const seen = violations.get(what) ?? { looks: [], why: (node.failureSummary ?? '').split('\n').slice(1).join(' ').trim() };
-        seen.looks.push(look);
-        violations.set(what, seen);
+  /**
+   * The page's violations in both schemes as it is now: every WCAG 2.2 AA rule in the scheme it shows, once settled,
+   * then the colour rules in the other (the page is left in that one). Each scheme's state is photographed in English
+   * light mode, and with any violation.
+   */
+  async function analyze(s: Scanner, state: string): Promise<Map<Scheme, Violations>> {
+    const found = new Map<Scheme, Violations>();
+    for (const _ of SCHEMES) {
+      if (found.size > 0) {
+        s.scheme = s.scheme === 'light' ? 'dark' : 'light';
+        await s.page.emulateMedia({ colorScheme: s.scheme });
+        // Re-themed (CssBaseline's color-scheme follows the theme) before settled looks for the transitions it starts.
+        await s.page.waitForFunction((scheme) => getComputedStyle(document.documentElement).colorScheme === scheme, s.scheme, SOON);
+      }
+      await settled(s.page);
+      // Only violations are detailed (faster); the tags or rules after the options, which would otherwise replace them.
+      const axe = new AxeBuilder({ page: s.page }).options({ resultTypes: ['violations'] });
+      const { violations } = await (found.size === 0 ? axe.withTags(WCAG_22_AA) : axe.withRules(SCHEME_RULES)).analyze();
+      found.set(s.scheme, violations);
+      if ((s.language === 'en' && s.scheme === 'light') || violations.length > 0) {
+        await s.watched.shot(`${s.role}-${s.language}-${s.scheme}-${state.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`);
       }
     }
-    if (look === 'en light' || found.length > 0) {
-      await s.watched.shot(`${s.role}-${s.language}-${s.scheme}-${state.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`);
+    return found;
+  }
+
+  /** Records each violating element once per state, with the looks it failed in. */
+  function record(s: Scanner, state: string, found: Map<Scheme, Violations>): void {
+    for (const [scheme, list] of found) {
+      scans += 1;
+      const look = `${s.language} ${scheme}`;
+      for (const v of list) {
+        for (const node of v.nodes) {
+          const what = `${s.role} · ${state} (${new URL(s.page.url()).pathname})\n  ${v.id} (${v.impact}): ${v.help}\n  at ${node.target.join(' ')}`;
+          const seen = violating.get(what) ?? { looks: [], why: (node.failureSummary ?? '').split('\n').slice(1).join(' ').trim() };
+          seen.looks.push(look);
+          violating.set(what, seen);
+        }
+      }
     }
   }
 
-  const scan = async (s: Scanner, state: string) => record(s, state, await analyze(s));
+  const scan = async (s: Scanner, state: string) => record(s, state, await analyze(s, state));
 
   async function visit(s: Scanner, path: string, state = path): Promise<void> {
     await s.page.goto(path, { waitUntil: 'networkidle' });
@@ -142,9 +164,9 @@ describe.skipIf(!chromiumAvailable())('accessibility, WCAG 2.2 AA (browser)', ()
       if (from) await s.page.goto(from, { waitUntil: 'networkidle' });
       await trigger.click(SOON);
       await dialog.waitFor(SOON);
-      const found = await analyze(s);
+      const found = await analyze(s, state);
       if (await dialog.isVisible()) {
-        await record(s, state, found);
+        record(s, state, found);
         await s.page.keyboard.press('Escape');
         await dialog.waitFor({ state: 'detached', ...SOON });
         return;
@@ -155,25 +177,30 @@ describe.skipIf(!chromiumAvailable())('accessibility, WCAG 2.2 AA (browser)', ()
 
   const button = (s: Scanner, key: string, options: Record<string, unknown> = {}) => s.page.getByRole('button', { name: s.t(key, options), exact: true });
 
-  /** A context for a role, its page, and a run over both languages and schemes. */
-  async function eachLook(role: string, context: BrowserContext, account: { cookie: string } | null, pages: (s: Scanner) => Promise<void>): Promise<void> {
-    const watched = await watchedPage(context, folder);
+  /**
+   * A role's run over both languages (each scan covers both schemes: analyze): its parts side by side, each on a page
+   * of its own context, in one language at a time (a signed-in user's page takes the account's language).
+   */
+  async function eachLook(role: string, newContext: () => Promise<BrowserContext>, account: { cookie: string } | null, parts: ((s: Scanner) => Promise<void>)[]): Promise<void> {
+    const contexts = await Promise.all(parts.map(() => newContext()));
+    const watched = await Promise.all(contexts.map((context) => watchedPage(context, folder)));
     try {
       for (const language of LANGUAGES) {
         if (account) await client.json('/api/auth/user', 200, { method: 'PATCH', cookie: account.cookie, body: { language } });
-        await watched.page.goto('/terms');
-        await watched.page.evaluate((l) => localStorage.setItem('ui-language', l), language);
-        for (const scheme of SCHEMES) {
-          await watched.page.emulateMedia({ colorScheme: scheme });
-          await pages({ role, watched, page: watched.page, t: catalogues.getFixedT(language), language, scheme });
-        }
+        await Promise.all(parts.map(async (pages, i) => {
+          const { page } = watched[i]!;
+          await page.goto('/terms');
+          await page.evaluate((l) => localStorage.setItem('ui-language', l), language);
+          await page.emulateMedia({ colorScheme: 'light' });
+          await pages({ role, watched: watched[i]!, page, t: catalogues.getFixedT(language), language, scheme: 'light' });
+        }));
       }
-      expect(watched.problems).toEqual([]);
+      expect(watched.flatMap((w) => w.problems)).toEqual([]);
     } catch (error) {
-      await watched.shot(`failure-${role}`).catch(() => {});
-      throw new Error(`${(error as Error).message}\nproblems: ${JSON.stringify(watched.problems)}\napp output:\n${running.app.output().slice(-3000)}`);
+      await Promise.all(watched.map((w, i) => w.shot(`failure-${role}-${i}`).catch(() => {})));
+      throw new Error(`${(error as Error).message}\nproblems: ${JSON.stringify(watched.flatMap((w) => w.problems))}\napp output:\n${running.app.output().slice(-3000)}`);
     } finally {
-      await context.close();
+      await Promise.all(contexts.map((context) => context.close()));
     }
   }
 
@@ -187,19 +214,23 @@ describe.skipIf(!chromiumAvailable())('accessibility, WCAG 2.2 AA (browser)', ()
 
   it.concurrent('a visitor\'s pages', async () => {
     const { ana } = await setUp();
-    const context = await running.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: running.app.url });
-    await eachLook('visitor', context, null, async (s) => {
+    const context = () => running.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: running.app.url });
+    await eachLook('visitor', context, null, [async (s) => {
       for (const path of ['/', '/login', `/register/${running.app.admin.referralCode}`, '/forgot-password', '/reset-password?token=expired', '/verify-email?token=expired', '/users', `/users/${ana.id}`, '/terms', '/trust-and-safety', '/link-google', '/login-failed', '/no-such-page']) {
         await visit(s, path);
       }
-    });
+    }]);
   }, ALL_LOOKS);
 
   it.concurrent('a user\'s pages and dialogs', async () => {
     const w = await setUp();
-    const context = await signedInContext(running, w.ana.cookie);
-    await nothingOpensByItself(context, w.ana.id, w.matchIds);
-    await eachLook('user', context, w.ana, async (s) => {
+    const context = async () => {
+      const signedIn = await signedInContext(running, w.ana.cookie);
+      await nothingOpensByItself(signedIn, w.ana.id, w.matchIds);
+      return signedIn;
+    };
+    // The trades on one page, the rest on another.
+    await eachLook('user', context, w.ana, [async (s) => {
       await visit(s, '/dashboard');
       await withDialog(s, 'create exchange', button(s, 'exchange:create.button'), 'create-exchange-title');
       await withDialog(s, 'notifications open', s.page.getByRole('button', { name: s.t('notifications:bell') }), s.page.getByRole('dialog', { name: s.t('notifications:title') }));
@@ -218,7 +249,7 @@ describe.skipIf(!chromiumAvailable())('accessibility, WCAG 2.2 AA (browser)', ()
       await withDialog(s, 'trade + open a dispute', button(s, 'exchange:dispute.open'), 'open-dispute-title', trade);
       await visit(s, `/dashboard?requestId=${w.completed}`, 'completed trade');
       await withDialog(s, 'completed trade + rating', button(s, 'exchange:details.rate_action'), 'rate-exchange-title');
-
+    }, async (s) => {
       await visit(s, '/users');
       await visit(s, `/users/${w.bea.id}`, 'another user\'s profile');
       await withDialog(s, 'another user\'s profile + block', s.page.getByRole('button', { name: s.t('users:block.blockName', { name: 'Bea Reyes' }) }), `block-${w.bea.id}-title`);
@@ -243,13 +274,12 @@ describe.skipIf(!chromiumAvailable())('accessibility, WCAG 2.2 AA (browser)', ()
       await scan(s, 'profile, two-factor setup');
 
       for (const path of ['/subscription', '/subscription/checkout', '/admin', '/analytics', '/help', '/terms', '/trust-and-safety', '/no-such-page']) await visit(s, path);
-    });
+    }]);
   }, ALL_LOOKS);
 
   it.concurrent('an admin\'s pages', async () => {
     const { adminCookie } = await setUp();
-    const context = await signedInContext(running, adminCookie);
-    await eachLook('admin', context, { cookie: adminCookie }, async (s) => {
+    await eachLook('admin', () => signedInContext(running, adminCookie), { cookie: adminCookie }, [async (s) => {
       await visit(s, '/dashboard');
       await withDialog(s, 'create exchange without accounts', button(s, 'exchange:create.button'), 'account-required-title');
       await visit(s, '/admin');
@@ -264,13 +294,13 @@ describe.skipIf(!chromiumAvailable())('accessibility, WCAG 2.2 AA (browser)', ()
       await s.page.locator('#tab-add').click();
       await withDialog(s, 'accounts + add', button(s, 'accounts:addCurrencyAccount', { currency: 'GBP' }), 'account-dialog-title');
       for (const path of ['/users', '/analytics', '/profile', '/help', '/subscription', '/subscription/checkout']) await visit(s, path);
-    });
+    }]);
   }, ALL_LOOKS);
 
   // Declared last, so it runs once the three looks above have scanned.
   it('finds no violation in any of them', () => {
     expect(scans).toBeGreaterThan(0);
-    const report = [...violations].map(([what, { looks, why }]) => `${what}\n  in ${looks.join(', ')}: ${why}`);
-    expect(violations.size, `${violations.size} violations in ${scans} scans:\n\n${report.join('\n\n')}\n`).toBe(0);
+    const report = [...violating].map(([what, { looks, why }]) => `${what}\n  in ${looks.join(', ')}: ${why}`);
+    expect(violating.size, `${violating.size} violations in ${scans} scans:\n\n${report.join('\n\n')}\n`).toBe(0);
   });
 });
