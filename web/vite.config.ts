@@ -54,6 +54,9 @@ export default defineConfig({
     },
   },
   test: {
+    // Two files at a time even on two cores (vitest's default there is one): a browser file mostly waits (on the app's
+    // polls, its start, the browser), and one file at a time left a core idle for most of the run.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
