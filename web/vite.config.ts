@@ -79,6 +79,9 @@ export default defineConfig({
           globalSetup: ['e2e/global-setup.ts'],
           testTimeout: 240_000,
           hookTimeout: 240_000,
+          // What the page does next (the focus given back after a dialog's exit, a list redrawn) is polled for: one
+          // second, vitest's default, was too short beside another browser file on two busy cores.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
