@@ -54,9 +54,6 @@ export default defineConfig({
     },
   },
   test: {
-    // Two files at a time even on two cores (vitest's default there is one): a browser file mostly waits (on the app's
-    // polls, its start, the browser), and one file at a time left a core idle for most of the run.
-    maxWorkers: 2,
     projects: [
       {
         extends: true,
@@ -80,7 +77,7 @@ export default defineConfig({
           testTimeout: 240_000,
           hookTimeout: 240_000,
           // What the page does next (the focus given back after a dialog's exit, a list redrawn) is polled for: one
-          // second, vitest's default, was too short beside another browser file on two busy cores.
+          // second, vitest's default, was too short on two busy cores.
           expect: { poll: { timeout: 10_000 } },
         },
       },
