@@ -25,8 +25,7 @@ import { serviceUrlOf, type OwnAnswer, type PolledReads } from './polled.ts';
 import type { RateLimiter } from './rate-limits.ts';
 import { SESSION_COOKIE, sessionsUnavailable, type Session, type Sessions } from './sessions/sessions.ts';
 
-/**
- * Headers only the gateway may send to a service: whatever a browser sends under these names is dropped. */
+/** Headers only the gateway may send to a service: whatever a browser sends under these names is dropped. */
 export const GATEWAY_ONLY_HEADERS = [INTERNAL_TOKEN_HEADER, CLIENT_IP_HEADER, SESSION_ACTION_HEADER] as const;
 
 export interface ProxyDeps {
