@@ -2,8 +2,10 @@
  * Admission control at the gateway (admission.ts), over real HTTP, against a market service that can be held busy:
  * while its slots are taken, a request past them is refused with 503 and Retry-After, and a market poll is answered
  * from the copy the gateway holds, marked X-Puente-Stale. What was shed shows in the metrics and /api/health. And
- * while the gateway's own event loop lags (admission-pressure.ts), /api requests are refused before any service.
+ * while the gateway's own event loop stays busy (connection-admission.ts), a newcomer's polls are refused before any
+ * service.
  */
+import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { ErrorBody, ExchangeRequestList, ExchangeVersions, HealthResponse, KEPT_KEYS_SET, POLL_AUDIENCE_HEADER, Routes, type ExchangeRequest } from '@puente/contracts';
@@ -148,40 +150,52 @@ describe('the gateway\'s own process under pressure', () => {
   let identity: FakeUpstream;
   let exchange: FakeUpstream;
   let gateway: FastifyInstance;
+  let base: string;
   beforeAll(async () => {
     [identity, exchange] = await Promise.all([startFakeService('identity'), startFakeService('exchange')]);
     gateway = await buildTestGateway({
-      serviceUrls: { identity: identity.url, exchange: exchange.url }, admissionLimits: { concurrency: 32, queueMs: 250, maxEventLoopDelayMs: 30 },
+      serviceUrls: { identity: identity.url, exchange: exchange.url }, admissionLimits: { concurrency: 32, queueMs: 250, busyUtilization: 0.9 },
     });
+    base = await gateway.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(async () => {
     await gateway?.close();
     await Promise.all([identity?.close(), exchange?.close()]);
   });
 
-  /** Keeps the event loop busy, as a gateway short of CPU would be. */
-  const busyFor = (ms: number) => { for (const until = performance.now() + ms; performance.now() < until;); };
+  /** Keeps the event loop busy, as a gateway short of CPU would be, letting its timers run in between. */
+  const busyFor = async (ms: number) => {
+    for (const until = performance.now() + ms; performance.now() < until;) {
+      for (const slice = performance.now() + 100; performance.now() < slice;);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  /** A market poll on a connection of its own, as a browser newly arrived. */
+  const pollAsNewcomer = async (cookie: string) => {
+    const dispatcher = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      return await new Promise<{ status: number; retryAfter: string | undefined; body: string }>((resolve, reject) => {
+        httpRequest(`${base}/api/exchange-requests?sort=newest&limit=50`, { agent: dispatcher, headers: { cookie } }, (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => { body += chunk; }).on('end', () => resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], body }));
+        }).on('error', reject).end();
+      });
+    } finally {
+      dispatcher.destroy();
+    }
+  };
 
-  it('refuses /api requests with 503 and Retry-After while its event loop lags, never /api/health, and lets them through once it does not', async () => {
-    // A busy test machine may lag past the bound already: the login is asked until it gets through.
-    let ana: string | undefined;
-    await vi.waitFor(async () => { ana = sessionCookieOf(await login(gateway, 'ana@example.com')); expect(ana).toBeDefined(); }, { timeout: 10_000, interval: 200 });
-    const healths: unknown[] = [];
-    let refused: Awaited<ReturnType<FastifyInstance['inject']>> | undefined;
+  it('with ADMISSION_EVENT_LOOP_UTILIZATION set, refuses a newcomer\'s poll with 503 and Retry-After while its event loop stays busy, and serves it once calm', async () => {
+    const ana = sessionCookieOf(await login(gateway, 'ana@example.com'))!;
+    let refused: Awaited<ReturnType<typeof pollAsNewcomer>> | undefined;
     await vi.waitFor(async () => {
-      busyFor(500);
-      healths.push((await gateway.inject({ method: 'GET', url: '/api/health' })).json());
-      const res = await gateway.inject({ method: 'GET', url: '/api/exchange-requests/7', headers: { cookie: ana! } });
-      expect(res.statusCode).toBe(503);
-      refused = res;
-    }, { timeout: 20_000, interval: 50 });
-    expect(Number(refused!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(ErrorBody.parse(refused!.json())).toEqual({ code: 'service_unavailable', message: 'Puente is very busy right now. Please try again in a few seconds.' });
-    for (const health of healths) HealthResponse.parse(health);
-    expect(HealthResponse.parse((await gateway.inject({ method: 'GET', url: '/api/health' })).json()).saturation.exchange.shed.refused).toBeGreaterThanOrEqual(1);
-    await vi.waitFor(async () => {
-      expect((await gateway.inject({ method: 'GET', url: '/api/exchange-requests/7', headers: { cookie: ana! } })).statusCode).toBe(200);
-    }, { timeout: 10_000, interval: 300 });
+      await busyFor(1_200);
+      refused = await pollAsNewcomer(ana);
+      expect(refused.status).toBe(503);
+    }, { timeout: 20_000, interval: 0 });
+    expect(Number(refused!.retryAfter)).toBeGreaterThanOrEqual(5);
+    expect(ErrorBody.parse(JSON.parse(refused!.body))).toEqual({ code: 'service_unavailable', message: 'Puente is very busy right now. Please try again in a few seconds.' });
+    await vi.waitFor(async () => expect((await pollAsNewcomer(ana)).status).toBe(200), { timeout: 20_000, interval: 500 });
   }, 60_000);
 });
 

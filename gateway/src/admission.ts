@@ -51,8 +51,11 @@ export interface AdmissionLimits {
   concurrency: number;
   /** The longest a request is expected to wait for a slot (ADMISSION_QUEUE_MS); it is refused at once past that. */
   queueMs: number;
-  /** The gateway's own event-loop delay past which it sheds a share of /api requests (ADMISSION_EVENT_LOOP_DELAY_MS; admission-pressure.ts). */
-  maxEventLoopDelayMs?: number | undefined;
+  /**
+   * The share of time the gateway's event loop may be busy before it serves no new connection
+   * (ADMISSION_EVENT_LOOP_UTILIZATION; connection-admission.ts).
+   */
+  busyUtilization?: number | undefined;
 }
 
 export const defaultAdmissionLimits: AdmissionLimits = { concurrency: DEFAULT_ADMISSION_CONCURRENCY, queueMs: DEFAULT_ADMISSION_QUEUE_MS };
@@ -145,15 +148,19 @@ export function releaseWhenDone(reply: FastifyReply, release: Release): void {
   reply.raw.once('close', release);
 }
 
-/**
- * 503 with a jittered Retry-After, its body to send: a write is said not to have been saved, so that its user knows
- * to send it again.
- */
+/** What a refused caller is told: a write that it was not saved, so that its user knows to send it again. */
+export const BUSY_MESSAGE = {
+  read: 'Puente is very busy right now. Please try again in a few seconds.',
+  write: 'Puente is very busy right now, and this was not saved. Please try again in a few seconds.',
+} as const;
+
+/** Whole seconds drawn between `min` and `max`, so that the refused do not all come back in the same second. */
+export function retryAfterSeconds(range: { min: number; max: number }): number {
+  return range.min + Math.floor(Math.random() * (range.max - range.min + 1));
+}
+
+/** 503 with a jittered Retry-After, its body to send. */
 export function refusal(reply: FastifyReply, write: boolean): { message: string; code: 'service_unavailable' } {
-  const seconds = RETRY_AFTER_SECONDS.min + Math.floor(Math.random() * (RETRY_AFTER_SECONDS.max - RETRY_AFTER_SECONDS.min + 1));
-  reply.status(503).header('retry-after', String(seconds));
-  const message = write
-    ? 'Puente is very busy right now, and this was not saved. Please try again in a few seconds.'
-    : 'Puente is very busy right now. Please try again in a few seconds.';
-  return { message, code: 'service_unavailable' };
+  reply.status(503).header('retry-after', String(retryAfterSeconds(RETRY_AFTER_SECONDS)));
+  return { message: BUSY_MESSAGE[write ? 'write' : 'read'], code: 'service_unavailable' };
 }

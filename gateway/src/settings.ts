@@ -51,6 +51,8 @@ const trustProxy = () => z.string().optional().transform((value, ctx): TrustProx
   return addresses;
 });
 
+const SHARE = 'ADMISSION_EVENT_LOOP_UTILIZATION must be a share above 0 and at most 1, e.g. 0.9';
+
 export const gatewaySettings = z.object({
   ALLOWED_ORIGINS: z.string().optional().transform((v) => (v ?? '').split(',').map((o) => o.trim()).filter(Boolean))
     .refine((origins) => origins.every((o) => /^https?:\/\/[^/]+\/?$/.test(o)), 'ALLOWED_ORIGINS must list origins like https://puente.example, comma-separated'),
@@ -74,8 +76,8 @@ export const gatewaySettings = z.object({
   LIVE_SOCKETS_MAX: count('LIVE_SOCKETS_MAX', defaultLiveLimits.total),
   ADMISSION_CONCURRENCY: count('ADMISSION_CONCURRENCY', defaultAdmissionLimits.concurrency),
   ADMISSION_QUEUE_MS: count('ADMISSION_QUEUE_MS', defaultAdmissionLimits.queueMs),
-  ADMISSION_EVENT_LOOP_DELAY_MS: z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
-    z.coerce.number().int().positive('ADMISSION_EVENT_LOOP_DELAY_MS must be a whole number of milliseconds above 0').optional()),
+  ADMISSION_EVENT_LOOP_UTILIZATION: z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z.coerce.number({ error: SHARE }).gt(0, SHARE).max(1, SHARE).optional()),
   WEB_ROOT: z.string().optional(),
 });
 export type GatewaySettings = z.infer<typeof gatewaySettings>;
@@ -119,7 +121,8 @@ export function gatewayOptionsFrom(s: GatewaySettings): SettingsOptions {
     sessionStaleIfErrorMinutes: s.SESSION_STALE_IF_ERROR_MINUTES,
     rateLimits,
     liveLimits: { perUser: s.LIVE_SOCKETS_PER_USER, total: s.LIVE_SOCKETS_MAX },
-    admissionLimits: { concurrency: s.ADMISSION_CONCURRENCY, queueMs: s.ADMISSION_QUEUE_MS, maxEventLoopDelayMs: s.ADMISSION_EVENT_LOOP_DELAY_MS },
+    admissionLimits: { concurrency: s.ADMISSION_CONCURRENCY, queueMs: s.ADMISSION_QUEUE_MS,
+      busyUtilization: s.ADMISSION_EVENT_LOOP_UTILIZATION },
     ...(s.WEB_ROOT ? { webRoot: s.WEB_ROOT } : {}),
   };
 }
