@@ -2,7 +2,7 @@
  * Admission control at the gateway (admission.ts), over real HTTP, against a market service that can be held busy:
  * while its slots are taken, a request past them is refused with 503 and Retry-After, and a market poll is answered
  * from the copy the gateway holds, marked X-Puente-Stale. What was shed shows in the metrics and /api/health. And
- * while the gateway's own event loop stays busy (connection-admission.ts), a newcomer's polls are refused before any
+ * while the gateway's own event loop stays busy (user-admission.ts), a newcomer's polls are refused before any
  * service.
  */
 import { Agent, request as httpRequest } from 'node:http';

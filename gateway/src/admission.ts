@@ -52,8 +52,8 @@ export interface AdmissionLimits {
   /** The longest a request is expected to wait for a slot (ADMISSION_QUEUE_MS); it is refused at once past that. */
   queueMs: number;
   /**
-   * The share of time the gateway's event loop may be busy before it serves no new connection
-   * (ADMISSION_EVENT_LOOP_UTILIZATION; connection-admission.ts).
+   * The share of time the gateway's event loop may be busy before it serves no new user's polls
+   * (ADMISSION_EVENT_LOOP_UTILIZATION; user-admission.ts).
    */
   busyUtilization?: number | undefined;
 }

@@ -25,7 +25,7 @@ import {
   type EventBus, type InternalAuth, type Logger, type Metrics, type SubscriptionHandle, type TrustProxy, type VersionStore,
 } from '@puente/platform';
 import { createAdmission, type AdmissionLimits } from './admission.ts';
-import { admitConnections } from './connection-admission.ts';
+import { admitUsers } from './user-admission.ts';
 import { createOriginCheck, crossSiteRefused } from './csrf.ts';
 import { defaultLiveLimits, LiveHub, type LiveLimits } from './live.ts';
 import { notificationFirstPolls } from './first-polls.ts';
@@ -173,7 +173,7 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   const admission = createAdmission(opts.admissionLimits);
   opts.metrics?.observeUpstreams(() => admission.saturation());
   const busyUtilization = opts.admissionLimits?.busyUtilization;
-  const connections = busyUtilization ? admitConnections(app.server, { busyUtilization, metrics: opts.metrics }) : undefined;
+  const userAdmission = busyUtilization ? admitUsers(app.server, { busyUtilization, metrics: opts.metrics }) : undefined;
   // Subscribed when the app is ready (listen or ready()), so a build that fails midway leaves no consumer behind.
   // Identity's userSessionsEnded reaches every instance: each refuses the ended sessions from its memory at once.
   let revocationsHeard: SubscriptionHandle | undefined;
@@ -182,7 +182,7 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     revocationsHeard = await hearRevocations(opts.bus, opts.logger, (revocation) => hub.closeSessions(sessionStore.revoke(revocation)));
   });
   app.addHook('onClose', async () => {
-    connections?.stop();
+    userAdmission?.stop();
     // A refused login's audit still on its way is let through (its own timeout bounds the wait).
     await Promise.all(audits);
     await revocationsHeard?.stop();

@@ -9,8 +9,9 @@
  *   change, every caller's next poll misses at once (every open screen asks at once: the change is announced on its
  *   socket, live.ts): one of them fetches, and the others wait for that answer. Only when the fetch is slow (the
  *   service busy: longer than STAND_IN_AFTER_MS) are they answered as of the answer kept just before (as if they had
- *   polled a moment earlier; their next poll sees the change), or, when there is none recent, wait on for the fetch
- *   (at most WAIT_FOR_FETCH_MS in all). A kept answer is compressed once (Brotli, gzip)
+ *   polled a moment earlier; their next poll sees the change), or, when there is none recent or they hold it already
+ *   (a screen told of the change, to which it would only say 'nothing new' until its next poll), wait on for the
+ *   fetch (at most WAIT_FOR_FETCH_MS in all). A kept answer is compressed once (Brotli, gzip)
  *   and sent as the browser accepts it: a sixth of the bytes for every caller, at the cost of one compression per
  *   change (its ETag is then weak, as a compressed representation's must be).
  * A shared route some callers see filtered (`viewer`: the market without the requests of users they blocked or who
@@ -252,7 +253,11 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
       const pending = fetching.get(etag);
       if (pending) {
         const fetchedSoon = await settledWithin(pending, STAND_IN_AFTER_MS);
-        if (!fetchedSoon && await standIn(request, reply, url)) return { answered: true };
+        // A caller who holds the answer kept before the change (a screen told of it) would gain nothing from it but
+        // the wait for their next poll: they wait for the new one.
+        const previous = lastKept.get(url);
+        const holdsPrevious = previous !== undefined && etagMatches(request.headers['if-none-match'], previous);
+        if (!fetchedSoon && !holdsPrevious && await standIn(request, reply, url)) return { answered: true };
         if (!fetchedSoon) await settledWithin(pending, WAIT_FOR_FETCH_MS - STAND_IN_AFTER_MS);
         return (await sendKept(request, reply, etag)) ? { answered: true } : { answered: false };
       }

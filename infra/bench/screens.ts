@@ -11,6 +11,8 @@
  * The baseline: the same fan-out (every screen reading the market at once) from bare Fastify.
  */
 import { performance } from 'node:perf_hooks';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { Pool } from 'undici';
 import { ExchangeRequestList, LiveMessage, NotificationCount, NotificationList, type ExchangeRate } from '@puente/contracts';
 import { generatorCpu } from './crowd.ts';
 import { BenchFailure, percentile, pool, PRODUCT_HINT, progress, step } from './load.ts';
@@ -25,6 +27,19 @@ const READINGS: Record<string, string> = {
 };
 /** Every this many screens, one checks the content of what it read (parsing every answer would load the generator). */
 const SAMPLE_EVERY = 100;
+/** What Chromium accepts. */
+const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
+/**
+ * A screen's connections, as a browser's to one origin (it reads its three readings at once). undici's pool rather than
+ * fetch: the generator shares the CPUs with what it measures, and fetch's streams cost it several times more a read.
+ */
+const connectionsOf = (base: string) => new Pool(base, { connections: 3, keepAliveTimeout: 60_000 });
+
+/** A body as the browser would read it: decompressed. */
+function decoded(body: Buffer, encoding: string | string[] | undefined): unknown {
+  const raw = encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body;
+  return JSON.parse(raw.toString('utf8'));
+}
 
 export interface ScreenFigures {
   sockets: number;
@@ -53,7 +68,7 @@ export interface ScreenFigures {
 interface Expectation { sent: number; etag: string | undefined; check?: (body: unknown) => boolean; done: (at: number, byPoll: boolean) => void }
 
 interface Screen {
-  user: SeededUser; base: string; ws: WebSocket; sample: boolean;
+  user: SeededUser; connections: Pool; ws: WebSocket; sample: boolean;
   etags: Map<string, string>; inFlight: Set<string>; again: Set<string>; waiting: Map<string, Expectation[]>; told: Set<string>;
   timers: NodeJS.Timeout[];
 }
@@ -67,17 +82,21 @@ async function read(screen: Screen, route: string, poll = false): Promise<void> 
   try {
     const etag = screen.etags.get(route);
     const started = performance.now();
-    const res = await fetch(`${screen.base}${READINGS[route]}`, { headers: { cookie: screen.user.cookie, ...(etag ? { 'if-none-match': etag } : {}) } });
+    const res = await screen.connections.request({
+      method: 'GET', path: READINGS[route]!,
+      headers: { cookie: screen.user.cookie, 'accept-encoding': BROWSER_ENCODINGS, ...(etag ? { 'if-none-match': etag } : {}) },
+    });
+    const bytes = Buffer.from(await res.body.arrayBuffer());
     const at = performance.now();
-    const checks = res.status === 200 && (screen.waiting.get(route) ?? []).some((w) => w.check);
-    const body: unknown = checks ? await res.json() : await res.arrayBuffer();
-    const retryAfter = Number(res.headers.get('retry-after'));
-    if ([429, 503].includes(res.status) && Number.isFinite(retryAfter)) {
+    const checks = res.statusCode === 200 && (screen.waiting.get(route) ?? []).some((w) => w.check);
+    const body: unknown = checks ? decoded(bytes, res.headers['content-encoding']) : undefined;
+    const retryAfter = Number(res.headers['retry-after']);
+    if ([429, 503].includes(res.statusCode) && Number.isFinite(retryAfter)) {
       // Refused for now: the app's next poll of it comes after Retry-After, and brings the change.
       setTimeout(() => void read(screen, route).catch(() => undefined), retryAfter * 1000 + Math.random() * 1000);
     }
-    if (res.status !== 200) return;
-    const now = res.headers.get('etag') ?? undefined;
+    if (res.statusCode !== 200) return;
+    const now = typeof res.headers.etag === 'string' ? res.headers.etag : undefined;
     if (now) screen.etags.set(route, now);
     // Shown: read after the change was sent, a new ETag, and the content, where checked, says so.
     screen.waiting.set(route, (screen.waiting.get(route) ?? []).filter((w) => {
@@ -93,7 +112,7 @@ async function read(screen: Screen, route: string, poll = false): Promise<void> 
 
 async function openScreen(base: string, user: SeededUser, sample: boolean): Promise<Screen> {
   const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/ws`, { headers: { cookie: user.cookie, origin: base } } as never);
-  const screen: Screen = { user, base, ws, sample, etags: new Map(), inFlight: new Set(), again: new Set(), waiting: new Map(), told: new Set(), timers: [] };
+  const screen: Screen = { user, connections: connectionsOf(base), ws, sample, etags: new Map(), inFlight: new Set(), again: new Set(), waiting: new Map(), told: new Set(), timers: [] };
   ws.onmessage = (e) => {
     const message = LiveMessage.parse(JSON.parse(String(e.data)));
     if (message.type !== 'versions') return;
@@ -192,6 +211,7 @@ export async function changeToScreens(opts: {
   const parties = new Set(opts.pairs.flat().map((u) => u.id));
   const strays = all.filter((s) => !parties.has(s.user.id) && (s.told.has('/api/notifications') || s.told.has('/api/notifications/count'))).length;
   for (const s of all) { s.timers.forEach(clearTimeout); s.ws.close(); }
+  await Promise.all(all.map((s) => s.connections.close()));
 
   const baseline = await fanOut(opts.bareUrl, all.length, Math.min(10, opts.pairs.length * 2));
   const sortedScreens = Float64Array.from(perScreen).sort();
@@ -212,13 +232,20 @@ export async function changeToScreens(opts: {
 
 /** `screens` reads of the market at once from the bare server, `rounds` times: until the last one had its answer. */
 async function fanOut(bareUrl: string, screens: number, rounds: number) {
+  const browsers = Array.from({ length: screens }, () => connectionsOf(bareUrl));
+  const readAll = () => Promise.all(browsers.map(async (connections) => {
+    const res = await connections.request({ method: 'GET', path: '/api/exchange-requests', headers: { 'accept-encoding': BROWSER_ENCODINGS } });
+    await res.body.arrayBuffer();
+  }));
+  await readAll(); // the screens' connections are open, as the product's were
   const cpu = generatorCpu();
   const times: number[] = [];
   for (let r = 0; r < rounds; r++) {
     const sent = performance.now();
-    await Promise.all(Array.from({ length: screens }, async () => (await fetch(`${bareUrl}/api/exchange-requests`)).arrayBuffer()));
+    await readAll();
     times.push(performance.now() - sent);
   }
+  await Promise.all(browsers.map((b) => b.close()));
   const sorted = Float64Array.from(times).sort();
   return { baselineP50: percentile(sorted, 0.5), baselineP99: percentile(sorted, 0.99), baselineGeneratorCpu: cpu.share() };
 }

@@ -1,0 +1,147 @@
+/**
+ * Admission for the gateway's own process, by connection. The gates in admission.ts guard the services, but most polls
+ * are answered by the gateway itself (304s, kept answers), so when the gateway's CPU is what runs out every answer
+ * slows together. Refusing requests then does not help: a 503 costs this thread about what a 304 does (parsing, the
+ * socket write), the refused poll again in seconds, and every user, the ones served a moment ago too, meets refusals.
+ * So the refusal goes to users instead, newest first, the way a proxy's connection limit does, but by the session
+ * cookie rather than the connection (a browser opens several, and opens them again after idling):
+ * - The share of time the event loop is busy (its utilization) is read every SAMPLE_MS. Past `busyUtilization` for
+ *   CLOSE_AFTER samples in a row (3 s: a burst drains by itself), the users served now are all that will be: a poll from
+ *   anyone else gets 503 with a Retry-After of 5 to 15 s, written by Node's HTTP server before Fastify, the session
+ *   check or the router run. A user is known by their session cookie's value, unverified (it only places them in
+ *   line; the session is checked as ever once served), and leaves the served when they have not polled for IDLE_MS.
+ * - Still busy with that door shut for SHRINK_AFTER samples in a row, the newest tenth of the users served is refused
+ *   too (the last arrived are the last to have been kept waiting on).
+ * - Calm again (under CALM of the bound), the limit grows by a tenth each sample, then opens.
+ * Only polls (the routes declared polled, all GETs without parameters) with a session cookie are refused here: they
+ * are the bulk of the load, and asked again anyway. A user's own call goes on to its service's gate (admission.ts),
+ * as do /api/health, the web app's files and /ws (an upgrade, not a request).
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { ApiRoutes } from '@puente/contracts';
+import type { Metrics } from '@puente/platform';
+import { BUSY_MESSAGE, retryAfterSeconds } from './admission.ts';
+import { SESSION_COOKIE } from './sessions/sessions.ts';
+
+const SAMPLE_MS = 500;
+/**
+ * Samples in a row busy before the door shuts: 3 s. A burst keeps the loop busy for a second or two (a thousand users
+ * arriving, a batch of writes on the embedded database) and drains by itself; a load past what the process can serve
+ * does not.
+ */
+const CLOSE_AFTER = 6;
+/** Samples in a row busy with the door shut before the newest users served are refused too. */
+const SHRINK_AFTER = 4;
+/** Below this share of the bound the process has room: the limit grows. */
+const CALM = 0.8;
+const RETRY_AFTER = { min: 5, max: 15 };
+/** A served user who has not polled for this long has left (the app polls every 3 s). */
+const IDLE_MS = 30_000;
+const COOKIE_PREFIX = `${SESSION_COOKIE}=`;
+const POLLS = new Set(ApiRoutes.filter((route) => route.polled).map((route) => {
+  if (route.method !== 'GET' || route.path.includes('{')) throw new Error(`${route.path}: a polled route is a GET without parameters here`);
+  return route.path;
+}));
+
+/** The value of the request's session cookie, if any: who is asking, for a place in line only. */
+function sessionKey(req: IncomingMessage): string | undefined {
+  const cookies = req.headers.cookie;
+  const at = cookies?.indexOf(COOKIE_PREFIX) ?? -1;
+  if (at < 0 || (at > 0 && cookies![at - 1] !== ' ' && cookies![at - 1] !== ';')) return undefined;
+  const end = cookies!.indexOf(';', at);
+  return cookies!.slice(at + COOKIE_PREFIX.length, end < 0 ? undefined : end);
+}
+
+export interface UserAdmission {
+  /** Reads the event loop's utilization since the last sample and moves the limit (called every SAMPLE_MS). */
+  sample(): void;
+  /** Users served now, and how many may be (Infinity: no limit). */
+  state(): { served: number; limit: number };
+  stop(): void;
+}
+
+export function admitUsers(server: Server, opts: {
+  busyUtilization: number;
+  metrics?: Pick<Metrics, 'countShed'> | undefined;
+  /** The event loop's utilization since the last call, and how often it is read (tests give their own). */
+  utilization?: () => number;
+  sampleMs?: number;
+  /** How long a served user may go without polling before they have left (IDLE_MS; tests give their own). */
+  idleMs?: number;
+}): UserAdmission {
+  const idleMs = opts.idleMs ?? IDLE_MS;
+  /**
+   * The users served, by session cookie, oldest first (a Map keeps insertion order), with when they last polled, to
+   * the sample (a clock read twice a second rather than on every poll).
+   */
+  const served = new Map<string, number>();
+  let now = performance.now();
+  let sweptAt = now;
+  let limit = Number.POSITIVE_INFINITY;
+  let busySamples = 0;
+  let last: EventLoopUtilization = performance.eventLoopUtilization();
+  const utilization = opts.utilization ?? (() => {
+    const now = performance.eventLoopUtilization();
+    const { utilization: share } = performance.eventLoopUtilization(now, last);
+    last = now;
+    return share;
+  });
+
+  // Fastify's handler is the server's one 'request' listener; admission goes in front of it.
+  const [handler] = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  if (!handler) throw new Error('admitUsers needs the HTTP server of a Fastify app');
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'GET' || !POLLS.has(req.url!.split('?', 1)[0]!)) return handler(req, res);
+    const user = sessionKey(req);
+    if (user === undefined) return handler(req, res);
+    if (served.has(user) || served.size < limit) {
+      served.set(user, now);
+      return handler(req, res);
+    }
+    opts.metrics?.countShed('gateway', req.url!.split('?', 1)[0]!, 'refused');
+    const body = JSON.stringify({ message: BUSY_MESSAGE.read, code: 'service_unavailable' });
+    res.writeHead(503, {
+      'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body),
+      'retry-after': String(retryAfterSeconds(RETRY_AFTER)), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
+    });
+    res.end(body);
+  });
+
+  const admission: UserAdmission = {
+    sample() {
+      now = performance.now();
+      if (now - sweptAt >= idleMs) {
+        sweptAt = now;
+        for (const [user, seen] of served) if (now - seen > idleMs) served.delete(user);
+      }
+      const share = utilization();
+      if (share >= opts.busyUtilization) {
+        busySamples += 1;
+        if (limit > served.size) {
+          if (busySamples < CLOSE_AFTER) return;
+          limit = served.size;
+          busySamples = 0;
+        } else if (busySamples >= SHRINK_AFTER) {
+          limit = Math.floor(limit * 0.9);
+          busySamples = 0;
+          // The newest beyond the limit are no longer served: a Map iterates oldest first.
+          let kept = 0;
+          for (const user of served.keys()) if (++kept > limit) served.delete(user);
+        }
+      } else {
+        busySamples = 0;
+        if (share < CALM * opts.busyUtilization && Number.isFinite(limit)) {
+          limit = Math.ceil(limit * 1.1) + 1;
+          if (limit > 2 * served.size) limit = Number.POSITIVE_INFINITY;
+        }
+      }
+    },
+    state: () => ({ served: served.size, limit }),
+    stop: () => clearInterval(timer),
+  };
+  const timer = setInterval(() => admission.sample(), opts.sampleMs ?? SAMPLE_MS);
+  timer.unref();
+  return admission;
+}
