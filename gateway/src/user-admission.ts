@@ -1,15 +1,15 @@
 /**
- * Admission for the gateway's own process, by connection. The gates in admission.ts guard the services, but most polls
- * are answered by the gateway itself (304s, kept answers), so when the gateway's CPU is what runs out every answer
- * slows together. Refusing requests then does not help: a 503 costs this thread about what a 304 does (parsing, the
- * socket write), the refused poll again in seconds, and every user, the ones served a moment ago too, meets refusals.
- * So the refusal goes to users instead, newest first, the way a proxy's connection limit does, but by the session
- * cookie rather than the connection (a browser opens several, and opens them again after idling):
+ * Admission for the gateway's own process, by user. The gates in admission.ts guard the services, but most polls are
+ * answered by the gateway itself (304s, kept answers), so when the gateway's CPU is what runs out every answer slows
+ * together. Refusing requests then does not help: a 503 costs this thread about what a 304 does (parsing, the socket
+ * write), the refused poll again in seconds, and every user, the ones served a moment ago too, meets refusals. So the
+ * refusal goes to users instead, newest first, the way a proxy's connection limit does, but by the session cookie
+ * rather than the connection (a browser opens several, and opens them again after idling):
  * - The share of time the event loop is busy (its utilization) is read every SAMPLE_MS. Past `busyUtilization` for
- *   CLOSE_AFTER samples in a row (3 s: a burst drains by itself), the users served now are all that will be: a poll from
- *   anyone else gets 503 with a Retry-After of 5 to 15 s, written by Node's HTTP server before Fastify, the session
- *   check or the router run. A user is known by their session cookie's value, unverified (it only places them in
- *   line; the session is checked as ever once served), and leaves the served when they have not polled for IDLE_MS.
+ *   CLOSE_AFTER samples in a row (3 s: a burst drains by itself), the users served now are all that will be: a poll
+ *   from anyone else gets 503 with a Retry-After of 5 to 15 s, written by Node's HTTP server before Fastify, the
+ *   session check or the router run. A user is known by their session cookie's value, unverified (it only places them
+ *   in line; the session is checked as ever once served), and leaves the served when they have not polled for IDLE_MS.
  * - Still busy with that door shut for SHRINK_AFTER samples in a row, the newest tenth of the users served is refused
  *   too (the last arrived are the last to have been kept waiting on).
  * - Calm again (under CALM of the bound), the limit grows by a tenth each sample, then opens.
