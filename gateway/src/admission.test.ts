@@ -143,6 +143,8 @@ describe('admission control at the gateway', () => {
       market: shed('/api/exchange-requests', 'held'),
     }).toEqual({ read: 1, write: 1, market: 1 });
     expect((await health()).saturation.exchange.shed).toEqual({ refused: 2, held: 1 });
+    // Without ADMISSION_EVENT_LOOP_UTILIZATION the gateway admits every user: health says there is no such door.
+    expect((await health()).users).toBeNull();
   });
 });
 
@@ -195,7 +197,17 @@ describe('the gateway\'s own process under pressure', () => {
     }, { timeout: 20_000, interval: 0 });
     expect(Number(refused!.retryAfter)).toBeGreaterThanOrEqual(5);
     expect(ErrorBody.parse(JSON.parse(refused!.body))).toEqual({ code: 'service_unavailable', message: 'Puente is very busy right now. Please try again in a few seconds.' });
+    const health = async () => HealthResponse.parse(await (await fetch(`${base}/api/health`)).json()).users!;
+    const shut = await health();
+    expect(shut.refused).toBeGreaterThanOrEqual(1);
+    expect(shut.limit).toBeGreaterThanOrEqual(shut.served);
     await vi.waitFor(async () => expect((await pollAsNewcomer(ana)).status).toBe(200), { timeout: 20_000, interval: 500 });
+    // Calm: the door opens again, and health still counts what it refused while shut (the polls above waiting for
+    // the 200 may have been refused too).
+    await vi.waitFor(async () => expect((await health()).limit).toBeNull(), { timeout: 20_000, interval: 500 });
+    const open = await health();
+    expect(open.served).toBe(1);
+    expect(open.refused).toBeGreaterThanOrEqual(shut.refused);
   }, 60_000);
 });
 

@@ -204,7 +204,7 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     const services = Object.fromEntries(entries) as Record<ServiceName, ServiceHealth>;
     const status = entries.every(([, s]) => s === 'ok') ? 'ok' : 'degraded';
     // 503 only when a service cannot serve: one riding out a bus or Redis outage still answers its routes.
-    return reply.status(entries.some(([, s]) => s === 'down') ? 503 : 200).send({ status, services, saturation: admission.saturation() });
+    return reply.status(entries.some(([, s]) => s === 'down') ? 503 : 200).send({ status, services, saturation: admission.saturation(), users: userAdmission?.state() ?? null });
   });
 
   // Logout is the gateway's: the session is deleted from the store, so the old cookie is refused everywhere.

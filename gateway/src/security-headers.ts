@@ -53,11 +53,17 @@ function headersOf(options: HelmetOptions, secure: boolean): Record<string, stri
   return headers;
 }
 
+const sets = {
+  document: { http: headersOf(document, false), https: headersOf(document, true) },
+  api: { http: headersOf(api, false), https: headersOf(api, true) },
+};
+
+/** The API's headers, for an answer written before Fastify runs (user-admission.ts). */
+export function apiSecurityHeaders(secure: boolean): Readonly<Record<string, string>> {
+  return secure ? sets.api.https : sets.api.http;
+}
+
 export function securityHeaders(opts: { isDocument: (url: string) => boolean }) {
-  const sets = {
-    document: { http: headersOf(document, false), https: headersOf(document, true) },
-    api: { http: headersOf(api, false), https: headersOf(api, true) },
-  };
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const set = request.url.startsWith('/api/') && !opts.isDocument(request.url) ? sets.api : sets.document;
     reply.headers(request.protocol === 'https' ? set.https : set.http);

@@ -56,7 +56,7 @@ describe('admission by user', () => {
     expect((await user('one')(market)).status).toBe(200);
     expect((await user('two')(market)).status).toBe(200);
     samples(0.5, 3);
-    expect(admission.state()).toEqual({ served: 2, limit: Number.POSITIVE_INFINITY });
+    expect(admission.state()).toEqual({ served: 2, limit: null, refused: 0 });
   });
 
   it('once busy, serves the users it serves and refuses newcomers\' polls at once with 503 and Retry-After, newest first when it stays busy, and takes them back when calm', async () => {
@@ -66,14 +66,20 @@ describe('admission by user', () => {
     const served = admission.state().served;
 
     samples(0.95, 5); // a burst: the door stays open
-    expect(admission.state()).toEqual({ served, limit: Number.POSITIVE_INFINITY });
+    expect(admission.state()).toEqual({ served, limit: null, refused: 0 });
     samples(0.95, 1);
-    expect(admission.state()).toEqual({ served, limit: served });
+    expect(admission.state()).toEqual({ served, limit: served, refused: 0 });
     const refused = await newcomer(market);
     expect(refused.status).toBe(503);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(5);
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(15);
     expect(ErrorBody.parse(JSON.parse(refused.body))).toEqual({ code: 'service_unavailable', message: 'Puente is very busy right now. Please try again in a few seconds.' });
+    // Written before Fastify, it still carries what every API answer does: the API's security headers and a request id.
+    expect(refused.headers).toMatchObject({
+      'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+      'referrer-policy': 'no-referrer', 'cache-control': 'no-store',
+    });
+    expect(refused.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     // Only polls are refused here: a user's own call goes on (to its service's gate), as do health and the web app.
     expect(JSON.parse((await newcomer(market, 'POST')).body)).toEqual({ saved: true });
     expect((await newcomer('/api/health')).status).toBe(200);

@@ -17,11 +17,14 @@
  * are the bulk of the load, and asked again anyway. A user's own call goes on to its service's gate (admission.ts),
  * as do /api/health, the web app's files and /ws (an upgrade, not a request).
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
-import { ApiRoutes } from '@puente/contracts';
-import type { Metrics } from '@puente/platform';
+import { ApiRoutes, type UserAdmissionState } from '@puente/contracts';
+import { REQUEST_ID_HEADER, type Metrics } from '@puente/platform';
 import { BUSY_MESSAGE, retryAfterSeconds } from './admission.ts';
+import { apiSecurityHeaders } from './security-headers.ts';
 import { SESSION_COOKIE } from './sessions/sessions.ts';
 
 const SAMPLE_MS = 500;
@@ -39,6 +42,13 @@ const RETRY_AFTER = { min: 5, max: 15 };
 /** A served user who has not polled for this long has left (the app polls every 3 s). */
 const IDLE_MS = 30_000;
 const COOKIE_PREFIX = `${SESSION_COOKIE}=`;
+/**
+ * At most this many users served while the door is open. The served are known by an unverified cookie, so a client
+ * making up cookies could otherwise grow the map until the idle sweep; past the cap a newcomer is simply not recorded
+ * (and so not kept once the door shuts), which is what a newcomer is anyway.
+ */
+const MAX_SERVED = 100_000;
+const REFUSAL = JSON.stringify({ message: BUSY_MESSAGE.read, code: 'service_unavailable' });
 const POLLS = new Set(ApiRoutes.filter((route) => route.polled).map((route) => {
   if (route.method !== 'GET' || route.path.includes('{')) throw new Error(`${route.path}: a polled route is a GET without parameters here`);
   return route.path;
@@ -56,8 +66,8 @@ function sessionKey(req: IncomingMessage): string | undefined {
 export interface UserAdmission {
   /** Reads the event loop's utilization since the last sample and moves the limit (called every SAMPLE_MS). */
   sample(): void;
-  /** Users served now, and how many may be (Infinity: no limit). */
-  state(): { served: number; limit: number };
+  /** Users served now, how many may be (null: any number), and the polls refused since the start (for /api/health). */
+  state(): NonNullable<UserAdmissionState>;
   stop(): void;
 }
 
@@ -80,6 +90,7 @@ export function admitUsers(server: Server, opts: {
   let sweptAt = now;
   let limit = Number.POSITIVE_INFINITY;
   let busySamples = 0;
+  let refused = 0;
   let last: EventLoopUtilization = performance.eventLoopUtilization();
   const utilization = opts.utilization ?? (() => {
     const now = performance.eventLoopUtilization();
@@ -93,20 +104,27 @@ export function admitUsers(server: Server, opts: {
   if (!handler) throw new Error('admitUsers needs the HTTP server of a Fastify app');
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method !== 'GET' || !POLLS.has(req.url!.split('?', 1)[0]!)) return handler(req, res);
+    const path = req.method === 'GET' ? req.url!.split('?', 1)[0]! : '';
+    if (!POLLS.has(path)) return handler(req, res);
     const user = sessionKey(req);
     if (user === undefined) return handler(req, res);
-    if (served.has(user) || served.size < limit) {
+    if (served.has(user)) {
       served.set(user, now);
       return handler(req, res);
     }
-    opts.metrics?.countShed('gateway', req.url!.split('?', 1)[0]!, 'refused');
-    const body = JSON.stringify({ message: BUSY_MESSAGE.read, code: 'service_unavailable' });
+    if (served.size < limit) {
+      if (served.size < MAX_SERVED) served.set(user, now);
+      return handler(req, res);
+    }
+    refused += 1;
+    opts.metrics?.countShed('gateway', path, 'refused');
     res.writeHead(503, {
-      'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body),
-      'retry-after': String(retryAfterSeconds(RETRY_AFTER)), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
+      ...apiSecurityHeaders((req.socket as TLSSocket).encrypted === true),
+      [REQUEST_ID_HEADER]: req.headers[REQUEST_ID_HEADER] ?? randomUUID(),
+      'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(REFUSAL),
+      'retry-after': String(retryAfterSeconds(RETRY_AFTER)), 'cache-control': 'no-store',
     });
-    res.end(body);
+    res.end(REFUSAL);
   });
 
   const admission: UserAdmission = {
@@ -138,7 +156,7 @@ export function admitUsers(server: Server, opts: {
         }
       }
     },
-    state: () => ({ served: served.size, limit }),
+    state: () => ({ served: served.size, limit: Number.isFinite(limit) ? limit : null, refused }),
     stop: () => clearInterval(timer),
   };
   const timer = setInterval(() => admission.sample(), opts.sampleMs ?? SAMPLE_MS);

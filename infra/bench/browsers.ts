@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
 
 /** What Chromium accepts. */
-const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
+export const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 
 /** The spec's polls (section 7 and 9), as the web app sends them. */
 const POLLS = [

@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Pool } from 'undici';
 import { ExchangeRequestList, LiveMessage, NotificationCount, NotificationList, type ExchangeRate } from '@puente/contracts';
+import { BROWSER_ENCODINGS } from './browsers.ts';
 import { generatorCpu } from './crowd.ts';
 import { BenchFailure, percentile, pool, PRODUCT_HINT, progress, step } from './load.ts';
 import type { SeededUser } from './seed.ts';
@@ -27,8 +28,6 @@ const READINGS: Record<string, string> = {
 };
 /** Every this many screens, one checks the content of what it read (parsing every answer would load the generator). */
 const SAMPLE_EVERY = 100;
-/** What Chromium accepts. */
-const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 /**
  * A screen's connections, as a browser's to one origin (it reads its three readings at once). undici's pool rather than
  * fetch: the generator shares the CPUs with what it measures, and fetch's streams cost it several times more a read.

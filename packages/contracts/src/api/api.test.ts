@@ -691,8 +691,11 @@ describe('response shapes', () => {
     };
     const idle = { inFlight: 0, queued: 0, limit: 32, shed: { refused: 0, held: 0 } };
     const saturation = { ...Object.fromEntries(Object.keys(services).map((name) => [name, idle])), exchange: { inFlight: 32, queued: 5, limit: 32, shed: { refused: 12, held: 40 } } };
-    expect(HealthResponse.parse({ status: 'degraded', services, saturation })).toEqual({ status: 'degraded', services, saturation });
-    expect(HealthResponse.safeParse({ status: 'ok', services: { identity: 'ok' }, saturation }).success).toBe(false);
-    expect(HealthResponse.safeParse({ status: 'degraded', services, saturation: { exchange: idle } }).success).toBe(false);
+    const users = { served: 8000, limit: 7200, refused: 310 };
+    expect(HealthResponse.parse({ status: 'degraded', services, saturation, users })).toEqual({ status: 'degraded', services, saturation, users });
+    expect(HealthResponse.parse({ status: 'ok', services, saturation, users: null }).users).toBeNull();
+    expect(HealthResponse.safeParse({ status: 'ok', services: { identity: 'ok' }, saturation, users }).success).toBe(false);
+    expect(HealthResponse.safeParse({ status: 'degraded', services, saturation: { exchange: idle }, users }).success).toBe(false);
+    expect(HealthResponse.safeParse({ status: 'degraded', services, saturation, users: { served: 1, limit: -1, refused: 0 } }).success).toBe(false);
   });
 });

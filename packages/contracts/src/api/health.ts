@@ -37,6 +37,18 @@ export const ServiceSaturation = z.object({
 export type ServiceSaturation = z.infer<typeof ServiceSaturation>;
 
 /**
+ * The gateway's own door (admission by user, ADMISSION_EVENT_LOOP_UTILIZATION): how many signed-in users it serves
+ * now, how many it will (null: any number, the door is open), and the polls it has refused since it started. null
+ * when that setting is off.
+ */
+export const UserAdmissionState = z.object({
+  served: z.number().int().nonnegative(),
+  limit: z.number().int().nonnegative().nullable(),
+  refused: z.number().int().nonnegative(),
+}).nullable();
+export type UserAdmissionState = z.infer<typeof UserAdmissionState>;
+
+/**
  * 'ok' when every service is ok, 'degraded' otherwise; services covers all seven, and so does saturation (a busy
  * service is still 'ok': it answers, some callers are asked to come back).
  */
@@ -44,5 +56,6 @@ export const HealthResponse = z.object({
   status: z.enum(['ok', 'degraded']),
   services: z.record(BackendService, ServiceHealth),
   saturation: z.record(BackendService, ServiceSaturation),
+  users: UserAdmissionState,
 });
 export type HealthResponse = z.infer<typeof HealthResponse>;
