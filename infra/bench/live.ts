@@ -31,6 +31,9 @@ export interface LiveFigures {
   generatorCpu: number;
 }
 
+/** How long the warm-up exchange's messages may take (the consumer groups forming after a start). */
+const WARM_UP_WAIT_MS = 30_000;
+
 interface Socket { user: SeededUser; ws: WebSocket; got: { message: Exclude<LiveMessage, { type: 'chat_message' | 'versions' }>; at: number }[] }
 
 async function openSocket(url: string, user: SeededUser): Promise<Socket> {
@@ -69,32 +72,31 @@ export async function liveLatency(opts: {
   const afterAnswer: number[] = [];
   const calls: number[] = [];
   let missing = 0;
-  const waitMs = opts.waitMs ?? 10_000;
+  let counted = true;
   /** Runs the call, then waits for each expected message on its user's socket; records the latencies. */
   async function expect(call: () => Promise<void>, expected: [SeededUser, string][]): Promise<void> {
     const sent = performance.now();
     await call();
     const answered = performance.now();
-    calls.push(answered - sent);
+    if (counted) calls.push(answered - sent);
     await Promise.all(expected.map(async ([user, text]) => {
       const socket = sockets.get(user.id)!;
-      const deadline = performance.now() + waitMs;
+      const deadline = performance.now() + (counted ? opts.waitMs ?? 10_000 : WARM_UP_WAIT_MS);
       for (;;) {
         const hit = socket.got.find((g) => g.at >= sent && says(g.message) === text);
         if (hit) {
+          if (!counted) return;
           latencies.push(hit.at - sent);
           afterAnswer.push(Math.max(0, hit.at - answered));
           return;
         }
-        if (performance.now() > deadline) { missing++; return; }
+        if (performance.now() > deadline) { if (counted) missing++; return; }
         await sleep(2);
       }
     }));
   }
-
-  const cpu = generatorCpu();
-  const traded = progress('exchanges with live messages', opts.pairs.length, 10);
-  await pool(opts.pairs, opts.concurrency, async ([requester, matcher], i) => {
+  /** A pair's whole exchange, each live message it causes waited for. */
+  async function exchange([requester, matcher]: [SeededUser, SeededUser], i: number): Promise<void> {
     const request = await opts.t.post(requester, smallRequest(opts.rate.gbpToClp, i));
     let matchId = 0;
     await expect(async () => { matchId = (await opts.t.acceptOk(matcher, request.id)).id; }, [[requester, `exchange_match ${request.id}`]]);
@@ -102,6 +104,20 @@ export async function liveLatency(opts: {
       [matcher, `exchange_confirmed ${request.id}`], [requester, `match_success ${matchId}`], [matcher, `match_success ${matchId}`]]);
     await expect(() => opts.t.complete(matcher, matchId), [[requester, `exchange_completed ${request.id}`]]);
     await expect(() => opts.t.rate(requester, matchId, matcher.id), [[matcher, `rating ${request.id}`]]);
+  }
+
+  // An exchange first, not counted: the first events after a start wait for the consumer groups to form (and the
+  // gateways' live channels start at the end of their topics, so what comes before they have joined never reaches
+  // them). The pair's second exchange of the day, within the free plan's limit.
+  counted = false;
+  const warmUp = performance.now();
+  await exchange(opts.pairs[0]!, opts.pairs.length);
+  step(`a warm-up exchange's live messages came within ${(performance.now() - warmUp).toFixed(0)} ms; the exchanges measured follow`);
+  counted = true;
+  const cpu = generatorCpu();
+  const traded = progress('exchanges with live messages', opts.pairs.length, 10);
+  await pool(opts.pairs, opts.concurrency, async (pair, i) => {
+    await exchange(pair, i);
     traded.tick();
   });
   traded.end();
