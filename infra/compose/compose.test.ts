@@ -21,7 +21,6 @@ const envExample = readFileSync(join(ROOT, '.env.example'), 'utf8');
 /** The optional secrets an operator may set in .env, set here too so the test sees where each one goes. */
 const OPTIONAL = {
   SMTP_URL: 'smtps://mailer:smtp-password-4d1c@smtp.example.com:465',
-  POSTGRES_PASSWORD: 'postgres-password-93ab',
   GOOGLE_CLIENT_SECRET: 'google-client-secret-77c0',
   STRIPE_SECRET_KEY: 'sk_test_stripe-secret-key-12aa',
   STRIPE_WEBHOOK_SECRET: 'whsec_stripe-webhook-secret-5e1b',
@@ -77,7 +76,7 @@ describe.skipIf(!hasDockerCompose && process.env.CI !== 'true')('docker-compose.
     expect(admin.ok).toBe(false);
     expect(admin.output).toContain('set ADMIN_PASSWORD in .env');
     // A few left out in turn, side by side; .ci/run leaves out each one (a docker-compose start per secret).
-    const refusals = await Promise.all(['GRAFANA_ADMIN_PASSWORD', 'REDIS_PASSWORD', 'IDENTITY_SIGNING_KEY'].map(async (name) => {
+    const refusals = await Promise.all(['GRAFANA_ADMIN_PASSWORD', 'POSTGRES_PASSWORD', 'REDIS_PASSWORD', 'IDENTITY_SIGNING_KEY'].map(async (name) => {
       const { [name]: _left, ...others } = secrets;
       const { ok, output } = await composeConfigResult(others);
       return [name, ok, output.includes(`set ${name} in .env: npm run secrets`)];

@@ -21,6 +21,7 @@ if (command === undefined) {
     ...Object.entries(SETTING_OF).map(([key, setting]) => `${setting}=${secrets[key as keyof typeof SETTING_OF]}`),
     ...Parties.map((p) => `${p.toUpperCase()}_SIGNING_KEY=${secrets.signingKeys[p]}`),
     `SERVICE_PUBLIC_KEYS=${publicKeysOf(secrets.signingKeys)}`,
+    `POSTGRES_PASSWORD=${randomBytes(24).toString('hex')}`,
     `REDIS_PASSWORD=${randomBytes(24).toString('hex')}`,
     `GRAFANA_ADMIN_PASSWORD=${randomBytes(18).toString('base64url')}`,
   ];
