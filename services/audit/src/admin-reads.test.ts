@@ -60,6 +60,28 @@ describeWithInfra(['postgres'], 'admins\' reads of chats', () => {
     const rows = AdminChatReadList.parse((await list()).json());
     expect(rows.map((r) => [r.adminId, r.adminName])).toEqual([[7, 'Admin 7'], [8, ''], [7, 'Admin 7']]);
   });
+
+  it('keeps an admin\'s page refetching a chat as one read: the same chat or attachment again within 10 minutes is not kept again', async () => {
+    const before = Number((await list()).headers['x-total-count']);
+    await svc.deliver(
+      read(9, 40, '2026-04-01T10:00:00.000Z'),
+      read(9, 40, '2026-04-01T10:04:00.000Z'), // the window brought back to the front
+      read(9, 40, '2026-04-01T10:09:59.000Z'),
+      read(9, 40, '2026-04-01T10:12:00.000Z'), // 12 minutes after the kept one: a read of its own
+      read(9, 40, '2026-04-01T10:05:00.000Z', 3), // the attachment: another thing read
+      read(10, 40, '2026-04-01T10:06:00.000Z'), // another admin
+      read(9, 41, '2026-04-01T10:07:00.000Z'), // another match
+    );
+    const res = await list('limit=100');
+    expect(Number(res.headers['x-total-count'])).toBe(before + 5);
+    expect(AdminChatReadList.parse(res.json()).filter((r) => r.matchId >= 40).map((r) => [r.adminId, r.matchId, r.attachmentId, r.at])).toEqual([
+      [9, 40, null, '2026-04-01T10:12:00.000Z'],
+      [9, 41, null, '2026-04-01T10:07:00.000Z'],
+      [10, 40, null, '2026-04-01T10:06:00.000Z'],
+      [9, 40, 3, '2026-04-01T10:05:00.000Z'],
+      [9, 40, null, '2026-04-01T10:00:00.000Z'],
+    ]);
+  });
 });
 
 describeWithInfra(['postgres'], 'the admin routes in production', () => {

@@ -1,10 +1,15 @@
 /**
  * Admins' reads of a match's chat or of one of its attachments outside an open dispute, as the exchange announced
- * them (exchange.chat.admin-read), one row per event: the event id is unique, so a redelivered event never makes a
- * second row. `at` is when the admin read it; the rows never change.
+ * them (exchange.chat.admin-read), one row per read: the event id is unique, so a redelivered event never makes a
+ * second row, and the same admin reading the same chat or attachment again within SAME_READ_MS is the page they have
+ * open refetching it (a window brought back to the front, a reconnect): the first read's row stands for it. `at` is
+ * when the admin read it; the rows never change.
  */
 import { defineEntity, p } from '@mikro-orm/postgresql';
 import { AdminReadWhat, type AdminChatRead as AdminChatReadView } from '@puente/contracts';
+
+/** Within this long of a kept read, the same admin's read of the same chat or attachment is that read again. */
+export const SAME_READ_MS = 10 * 60_000;
 
 export const AdminChatReadSchema = defineEntity({
   name: 'AdminChatRead',

@@ -3,7 +3,7 @@ import { consume } from '@puente/platform';
 import { AttemptFieldLimits as L, storableFields } from '@puente/contracts';
 import { LoginAttempt, SignupAttempt, emailKey } from '../domain/attempts.ts';
 import { eraseUser } from '../domain/personal-data.ts';
-import { AdminChatRead } from '../domain/admin-reads.ts';
+import { AdminChatRead, SAME_READ_MS } from '../domain/admin-reads.ts';
 
 export const consumers = [
   /** Every sign-up attempt (request or verify step), success or failure: one row per event. */
@@ -45,8 +45,14 @@ export const consumers = [
     }).onConflict('eventId').ignore().execute();
   }),
 
-  /** An admin read a match's chat or an attachment outside an open dispute: one row per event. */
+  /**
+   * An admin read a match's chat or an attachment outside an open dispute: one row per read, the same one again
+   * within SAME_READ_MS being that read refetched (events of one match arrive in order: its id is their key).
+   */
   consume('adminChatRead', async (read, { em, event }) => {
+    const at = new Date(read.at);
+    const same = { adminId: read.adminId, matchId: read.matchId, what: read.what, attachmentId: read.attachmentId ?? null };
+    if (await em.count(AdminChatRead, { ...same, at: { $gt: new Date(at.getTime() - SAME_READ_MS), $lte: at } }) > 0) return;
     await em.createQueryBuilder(AdminChatRead).insert({
       eventId: event.id, adminId: read.adminId, adminName: read.adminName, matchId: read.matchId, what: read.what,
       attachmentId: read.attachmentId ?? null, at: new Date(read.at),
