@@ -117,6 +117,28 @@ describe('the exchange details dialog', () => {
     await waitFor(() => expect(then.rate).toHaveBeenCalledWith(expect.objectContaining({ id: 5 }), { id: 9, name: 'Bea Soto' }));
   });
 
+  it("keeps the trade, and the 'I received' question open over it, when a refresh fails (the network away); a request gone replaces it", async () => {
+    const request = makeRequest({ status: 'confirmed' }); // Bea's request, accepted by Ana
+    const match = makeMatch(request, { status: 'confirmed', paidByIds: [9] });
+    const server = fakeApi({ ...signedIn(ana), 'GET /api/exchange-requests/42': { body: request }, 'GET /api/exchange-matches/request/42': { body: match } });
+    const { queryClient } = renderWithRoutes(<ExchangeDetailsDialog rawId="42" user={ana} onClose={() => {}} next={next()} />);
+    fireEvent.click(await screen.findByRole('button', { name: /^I received/ }));
+    const question = await screen.findByRole('dialog', { name: /^Did .* arrive\?$/ });
+
+    server.on({ 'GET /api/exchange-requests/42': 'network-error' });
+    const asked = server.callsTo('GET /api/exchange-requests/42').length;
+    await queryClient.refetchQueries();
+    // The failure came and was drawn: the trade and the question over it are still there.
+    await waitFor(() => expect(server.callsTo('GET /api/exchange-requests/42').length).toBe(asked + 1));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(question.isConnected).toBe(true);
+    expect(screen.getByRole('button', { name: 'Mark as Completed', hidden: true })).toBeTruthy();
+
+    server.on({ 'GET /api/exchange-requests/42': { status: 404, body: { message: 'Exchange request not found', code: 'not_found' } } });
+    await queryClient.refetchQueries();
+    expect(await screen.findByText('Exchange Not Found')).toBeTruthy();
+  });
+
   it("offers 'Rate Exchange' on a completed exchange until the viewer has rated", async () => {
     const request = makeRequest({ status: 'completed' });
     const match = makeMatch(request, { status: 'completed' });

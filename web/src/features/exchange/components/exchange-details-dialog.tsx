@@ -108,13 +108,18 @@ function LoadedDetails({ id, user, onClose, next }: { id: number; user: CurrentU
   const dialog = (content: ReactNode) => (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" fullScreen={phone} scroll="paper" aria-labelledby="exchange-details-title">{content}</Dialog>
   );
-  if (request.isSuccess) return dialog(<DetailsView request={request.data} match={match.data ?? null} user={user} onClose={onClose} next={next} phone={phone} />);
+  const status = request.error instanceof ApiError ? request.error.status : 0;
+  const signedOut = request.isError && (status === 401 || /Unauthorized/i.test(request.error.message));
+  // A refresh that fails (a 503 while Puente is busy, the network away) keeps the trade as last loaded, and a dialog
+  // open over it: the next poll tries again. Only a session that ended or a request gone replace it.
+  if (request.data && !signedOut && status !== 404) {
+    return dialog(<DetailsView request={request.data} match={match.data ?? null} user={user} onClose={onClose} next={next} phone={phone} />);
+  }
   let body: ReactNode;
   if (request.isPending) {
     body = <Stack sx={{ alignItems: 'center', py: 3 }}><CircularProgress aria-label={t('loading', { ns: 'common' })} /></Stack>;
   } else {
-    const status = request.error instanceof ApiError ? request.error.status : 0;
-    body = status === 401 || /Unauthorized/i.test(request.error.message)
+    body = signedOut
       ? <Alert severity="warning" action={<Button color="inherit" onClick={() => window.location.reload()}>{t('details.refresh')}</Button>}>{t('details.sessionExpired')}</Alert>
       : status === 404
         ? <Alert severity="info"><strong>{t('details.notFound')}</strong> — {t('details.notFoundText')}</Alert>
