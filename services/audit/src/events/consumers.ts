@@ -53,10 +53,8 @@ export const consumers = [
     const at = new Date(read.at);
     const same = { adminId: read.adminId, matchId: read.matchId, what: read.what, attachmentId: read.attachmentId ?? null };
     if (await em.count(AdminChatRead, { ...same, at: { $gt: new Date(at.getTime() - SAME_READ_MS), $lte: at } }) > 0) return;
-    await em.createQueryBuilder(AdminChatRead).insert({
-      eventId: event.id, adminId: read.adminId, adminName: read.adminName, matchId: read.matchId, what: read.what,
-      attachmentId: read.attachmentId ?? null, at: new Date(read.at),
-    }).onConflict('eventId').ignore().execute();
+    await em.createQueryBuilder(AdminChatRead).insert({ ...same, eventId: event.id, adminName: read.adminName, at })
+      .onConflict('eventId').ignore().execute();
   }),
 
   /** A user deleted their account: their attempts stay counted, with nothing left that says whose they were. */

@@ -110,8 +110,9 @@ function LoadedDetails({ id, user, onClose, next }: { id: number; user: CurrentU
   );
   const status = request.error instanceof ApiError ? request.error.status : 0;
   const signedOut = request.isError && (status === 401 || /Unauthorized/i.test(request.error.message));
-  // A refresh that fails (a 503 while Puente is busy, the network away) keeps the trade as last loaded, and a dialog
-  // open over it: the next poll tries again. Only a session that ended or a request gone replace it.
+  // A refresh that fails (a 5xx, the network away) keeps the trade as last loaded, and a dialog open over it: the
+  // next poll tries again (a refusal with Retry-After never reaches here: keepHeldAnswer keeps it app-wide). Only a
+  // session that ended or a request gone replace it.
   if (request.data && !signedOut && status !== 404) {
     return dialog(<DetailsView request={request.data} match={match.data ?? null} user={user} onClose={onClose} next={next} phone={phone} />);
   }
