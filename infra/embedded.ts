@@ -105,10 +105,13 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
   const metrics = await startMetrics(settings);
   // One store of polled data's versions: the services bump them, the gateway answers unchanged polls from them.
   const versions = new MemoryVersionStore();
+  // The services' jobs begin once all seven have started: a job calling a peer (identity's backfill asks exchange)
+  // would otherwise fail against one with no address yet, and warn at every start.
+  const allStarted = Promise.withResolvers<void>();
   const runtime: Runtime = {
     databaseUrl: `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`,
     bus,
-    jobs: () => new InProcessJobQueue({ logger }),
+    jobs: () => new InProcessJobQueue({ logger, startsAfter: allStarted.promise }),
     keys,
     logger,
     serviceUrls: {},
@@ -141,6 +144,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
       services.push(service);
       await service.joined; // the in-process bus and jobs answer at once: the next service starts after this one is whole
     }
+    allStarted.resolve();
     say('starting the gateway');
     // Sessions and rate-limit counters in the embedded database, so a restart keeps both; /ws on the in-process bus.
     const gateway = await buildGateway({

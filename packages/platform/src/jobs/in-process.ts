@@ -25,6 +25,12 @@ export interface InProcessJobQueueOptions {
   /** Attempts run at the same time (default 4). */
   concurrency?: number;
   logger?: Logger;
+  /**
+   * Handlers run only once this has settled as well as start() been called. The embedded mode's services start one
+   * after another in one process and call each other: their jobs wait for the last one rather than fail (and warn)
+   * against a peer that has no address yet.
+   */
+  startsAfter?: Promise<unknown>;
 }
 
 interface PendingJob {
@@ -51,6 +57,7 @@ export class InProcessJobQueue<C = DefaultJobContext> implements JobQueue<C> {
 
   readonly #concurrency: number;
   readonly #logger: Logger | undefined;
+  readonly #startsAfter: Promise<unknown> | undefined;
   readonly #definitions = new Map<string, JobDefinition<z.ZodType, C>>();
   /** Jobs due to run, oldest first. */
   readonly #ready: PendingJob[] = [];
@@ -68,6 +75,7 @@ export class InProcessJobQueue<C = DefaultJobContext> implements JobQueue<C> {
   constructor(options: InProcessJobQueueOptions = {}) {
     this.#concurrency = options.concurrency ?? 4;
     this.#logger = options.logger;
+    this.#startsAfter = options.startsAfter;
   }
 
   register<S extends z.ZodType>(def: JobDefinition<S, C>): void {
@@ -122,8 +130,14 @@ export class InProcessJobQueue<C = DefaultJobContext> implements JobQueue<C> {
 
   async start(context: C): Promise<void> {
     if (this.#stopped) throw new Error('a stopped job queue cannot be started again');
-    this.#context = { value: context };
-    this.#pump();
+    const begin = () => {
+      if (this.#stopped) return;
+      this.#context = { value: context };
+      this.#pump();
+    };
+    // Returns at once either way, as BullMQ's worker does.
+    if (this.#startsAfter) void this.#startsAfter.then(begin, begin);
+    else begin();
   }
 
   async stop(): Promise<void> {
