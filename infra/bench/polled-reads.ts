@@ -10,7 +10,11 @@ import { BenchFailure, patiently, PRODUCT_HINT, step } from './load.ts';
 import type { SeededUser } from './seed.ts';
 import { startBare } from './bare.ts';
 
-export interface RoundFigures { rps: number; p50: number; p99: number; requests: number; statuses: Record<string, number>; errors: number }
+export interface RoundFigures {
+  /** Answers a second with the round's status (200, or 304): a refusal (503) is fast, but no read served. */
+  rps: number;
+  p50: number; p99: number; requests: number; statuses: Record<string, number>; errors: number;
+}
 
 export interface PolledReadFigures {
   path: string;
@@ -23,17 +27,17 @@ export interface PolledReadFigures {
   product304: RoundFigures[];
 }
 
-/** One autocannon round: `users[i]` on connection i, with its ETag when given. */
-async function round(url: string, connections: number, seconds: number, headersOf: (i: number) => Record<string, string>): Promise<RoundFigures> {
+/** One autocannon round answering `status`: `users[i]` on connection i, with its ETag when given. */
+async function round(url: string, status: 200 | 304, connections: number, seconds: number, headersOf: (i: number) => Record<string, string>): Promise<RoundFigures> {
   let next = 0;
   const result = await autocannon({
     url, connections, duration: seconds,
     setupClient: (client) => { client.setHeaders(headersOf(next++ % connections)); },
   });
+  const statuses: Record<string, number> = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count]));
   return {
-    rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total,
-    statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count])),
-    errors: result.errors + result.timeouts,
+    rps: (statuses[status] ?? 0) / result.duration, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total,
+    statuses, errors: result.errors + result.timeouts,
   };
 }
 
@@ -61,9 +65,9 @@ export async function polledReads(base: string, users: readonly SeededUser[], op
   try {
     for (let r = 1; r <= opts.rounds; r++) {
       step(`round ${r}/${opts.rounds}: product 200s, bare Fastify, product 304s (${opts.roundSeconds} s each, ${conns} connections)`);
-      figures.product200.push(await round(url, conns, opts.roundSeconds, (i) => ({ cookie: users[i]!.cookie })));
-      figures.baseline.push(await round(baseline.url, conns, opts.roundSeconds, () => ({})));
-      figures.product304.push(await round(url, conns, opts.roundSeconds, (i) => ({ cookie: users[i]!.cookie, 'if-none-match': first[i]!.etag! })));
+      figures.product200.push(await round(url, 200, conns, opts.roundSeconds, (i) => ({ cookie: users[i]!.cookie })));
+      figures.baseline.push(await round(baseline.url, 200, conns, opts.roundSeconds, () => ({})));
+      figures.product304.push(await round(url, 304, conns, opts.roundSeconds, (i) => ({ cookie: users[i]!.cookie, 'if-none-match': first[i]!.etag! })));
       const [ok, bare, not] = [figures.product200, figures.baseline, figures.product304].map((f) => f.at(-1)!) as [RoundFigures, RoundFigures, RoundFigures];
       const said = (f: RoundFigures) => `${f.rps.toFixed(0)} req/s (p99 ${f.p99.toFixed(1)} ms)`;
       const refused = (f: RoundFigures) => (f.statuses['503'] ?? 0) + (f.statuses['429'] ?? 0);

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { HealthResponse } from '@puente/contracts';
 import { startKafka, startPostgres, startRedis, testPortBase, type KafkaCluster, type PostgresServer, type RedisServer } from '@puente/testkit';
 import { startDistributed, type Distributed } from '../distributed.ts';
 import { secretsFile } from '../secrets.ts';
@@ -292,6 +293,29 @@ export async function settled(product: Product, opts: { busy?: number; quietSeco
   }
   if (process.stdout.isTTY) process.stdout.write('\r');
   return (performance.now() - started) / 1000;
+}
+
+/**
+ * Waits until every gateway's admission door is open (/api/health's `users.limit` null), so that a target begins on a
+ * calm product rather than on the door a load before it shut. A shut door reopens by a tenth each calm half second
+ * while newcomers fill it: target 1's closed loop of 50 connections shuts it, and the cold arrivals that followed met
+ * it almost shut. Returns the seconds waited.
+ */
+export async function doorsOpen(product: Product, timeoutSeconds = 60): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const limits = await Promise.all(product.gatewayUrls.map(async (url) => {
+      const health = HealthResponse.parse(await (await fetch(`${url}/api/health`)).json());
+      return health.users?.limit ?? null;
+    }));
+    const shut = limits.filter((limit) => limit !== null);
+    if (shut.length === 0) return (performance.now() - started) / 1000;
+    if (performance.now() - started > timeoutSeconds * 1000) {
+      throw new BenchFailure(`a gateway's admission door was still shut ${timeoutSeconds} s after the load (limits ${shut.join(', ')})`,
+        'The door opens once the event loop is calm: see what keeps the gateway busy (BENCH_CPU_PROFILE).');
+    }
+    await sleep(500);
+  }
 }
 
 /** Resident memory of a process in MiB (Linux /proc), or NaN once it is gone. */

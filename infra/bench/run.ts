@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { ExchangeRate } from '@puente/contracts';
 import { BenchFailure, progress, seconds, step } from './load.ts';
-import { cpuByProcess, cpuShare, openSite, rssMiB, settled, type Mode, type Product, type Site } from './product.ts';
+import { cpuByProcess, cpuShare, doorsOpen, openSite, rssMiB, settled, type Mode, type Product, type Site } from './product.ts';
 import { seedUsers, type SeededUser } from './seed.ts';
 import { marketWriter, smallRequest, traders, type Traders } from './traders.ts';
 import { polledReads } from './polled-reads.ts';
@@ -129,8 +129,9 @@ function cast(users: SeededUser[], writers: number, maxUsers: number) {
   const writing = take(writers);
   const live = take(plan.livePairs * 2);
   const screenPairs = take(plan.screenPairs * 2);
-  const contenders = take(plan.crowd + plan.acceptRounds - 1);
-  const acceptPosters = take(plan.acceptRounds);
+  // A spare and a poster for each round after the first, and the uncounted warm-up round's (accepts.ts).
+  const contenders = take(plan.crowd + plan.acceptRounds);
+  const acceptPosters = take(plan.acceptRounds + 1);
   const pollers = take(maxUsers);
   return {
     posters, writing, contenders, acceptPosters, pollers,
@@ -163,7 +164,7 @@ async function benchMode(mode: Mode): Promise<ModeFigures> {
     step(`at rest the product uses ${(idleCpu * 100).toFixed(0)} % of a CPU`);
     await product.stop();
 
-    const count = POSTERS + writers + plan.livePairs * 2 + plan.screenPairs * 2 + plan.crowd + plan.acceptRounds * 2 - 1 + maxUsers;
+    const count = POSTERS + writers + plan.livePairs * 2 + plan.screenPairs * 2 + plan.crowd + plan.acceptRounds * 2 + 1 + maxUsers;
     step(`seeding ${count} signed-in users while the product is stopped`);
     const users = cast(await seedUsers(site, product.secrets, 1, count), writers, maxUsers);
 
@@ -186,6 +187,8 @@ async function benchMode(mode: Mode): Promise<ModeFigures> {
     if (targets.has('polled')) {
       step('target 1: the polled market list against bare Fastify');
       figures.polled = await polledReads(product.url, users.pollers, { connections: 50, roundSeconds: plan.roundSeconds, rounds: plan.rounds });
+      // Its closed loop keeps the loop busy whatever the load, so the door shuts: the next target starts with it open.
+      step(`the admission door was open again ${seconds(await doorsOpen(product) * 1000)} after target 1`);
     }
     if (targets.has('arrivals')) {
       step(`cold arrivals: ${plan.coldUsers[mode]} users within ${plan.coldSeconds} s, first polls without ETag`);
@@ -214,6 +217,7 @@ async function benchMode(mode: Mode): Promise<ModeFigures> {
         recoverySeconds: plan.recoverySeconds, baselineSeconds: plan.baselineSeconds, p99TargetMs: 100,
       });
       step(`settled ${seconds(await settled(product, { busy: idleCpu + 0.15 }) * 1000)} after the overload`);
+      step(`the admission door was open again ${seconds(await doorsOpen(product) * 1000)} after that`);
     }
     if (targets.has('accepts')) {
       step(`target 4: ${plan.crowd} accepts of one request at once, ${plan.acceptRounds} rounds`);
