@@ -102,6 +102,26 @@ describe('admission by user', () => {
       .toContain('puente_requests_shed_total{service="gateway",upstream="gateway",route="/api/exchange-requests",answer="refused"} 2');
   });
 
+  it('opens at once when idle, however many newcomers would fill each tenth it grows by when only calm', async () => {
+    samples(0.5, 20);
+    for (const name of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j']) expect((await user(name)(market)).status).toBe(200);
+    samples(0.95, 6);
+    const { served } = admission.state();
+    expect(admission.state().limit).toBe(served);
+    // Calm (0.7 of a CPU against a bound of 0.9): each sample lets a tenth more in, and newcomers take those places.
+    for (let i = 0; i < 3; i++) {
+      samples(0.7, 1);
+      const { limit } = admission.state();
+      expect(limit).not.toBeNull();
+      for (let k = admission.state().served; k < limit!; k++) expect((await user(`calm-${i}-${k}`)(market)).status).toBe(200);
+      expect((await user(`calm-${i}-over`)(market)).status).toBe(503);
+    }
+    // Idle (under half the bound): the door opens in one sample.
+    samples(0.3, 1);
+    expect(admission.state().limit).toBeNull();
+    expect((await user('after-the-burst')(market)).status).toBe(200);
+  });
+
   it('lets a user who stopped polling go, and leaves a poll without a session cookie to the session check', async () => {
     samples(0.5, 20);
     const before = admission.state().served;

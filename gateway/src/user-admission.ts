@@ -12,7 +12,9 @@
  *   in line; the session is checked as ever once served), and leaves the served when they have not polled for IDLE_MS.
  * - Still busy with that door shut for SHRINK_AFTER samples in a row, the newest tenth of the users served is refused
  *   too (the last arrived are the last to have been kept waiting on).
- * - Calm again (under CALM of the bound), the limit grows by a tenth each sample, then opens.
+ * - Calm again (under CALM of the bound), the limit grows by a tenth each sample, then opens; idle (under IDLE of
+ *   the bound), it opens at once: what shut it has passed, and newcomers filling each tenth as it opens would
+ *   otherwise keep it shut for many seconds on a process with room (a crowd arriving after a burst).
  * Only polls (the routes declared polled, all GETs without parameters) with a session cookie are refused here: they
  * are the bulk of the load, and asked again anyway. A user's own call goes on to its service's gate (admission.ts),
  * as do /api/health, the web app's files and /ws (an upgrade, not a request).
@@ -38,6 +40,8 @@ const CLOSE_AFTER = 6;
 const SHRINK_AFTER = 4;
 /** Below this share of the bound the process has room: the limit grows. */
 const CALM = 0.8;
+/** Below this share of the bound the process has plenty: the door opens. */
+const IDLE = 0.5;
 const RETRY_AFTER = { min: 5, max: 15 };
 /** A served user who has not polled for this long has left (the app polls every 3 s). */
 const IDLE_MS = 30_000;
@@ -150,7 +154,8 @@ export function admitUsers(server: Server, opts: {
         }
       } else {
         busySamples = 0;
-        if (share < CALM * opts.busyUtilization && Number.isFinite(limit)) {
+        if (share < IDLE * opts.busyUtilization) limit = Number.POSITIVE_INFINITY;
+        else if (share < CALM * opts.busyUtilization && Number.isFinite(limit)) {
           limit = Math.ceil(limit * 1.1) + 1;
           if (limit > 2 * served.size) limit = Number.POSITIVE_INFINITY;
         }
