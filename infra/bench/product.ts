@@ -27,8 +27,8 @@ const BENCH_ENV = {
   ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_REFERRAL_CODE: ADMIN.referralCode,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   RATE_LIMIT_LOGIN_IP: '100000/15m',
-  // As the deployments set it (docker-compose, infra/k8s): past 0.8 busy, a gateway serves no new user's polls.
-  ADMISSION_EVENT_LOOP_UTILIZATION: '0.8',
+  // As the deployments set it (docker-compose, infra/k8s): past 0.9 busy, a gateway serves no new user's polls.
+  ADMISSION_EVENT_LOOP_UTILIZATION: '0.9',
 };
 /** The product's processes still running: killed if the bench itself ends without stopping them. */
 const running = new Set<() => Map<string, number>>();
