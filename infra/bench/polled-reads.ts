@@ -27,6 +27,9 @@ export interface PolledReadFigures {
   product304: RoundFigures[];
 }
 
+/** The requests of a round the admission refused (503, or 429): answered at once, but no read served. */
+export const refusedIn = (f: RoundFigures) => (f.statuses['503'] ?? 0) + (f.statuses['429'] ?? 0);
+
 /** One autocannon round answering `status`: `users[i]` on connection i, with its ETag when given. */
 async function round(url: string, status: 200 | 304, connections: number, seconds: number, headersOf: (i: number) => Record<string, string>): Promise<RoundFigures> {
   let next = 0;
@@ -70,9 +73,8 @@ export async function polledReads(base: string, users: readonly SeededUser[], op
       figures.product304.push(await round(url, 304, conns, opts.roundSeconds, (i) => ({ cookie: users[i]!.cookie, 'if-none-match': first[i]!.etag! })));
       const [ok, bare, not] = [figures.product200, figures.baseline, figures.product304].map((f) => f.at(-1)!) as [RoundFigures, RoundFigures, RoundFigures];
       const said = (f: RoundFigures) => `${f.rps.toFixed(0)} req/s (p99 ${f.p99.toFixed(1)} ms)`;
-      const refused = (f: RoundFigures) => (f.statuses['503'] ?? 0) + (f.statuses['429'] ?? 0);
       step(`  200s ${said(ok)}, ${(ok.rps / bare.rps).toFixed(2)}× bare; bare ${said(bare)}; 304s ${said(not)}, ${(not.rps / bare.rps).toFixed(2)}× bare`
-        + `${refused(ok) + refused(not) > 0 ? `; refused: ${refused(ok)} of the 200s' requests, ${refused(not)} of the 304s'` : ''}`);
+        + `${refusedIn(ok) + refusedIn(not) > 0 ? `; refused: ${refusedIn(ok)} of the 200s' requests, ${refusedIn(not)} of the 304s'` : ''}`);
     }
   } finally {
     await baseline.stop();

@@ -305,7 +305,7 @@ export async function doorsOpen(product: Product, timeoutSeconds = 60): Promise<
   let waited = false;
   for (;;) {
     const limits = await Promise.all(product.gatewayUrls.map(async (url) => {
-      const health = HealthResponse.parse(await (await fetch(`${url}/api/health`)).json());
+      const health = HealthResponse.parse(await (await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5_000) })).json());
       return health.users?.limit ?? null;
     }));
     const shut = limits.filter((limit) => limit !== null);

@@ -5,7 +5,7 @@ import type { WindowFigures } from './crowd.ts';
 import type { OverloadFigures } from './overload.ts';
 import type { ScreenFigures } from './screens.ts';
 import type { LiveFigures } from './live.ts';
-import type { PolledReadFigures, RoundFigures } from './polled-reads.ts';
+import { refusedIn, type PolledReadFigures, type RoundFigures } from './polled-reads.ts';
 import type { StepFigures } from './simulated-users.ts';
 
 export interface Machine {
@@ -37,7 +37,7 @@ const table = (header: string[], rows: string[][]) => [line(header), line(header
 const verdict = (met: boolean) => (met ? 'met' : '**missed**');
 
 function summary(rounds: RoundFigures[]) {
-  const refused = rounds.reduce((sum, r) => sum + (r.statuses['503'] ?? 0) + (r.statuses['429'] ?? 0), 0);
+  const refused = rounds.reduce((sum, r) => sum + refusedIn(r), 0);
   return { rps: mean(rounds.map((r) => r.rps)), p50: mean(rounds.map((r) => r.p50)), p99: mean(rounds.map((r) => r.p99)), refused };
 }
 
