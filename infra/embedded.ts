@@ -20,7 +20,7 @@ import {
 } from '@puente/platform';
 import { InProcessJobQueue } from '@puente/platform/jobs';
 import { stopGracefully } from '@puente/platform/process';
-import { buildGateway, gatewayOptionsFrom, gatewaySettings } from '@puente/gateway';
+import { buildGateway, gatewayOptionsFrom, gatewaySettings, LISTEN_BACKLOG } from '@puente/gateway';
 import { runnerSecrets } from './secrets.ts';
 import { serviceDefinitions } from './services.ts';
 import { appAddress, runnerDefaults, testingAidsBanner } from './runner-env.ts';
@@ -153,7 +153,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, opts: 
       ...gatewayOptionsFrom(settings),
     });
     try {
-      await gateway.listen({ host: settings.HOST, port });
+      await gateway.listen({ host: settings.HOST, port, backlog: LISTEN_BACKLOG });
     } catch (err) {
       await gateway.close();
       throw err;

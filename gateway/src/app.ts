@@ -42,7 +42,7 @@ import { createSessions, type Session } from './sessions/sessions.ts';
 import { registerSessionRoutes } from './sessions/routes.ts';
 import { MemorySessionStore, type ListableSessionStore } from './sessions/store.ts';
 
-export { gatewaySettings, gatewayOptionsFrom, type GatewaySettings } from './settings.ts';
+export { gatewaySettings, gatewayOptionsFrom, LISTEN_BACKLOG, type GatewaySettings } from './settings.ts';
 export { defaultRateLimits, parseLimit, type RateLimits } from './rate-limits.ts';
 export { MemorySessionStore, type ListableSessionStore, type SessionStore } from './sessions/store.ts';
 export { RedisSessionStore } from './sessions/redis-store.ts';

@@ -6,7 +6,7 @@ import {
 } from '@puente/platform';
 import { stopGracefully } from '@puente/platform/process';
 import { KafkaBus } from '@puente/platform/kafka';
-import { buildGateway, gatewayOptionsFrom, gatewaySettings } from './app.ts';
+import { buildGateway, gatewayOptionsFrom, gatewaySettings, LISTEN_BACKLOG } from './app.ts';
 
 const Settings = gatewaySettings.extend({
   HOST: z.string().default('0.0.0.0'),
@@ -42,7 +42,7 @@ const app = await buildGateway({
   adminsNeedTwoFactor: adminsNeedTwoFactor(process.env),
   ...gatewayOptionsFrom(settings),
 });
-await app.listen({ host: settings.HOST, port: settings.PORT });
+await app.listen({ host: settings.HOST, port: settings.PORT, backlog: LISTEN_BACKLOG });
 
 stopGracefully(logger, async () => {
   await app.close();

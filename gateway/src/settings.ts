@@ -97,6 +97,15 @@ export interface SettingsOptions {
   webRoot?: string;
 }
 
+/**
+ * The gateway's listen queue: connections the kernel has completed and the process has yet to accept. Node's 511
+ * overflowed when a crowd's connections came (1,000 a second, the bench's 2x surge) while the loop was busy: the
+ * kernel drops what does not fit, and the browser's kernel sends it again only after 1 s, then 3 s, then 7 s, so
+ * those users waited seconds for an answer the door would have given at once. The kernel caps it
+ * (net.core.somaxconn: 4,096 on current Linux).
+ */
+export const LISTEN_BACKLOG = 4096;
+
 /** The options these settings give buildGateway. */
 export function gatewayOptionsFrom(s: GatewaySettings): SettingsOptions {
   const byLimit: Record<keyof RateLimits, Limit | undefined> = {

@@ -1,7 +1,7 @@
 /**
  * Admission by user at the gateway (user-admission.ts), over real HTTP: users are told apart by their session cookie,
- * whatever connection they come on. The event loop's utilization is given by the test, and the samples are taken by
- * hand.
+ * whatever connection they come on. The event loop's utilization and lateness are given by the test, and the samples
+ * are taken by hand.
  */
 import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,7 @@ describe('admission by user', () => {
   let admission: UserAdmission;
   let base: string;
   let share = 0.5;
+  let late = 0;
   const metrics = new Metrics();
 
   beforeAll(async () => {
@@ -30,7 +31,7 @@ describe('admission by user', () => {
     app.post('/api/exchange-requests', async () => ({ saved: true }));
     app.get('/api/health', async () => ({ status: 'ok' }));
     app.get('/dashboard', async () => 'the app');
-    admission = admitUsers(app.server, { busyUtilization: 0.9, metrics, utilization: () => share, sampleMs: 3_600_000, idleMs: IDLE_MS });
+    admission = admitUsers(app.server, { busyUtilization: 0.9, metrics, utilization: () => share, lateness: () => late, sampleMs: 3_600_000, idleMs: IDLE_MS });
     base = await app.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(async () => {
@@ -46,8 +47,9 @@ describe('admission by user', () => {
       res.setEncoding('utf8').on('data', (chunk: string) => { body += chunk; }).on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
     }).on('error', reject).end();
   });
-  const samples = (utilization: number, count: number) => {
+  const samples = (utilization: number, count: number, lateMs = 0) => {
     share = utilization;
+    late = lateMs;
     for (let i = 0; i < count; i++) admission.sample();
   };
   const market = '/api/exchange-requests';
@@ -121,6 +123,32 @@ describe('admission by user', () => {
     samples(0.3, 1);
     expect(admission.state().limit).toBeNull();
     expect((await user('after-the-burst')(market)).status).toBe(200);
+  });
+
+  it('shuts within a second when the loop runs far behind, and refuses more of the newest the later it runs', async () => {
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS + 50));
+    samples(0.3, 1);
+    const names = Array.from({ length: 20 }, (_, i) => `late-${i}`);
+    for (const name of names) expect((await user(name)(market)).status).toBe(200);
+    // A loop 300 ms late for one sample is a burst; for two, more than it can take: shut without the 3 s wait.
+    samples(0.95, 1, 300);
+    expect(admission.state().limit).toBeNull();
+    samples(0.95, 1, 300);
+    expect(admission.state()).toMatchObject({ served: 20, limit: 20 });
+    // Late 250 ms, five times what serves polls in time: two fifths of the newest go in one step, not a tenth.
+    samples(0.95, 3, 250);
+    expect(admission.state().limit).toBe(20);
+    samples(0.95, 1, 250);
+    expect(admission.state()).toMatchObject({ served: 12, limit: 12 });
+    expect((await user(names[11]!)(market)).status).toBe(200);
+    expect((await user(names[12]!)(market)).status).toBe(503);
+    // Late 62.5 ms with the loop under the bound is still too late: a fifth more.
+    samples(0.8, 4, 62.5);
+    expect(admission.state()).toMatchObject({ served: 9, limit: 9 });
+    // On time and calm: it grows again.
+    samples(0.6, 1, 5);
+    expect(admission.state().limit).toBe(11);
+    expect((await user(names[9]!)(market)).status).toBe(200);
   });
 
   it('lets a user who stopped polling go, and leaves a poll without a session cookie to the session check', async () => {

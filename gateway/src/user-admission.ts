@@ -5,15 +5,19 @@
  * write), the refused poll again in seconds, and every user, the ones served a moment ago too, meets refusals. So the
  * refusal goes to users instead, newest first, the way a proxy's connection limit does, but by the session cookie
  * rather than the connection (a browser opens several, and opens them again after idling):
- * - The share of time the event loop is busy (its utilization) is read every SAMPLE_MS. Past `busyUtilization` for
- *   CLOSE_AFTER samples in a row (3 s: a burst drains by itself), the users served now are all that will be: a poll
- *   from anyone else gets 503 with a Retry-After of 5 to 15 s, written by Node's HTTP server before Fastify, the
- *   session check or the router run. A user is known by their session cookie's value, unverified (it only places them
- *   in line; the session is checked as ever once served), and leaves the served when they have not polled for IDLE_MS.
- * - Still busy with that door shut for SHRINK_AFTER samples in a row, the newest tenth of the users served is refused
- *   too (the last arrived are the last to have been kept waiting on).
- * - Calm again (under CALM of the bound), the limit grows by a tenth each sample, then opens; idle (under IDLE of
- *   the bound), it opens at once: what shut it has passed, and newcomers filling each tenth as it opens would
+ * - The share of time the event loop is busy (its utilization) and how late it runs (the median lateness of a 10 ms
+ *   timer: about what a poll arriving now waits before it is read; the median, so that one long query of the embedded
+ *   database does not count as a loop behind) are read every SAMPLE_MS. Busy past `busyUtilization` for CLOSE_AFTER
+ *   samples in a row (3 s: a burst drains by itself), or late past CLOSE_LATE_MS for CLOSE_LATE in a row (1 s: more
+ *   arrive than the loop can take), the users served now are all that will be: a poll from anyone else gets 503 with
+ *   a Retry-After of 5 to 15 s, written by Node's HTTP server before Fastify, the session check or the router run. A
+ *   user is known by their session cookie's value, unverified (it only places them in line; the session is checked
+ *   as ever once served), and leaves the served when they have not polled for IDLE_MS.
+ * - Still busy or late with that door shut for STEP samples in a row, the newest of the users served are refused
+ *   too (the last arrived are the last to have been kept waiting on): a tenth, or more the later the loop runs
+ *   (keeping LATE_MS over the lateness of them, down to KEEP_LEAST), since utilization stops at 1 however far over capacity it is.
+ * - Calm again (under CALM of the bound, and on time), the limit grows by a tenth each sample, then opens; idle (under
+ *   IDLE of the bound), it opens at once: what shut it has passed, and newcomers filling each tenth as it opens would
  *   otherwise keep it shut for many seconds on a process with room (a crowd arriving after a burst).
  * Only polls (the routes declared polled, all GETs without parameters) with a session cookie are refused here: they
  * are the bulk of the load, and asked again anyway. A user's own call goes on to its service's gate (admission.ts),
@@ -22,7 +26,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { ApiRoutes, type UserAdmissionState } from '@puente/contracts';
 import { REQUEST_ID_HEADER, type Metrics } from '@puente/platform';
 import { BUSY_MESSAGE, retryAfterSeconds } from './admission.ts';
@@ -36,12 +40,25 @@ const SAMPLE_MS = 500;
  * does not.
  */
 const CLOSE_AFTER = 6;
-/** Samples in a row busy with the door shut before the newest users served are refused too. */
-const SHRINK_AFTER = 4;
+/**
+ * A loop this late (ms) is past serving the polls it has in time: a poll already waits about that long before it is
+ * read. A crowd of arrivals the process can take (the cold-arrivals target's thousand in 3 s) stays well under it.
+ */
+const CLOSE_LATE_MS = 250;
+const CLOSE_LATE = 2;
+/** Samples in a row busy (or late) with the door shut before the limit moves again: a refused user's polls stop within a cadence. */
+const STEP = 4;
+/** Later than this (ms) with the door shut, the users served are more than the loop serves in time: the limit shrinks. */
+const LATE_MS = 50;
+/** The least and the most of the users served one step keeps. */
+const KEEP_LEAST = 0.6;
+const KEEP_MOST = 0.9;
 /** Below this share of the bound the process has room: the limit grows. */
 const CALM = 0.8;
 /** Below this share of the bound the process has plenty: the door opens. */
 const IDLE = 0.5;
+/** The lateness timer's period (ms): a sample's late readings are what each of them read past it. */
+const RESOLUTION_MS = 10;
 const RETRY_AFTER = { min: 5, max: 15 };
 /** A served user who has not polled for this long has left (the app polls every 3 s). */
 const IDLE_MS = 30_000;
@@ -78,8 +95,9 @@ export interface UserAdmission {
 export function admitUsers(server: Server, opts: {
   busyUtilization: number;
   metrics?: Pick<Metrics, 'countShed'> | undefined;
-  /** The event loop's utilization since the last call, and how often it is read (tests give their own). */
+  /** The event loop's utilization and its lateness (ms) since the last call, and how often they are read (tests give their own). */
   utilization?: () => number;
+  lateness?: () => number;
   sampleMs?: number;
   /** How long a served user may go without polling before they have left (IDLE_MS; tests give their own). */
   idleMs?: number;
@@ -94,6 +112,7 @@ export function admitUsers(server: Server, opts: {
   let sweptAt = now;
   let limit = Number.POSITIVE_INFINITY;
   let busySamples = 0;
+  let lateSamples = 0;
   let refused = 0;
   let last: EventLoopUtilization = performance.eventLoopUtilization();
   const utilization = opts.utilization ?? (() => {
@@ -101,6 +120,13 @@ export function admitUsers(server: Server, opts: {
     const { utilization: share } = performance.eventLoopUtilization(now, last);
     last = now;
     return share;
+  });
+  const delay = opts.lateness ? undefined : monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  delay?.enable();
+  const lateness = opts.lateness ?? (() => {
+    const ms = delay!.count > 0 ? Math.max(0, delay!.percentile(50) / 1e6 - RESOLUTION_MS) : 0;
+    delay!.reset();
+    return ms;
   });
 
   // Fastify's handler is the server's one 'request' listener; admission goes in front of it.
@@ -139,30 +165,36 @@ export function admitUsers(server: Server, opts: {
         for (const [user, seen] of served) if (now - seen > idleMs) served.delete(user);
       }
       const share = utilization();
-      if (share >= opts.busyUtilization) {
-        busySamples += 1;
-        if (limit > served.size) {
-          if (busySamples < CLOSE_AFTER) return;
-          limit = served.size;
-          busySamples = 0;
-        } else if (busySamples >= SHRINK_AFTER) {
-          limit = Math.floor(limit * 0.9);
-          busySamples = 0;
-          // The newest beyond the limit are no longer served: a Map iterates oldest first.
-          let kept = 0;
-          for (const user of served.keys()) if (++kept > limit) served.delete(user);
-        }
-      } else {
+      const late = lateness();
+      if (!Number.isFinite(limit)) {
+        busySamples = share >= opts.busyUtilization ? busySamples + 1 : 0;
+        lateSamples = late >= CLOSE_LATE_MS ? lateSamples + 1 : 0;
+        if (busySamples < CLOSE_AFTER && lateSamples < CLOSE_LATE) return;
+        limit = served.size;
+        busySamples = lateSamples = 0;
+        return;
+      }
+      if (share >= opts.busyUtilization || late > LATE_MS) {
+        if (++busySamples < STEP) return;
         busySamples = 0;
-        if (share < IDLE * opts.busyUtilization) limit = Number.POSITIVE_INFINITY;
-        else if (share < CALM * opts.busyUtilization && Number.isFinite(limit)) {
-          limit = Math.ceil(limit * 1.1) + 1;
-          if (limit > 2 * served.size) limit = Number.POSITIVE_INFINITY;
-        }
+        limit = Math.floor(Math.min(limit, served.size) * Math.min(KEEP_MOST, Math.max(KEEP_LEAST, LATE_MS / late)));
+        // The newest beyond the limit are no longer served: a Map iterates oldest first.
+        let kept = 0;
+        for (const user of served.keys()) if (++kept > limit) served.delete(user);
+        return;
+      }
+      busySamples = 0;
+      if (share < IDLE * opts.busyUtilization) limit = Number.POSITIVE_INFINITY;
+      else if (share < CALM * opts.busyUtilization) {
+        limit = Math.ceil(limit * 1.1) + 1;
+        if (limit > 2 * served.size) limit = Number.POSITIVE_INFINITY;
       }
     },
     state: () => ({ served: served.size, limit: Number.isFinite(limit) ? limit : null, refused }),
-    stop: () => clearInterval(timer),
+    stop: () => {
+      clearInterval(timer);
+      delay?.disable();
+    },
   };
   const timer = setInterval(() => admission.sample(), opts.sampleMs ?? SAMPLE_MS);
   timer.unref();
