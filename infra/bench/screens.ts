@@ -70,12 +70,19 @@ interface Screen {
   user: SeededUser; connections: Pool; ws: WebSocket; sample: boolean;
   etags: Map<string, string>; inFlight: Set<string>; again: Set<string>; waiting: Map<string, Expectation[]>; told: Set<string>;
   timers: NodeJS.Timeout[];
+  /** Reads asked for by an announcement, sent after a change, that did not show it: by route and answer (shared by every screen). */
+  misses: Map<string, number>;
 }
 
 /** How long the warm-up trade's changes may take to reach their screens (the consumer groups forming). */
 const WARM_UP_WAIT_MS = 60_000;
 /** The app's polls of a screen's readings: every 3 s, from a random moment (a poll skips a reading being read). */
 const POLL_MS = 3_000;
+
+/** The market's answer from a copy the gateway held when exchange's gate was full (gateway/src/admission.ts). */
+const STALE_HEADER = 'x-puente-stale';
+
+const tally = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
 
 async function read(screen: Screen, route: string, poll = false): Promise<void> {
   if (screen.inFlight.has(route)) { if (!poll) screen.again.add(route); return; }
@@ -96,24 +103,32 @@ async function read(screen: Screen, route: string, poll = false): Promise<void> 
       // Refused for now: the app's next poll of it comes after Retry-After, and brings the change.
       setTimeout(() => void read(screen, route).catch(() => undefined), retryAfter * 1000 + Math.random() * 1000);
     }
-    if (res.statusCode !== 200) return;
+    if (res.statusCode !== 200) {
+      if (!poll && (screen.waiting.get(route) ?? []).some((w) => started >= w.sent)) tally(screen.misses, `${route} ${res.statusCode}`);
+      return;
+    }
     const now = typeof res.headers.etag === 'string' ? res.headers.etag : undefined;
     if (now) screen.etags.set(route, now);
     // Shown: read after the change was sent, a new ETag, and the content, where checked, says so.
+    let missed: string | undefined;
     screen.waiting.set(route, (screen.waiting.get(route) ?? []).filter((w) => {
       const shown = started >= w.sent && now !== w.etag && (!w.check || w.check(body));
       if (shown) w.done(at, poll);
+      else if (started >= w.sent) missed = now === w.etag ? '200 with the ETag before' : '200 with a new ETag and the content before';
       return !shown;
     }));
+    if (missed && !poll) tally(screen.misses, `${route} ${missed}${res.headers[STALE_HEADER] ? ', a held copy' : ''}`);
   } finally {
     screen.inFlight.delete(route);
     if (screen.again.delete(route)) void read(screen, route).catch(() => undefined);
   }
 }
 
-async function openScreen(base: string, user: SeededUser, sample: boolean): Promise<Screen> {
+async function openScreen(base: string, user: SeededUser, sample: boolean, misses: Map<string, number>): Promise<Screen> {
   const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/ws`, { headers: { cookie: user.cookie, origin: base } } as never);
-  const screen: Screen = { user, connections: connectionsOf(base), ws, sample, etags: new Map(), inFlight: new Set(), again: new Set(), waiting: new Map(), told: new Set(), timers: [] };
+  const screen: Screen = {
+    user, connections: connectionsOf(base), ws, sample, etags: new Map(), inFlight: new Set(), again: new Set(), waiting: new Map(), told: new Set(), timers: [], misses,
+  };
   ws.onmessage = (e) => {
     const message = LiveMessage.parse(JSON.parse(String(e.data)));
     if (message.type !== 'versions') return;
@@ -144,8 +159,9 @@ export async function changeToScreens(opts: {
   const changeWaitMs = opts.waitMs ?? 10_000;
   const opened = progress('screens open (a socket and three readings each)', opts.users.length, 250);
   const screens = new Map<number, Screen>();
+  const misses = new Map<string, number>();
   await pool(opts.users, 50, async (user, i) => {
-    screens.set(user.id, await openScreen(opts.urls[i % opts.urls.length]!, user, i % SAMPLE_EVERY === 0));
+    screens.set(user.id, await openScreen(opts.urls[i % opts.urls.length]!, user, i % SAMPLE_EVERY === 0, misses));
     opened.tick();
   });
   opened.end();
@@ -231,6 +247,7 @@ export async function changeToScreens(opts: {
   await trade(opts.pairs[0]!, opts.pairs.length, () => undefined);
   step(`a warm-up trade reached every screen it concerns after ${(performance.now() - warmUp).toFixed(0)} ms; the changes measured follow`);
   counted = true;
+  misses.clear();
   const cpu = generatorCpu();
   const traded = progress('changes shown on every screen they concern', opts.pairs.length * 3, 15);
   for (const [i, pair] of opts.pairs.entries()) await trade(pair, i, () => traded.tick());
@@ -255,6 +272,7 @@ export async function changeToScreens(opts: {
     + `${byPoll} shown only by the 3 s poll, ${missing} never shown, ${strays} announcements to users not concerned; generator ${(used * 100).toFixed(0)} % of a CPU`);
   const slow = slowest.sort((a, b) => b.ms - a.ms).slice(0, 3);
   step(`  the slowest: ${slow.map((c) => `${c.change} ${c.ms.toFixed(0)} ms (last shown: ${c.last})`).join('; ')}`);
+  step(`  reads an announcement asked for that did not show the change: ${[...misses].map(([what, n]) => `${n} × ${what}`).join('; ') || 'none'}`);
   step(`  bare Fastify, ${all.length} screens reading the market at once: the last had it after p50 ${baseline.baselineP50.toFixed(1)} ms, p99 ${baseline.baselineP99.toFixed(1)} ms; `
     + `generator ${(baseline.baselineGeneratorCpu * 100).toFixed(0)} % of a CPU`);
   return figures;
