@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import {
-  ExchangeRequestList, ExchangeVersions, KEPT_KEYS_SET, NOTIFICATIONS_SHOWN, NotificationCount, NotificationList, NotificationVersions, POLL_AUDIENCE_HEADER, Routes, type ExchangeRequest,
+  ErrorBody, ExchangeRequestList, ExchangeVersions, KEPT_KEYS_SET, NOTIFICATIONS_SHOWN, NotificationCount, NotificationList, NotificationVersions, POLL_AUDIENCE_HEADER, Routes, type ExchangeRequest,
   type ServiceName,
 } from '@puente/contracts';
 import { answeredNotModified, createHttpApp, MemoryVersionStore, requireUser, serve, serviceVersions } from '@puente/platform';
@@ -52,6 +52,9 @@ describe('polled reads answered at the gateway', () => {
   let listingMs = 0;
   /** The users each batch of first polls named. */
   const batches: number[][] = [];
+  /** How long the fake takes to answer a batch of first polls (a backed-up service), and how many it answered. */
+  let batchMs = 0;
+  let batchesAnswered = 0;
 
   beforeAll(async () => {
     identity = await startFakeService('identity');
@@ -67,8 +70,12 @@ describe('polled reads answered at the gateway', () => {
     notification = await pollingService('notification', (app) => {
       serve(app, Routes.notification.count, async (req) => ({ count: unread[requireUser(req).userId] ?? 0 }));
       serve(app, Routes.notification.list, async (_req, reply) => (reply.header('x-total-count', '0'), []));
-      serve(app, Routes.notification.firstPolls, async (req) => (batches.push(req.body.userIds),
-        req.body.userIds.map((userId) => ({ userId, notifications: [], total: 0, unread: unread[userId] ?? 0 }))));
+      serve(app, Routes.notification.firstPolls, async (req) => {
+        batches.push(req.body.userIds);
+        if (batchMs > 0) await new Promise((resolve) => setTimeout(resolve, batchMs));
+        batchesAnswered++;
+        return req.body.userIds.map((userId) => ({ userId, notifications: [], total: 0, unread: unread[userId] ?? 0 }));
+      });
     });
     gateway = await buildTestGateway({ serviceUrls: { identity: identity.url, exchange: exchange.url, notification: notification.url }, versions });
     await serviceVersions(versions, 'exchange', logger).bump([KEPT_KEYS_SET]); // no one in a block yet
@@ -328,6 +335,29 @@ describe('polled reads answered at the gateway', () => {
     await serviceVersions(versions, 'notification', logger).bump([NotificationVersions.unread(8)]);
     expect(NotificationCount.parse((await poll('/api/notifications/count', cookies[1]!)).json())).toEqual({ count: 0 });
     expect(batches.slice(before)).toEqual([[7, 8, 11], [8]]);
+  });
+
+  it('sheds a first poll whose batch is slower than a poll may wait, and serves the next one from what that batch kept', async () => {
+    users['jo@example.com'] = { id: 12, role: 'user' };
+    unread[12] = 4;
+    const jo = sessionCookieOf(await login(gateway, 'jo@example.com'))!;
+    const [asked, before, answered] = [notification.asked(), batches.length, batchesAnswered];
+    batchMs = 1_500;
+    try {
+      const late = await poll('/api/notifications/count', jo);
+      expect(late.statusCode).toBe(503);
+      expect(Number(late.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(ErrorBody.parse(late.json())).toEqual({ code: 'service_unavailable', message: 'Puente is very busy right now. Please try again in a few seconds.' });
+      // The batch goes on; once it is in, the poll after the Retry-After is answered here, from what it brought.
+      await vi.waitFor(() => expect(batchesAnswered).toBe(answered + 1), { timeout: 5_000 });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const next = await poll('/api/notifications/count', jo);
+      expect([next.statusCode, NotificationCount.parse(next.json())]).toEqual([200, { count: 4 }]);
+      expect(batches.slice(before)).toEqual([[12]]);
+      expect(notification.asked()).toBe(asked + 1);
+    } finally {
+      batchMs = 0;
+    }
   });
 
   it('keeps two gateways right: what one kept is no longer served once the other saw a change', async () => {

@@ -60,6 +60,13 @@ const STAND_IN_AFTER_MS = 200;
 
 /** How long a poll waits for another caller's fetch of the same shared answer before asking the service itself. */
 const WAIT_FOR_FETCH_MS = 2_000;
+/**
+ * The longest a first poll waits for its batch (first-polls.ts) before it is shed as a gate sheds a poll: the 1 s no
+ * request waits at a gate (admission.ts). A batch slower than that comes from a service backed up (its database's
+ * line; in the embedded mode, on the thread everything shares), and waiting on for it kept newcomers up to the
+ * batch's own 5 s timeout. What the batch brings is kept all the same, for the poll after the Retry-After.
+ */
+const FIRST_POLL_WAIT_MS = 1_000;
 
 export interface PolledReadsOptions {
   versions: VersionStore;
@@ -111,6 +118,8 @@ export type Poll = { answered: true } | {
   answered: false; etag?: string; fetched?: () => void; heard?: (headers: Record<string, unknown>) => void;
   /** The caller's own answer, to keep (keep()) when the service answers it. */
   own?: OwnAnswer;
+  /** A first poll whose batch is slower than a poll may wait: to be shed, as a gate sheds a poll. */
+  late?: true;
   /** Ask the service with If-None-Match: `etag`; its 304 means the caller sees that shared answer, which `send` sends. */
   ifShared?: { etag: string; send: () => Promise<void> };
 };
@@ -241,7 +250,8 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
         // A first poll only (no ETag: a new tab, a crowd arriving); a revalidation that misses is one user's change.
         const loader = answer || request.headers['if-none-match'] ? undefined : batched.get(`${route.name} ${url}`);
         if (loader) {
-          await loader.load(userId).catch((err: unknown) => opts.logger.warn({ err }, 'a batch of first polls failed: asked one by one'));
+          const loading = loader.load(userId).catch((err: unknown) => opts.logger.warn({ err }, 'a batch of first polls failed: asked one by one'));
+          if (!await settledWithin(loading, FIRST_POLL_WAIT_MS)) return { answered: false, own, late: true };
           answer = ownKept.get(own.key);
         }
         if (!answer) return { answered: false, own };

@@ -59,6 +59,8 @@ interface Exchange {
   ifShared?: { etag: string; send: () => Promise<void> };
   /** The caller's own polled answer, to keep for their next first poll (polled.ts). */
   own?: OwnAnswer;
+  /** A first poll whose batch was slower than a poll may wait (polled.ts): shed without a turn at the gate. */
+  late?: true;
 }
 
 /**
@@ -202,6 +204,7 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
               if (poll.heard) exchange.heard = poll.heard;
               if (poll.ifShared) exchange.ifShared = poll.ifShared;
               if (poll.own) exchange.own = poll.own;
+              if (poll.late) exchange.late = true;
             }
             exchange.internalToken = await callerToken(session, service);
             exchanges.set(request, exchange);
@@ -220,11 +223,12 @@ export async function registerServiceProxies(app: FastifyInstance, deps: ProxyDe
 /**
  * Waits for a slot at the service's gate (admission.ts), held until the answer went out; false when the request was
  * shed instead: answered from the copy of the shared answer held here (a caller who sees it: a market poll), or 503.
+ * A first poll that already waited past a poll's budget for its batch (polled.ts) is shed without waiting again.
  */
 function admission(deps: ProxyDeps) {
   return async (route: ApiRoute, service: ServiceName, request: FastifyRequest, reply: FastifyReply, exchange: Exchange): Promise<boolean> => {
     const waiting = route === Routes.identity.loginTwoFactor ? 'second-step' : route.polled ? 'poll' : 'call';
-    const release = await deps.admission.gate(service).enter(waiting);
+    const release = exchange.late ? undefined : await deps.admission.gate(service).enter(waiting);
     if (release) {
       releaseWhenDone(reply, release);
       return true;

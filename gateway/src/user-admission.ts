@@ -14,8 +14,9 @@
  *   user is known by their session cookie's value, unverified (it only places them in line; the session is checked
  *   as ever once served), and leaves the served when they have not polled for IDLE_MS.
  * - Still busy or late with that door shut for STEP samples in a row, the newest of the users served are refused
- *   too (the last arrived are the last to have been kept waiting on): a tenth, or more the later the loop runs
- *   (keeping LATE_MS over the lateness of them, down to KEEP_LEAST), since utilization stops at 1 however far over capacity it is.
+ *   too (the last arrived are the last to have been kept waiting on): a tenth, or more the later the loop runs (it
+ *   keeps LATE_MS over the lateness of them, at least KEEP_LEAST), since utilization stops at 1 however far over
+ *   capacity the load is.
  * - Calm again (under CALM of the bound, and on time), the limit grows by a tenth each sample, then opens; idle (under
  *   IDLE of the bound), it opens at once: what shut it has passed, and newcomers filling each tenth as it opens would
  *   otherwise keep it shut for many seconds on a process with room (a crowd arriving after a burst).
@@ -46,7 +47,10 @@ const CLOSE_AFTER = 6;
  */
 const CLOSE_LATE_MS = 250;
 const CLOSE_LATE = 2;
-/** Samples in a row busy (or late) with the door shut before the limit moves again: a refused user's polls stop within a cadence. */
+/**
+ * Samples in a row busy (or late) with the door shut before it shrinks again: the users refused by a step stop
+ * costing only once their polls in flight are answered, within a cadence.
+ */
 const STEP = 4;
 /** Later than this (ms) with the door shut, the users served are more than the loop serves in time: the limit shrinks. */
 const LATE_MS = 50;
@@ -57,7 +61,7 @@ const KEEP_MOST = 0.9;
 const CALM = 0.8;
 /** Below this share of the bound the process has plenty: the door opens. */
 const IDLE = 0.5;
-/** The lateness timer's period (ms): a sample's late readings are what each of them read past it. */
+/** The lateness timer's period (ms): it records the time between its firings, so its lateness is that less the period. */
 const RESOLUTION_MS = 10;
 const RETRY_AFTER = { min: 5, max: 15 };
 /** A served user who has not polled for this long has left (the app polls every 3 s). */

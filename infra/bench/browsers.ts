@@ -30,6 +30,8 @@ export interface Tally {
   latencies: Float64Array;
   /** The time of the answers that were served (200, 304): not refused. */
   admitted: Float64Array;
+  /** Of those, the answers to a reading's first poll (no ETag yet: a browser arriving, or refused until now). */
+  firstPolls: Float64Array;
   statuses: Record<number, number>;
   /** Answers neither served nor refused with 503 or 429, and failed calls. */
   errors: number;
@@ -60,6 +62,7 @@ export class Browsers {
   private readonly browsers: Browser[] = [];
   private latencies: number[] = [];
   private admitted: number[] = [];
+  private firstPolls: number[] = [];
   private statuses = new Map<number, number>();
   private errors = 0;
   private shed = 0;
@@ -87,12 +90,14 @@ export class Browsers {
   /** The tally since the last reset, and a fresh one from now. */
   take(): Tally {
     const tally: Tally = {
-      latencies: Float64Array.from(this.latencies), admitted: Float64Array.from(this.admitted), statuses: Object.fromEntries(this.statuses),
+      latencies: Float64Array.from(this.latencies), admitted: Float64Array.from(this.admitted), firstPolls: Float64Array.from(this.firstPolls),
+      statuses: Object.fromEntries(this.statuses),
       errors: this.errors, shed: this.shed, shedWithRetryAfter: this.shedWithRetryAfter, stale: this.stale, deferred: this.deferred, skipped: this.skipped,
       ...(this.firstError ? { firstError: this.firstError } : {}),
     };
     this.latencies = [];
     this.admitted = [];
+    this.firstPolls = [];
     this.statuses = new Map();
     this.errors = this.shed = this.shedWithRetryAfter = this.stale = this.deferred = this.skipped = 0;
     this.firstError = undefined;
@@ -156,7 +161,10 @@ export class Browsers {
         const ms = performance.now() - started;
         this.latencies.push(ms);
         this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
-        if (status === 200 || status === 304) this.admitted.push(ms);
+        if (status === 200 || status === 304) {
+          this.admitted.push(ms);
+          if (!etag) this.firstPolls.push(ms);
+        }
         else if (REFUSED.has(status)) this.shed++;
         else this.failed(path, `answered ${status}`);
       },
