@@ -14,7 +14,8 @@
  * axe's reason. Screenshots (every state in English light mode, and any state with a violation) go to
  * web/e2e/screenshots/accessibility/.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { setTimeout } from 'node:timers/promises';
+import { describe, expect, it, vi, type TestContext } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import i18next, { type TFunction } from 'i18next';
@@ -37,13 +38,18 @@ const SOON = { timeout: 15_000 };
 const ALL_LOOKS = 900_000;
 /** How many times a dialog is opened for its scan before one that closes by itself each time fails the test. */
 const DIALOG_TRIES = 5;
+/** A scan takes seconds, 20 s at worst on a slow machine: one still running after this is stuck (a hung page). */
+const SCAN_BOUND = 120_000;
 
 /** The app's own catalogues, to find buttons by the words the reader sees in either language. */
 const catalogues = i18next.createInstance();
 void catalogues.init({ resources: { en, es }, lng: 'en', fallbackLng: 'en', ns: Object.keys(en), interpolation: { escapeValue: false }, initAsync: false });
 
-/** Where a scan happens: who, in which language, on which page, with what open; `scheme`, the one the page shows now. */
-interface Scanner { role: string; watched: WatchedPage; page: Page; t: TFunction; language: Language; scheme: Scheme }
+/**
+ * Where a scan happens: who, in which language, on which page, with what open; `scheme`, the one the page shows now;
+ * `doing`, the step under way (what a timeout reports).
+ */
+interface Scanner { role: string; watched: WatchedPage; page: Page; t: TFunction; language: Language; scheme: Scheme; doing: string }
 type Violations = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'];
 
 describe.skipIf(!chromiumAvailable())('accessibility, WCAG 2.2 AA (browser)', () => {
@@ -119,10 +125,12 @@ describe.skipIf(!chromiumAvailable())('accessibility, WCAG 2.2 AA (browser)', ()
         // Re-themed (CssBaseline's color-scheme follows the theme) before settled looks for the transitions it starts.
         await s.page.waitForFunction((scheme) => getComputedStyle(document.documentElement).colorScheme === scheme, s.scheme, SOON);
       }
+      s.doing = `scanning ${state} in ${s.language} ${s.scheme}`;
       await settled(s.page);
       // Only violations are detailed (faster); the tags or rules after the options, which would otherwise replace them.
       const axe = new AxeBuilder({ page: s.page }).options({ resultTypes: ['violations'] });
-      const { violations } = await (found.size === 0 ? axe.withTags(WCAG_22_AA) : axe.withRules(SCHEME_RULES)).analyze();
+      const stuck = setTimeout(SCAN_BOUND, undefined, { ref: false }).then(() => { throw new Error(`${s.role} · ${s.doing}: the scan had not ended after ${SCAN_BOUND / 1000} s`); });
+      const { violations } = await Promise.race([(found.size === 0 ? axe.withTags(WCAG_22_AA) : axe.withRules(SCHEME_RULES)).analyze(), stuck]);
       found.set(s.scheme, violations);
       if ((s.language === 'en' && s.scheme === 'light') || violations.length > 0) {
         await s.watched.shot(`${s.role}-${s.language}-${s.scheme}-${state.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`);
@@ -150,6 +158,7 @@ describe.skipIf(!chromiumAvailable())('accessibility, WCAG 2.2 AA (browser)', ()
   const scan = async (s: Scanner, state: string) => record(s, state, await analyze(s, state));
 
   async function visit(s: Scanner, path: string, state = path): Promise<void> {
+    s.doing = `loading ${path} in ${s.language}`;
     await s.page.goto(path, { waitUntil: 'networkidle' });
     await s.page.locator('main').first().waitFor(SOON);
     await scan(s, state);
@@ -164,6 +173,7 @@ describe.skipIf(!chromiumAvailable())('accessibility, WCAG 2.2 AA (browser)', ()
   async function withDialog(s: Scanner, state: string, trigger: Locator, opened: string | Locator, from?: string): Promise<void> {
     const dialog = typeof opened === 'string' ? s.page.locator(`[role="dialog"][aria-labelledby="${opened}"]`) : opened;
     for (let attempt = 1; ; attempt++) {
+      s.doing = `opening ${state} in ${s.language} (try ${attempt})`;
       if (from) await s.page.goto(from, { waitUntil: 'networkidle' });
       await trigger.click(SOON);
       await dialog.waitFor(SOON);
@@ -182,11 +192,17 @@ describe.skipIf(!chromiumAvailable())('accessibility, WCAG 2.2 AA (browser)', ()
 
   /**
    * A role's run over both languages (each scan covers both schemes: analyze): its parts side by side, each on a page
-   * of its own context, in one language at a time (a signed-in user's page takes the account's language).
+   * of its own context, in one language at a time (a signed-in user's page takes the account's language). Should the
+   * test time out, it says the step each part was at (`onTestFailed`, the test's own).
    */
-  async function eachLook(role: string, newContext: () => Promise<BrowserContext>, account: { cookie: string } | null, parts: ((s: Scanner) => Promise<void>)[]): Promise<void> {
+  async function eachLook(
+    role: string, newContext: () => Promise<BrowserContext>, account: { cookie: string } | null, parts: ((s: Scanner) => Promise<void>)[],
+    onTestFailed: TestContext['onTestFailed'],
+  ): Promise<void> {
     const contexts = await Promise.all(parts.map(() => newContext()));
     const watched = await Promise.all(contexts.map((context) => watchedPage(context, folder)));
+    const scanners: Scanner[] = [];
+    onTestFailed(() => { console.error(`${role} failed while ${parts.map((_, i) => `part ${i + 1} was ${scanners[i]?.doing ?? 'setting up'}`).join('; ')}`); });
     try {
       for (const language of LANGUAGES) {
         if (account) await client.json('/api/auth/user', 200, { method: 'PATCH', cookie: account.cookie, body: { language } });
@@ -195,7 +211,8 @@ describe.skipIf(!chromiumAvailable())('accessibility, WCAG 2.2 AA (browser)', ()
           await page.goto('/terms');
           await page.evaluate((l) => localStorage.setItem('ui-language', l), language);
           await page.emulateMedia({ colorScheme: 'light' });
-          await pages({ role, watched: watched[i]!, page, t: catalogues.getFixedT(language), language, scheme: 'light' });
+          scanners[i] = { role, watched: watched[i]!, page, t: catalogues.getFixedT(language), language, scheme: 'light', doing: 'starting' };
+          await pages(scanners[i]);
         }));
       }
       expect(watched.flatMap((w) => w.problems)).toEqual([]);
@@ -215,17 +232,17 @@ describe.skipIf(!chromiumAvailable())('accessibility, WCAG 2.2 AA (browser)', ()
     }, { key: userId, ids: matchIds });
   }
 
-  it.concurrent('a visitor\'s pages', async () => {
+  it.concurrent('a visitor\'s pages', async ({ onTestFailed }) => {
     const { ana } = await setUp();
     const context = () => running.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: running.app.url });
     await eachLook('visitor', context, null, [async (s) => {
       for (const path of ['/', '/login', `/register/${running.app.admin.referralCode}`, '/forgot-password', '/reset-password?token=expired', '/verify-email?token=expired', '/users', `/users/${ana.id}`, '/terms', '/trust-and-safety', '/link-google', '/login-failed', '/no-such-page']) {
         await visit(s, path);
       }
-    }]);
+    }], onTestFailed);
   }, ALL_LOOKS);
 
-  it.concurrent('a user\'s pages and dialogs', async () => {
+  it.concurrent('a user\'s pages and dialogs', async ({ onTestFailed }) => {
     const w = await setUp();
     const context = async () => {
       const signedIn = await signedInContext(running, w.ana.cookie);
@@ -277,10 +294,10 @@ describe.skipIf(!chromiumAvailable())('accessibility, WCAG 2.2 AA (browser)', ()
       await scan(s, 'profile, two-factor setup');
 
       for (const path of ['/subscription', '/subscription/checkout', '/admin', '/analytics', '/help', '/terms', '/trust-and-safety', '/no-such-page']) await visit(s, path);
-    }]);
+    }], onTestFailed);
   }, ALL_LOOKS);
 
-  it.concurrent('an admin\'s pages', async () => {
+  it.concurrent('an admin\'s pages', async ({ onTestFailed }) => {
     const { adminCookie } = await setUp();
     await eachLook('admin', () => signedInContext(running, adminCookie), { cookie: adminCookie }, [async (s) => {
       await visit(s, '/dashboard');
@@ -297,7 +314,7 @@ describe.skipIf(!chromiumAvailable())('accessibility, WCAG 2.2 AA (browser)', ()
       await s.page.locator('#tab-add').click();
       await withDialog(s, 'accounts + add', button(s, 'accounts:addCurrencyAccount', { currency: 'GBP' }), 'account-dialog-title');
       for (const path of ['/users', '/analytics', '/profile', '/help', '/subscription', '/subscription/checkout']) await visit(s, path);
-    }]);
+    }], onTestFailed);
   }, ALL_LOOKS);
 
   // Declared last, so it runs once the three looks above have scanned.
