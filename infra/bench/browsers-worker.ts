@@ -16,7 +16,7 @@ parentPort!.on('message', (command: BrowsersCommand) => {
       parentPort!.postMessage({ id: command.id });
     } else if ('take' in command) {
       const tally = browsers.take();
-      parentPort!.postMessage({ id: command.id, tally }, [tally.latencies.buffer as ArrayBuffer, tally.admitted.buffer as ArrayBuffer, tally.firstPolls.buffer as ArrayBuffer]);
+      parentPort!.postMessage({ id: command.id, tally }, [tally.latencies.buffer as ArrayBuffer, tally.admitted.buffer as ArrayBuffer, tally.firstPolls.buffer as ArrayBuffer, tally.ownQueue.buffer as ArrayBuffer]);
     } else if ('drop' in command) {
       await browsers.drop(command.drop);
       parentPort!.postMessage({ id: command.id });

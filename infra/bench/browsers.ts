@@ -5,6 +5,11 @@
  * the previous one of the same reading is still in flight, its first poll at a random moment of the first 3 s (or at
  * once, for a crowd arriving cold). A 503 or 429 with Retry-After holds back the next poll of that reading by
  * Retry-After and up to a second of jitter, as the web app does; there are no retries.
+ * A poll's time runs from when it is sent: when its timer fires, or, when the browser's earlier poll is still on its
+ * connection, from when that one is answered. A browser sends its three readings side by side (up to six connections
+ * to one origin, or one HTTP/2 connection); a simulated one keeps to one connection, so that the file limit allows a
+ * browser per user, and its wait behind its own poll is its own queue, not the product's: it is reported apart
+ * (Tally.ownQueue).
  * Runs in a worker thread of the load generator (browsers-worker.ts), so that the load generator's own work does not
  * queue behind one event loop and count as the product's latency.
  */
@@ -32,6 +37,11 @@ export interface Tally {
   admitted: Float64Array;
   /** Of those, the answers to a reading's first poll (no ETag yet: a browser arriving, or refused until now). */
   firstPolls: Float64Array;
+  /**
+   * Of the polls sent while another of the same browser was in flight, how long each waited on the browser's one
+   * connection for it: the simulated browser's queue, not counted in `latencies` (see the top of this file).
+   */
+  ownQueue: Float64Array;
   statuses: Record<number, number>;
   /** Answers neither served nor refused with 503 or 429, and failed calls. */
   errors: number;
@@ -63,6 +73,7 @@ export class Browsers {
   private latencies: number[] = [];
   private admitted: number[] = [];
   private firstPolls: number[] = [];
+  private ownQueue: number[] = [];
   private statuses = new Map<number, number>();
   private errors = 0;
   private shed = 0;
@@ -91,13 +102,14 @@ export class Browsers {
   take(): Tally {
     const tally: Tally = {
       latencies: Float64Array.from(this.latencies), admitted: Float64Array.from(this.admitted), firstPolls: Float64Array.from(this.firstPolls),
-      statuses: Object.fromEntries(this.statuses),
+      ownQueue: Float64Array.from(this.ownQueue), statuses: Object.fromEntries(this.statuses),
       errors: this.errors, shed: this.shed, shedWithRetryAfter: this.shedWithRetryAfter, stale: this.stale, deferred: this.deferred, skipped: this.skipped,
       ...(this.firstError ? { firstError: this.firstError } : {}),
     };
     this.latencies = [];
     this.admitted = [];
     this.firstPolls = [];
+    this.ownQueue = [];
     this.statuses = new Map();
     this.errors = this.shed = this.shedWithRetryAfter = this.stale = this.deferred = this.skipped = 0;
     this.firstError = undefined;
@@ -132,16 +144,22 @@ export class Browsers {
     if (b.inFlight.has(i)) { this.skipped++; return; }
     const held = b.heldUntil.get(i);
     if (held !== undefined && performance.now() < held) { this.deferred++; return; }
+    const behindOwn = b.inFlight.size > 0;
     b.inFlight.add(i);
     const { path } = POLLS[i]!;
     const etag = b.etags.get(path);
-    const started = performance.now();
+    let started = performance.now();
     let status = 0;
     b.client.dispatch({
       method: 'GET', path,
       headers: { cookie: user.cookie, 'accept-encoding': BROWSER_ENCODINGS, ...(etag ? { 'if-none-match': etag } : {}) },
     }, {
-      onRequestStart: () => {},
+      onRequestStart: () => {
+        if (!behindOwn) return;
+        const sent = performance.now();
+        this.ownQueue.push(sent - started);
+        started = sent;
+      },
       onResponseStart: (_controller, statusCode, headers) => {
         status = statusCode;
         if (statusCode === 200 && typeof headers.etag === 'string') b.etags.set(path, headers.etag);

@@ -46,7 +46,7 @@ export function merge(tallies: readonly Tally[]): Tally {
   for (const t of tallies) for (const [code, n] of Object.entries(t.statuses)) statuses[Number(code)] = (statuses[Number(code)] ?? 0) + n;
   const firstError = tallies.find((t) => t.firstError)?.firstError;
   return {
-    latencies: joined((t) => t.latencies), admitted: joined((t) => t.admitted), firstPolls: joined((t) => t.firstPolls), statuses,
+    latencies: joined((t) => t.latencies), admitted: joined((t) => t.admitted), firstPolls: joined((t) => t.firstPolls), ownQueue: joined((t) => t.ownQueue), statuses,
     errors: sum((t) => t.errors), shed: sum((t) => t.shed), shedWithRetryAfter: sum((t) => t.shedWithRetryAfter),
     stale: sum((t) => t.stale), deferred: sum((t) => t.deferred), skipped: sum((t) => t.skipped),
     ...(firstError ? { firstError } : {}),
@@ -107,6 +107,9 @@ export interface WindowFigures extends PollFigures {
   /** The served answers to first polls (no ETag: newcomers), and their p99: what a crowd arriving waits for. */
   firstPolls: number;
   firstPollsP99: number;
+  /** Polls that waited behind their browser's own (Tally.ownQueue), and the p99 of that wait: not in the latencies. */
+  ownQueued: number;
+  ownQueueP99: number;
   shedWithRetryAfter: number;
   stale: number;
   deferred: number;
@@ -120,11 +123,12 @@ export function windowFigures(tally: Tally, from: number, seconds: number, gener
   const all = tally.latencies.sort();
   const admitted = tally.admitted.sort();
   const firstPolls = tally.firstPolls.sort();
+  const ownQueue = tally.ownQueue.sort();
   return {
     from, seconds, requests: all.length, rps: all.length / seconds,
     p50: percentile(all, 0.5), p99: percentile(all, 0.99), max: all.at(-1) ?? Number.NaN,
     admittedP99: percentile(admitted, 0.99), admittedMax: admitted.at(-1) ?? Number.NaN,
-    firstPolls: firstPolls.length, firstPollsP99: percentile(firstPolls, 0.99),
+    firstPolls: firstPolls.length, firstPollsP99: percentile(firstPolls, 0.99), ownQueued: ownQueue.length, ownQueueP99: percentile(ownQueue, 0.99),
     shed: tally.shed, shedWithRetryAfter: tally.shedWithRetryAfter, stale: tally.stale, deferred: tally.deferred,
     errors: tally.errors, skipped: tally.skipped, statuses: tally.statuses, ...(tally.firstError ? { firstError: tally.firstError } : {}),
     generatorCpu, loadAverage: loadavg()[0]!,
@@ -162,7 +166,7 @@ export async function windows(
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
     const tally = await c.take();
     // Copied before windowFigures sorts them in place: the caller merges its windows' polls.
-    kept?.push({ ...tally, latencies: tally.latencies.slice(), admitted: tally.admitted.slice(), firstPolls: tally.firstPolls.slice() });
+    kept?.push({ ...tally, latencies: tally.latencies.slice(), admitted: tally.admitted.slice(), firstPolls: tally.firstPolls.slice(), ownQueue: tally.ownQueue.slice() });
     const w = windowFigures(tally, (started - began) / 1000, (performance.now() - started) / 1000, cpu.share());
     out.push(w);
     if (done(w)) break;
@@ -175,6 +179,7 @@ export function said(w: WindowFigures): string {
   const shed = w.shed > 0 ? `, ${w.shed} refused (${w.shedWithRetryAfter} with Retry-After), admitted p99 ${w.admittedP99.toFixed(1)} ms` : '';
   return `${w.rps.toFixed(0)} req/s, p50 ${w.p50.toFixed(1)} ms, p99 ${w.p99.toFixed(1)} ms, max ${w.max.toFixed(0)} ms${shed}`
     + `${w.firstPolls ? `, ${w.firstPolls} first polls (no ETag) served, p99 ${w.firstPollsP99.toFixed(1)} ms` : ''}`
+    + `${w.ownQueued ? `, ${w.ownQueued} behind their browser's own poll (p99 ${w.ownQueueP99.toFixed(1)} ms, not counted)` : ''}`
     + `${w.stale ? `, ${w.stale} held copies` : ''}${w.errors ? `, ${w.errors} errors (first: ${w.firstError})` : ''}`
     + `; generator ${(w.generatorCpu * 100).toFixed(0)} % of a CPU, load ${w.loadAverage.toFixed(2)}`;
 }
