@@ -251,7 +251,7 @@ export function createPolledReads(opts: PolledReadsOptions): PolledReads {
         const loader = answer || request.headers['if-none-match'] ? undefined : batched.get(`${route.name} ${url}`);
         if (loader) {
           const loading = loader.load(userId).catch((err: unknown) => opts.logger.warn({ err }, 'a batch of first polls failed: asked one by one'));
-          if (!await settledWithin(loading, FIRST_POLL_WAIT_MS)) return { answered: false, own, late: true };
+          if (!await settledWithin(loading, FIRST_POLL_WAIT_MS)) return { answered: false, late: true };
           answer = ownKept.get(own.key);
         }
         if (!answer) return { answered: false, own };
